@@ -1,0 +1,47 @@
+// Flat config. Type-aware rules (no-floating-promises) need the TS program, so every linted
+// file must be in tsconfig.json's "include".
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.artifacts/**', '**/*.mjs', '**/*.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', {
+        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
+      }],
+      // State helpers live in a namespace next to their union (DESIGN.md, "Style").
+      '@typescript-eslint/no-namespace': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-imports': ['error', { patterns: [{ group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' }] }],
+      eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    // The core layer runs in the CLI and in plain-Node tests: it must never reach for the editor.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.' }],
+        patterns: [{ group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' }],
+      }],
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
+        message: 'src/core must not import vscode.',
+      }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

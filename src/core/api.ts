@@ -1,0 +1,130 @@
+/**
+ * The contract between the core engine and its front ends (editor layer, CLI, exported API,
+ * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
+ */
+import type { Event } from './events.js';
+import type { ServerDefinition } from './config/types.js';
+import type { ConnectionState } from './connection/state.js';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool as the host presents it: sanitised, with its qualified `mcp__server__tool` name. */
+export interface HostTool {
+  server: string;
+  /** The tool's own name on the server (used on the wire). */
+  name: string;
+  /** `mcp__<server>__<tool>`, normalised, at most 64 characters, unique within the host. */
+  qualifiedName: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
+export interface HostResource {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface HostResourceTemplate {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface HostPrompt {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required?: boolean }[];
+}
+
+/** One content block of a tool result or prompt message; binary data never stays inline when large. */
+export type HostContent =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; data: string }
+  | { type: 'audio'; mimeType: string; data: string }
+  | { type: 'resource_link'; uri: string; name?: string; description?: string; mimeType?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blobPath?: string };
+
+export interface ToolCallResult {
+  content: HostContent[];
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+  durationMs: number;
+}
+
+export interface ResourceReadResult {
+  contents: { uri: string; mimeType?: string; text?: string; /** Blobs are written to disk; this is the file. */ blobPath?: string; size?: number }[];
+}
+
+export interface PromptGetResult {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: HostContent }[];
+}
+
+export interface CallOptions {
+  /** Per-call timeout in ms; falls back to MCP_TOOL_TIMEOUT / the configured default. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** A snapshot of one server, as the tree, the CLI and the exported API see it. */
+export interface ServerSnapshot {
+  name: string;
+  definition: ServerDefinition;
+  state: ConnectionState;
+  tools: HostTool[];
+  resources: HostResource[];
+  resourceTemplates: HostResourceTemplate[];
+  prompts: HostPrompt[];
+}
+
+export interface ServerChangeEvent {
+  name: string;
+  /** undefined when the server was removed. */
+  snapshot: ServerSnapshot | undefined;
+}
+
+export interface McpHost {
+  readonly onDidChangeServer: Event<ServerChangeEvent>;
+
+  /** Current servers, in config order. */
+  servers(): ServerSnapshot[];
+  server(name: string): ServerSnapshot | undefined;
+
+  /**
+   * Replaces the set of definitions: added servers start (unless disabled), removed ones stop,
+   * ones whose `hash` changed restart, unchanged ones are left alone.
+   */
+  setDefinitions(defs: ServerDefinition[]): void;
+
+  start(name: string): Promise<void>;
+  stop(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
+  /** Resolves when every server has settled (connected, failed, needs-auth or disabled). */
+  whenSettled(): Promise<void>;
+
+  callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolCallResult>;
+  readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult>;
+  getPrompt(server: string, name: string, args: Record<string, string>, opts?: CallOptions): Promise<PromptGetResult>;
+
+  /** Stops every server and kills every process tree. */
+  dispose(): Promise<void>;
+}

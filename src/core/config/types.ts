@@ -1,0 +1,88 @@
+/**
+ * The shape of a server definition once it has been read, validated, expanded and tagged with
+ * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** Config scopes, lowest precedence first. */
+export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type TransportType = 'stdio' | 'sse' | 'http' | 'ws' | 'inprocess';
+
+export interface OAuthSettings {
+  clientId?: string;
+  callbackPort?: number;
+  authServerMetadataUrl?: string;
+  scopes?: string[];
+}
+
+interface CommonConfig {
+  /** Connect timeout override in ms. */
+  timeout?: number;
+  disabled?: boolean;
+}
+
+export interface StdioServerConfig extends CommonConfig {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  envFile?: string;
+}
+
+export interface RemoteServerConfig extends CommonConfig {
+  type: 'sse' | 'http' | 'ws';
+  url: string;
+  headers?: Record<string, string>;
+  oauth?: OAuthSettings;
+}
+
+/** A server the host runs in its own process (dynamic scope only), connected by a linked pair. */
+export interface InProcessServerConfig extends CommonConfig {
+  type: 'inprocess';
+  /** Stable identity used for the dedupe signature. */
+  id: string;
+  /** Connects a fresh server instance to the given transport. */
+  start(transport: Transport): Promise<void>;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig | InProcessServerConfig;
+
+/** Where a definition came from, precise enough to jump to it in its file. */
+export interface ConfigSource {
+  scope: Scope;
+  /** Absolute path of the file, or e.g. "settings:mcpHost.servers" for the user setting. */
+  file: string;
+  /** JSON path of the entry inside the file, e.g. ["mcpServers", "github"]. */
+  jsonPath: (string | number)[];
+  /** Workspace folder the file belongs to (workspace/project scopes, multi-root). */
+  folder?: string;
+}
+
+export interface ServerDefinition {
+  name: string;
+  config: ServerConfig;
+  source: ConfigSource;
+  /** `stdio:[command,...args]` or `url:<url>`; dedupe key across scopes. */
+  signature: string;
+  /** Stable hash of the whole expanded config: a change means the server must restart. */
+  hash: string;
+}
+
+export interface ConfigProblem {
+  severity: 'error' | 'warning';
+  /** Machine-readable code: 'invalid-json', 'schema', 'unresolved-variable', 'policy-denied', 'shadowed', ... */
+  code: string;
+  message: string;
+  file: string;
+  jsonPath: (string | number)[];
+  server?: string;
+  scope?: Scope;
+}
+
+export interface LoadedConfig {
+  servers: ServerDefinition[];
+  problems: ConfigProblem[];
+}

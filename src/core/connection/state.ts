@@ -1,0 +1,58 @@
+/** Connection state of one server, as a discriminated union with exhaustive helpers. */
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+export type ConnectionState =
+  | { kind: 'pending'; attempt: number; maxAttempts: number; since: number }
+  | {
+      kind: 'connected';
+      serverInfo: ServerInfo;
+      capabilities: Record<string, unknown>;
+      instructions?: string;
+      connectedAt: number;
+      /** Time the connect took, in ms. */
+      connectMs: number;
+    }
+  | { kind: 'failed'; error: HostErrorInfo; at: number }
+  | { kind: 'needs-auth'; message: string; at: number }
+  | { kind: 'disabled'; reason: 'config' | 'user' | 'policy' | 'untrusted' | 'not-approved'; message?: string };
+
+export type StateKind = ConnectionState['kind'];
+
+/** A serialisable error: code for programs, message (with what to do next) for people. */
+export interface HostErrorInfo {
+  code: string;
+  message: string;
+  hint?: string;
+}
+
+export namespace ConnectionStates {
+  export function isLive(s: ConnectionState): s is Extract<ConnectionState, { kind: 'connected' }> {
+    return s.kind === 'connected';
+  }
+
+  export function label(s: ConnectionState): string {
+    switch (s.kind) {
+      case 'pending':
+        return s.attempt > 1 ? `reconnecting (${s.attempt}/${s.maxAttempts})` : 'connecting';
+      case 'connected':
+        return 'connected';
+      case 'failed':
+        return 'failed';
+      case 'needs-auth':
+        return 'needs authentication';
+      case 'disabled':
+        return 'disabled';
+      default:
+        return assertNever(s);
+    }
+  }
+}
+
+export function assertNever(x: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}
