@@ -2,7 +2,9 @@
  * The contract between the core engine and its front ends (editor layer, CLI, exported API,
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Event } from './events.js';
+import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
 
@@ -127,4 +129,41 @@ export interface McpHost {
 
   /** Stops every server and kills every process tree. */
   dispose(): Promise<void>;
+}
+
+/** Answers a server's elicitation request (form or URL) on the user's behalf. */
+export interface ElicitationPort {
+  elicit(
+    server: string,
+    request:
+      | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
+      | { mode: 'url'; message: string; url: string; elicitationId: string },
+    signal?: AbortSignal,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
+}
+
+/** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
+export interface RootsPort {
+  roots(): { uri: string; name?: string }[];
+  onDidChange: Event<void>;
+}
+
+/** Everything `createHost` (src/core/host.ts) needs from its front end. */
+export interface HostOptions {
+  logger: Logger;
+  /** Per-server log sink (stderr lines, connection events). Defaults to `logger`. */
+  serverLogger?: (server: string) => Logger;
+  clock?: Clock;
+  /** Environment used for MCP_* overrides and `${VAR}`; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Folder where resource blobs are written. */
+  blobDir: string;
+  concurrency?: { local?: number; remote?: number };
+  timeouts?: { connectMs?: number; toolCallMs?: number };
+  roots?: RootsPort;
+  elicitation?: ElicitationPort;
+  /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */
+  authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
+  /** Client identity sent in `initialize`. */
+  clientInfo?: { name: string; version: string };
 }

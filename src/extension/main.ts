@@ -12,6 +12,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('mcpHost.refresh', () => {
       log.info('refresh requested');
     }),
+    vscode.commands.registerCommand('mcpHost.showLogs', () => log.show(true)),
   );
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
 }
