@@ -1,0 +1,10 @@
+/**
+ * Capabilities: what the host makes of a server's tools, resources and prompts (wrapping,
+ * sanitising, argument validation) and of its results (content kept, blobs moved to files).
+ * The connection manager calls these; front ends only see the wrapped types from ../api.ts.
+ */
+export { wrapTools, wrapResources, wrapResourceTemplates, wrapPrompts } from './wrap.js';
+export { sanitizeInstructions, sanitizeText, stripMisleadingUnicode, MAX_TEXT_LENGTH, TRUNCATION_MARKER } from './sanitize.js';
+export { validateToolArgs } from './validate.js';
+export { toToolCallResult, toResourceReadResult, toPromptGetResult } from './results.js';
+export { writeBlob } from './blobs.js';

@@ -1,0 +1,76 @@
+/**
+ * Checks tool arguments against the tool's input schema before the call, with messages a person
+ * can act on (`/count: must be integer`). Uses ajv + ajv-formats, the validator the SDK itself
+ * uses for output schemas; compiled validators are cached per schema object.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { HostTool } from '../api.js';
+
+type Compiler = { compile(schema: object): ValidateFunction };
+
+function makeAjv<T extends Compiler>(ctor: new (opts: object) => T): T {
+  // strict: false because real servers send keywords ajv does not know (e.g. zod's extras);
+  // validateSchema: false so a slightly off schema still validates what it can.
+  const ajv = new ctor({ strict: false, allErrors: true, validateSchema: false, validateFormats: true });
+  addFormats(ajv as unknown as Parameters<typeof addFormats>[0]);
+  return ajv;
+}
+
+let engines: { draft7: Compiler; draft2019: Compiler; draft2020: Compiler } | undefined;
+function ajvFor(schema: Record<string, unknown>): Compiler {
+  engines ??= { draft7: makeAjv(Ajv), draft2019: makeAjv(Ajv2019), draft2020: makeAjv(Ajv2020) };
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12')) return engines.draft2020;
+  if (dialect.includes('2019-09')) return engines.draft2019;
+  return engines.draft7;
+}
+
+/** Keyed by the schema object: a refreshed tool list brings new objects, so stale entries go with it. */
+const cache = new WeakMap<object, ValidateFunction | null>();
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | null {
+  const hit = cache.get(schema);
+  if (hit !== undefined) return hit;
+  let fn: ValidateFunction | null;
+  try {
+    const { $schema, ...rest } = schema;
+    // Draft-07 ajv rejects unknown `$schema` URIs (draft-04, custom); the keyword only picks the engine.
+    fn = ajvFor(schema).compile(ajvFor(schema) === engines?.draft7 ? rest : { $schema, ...rest });
+  } catch {
+    // A schema ajv cannot compile is the server's bug; the server still validates its own
+    // input, so the call goes through rather than making the tool unusable.
+    fn = null;
+  }
+  cache.set(schema, fn);
+  return fn;
+}
+
+function describe(e: ErrorObject): string {
+  const path = e.instancePath === '' ? '/' : e.instancePath;
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `${path}: missing required property '${String(p.missingProperty)}'`;
+    case 'additionalProperties':
+      return `${path}: unknown property '${String(p.additionalProperty)}'`;
+    case 'enum':
+      return `${path}: must be one of ${JSON.stringify(p.allowedValues)}`;
+    case 'const':
+      return `${path}: must be ${JSON.stringify(p.allowedValue)}`;
+    default:
+      return `${path}: ${e.message ?? e.keyword}`;
+  }
+}
+
+/** Readable problems with `args` for `tool`; an empty array when they are valid. */
+export function validateToolArgs(tool: HostTool, args: Record<string, unknown>): string[] {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return ['/: arguments must be a JSON object'];
+  const validate = validatorFor(tool.inputSchema);
+  if (!validate || validate(args)) return [];
+  const seen = new Set<string>();
+  for (const e of validate.errors ?? []) seen.add(describe(e));
+  return [...seen];
+}

@@ -1,0 +1,96 @@
+/**
+ * Turns what a server lists into what the host presents: sanitised text, qualified tool names,
+ * schemas passed through (stripped of misleading Unicode), annotations kept.
+ */
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../api.js';
+import { qualifiedToolName } from '../naming.js';
+import { sanitizeDeep, sanitizeText, stripMisleadingUnicode } from './sanitize.js';
+
+function optionalText(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : sanitizeText(text);
+}
+
+function annotationsOf(tool: Tool): ToolAnnotations {
+  const a = tool.annotations ?? {};
+  const out: ToolAnnotations = {};
+  if (a.title !== undefined) out.title = sanitizeText(a.title);
+  // Only real booleans: a hint a server sent as "false" (a string) must not read as true.
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+    if (typeof a[key] === 'boolean') out[key] = a[key];
+  }
+  return out;
+}
+
+/**
+ * Wraps one server's tools. `taken` holds the qualified names already used in the host (other
+ * servers); it is not modified, but names given to earlier tools of this list are avoided too.
+ * Tools with an empty name are dropped (they cannot be called).
+ */
+export function wrapTools(server: string, tools: Tool[], taken: Set<string>): HostTool[] {
+  const used = new Set(taken);
+  const out: HostTool[] = [];
+  for (const tool of tools) {
+    if (typeof tool.name !== 'string' || tool.name === '') continue;
+    const qualifiedName = qualifiedToolName(server, tool.name, used);
+    used.add(qualifiedName);
+    const wrapped: HostTool = {
+      server,
+      name: tool.name,
+      qualifiedName,
+      description: sanitizeText(tool.description ?? ''),
+      inputSchema: sanitizeDeep(tool.inputSchema ?? { type: 'object' }) as Record<string, unknown>,
+      annotations: annotationsOf(tool),
+    };
+    const title = optionalText(tool.title ?? tool.annotations?.title);
+    if (title !== undefined) wrapped.title = title;
+    if (tool.outputSchema) wrapped.outputSchema = sanitizeDeep(tool.outputSchema) as Record<string, unknown>;
+    out.push(wrapped);
+  }
+  return out;
+}
+
+export function wrapResources(server: string, resources: Resource[]): HostResource[] {
+  return resources.map((r) => {
+    const out: HostResource = { server, uri: r.uri, name: stripMisleadingUnicode(r.name ?? r.uri) };
+    const title = optionalText(r.title);
+    if (title !== undefined) out.title = title;
+    const description = optionalText(r.description);
+    if (description !== undefined) out.description = description;
+    if (r.mimeType !== undefined) out.mimeType = r.mimeType;
+    return out;
+  });
+}
+
+export function wrapResourceTemplates(server: string, templates: ResourceTemplate[]): HostResourceTemplate[] {
+  return templates.map((t) => {
+    const out: HostResourceTemplate = { server, uriTemplate: t.uriTemplate, name: stripMisleadingUnicode(t.name ?? t.uriTemplate) };
+    const title = optionalText(t.title);
+    if (title !== undefined) out.title = title;
+    const description = optionalText(t.description);
+    if (description !== undefined) out.description = description;
+    if (t.mimeType !== undefined) out.mimeType = t.mimeType;
+    return out;
+  });
+}
+
+export function wrapPrompts(server: string, prompts: Prompt[]): HostPrompt[] {
+  return prompts.map((p) => {
+    const out: HostPrompt = {
+      server,
+      name: p.name,
+      arguments: (p.arguments ?? []).map((a) => {
+        const arg: HostPrompt['arguments'][number] = { name: a.name };
+        const description = optionalText(a.description);
+        if (description !== undefined) arg.description = description;
+        if (a.required !== undefined) arg.required = a.required === true;
+        return arg;
+      }),
+    };
+    const title = optionalText(p.title);
+    if (title !== undefined) out.title = title;
+    const description = optionalText(p.description);
+    if (description !== undefined) out.description = description;
+    return out;
+  });
+}
