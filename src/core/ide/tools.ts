@@ -1,0 +1,209 @@
+/**
+ * The IDE protocol's tools (DESIGN.md, "IDE WebSocket server"), registered on one McpServer per
+ * agent connection. Names, argument names and result shapes follow the protocol agents already
+ * speak, so they stay exactly as the agent expects (including `close_tab`'s snake case).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Logger } from '../ports.js';
+import type { DiffOutcome, EditorPort, IdeSelection } from './editorPort.js';
+
+/** What the tools need besides the editor: the server keeps the latest selection across focus changes. */
+export interface IdeToolContext {
+  editor: EditorPort;
+  latestSelection(): IdeSelection | undefined;
+  logger: Logger;
+}
+
+function text(...parts: string[]): CallToolResult {
+  return { content: parts.map((t) => ({ type: 'text' as const, text: t })) };
+}
+
+function json(value: unknown): CallToolResult {
+  return text(JSON.stringify(value, null, 2));
+}
+
+function error(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** Resolves when `signal` aborts; never rejects. */
+function aborted(signal: AbortSignal): Promise<DiffOutcome> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve({ kind: 'closed' });
+    else signal.addEventListener('abort', () => resolve({ kind: 'closed' }), { once: true });
+  });
+}
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
+  const { editor } = ctx;
+
+  server.registerTool(
+    'getDiagnostics',
+    {
+      description: 'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
+      inputSchema: { uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files') },
+      annotations: readOnly,
+    },
+    ({ uri }) => json(editor.diagnostics(uri)),
+  );
+
+  server.registerTool(
+    'openFile',
+    {
+      description: 'Open a file in the editor, optionally selecting the text from startText to endText.',
+      inputSchema: {
+        filePath: z.string().min(1).describe('Absolute path, or relative to the first workspace folder'),
+        preview: z.boolean().default(false).describe('Open as a preview tab'),
+        startText: z.string().optional().describe('Select from the first occurrence of this text'),
+        endText: z.string().optional().describe('...to the end of the first occurrence of this text after it'),
+        selectToEndOfLine: z.boolean().default(false).describe('Extend the selection to the end of its last line'),
+        makeFrontmost: z.boolean().default(true).describe('Focus the editor; false opens it in the background and returns details'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      const opened = await editor.openFile({
+        filePath: args.filePath,
+        preview: args.preview,
+        startText: args.startText,
+        endText: args.endText,
+        selectToEndOfLine: args.selectToEndOfLine,
+        makeFrontmost: args.makeFrontmost,
+      });
+      if (args.makeFrontmost) return text(`Opened file: ${opened.filePath}`);
+      return json({ success: true, filePath: opened.filePath, languageId: opened.languageId, lineCount: opened.lineCount });
+    },
+  );
+
+  server.registerTool(
+    'openDiff',
+    {
+      description:
+        'Show a diff of a proposed change for the user to accept or reject. Blocks until the user decides: returns FILE_SAVED and the final contents, or DIFF_REJECTED and the tab name.',
+      inputSchema: {
+        old_file_path: z.string().min(1).describe('The file as it is now (may not exist yet)'),
+        new_file_path: z.string().min(1).describe('Where the accepted contents are written'),
+        new_file_contents: z.string().describe('The proposed contents'),
+        tab_name: z.string().min(1).describe('Title of the diff tab; close_tab uses it'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async (args, extra) => {
+      // The SDK aborts extra.signal when the agent disconnects or cancels; the diff must not outlive it.
+      const outcome = await Promise.race([
+        editor.openDiff(
+          { oldFilePath: args.old_file_path, newFilePath: args.new_file_path, newFileContents: args.new_file_contents, tabName: args.tab_name },
+          extra.signal,
+        ),
+        aborted(extra.signal),
+      ]);
+      ctx.logger.info(`IDE diff "${args.tab_name}": ${outcome.kind}`);
+      if (outcome.kind === 'accepted') return text('FILE_SAVED', outcome.contents);
+      return text('DIFF_REJECTED', args.tab_name);
+    },
+  );
+
+  server.registerTool(
+    'getCurrentSelection',
+    { description: 'The selection in the active editor.', inputSchema: {}, annotations: readOnly },
+    () => {
+      const sel = editor.currentSelection();
+      return json(sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' });
+    },
+  );
+
+  server.registerTool(
+    'getLatestSelection',
+    { description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).', inputSchema: {}, annotations: readOnly },
+    () => {
+      const sel = ctx.latestSelection() ?? editor.currentSelection();
+      return json(sel ? { success: true, ...sel } : { success: false, message: 'No selection available' });
+    },
+  );
+
+  server.registerTool(
+    'getOpenEditors',
+    { description: 'The open editor tabs.', inputSchema: {}, annotations: readOnly },
+    () => json({ tabs: editor.openEditors() }),
+  );
+
+  server.registerTool(
+    'getWorkspaceFolders',
+    { description: 'The workspace folders open in the editor.', inputSchema: {}, annotations: readOnly },
+    () => {
+      const folders = editor.workspaceFolders();
+      return json({ success: true, folders, rootPath: folders[0]?.path ?? null });
+    },
+  );
+
+  server.registerTool(
+    'checkDocumentDirty',
+    {
+      description: 'Whether an open document has unsaved changes.',
+      inputSchema: { filePath: z.string().min(1).describe('Absolute path of the document') },
+      annotations: readOnly,
+    },
+    ({ filePath }) => {
+      const state = editor.documentState(filePath);
+      if (!state) return json({ success: false, message: `Document not open: ${filePath}` });
+      return json({ success: true, filePath, isDirty: state.isDirty, isUntitled: state.isUntitled });
+    },
+  );
+
+  server.registerTool(
+    'saveDocument',
+    {
+      description: 'Save an open document.',
+      inputSchema: { filePath: z.string().min(1).describe('Absolute path of the document') },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async ({ filePath }) => {
+      const saved = await editor.saveDocument(filePath);
+      if (!saved) return json({ success: false, message: `Document not open: ${filePath}` });
+      return json({ success: true, filePath, saved: true, message: 'Document saved successfully' });
+    },
+  );
+
+  server.registerTool(
+    'close_tab',
+    {
+      description: 'Close the tab with this name (e.g. a diff opened by openDiff).',
+      inputSchema: { tab_name: z.string().min(1) },
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
+    async ({ tab_name }) => {
+      await editor.closeTab(tab_name);
+      return text('TAB_CLOSED');
+    },
+  );
+
+  server.registerTool(
+    'closeAllDiffTabs',
+    { description: 'Close every diff tab opened through openDiff.', inputSchema: {}, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false } },
+    async () => text(`CLOSED_${await editor.closeAllDiffTabs()}_DIFF_TABS`),
+  );
+
+  server.registerTool(
+    'executeCode',
+    {
+      description: "Run Python code in the active Jupyter notebook's kernel and return its output. Needs an open notebook with a kernel.",
+      inputSchema: { code: z.string().min(1).describe('The code to run') },
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    },
+    async ({ code }, extra) => {
+      try {
+        const outputs = await editor.executeCode(code, extra.signal);
+        if (outputs.length === 0) return text('(no output)');
+        return {
+          content: outputs.map((o) => (o.type === 'text' ? { type: 'text' as const, text: o.text } : { type: 'image' as const, mimeType: o.mimeType, data: o.data })),
+        };
+      } catch (err) {
+        return error(err instanceof Error ? err.message : String(err));
+      }
+    },
+  );
+}

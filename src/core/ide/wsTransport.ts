@@ -1,0 +1,103 @@
+/**
+ * An SDK `Transport` over one accepted `ws` connection (the SDK ships WebSocket only as a client,
+ * and that one needs a global WebSocket). One JSON-RPC message per text frame. Garbage from the
+ * peer is answered with a JSON-RPC error (or dropped when it looks like a response) and never
+ * reaches the protocol layer, so one bad frame cannot take the connection down.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import WebSocket from 'ws';
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+function requestId(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+function looksLikeResponse(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !('method' in value) && ('result' in value || 'error' in value);
+}
+
+export class WebSocketServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+
+  private started = false;
+  private closed = false;
+
+  constructor(private readonly ws: WebSocket) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('WebSocketServerTransport already started');
+    this.started = true;
+    this.ws.on('message', (data, isBinary) => this.receive(data, isBinary));
+    this.ws.on('error', (err) => this.onerror?.(err));
+    this.ws.on('close', () => this.finish());
+    if (this.ws.readyState === WebSocket.CLOSED || this.ws.readyState === WebSocket.CLOSING) this.finish();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.sendRaw(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.close(1000);
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  private sendRaw(payload: unknown): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.ws.readyState !== WebSocket.OPEN) {
+        reject(new Error('WebSocket is not open'));
+        return;
+      }
+      this.ws.send(JSON.stringify(payload), (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  private replyError(id: string | number | null, code: number, message: string): void {
+    this.sendRaw({ jsonrpc: '2.0', id, error: { code, message } }).catch(() => {
+      // The peer went away; nothing left to tell it.
+    });
+  }
+
+  private receive(data: WebSocket.RawData, isBinary: boolean): void {
+    if (isBinary) {
+      this.replyError(null, INVALID_REQUEST, 'Binary frames are not accepted: send one JSON-RPC message per text frame');
+      return;
+    }
+    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.replyError(null, PARSE_ERROR, 'Parse error: the frame is not valid JSON');
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      // Answering a malformed response would start a ping-pong of errors; drop it instead.
+      if (looksLikeResponse(json)) {
+        this.onerror?.(new Error('Dropped a malformed JSON-RPC response'));
+        return;
+      }
+      this.replyError(requestId(json), INVALID_REQUEST, 'Invalid Request: not a JSON-RPC 2.0 message');
+      return;
+    }
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (err) {
+      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+}
