@@ -1,0 +1,194 @@
+/**
+ * One connection attempt: transport + SDK Client + initialize, bounded by the connect timeout and
+ * abortable (stop/restart during connect), then the advertised lists fetched page by page.
+ * The transport is always closed when the attempt fails, so no process outlives a failed attempt.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../config/types.js';
+import type { Logger } from '../ports.js';
+import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
+import type { StdioProcessTransport } from './stdioTransport.js';
+import { createTransport } from './transports.js';
+
+export interface ConnectOptions {
+  clientInfo: { name: string; version: string };
+  capabilities: ClientCapabilities;
+  logger: Logger;
+  authProvider?: OAuthClientProvider;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Registers request/notification handlers on the fresh client before it connects. */
+  setupClient(client: Client): void;
+}
+
+/** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
+export interface LiveConnection {
+  client: Client;
+  transport: Transport;
+  stdio?: StdioProcessTransport;
+  connectMs: number;
+  health: { terminalErrors: number };
+  /** Set once the connection closed; says why, for calls that were running. */
+  closedBecause?: string;
+  close(): Promise<void>;
+}
+
+/** Outcome of a failed attempt: needs-auth is a state of its own, not a failure to retry. */
+export class NeedsAuthError extends Error {}
+
+function describe(def: ServerDefinition): string {
+  const c = def.config;
+  if (c.type === 'stdio') return [c.command, ...c.args].join(' ');
+  if (c.type === 'inprocess') return `in-process server ${c.id}`;
+  return c.url;
+}
+
+/** Turns whatever an attempt threw into an error that says what happened and what to do. */
+export function connectError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
+  if (err instanceof HostError && err.code !== 'connection-closed') return err;
+  if (isUnauthorized(err)) return new NeedsAuthError(`${def.name} needs authentication: ${errorMessage(err)}`);
+  if (stdio && (stdio.exit || isConnectionClosed(err) || err instanceof HostError)) {
+    return new HostError('server-exited', `${def.name} ${stdio.describeExit()}`, 'The server quit before finishing initialization; check the command, its arguments and the server log.', { cause: err });
+  }
+  if (def.config.type !== 'stdio' && def.config.type !== 'inprocess' && isTerminalNetworkError(err)) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    return new HostError('connect-failed', `could not reach ${def.config.url}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`, 'Is the server running and the URL right?', { cause: err });
+  }
+  return new HostError('connect-failed', `${def.name} (${describe(def)}) failed to connect: ${errorMessage(err)}`, undefined, { cause: err });
+}
+
+async function closeQuietly(t: Transport): Promise<void> {
+  try {
+    await t.close();
+  } catch {
+    // Closing a half-open transport may throw; nothing to do about it.
+  }
+}
+
+export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
+  const started = Date.now();
+  const created = createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
+  const { transport, stdio } = created;
+  const health = { terminalErrors: 0 };
+  transport.onmessage = () => {
+    health.terminalErrors = 0;
+  };
+  const client = new Client(o.clientInfo, { capabilities: o.capabilities });
+  o.setupClient(client);
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new HostError('connect-timeout', `${def.name} did not finish connecting within ${o.timeoutMs} ms`, 'Raise the server\'s "timeout" or MCP_TIMEOUT if it is just slow to start.'));
+    }, o.timeoutMs);
+    onAbort = () => reject(new HostError('stopped', `${def.name} was stopped while connecting`));
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([
+      (async () => {
+        await created.beforeConnect?.();
+        await client.connect(transport, { timeout: o.timeoutMs, signal: o.signal });
+      })(),
+      guard,
+    ]);
+  } catch (err) {
+    await closeQuietly(transport);
+    throw connectError(err, def, stdio);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) o.signal.removeEventListener('abort', onAbort);
+  }
+  guard.catch(() => {});
+  const conn: LiveConnection = {
+    client,
+    transport,
+    stdio,
+    connectMs: Date.now() - started,
+    health,
+    close: async () => {
+      await closeQuietly(transport);
+      // Close the client too so its pending requests are rejected even if the transport's onclose is late.
+      await client.close().catch(() => {});
+    },
+  };
+  return conn;
+}
+
+/** Everything a server advertised, fetched page by page. */
+export interface ServerLists {
+  tools: Tool[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+}
+
+const MAX_PAGES = 1000;
+
+async function paged<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  // A server that keeps returning cursors must not loop forever.
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await fetchPage(cursor);
+    out.push(...r.items);
+    if (!r.nextCursor || r.nextCursor === cursor) break;
+    cursor = r.nextCursor;
+  }
+  return out;
+}
+
+export type ListKind = keyof ServerLists;
+
+/** Fetches one list if the server advertises it; an error is logged and yields an empty list. */
+export async function fetchList(client: Client, kind: ListKind, timeoutMs: number, log: Logger): Promise<ServerLists[ListKind]> {
+  const caps: ServerCapabilities = client.getServerCapabilities() ?? {};
+  const opts = { timeout: timeoutMs };
+  try {
+    switch (kind) {
+      case 'tools':
+        if (!caps.tools) return [];
+        return await paged(async (cursor) => {
+          const r = await client.listTools(cursor ? { cursor } : undefined, opts);
+          return { items: r.tools, nextCursor: r.nextCursor };
+        });
+      case 'resources':
+        if (!caps.resources) return [];
+        return await paged(async (cursor) => {
+          const r = await client.listResources(cursor ? { cursor } : undefined, opts);
+          return { items: r.resources, nextCursor: r.nextCursor };
+        });
+      case 'resourceTemplates':
+        if (!caps.resources) return [];
+        return await paged(async (cursor) => {
+          const r = await client.listResourceTemplates(cursor ? { cursor } : undefined, opts);
+          return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+        });
+      case 'prompts':
+        if (!caps.prompts) return [];
+        return await paged(async (cursor) => {
+          const r = await client.listPrompts(cursor ? { cursor } : undefined, opts);
+          return { items: r.prompts, nextCursor: r.nextCursor };
+        });
+    }
+  } catch (err) {
+    log.warn(`listing ${kind} failed: ${errorMessage(err)}`);
+    return [];
+  }
+  return [];
+}
+
+export async function fetchLists(client: Client, timeoutMs: number, log: Logger): Promise<ServerLists> {
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    fetchList(client, 'tools', timeoutMs, log) as Promise<Tool[]>,
+    fetchList(client, 'resources', timeoutMs, log) as Promise<Resource[]>,
+    fetchList(client, 'resourceTemplates', timeoutMs, log) as Promise<ResourceTemplate[]>,
+    fetchList(client, 'prompts', timeoutMs, log) as Promise<Prompt[]>,
+  ]);
+  return { tools, resources, resourceTemplates, prompts };
+}

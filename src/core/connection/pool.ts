@@ -1,0 +1,47 @@
+/**
+ * A counting semaphore: at most `limit` holders at once, the next waiter admitted the moment a
+ * slot is released (not fixed batches, so one slow server never holds back the others).
+ */
+export class Pool {
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(readonly limit: number) {
+    if (!(limit >= 1)) throw new RangeError(`pool limit must be at least 1, got ${limit}`);
+  }
+
+  get running(): number {
+    return this.active;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** Resolves with a release function once a slot is free. Release is idempotent. */
+  async acquire(): Promise<() => void> {
+    if (this.active < this.limit) {
+      this.active++;
+    } else {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiters.shift();
+      // The slot passes straight to the next waiter; `active` stays the same.
+      if (next) next();
+      else this.active--;
+    };
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}

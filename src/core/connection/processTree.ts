@@ -1,0 +1,151 @@
+/**
+ * Kills a server's whole process tree. Servers started through npx, uvx or a shell have
+ * grandchildren; killing only the direct child leaves orphans piling up per editor window.
+ * POSIX: the server runs in its own process group (spawned `detached`), and /proc is walked for
+ * descendants that left the group. Windows: `taskkill /T /F`.
+ */
+import * as fs from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+
+export interface KillTreeOptions {
+  /** Delay before SIGTERM after SIGINT. Default 100 ms. */
+  termAfterMs?: number;
+  /** Further delay before SIGKILL. Default 400 ms. */
+  killAfterMs?: number;
+  platform?: NodeJS.Platform;
+}
+
+interface ProcInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  zombie: boolean;
+}
+
+function readProcStat(pid: number): ProcInfo | undefined {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may contain spaces: parse after the last ')'.
+    const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return { pid, ppid: Number(rest[1]), pgid: Number(rest[2]), zombie: rest[0] === 'Z' || rest[0] === 'X' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** All processes (pid, ppid, pgid) from /proc, or from `ps` where there is no /proc (macOS). */
+export function listProcesses(): ProcInfo[] {
+  let entries: string[] | undefined;
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    entries = undefined;
+  }
+  if (entries) {
+    const out: ProcInfo[] = [];
+    for (const e of entries) {
+      if (!/^\d+$/.test(e)) continue;
+      const info = readProcStat(Number(e));
+      if (info) out.push(info);
+    }
+    return out;
+  }
+  try {
+    const text = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' });
+    return text
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .filter((f) => f.length >= 4)
+      .map((f) => ({ pid: Number(f[0]), ppid: Number(f[1]), pgid: Number(f[2]), zombie: f[3].startsWith('Z') }));
+  } catch {
+    return [];
+  }
+}
+
+/** True while `pid` exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  const info = readProcStat(pid);
+  return info ? !info.zombie : true;
+}
+
+/** `roots`, every live descendant of them, and every member of the process groups `pgids`. */
+export function collectTree(roots: Iterable<number>, pgids: Iterable<number> = []): Set<number> {
+  const all = listProcesses().filter((p) => !p.zombie);
+  const children = new Map<number, number[]>();
+  for (const p of all) {
+    const list = children.get(p.ppid);
+    if (list) list.push(p.pid);
+    else children.set(p.ppid, [p.pid]);
+  }
+  const result = new Set<number>();
+  const stack = [...roots];
+  const groups = new Set(pgids);
+  for (const p of all) if (groups.has(p.pgid) && p.pid !== process.pid) stack.push(p.pid);
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (result.has(pid) || pid === process.pid) continue;
+    result.add(pid);
+    for (const c of children.get(pid) ?? []) stack.push(c);
+  }
+  return result;
+}
+
+function signalAll(pids: Iterable<number>, pgid: number | undefined, sig: NodeJS.Signals): void {
+  if (pgid !== undefined) {
+    try {
+      process.kill(-pgid, sig);
+    } catch {
+      // The group is gone already.
+    }
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(pid, sig);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+async function waitGone(pids: Set<number>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    for (const pid of pids) if (!isAlive(pid)) pids.delete(pid);
+    if (pids.size === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, Math.min(20, Math.max(1, deadline - Date.now()))));
+  }
+}
+
+/**
+ * SIGINT to the group and every descendant, SIGTERM after `termAfterMs`, SIGKILL after
+ * `killAfterMs` more; resolves when every process is gone (or after a last grace period).
+ * `pgid` is the group the root leads (it was spawned detached), if any.
+ */
+export async function killTree(rootPid: number, opts: KillTreeOptions = {}): Promise<void> {
+  const platform = opts.platform ?? process.platform;
+  if (platform === 'win32') {
+    await new Promise<void>((resolve) => {
+      execFile('taskkill', ['/pid', String(rootPid), '/T', '/F'], { windowsHide: true }, () => resolve());
+    });
+    return;
+  }
+  const termAfter = opts.termAfterMs ?? 100;
+  const killAfter = opts.killAfterMs ?? 400;
+  const pgid = rootPid;
+  // Collect before signalling: once the root dies its children are reparented and untraceable.
+  let tree = collectTree([rootPid], [pgid]);
+  signalAll(tree, pgid, 'SIGINT');
+  if (await waitGone(new Set(tree), termAfter)) return;
+  tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
+  signalAll(tree, pgid, 'SIGTERM');
+  if (await waitGone(new Set(tree), killAfter)) return;
+  tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
+  signalAll(tree, pgid, 'SIGKILL');
+  await waitGone(new Set(tree), 2000);
+}

@@ -1,0 +1,136 @@
+/**
+ * Bounded capture of a server's stderr: the most recent bytes are kept for error messages, and lines
+ * are forwarded to the server's log at a capped rate, so a server flooding stderr costs neither
+ * memory nor a frozen log view.
+ */
+import type { Clock, Logger } from '../ports.js';
+import { systemClock } from '../ports.js';
+
+export interface StderrCaptureOptions {
+  /** Bytes of recent output kept (approximately, in UTF-16 code units). Default 64 KiB. */
+  maxBytes?: number;
+  /** Lines forwarded to the log per second; the rest are counted and reported. Default 200. */
+  maxLinesPerSecond?: number;
+  /** Longest line forwarded to the log; longer ones are cut. Default 4 KiB. */
+  maxLineLength?: number;
+  clock?: Clock;
+}
+
+export class StderrCapture {
+  private tail = '';
+  private partial = '';
+  private windowStart = 0;
+  private linesInWindow = 0;
+  private suppressed = 0;
+  private totalBytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxLinesPerSecond: number;
+  private readonly maxLineLength: number;
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly log: Logger,
+    opts: StderrCaptureOptions = {},
+  ) {
+    this.maxBytes = opts.maxBytes ?? 64 * 1024;
+    this.maxLinesPerSecond = opts.maxLinesPerSecond ?? 200;
+    this.maxLineLength = opts.maxLineLength ?? 4096;
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  /** Bytes seen in total (for diagnostics). */
+  get bytesSeen(): number {
+    return this.totalBytes;
+  }
+
+  /** The retained recent output (at most `maxBytes` characters). */
+  get text(): string {
+    return (this.tail + this.partial).slice(-this.maxBytes);
+  }
+
+  /** The last `n` non-empty lines, for error messages. */
+  lastLines(n: number): string[] {
+    const lines = this.text.split(/\r?\n/).filter((l) => l.trim() !== '');
+    return lines.slice(-n).map((l) => (l.length > 500 ? `${l.slice(0, 500)}…` : l));
+  }
+
+  push(chunk: string): void {
+    this.totalBytes += chunk.length;
+    this.tail += chunk;
+    // Trim in amortised steps: only when twice the budget is reached.
+    if (this.tail.length > this.maxBytes * 2) this.tail = this.tail.slice(-this.maxBytes);
+    this.forward(chunk);
+  }
+
+  /** Forwards what is left of an unterminated last line (on exit). */
+  flush(): void {
+    if (this.partial) this.emit(this.partial);
+    this.partial = '';
+    this.reportSuppressed();
+  }
+
+  private forward(chunk: string): void {
+    let start = 0;
+    let nl = chunk.indexOf('\n');
+    if (nl === -1) {
+      this.partial += chunk;
+      if (this.partial.length > this.maxLineLength) {
+        this.emit(this.partial);
+        this.partial = '';
+      }
+      return;
+    }
+    while (nl !== -1) {
+      if (!this.allow()) {
+        // Over the rate: count the remaining lines without building strings for them.
+        let count = 1;
+        for (let i = chunk.indexOf('\n', nl + 1); i !== -1; i = chunk.indexOf('\n', i + 1)) count++;
+        this.suppressed += count;
+        this.partial = '';
+        const rest = chunk.slice(chunk.lastIndexOf('\n') + 1);
+        this.partial = rest.length > this.maxLineLength ? '' : rest;
+        return;
+      }
+      const line = this.partial + chunk.slice(start, nl);
+      this.partial = '';
+      this.emitLine(line);
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+    }
+    this.partial = chunk.slice(start);
+    if (this.partial.length > this.maxLineLength) {
+      this.emit(this.partial);
+      this.partial = '';
+    }
+  }
+
+  private allow(): boolean {
+    const now = this.clock.now();
+    if (now - this.windowStart >= 1000) {
+      this.reportSuppressed();
+      this.windowStart = now;
+      this.linesInWindow = 0;
+    }
+    if (this.linesInWindow >= this.maxLinesPerSecond) return false;
+    this.linesInWindow++;
+    return true;
+  }
+
+  private reportSuppressed(): void {
+    if (this.suppressed > 0) {
+      this.log.warn(`[stderr] ${this.suppressed} lines not shown (more than ${this.maxLinesPerSecond} lines per second)`);
+      this.suppressed = 0;
+    }
+  }
+
+  private emitLine(line: string): void {
+    const l = line.endsWith('\r') ? line.slice(0, -1) : line;
+    if (l.trim() === '') return;
+    this.emit(l);
+  }
+
+  private emit(text: string): void {
+    // stderr is ordinary chatter for most servers, so it is logged as info, never as an error.
+    this.log.info(`[stderr] ${text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text}`);
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * stdio transport that owns its process tree. The SDK's StdioClientTransport kills only the direct
+ * child and inherits or passes through stderr unbounded; servers launched via npx/uvx/shells leave
+ * grandchildren behind, so we spawn ourselves: own process group, bounded stderr, tolerant stdout.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Logger } from '../ports.js';
+import { HostError } from './errors.js';
+import { killTree, type KillTreeOptions } from './processTree.js';
+import { resolveCommand } from './resolveCommand.js';
+import { StderrCapture } from './stderrCapture.js';
+
+export interface StdioTransportOptions {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  logger: Logger;
+  /** Base environment; defaults to the SDK's safe subset of process.env. */
+  baseEnv?: Record<string, string>;
+  /** Longest stdout line accepted (a single JSON-RPC message). Default 64 MiB. */
+  maxLineBytes?: number;
+  stderrBytes?: number;
+  kill?: KillTreeOptions;
+}
+
+/** How the process ended, for "server exited with code X" messages. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when we asked it to stop. */
+  requested: boolean;
+}
+
+export class StdioProcessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly stderr: StderrCapture;
+  private child: ChildProcess | undefined;
+  private stdoutBuf = '';
+  private droppingLine = false;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private exitInfo: ExitInfo | undefined;
+  private requested = false;
+  private garbageLogged = 0;
+  private readonly maxLine: number;
+
+  constructor(private readonly opts: StdioTransportOptions) {
+    this.stderr = new StderrCapture(opts.logger, { maxBytes: opts.stderrBytes });
+    this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get exit(): ExitInfo | undefined {
+    return this.exitInfo;
+  }
+
+  /** "exited with code 1" / "was killed by SIGKILL", plus the last stderr lines. */
+  describeExit(): string {
+    const e = this.exitInfo;
+    let what = 'closed its connection';
+    if (e) what = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    const tail = this.stderr.lastLines(5);
+    return tail.length ? `${what}. Last stderr lines:\n${tail.join('\n')}` : what;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('StdioProcessTransport already started');
+    const env: Record<string, string> = { ...(this.opts.baseEnv ?? getDefaultEnvironment()), ...(this.opts.env ?? {}) };
+    const resolved = resolveCommand(this.opts.command, this.opts.args, { platform: process.platform, env, cwd: this.opts.cwd });
+    return new Promise((resolve, reject) => {
+      let child: ChildProcess;
+      try {
+        child = spawn(resolved.file, resolved.args, {
+          env,
+          cwd: this.opts.cwd,
+          stdio: ['pipe', 'pipe', 'pipe'],
+          // Own process group on POSIX, so the whole tree can be signalled at once.
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+          windowsVerbatimArguments: resolved.windowsVerbatimArguments,
+          shell: false,
+        });
+      } catch (e) {
+        reject(new HostError('spawn-failed', `could not start ${this.opts.command}: ${(e as Error).message}`, undefined, { cause: e }));
+        return;
+      }
+      this.child = child;
+      let spawned = false;
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (!spawned) {
+          const hint = err.code === 'ENOENT' && this.opts.cwd ? ` (does the working directory ${this.opts.cwd} exist?)` : '';
+          reject(new HostError('spawn-failed', `could not start ${this.opts.command}: ${err.message}${hint}`, undefined, { cause: err }));
+          this.finish();
+        } else {
+          this.onerror?.(err);
+        }
+      });
+      child.stdout!.setEncoding('utf8');
+      child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
+      child.stderr!.setEncoding('utf8');
+      child.stderr!.on('data', (chunk: string) => this.stderr.push(chunk));
+      // Writing to a dead server raises EPIPE here; the exit handler reports the real cause.
+      child.stdin!.on('error', () => {});
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal, requested: this.requested };
+        // stdout may still hold the last responses; wait for it briefly, but not for grandchildren
+        // that inherited the pipe and keep it open.
+        let done = false;
+        const fin = (): void => {
+          if (done) return;
+          done = true;
+          this.stderr.flush();
+          this.finish();
+        };
+        child.once('close', fin);
+        setTimeout(fin, 200).unref();
+      });
+    });
+  }
+
+  private onStdout(chunk: string): void {
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1; nl = chunk.indexOf('\n', start)) {
+      const piece = chunk.slice(start, nl);
+      start = nl + 1;
+      if (this.droppingLine) {
+        this.droppingLine = false;
+        this.stdoutBuf = '';
+        continue;
+      }
+      const line = this.stdoutBuf + piece;
+      this.stdoutBuf = '';
+      this.handleLine(line);
+    }
+    if (this.droppingLine) return;
+    this.stdoutBuf += chunk.slice(start);
+    if (this.stdoutBuf.length > this.maxLine) {
+      this.opts.logger.warn(`[stdout] dropped a line longer than ${this.maxLine} characters`);
+      this.stdoutBuf = '';
+      this.droppingLine = true;
+    }
+  }
+
+  private handleLine(raw: string): void {
+    const line = raw.trim();
+    if (line === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+    } catch {
+      // Servers that print banners or debug output to stdout are common; skip, don't disconnect.
+      if (this.garbageLogged < 100) {
+        this.garbageLogged++;
+        this.opts.logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+      }
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed || this.exitInfo) {
+      return Promise.reject(new HostError('connection-closed', `the server ${this.describeExit()}`));
+    }
+    return new Promise((resolve, reject) => {
+      const ok = stdin.write(JSON.stringify(message) + '\n', (err) => {
+        if (err) reject(err);
+      });
+      if (ok) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Stops the server: SIGINT → SIGTERM → SIGKILL over the whole tree; resolves when it is gone. */
+  close(): Promise<void> {
+    if (!this.closing) this.closing = this.doClose();
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    this.requested = true;
+    const child = this.child;
+    if (child?.pid !== undefined) {
+      try {
+        child.stdin?.end();
+      } catch {
+        // ignore: the pipe may be gone
+      }
+      // Always walk the tree, even when the direct child already exited: its group may live on.
+      await killTree(child.pid, this.opts.kill);
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,65 @@
+/** Builds the transport for one server definition. Everything protocol-level is the SDK's. */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { ServerConfig } from '../config/types.js';
+import type { Logger } from '../ports.js';
+import { assertNever } from './state.js';
+import { StdioProcessTransport } from './stdioTransport.js';
+import { WebSocketClientTransport } from './wsTransport.js';
+
+export interface TransportContext {
+  logger: Logger;
+  authProvider?: OAuthClientProvider;
+}
+
+export interface CreatedTransport {
+  transport: Transport;
+  /** Set for stdio: the process, its exit and stderr. */
+  stdio?: StdioProcessTransport;
+  /** Must run after the client has attached its callbacks but before `connect` (in-process only). */
+  beforeConnect?: () => Promise<void>;
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new Error(`invalid server URL: ${url}`);
+  }
+}
+
+export function createTransport(config: ServerConfig, ctx: TransportContext): CreatedTransport {
+  switch (config.type) {
+    case 'stdio': {
+      const t = new StdioProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, logger: ctx.logger });
+      return { transport: t, stdio: t };
+    }
+    case 'sse':
+      // Headers go on the POSTs (requestInit) and on the SSE GET (the SDK merges requestInit headers
+      // into its EventSource fetch). The GET has no timeout: it is meant to stay open.
+      return {
+        transport: new SSEClientTransport(parseUrl(config.url), {
+          requestInit: { headers: config.headers ?? {} },
+          authProvider: ctx.authProvider,
+        }),
+      };
+    case 'http':
+      return {
+        transport: new StreamableHTTPClientTransport(parseUrl(config.url), {
+          requestInit: { headers: config.headers ?? {} },
+          authProvider: ctx.authProvider,
+        }),
+      };
+    case 'ws':
+      return { transport: new WebSocketClientTransport(parseUrl(config.url), { headers: config.headers, authProvider: ctx.authProvider }) };
+    case 'inprocess': {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      return { transport: clientSide, beforeConnect: () => config.start(serverSide) };
+    }
+    default:
+      return assertNever(config);
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * Entry point of the core engine: `createHost(options)` returns the `McpHost` the editor layer,
+ * the CLI and tests drive. See src/core/connection/manager.ts for the behaviour.
+ */
+import type { HostOptions } from './api.js';
+import { Manager, type ConnectionManager } from './connection/manager.js';
+
+export type { ConnectionManager } from './connection/manager.js';
+export { HostError } from './connection/errors.js';
+
+export function createHost(options: HostOptions): ConnectionManager {
+  return new Manager(options);
+}
