@@ -92,3 +92,20 @@ test('resources, templates and prompts are sanitised, wire identifiers kept', ()
     arguments: [{ name: 'who', description: 'w', required: true }, { name: 'opt' }],
   });
 });
+
+test('the unicode-tools fixture list comes out clean: valid unique names, no hidden text, bounded descriptions', async () => {
+  const { UNICODE_TOOLS } = await import('../../fixtures/servers/unicode-tools.js');
+  const wrapped = wrapTools('unicode', UNICODE_TOOLS, new Set());
+  assert.equal(wrapped.length, UNICODE_TOOLS.length);
+  assert.equal(new Set(wrapped.map((t) => t.qualifiedName)).size, wrapped.length);
+  const invisible = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u;
+  for (const t of wrapped) {
+    assert.match(t.qualifiedName, /^[A-Za-z0-9_-]{1,64}$/);
+    assert.ok(!invisible.test(t.description), t.name);
+    assert.ok(!invisible.test(JSON.stringify(t.inputSchema)), t.name);
+    assert.ok(t.description.length <= 2048 + TRUNCATION_MARKER.length);
+  }
+  const echo = wrapped.find((t) => t.name === 'ec\u200Bho')!;
+  assert.equal(echo.description, 'Echoes its input.');
+  assert.ok(!echo.description.includes('ssh'));
+});
