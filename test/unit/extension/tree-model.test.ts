@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  categoriesOf,
+  displayKind,
+  escapeMarkdown,
+  problemView,
+  scopesInUse,
+  serverContextValue,
+  serverView,
+  toolView,
+  visibleProblems,
+} from '../../../src/extension/tree/model.js';
+import { connected, def, failed, snap, tool } from './fixtures.js';
+
+const noRedact = (t: string): string => t;
+
+test('a connected server shows counts, a green check and children', () => {
+  const s = snap('everything', connected, { tools: [tool('everything', 'echo'), tool('everything', 'add')], prompts: [{ server: 'everything', name: 'p', arguments: [] }] });
+  const v = serverView(s, undefined, noRedact);
+  assert.equal(v.description, '2 tools, 1 prompt');
+  assert.equal(v.icon, 'pass-filled');
+  assert.equal(v.color, 'testing.iconPassed');
+  assert.equal(v.contextValue, 'mcpServer.connected');
+  assert.equal(v.collapsible, 'collapsed');
+  assert.deepEqual(categoriesOf(s).map((c) => c.kind), ['tools', 'prompts']);
+});
+
+test('a failed server shows the first line of its error, shortened, and no children', () => {
+  const long = `command not found: definitely-missing-binary-${'x'.repeat(80)}\nsecond line`;
+  const v = serverView(snap('broken', failed('command-not-found', long)), undefined, noRedact);
+  assert.match(v.description ?? '', /^failed: command not found: definitely-missing/);
+  assert.ok((v.description ?? '').length <= 70, v.description);
+  assert.ok(!(v.description ?? '').includes('second line'));
+  assert.equal(v.icon, 'error');
+  assert.equal(v.collapsible, 'none');
+  assert.equal(v.contextValue, 'mcpServer.failed');
+});
+
+test('gates override the host state in label, icon and context value', () => {
+  const s = snap('proj', { kind: 'disabled', reason: 'config' });
+  assert.equal(serverView(s, 'untrusted', noRedact).description, 'workspace not trusted');
+  assert.equal(serverContextValue(s, 'not-approved'), 'mcpServer.not-approved');
+  assert.equal(displayKind({ kind: 'disabled', reason: 'user' }, undefined), 'stopped');
+  assert.equal(serverView(snap('x', connected), 'user-disabled', noRedact).collapsible, 'none');
+});
+
+test('remote servers carry .remote so authenticate/sign out menus can match', () => {
+  const s = snap('r', { kind: 'needs-auth', message: 'sign in', at: 0 }, { definition: def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }) });
+  assert.equal(serverContextValue(s, undefined), 'mcpServer.needs-auth.remote');
+});
+
+test('the tooltip lists transport, redacted command, source, server info and instructions, with server text escaped', () => {
+  const s = snap('everything', { ...connected, instructions: 'Use **bold** [link](http://evil)' }, {
+    definition: def('everything', { config: { type: 'stdio', command: 'node', args: ['srv.js', '--token', 'sekrit'] } }),
+  });
+  const tip = serverView(s, undefined, (t) => t.replace('sekrit', '***')).tooltip ?? '';
+  assert.match(tip, /Transport: ` stdio `/);
+  assert.match(tip, /Command: ` node srv\.js --token \*\*\* `/);
+  assert.ok(!tip.includes('sekrit'));
+  assert.match(tip, /Source: ` \/w\/\.mcp\.json ` \(Project/);
+  assert.match(tip, /Server: ` everything 2\.0\.0 `/);
+  assert.match(tip, /Instructions: Use \\\*\\\*bold\\\*\\\* \\\[link\\\]\\\(http:\/\/evil\\\)/);
+});
+
+test('tools are marked read-only / destructive and clicking one calls it', () => {
+  const ro = toolView(tool('s', 'read', { readOnlyHint: true }));
+  assert.equal(ro.description, 'read-only');
+  assert.equal(ro.icon, 'eye');
+  const d = toolView(tool('s', 'rm', { destructiveHint: true }));
+  assert.equal(d.description, 'destructive');
+  assert.equal(d.icon, 'warning');
+  assert.equal(d.contextValue, 'mcpTool.destructive');
+  assert.deepEqual(d.command, { command: 'mcpHost.callTool', title: 'Call Tool', arguments: [{ server: 's', tool: 'rm' }] });
+});
+
+test('problems open their file at the entry; shadowed warnings are not shown', () => {
+  const p = { severity: 'error' as const, code: 'schema', message: 'needs "command" or "url"', file: '/w/.mcp.json', jsonPath: ['mcpServers', 'bad'], server: 'bad' };
+  const v = problemView(p, noRedact);
+  assert.equal(v.label, 'bad');
+  assert.match(v.description ?? '', /config error: needs "command"/);
+  assert.deepEqual(v.command?.arguments, [{ file: '/w/.mcp.json', jsonPath: ['mcpServers', 'bad'] }]);
+  const shadowed = { ...p, severity: 'warning' as const, code: 'shadowed' };
+  assert.deepEqual(visibleProblems([p, shadowed]), [p]);
+});
+
+test('grouping by scope is offered only when more than one scope is in use', () => {
+  assert.deepEqual(scopesInUse([snap('a', connected), snap('b', connected)]), ['project']);
+  assert.deepEqual(scopesInUse([snap('a', connected), snap('u', connected, { definition: def('u', { scope: 'user' }) })]), ['project', 'user']);
+});
+
+test('escapeMarkdown neutralises links, emphasis and HTML', () => {
+  assert.equal(escapeMarkdown('[x](y) *a* <b>'), '\\[x\\]\\(y\\) \\*a\\* \\<b\\>');
+});
