@@ -92,6 +92,9 @@ export class IdeServer {
       maxPayload: opts.maxPayloadBytes ?? 32 * 1024 * 1024,
       perMessageDeflate: false,
       clientTracking: false,
+      // Invalid UTF-8 in a text frame would make ws close the connection (1007); instead it decodes
+      // with replacement characters and the transport answers with a JSON-RPC parse error.
+      skipUTF8Validation: true,
       handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false),
     });
     await new Promise<void>((resolve, reject) => {
