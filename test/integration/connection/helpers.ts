@@ -1,0 +1,200 @@
+/** Shared helpers for the connection integration tests: fixture paths, defs, servers, waiting. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createServer } from 'node:net';
+import type { ServerSnapshot } from '../../../src/core/api.js';
+import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
+import type { ConnectionManager } from '../../../src/core/host.js';
+import type { Logger } from '../../../src/core/ports.js';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
+export const STDIO_FIXTURE = path.join(FIXTURES, 'stdio-server.mjs');
+export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export function def(name: string, config: Record<string, unknown>): ServerDefinition {
+  const c = config as unknown as ServerConfig;
+  const signature = c.type === 'stdio' ? `stdio:${JSON.stringify([c.command, ...c.args])}` : c.type === 'inprocess' ? `inprocess:${c.id}` : `url:${c.url}`;
+  return {
+    name,
+    config: c,
+    source: { scope: 'user', file: 'test', jsonPath: ['servers', name] },
+    signature,
+    hash: JSON.stringify(config, (_k, v: unknown) => (typeof v === 'function' ? 'fn' : v)),
+  };
+}
+
+export function stdioDef(name: string, args: string[] = [], extra: Record<string, unknown> = {}): ServerDefinition {
+  return def(name, { type: 'stdio', command: process.execPath, args: [STDIO_FIXTURE, '--name', name, ...args], ...extra });
+}
+
+/** A logger that keeps every line, for assertions on what the user would see in the log. */
+export class MemoryLogger implements Logger {
+  lines: string[] = [];
+  /** Every line ever logged, including those not kept. */
+  count = 0;
+  private add(level: string, m: string): void {
+    this.count++;
+    if (this.lines.length < 5000) this.lines.push(`${level} ${m}`);
+  }
+  trace(m: string): void {
+    this.add('trace', m);
+  }
+  debug(m: string): void {
+    this.add('debug', m);
+  }
+  info(m: string): void {
+    this.add('info', m);
+  }
+  warn(m: string): void {
+    this.add('warn', m);
+  }
+  error(m: string): void {
+    this.add('error', m);
+  }
+}
+
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `mcp-host-${prefix}-`));
+}
+
+/** Waits until `pred` holds for the server's snapshot, listening to change events. */
+export function waitFor(host: ConnectionManager, name: string, pred: (s: ServerSnapshot) => boolean, timeoutMs = 60_000): Promise<ServerSnapshot> {
+  return new Promise((resolve, reject) => {
+    const now = host.server(name);
+    if (now && pred(now)) return resolve(now);
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${name}; state now ${JSON.stringify(host.server(name)?.state)}`));
+    }, timeoutMs);
+    const sub = host.onDidChangeServer((e) => {
+      if (e.name === name && e.snapshot && pred(e.snapshot)) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(e.snapshot);
+      }
+    });
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2)[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Kills leftover pids (cleanup on failure only). */
+export function killPids(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A background server process we started; `stop()` kills it (and is safe to call twice). */
+export interface RunningServer {
+  proc: ChildProcess;
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+function stopper(proc: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGKILL');
+    });
+}
+
+/** Starts a fixture that prints "PORT <n>" on stdout. */
+export function startPortServer(script: string, args: string[] = [], pathSuffix = '/'): Promise<RunningServer> {
+  const proc = spawn(process.execPath, [path.join(FIXTURES, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stderr!.resume();
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${script} did not print its port`));
+    }, 60_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      const m = /PORT (\d+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        proc.stdout!.removeAllListeners('data');
+        proc.stdout!.resume();
+        const port = Number(m[1]);
+        resolve({ proc, port, url: `http://127.0.0.1:${port}${pathSuffix}`, stop: stopper(proc) });
+      }
+    });
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}`));
+    });
+  });
+}
+
+/** Starts server-everything over sse or streamableHttp on a free port, waiting until it listens. */
+export async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<RunningServer> {
+  for (let tries = 0; ; tries++) {
+    const port = await freePort();
+    const proc = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    proc.stdout!.resume();
+    const ok = await new Promise<boolean>((resolve) => {
+      let buf = '';
+      const timer = setTimeout(() => resolve(false), 60_000);
+      proc.stderr!.on('data', (d: Buffer) => {
+        buf += d.toString();
+        if (/running on port|listening on port/i.test(buf)) {
+          clearTimeout(timer);
+          resolve(true);
+        } else if (/in use|EADDRINUSE/i.test(buf)) {
+          clearTimeout(timer);
+          resolve(false);
+        }
+      });
+      proc.once('exit', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ok) {
+      proc.stderr!.resume();
+      const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
+      return { proc, port, url, stop: stopper(proc) };
+    }
+    await stopper(proc)();
+    if (tries >= 3) throw new Error(`server-everything ${mode} did not start`);
+  }
+}
+
+export function textOf(r: { content: { type: string; text?: string }[] }): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
