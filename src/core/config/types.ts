@@ -69,6 +69,14 @@ export interface ServerDefinition {
   signature: string;
   /** Stable hash of the whole expanded config: a change means the server must restart. */
   hash: string;
+  /**
+   * Hash of the definition with `${input:…}` variables left as written: what a user approves for
+   * workspace/project servers (trust.ts), so a new password typed into an input needs no re-approval
+   * while any change to the command, URL, environment or headers does.
+   */
+  approvalHash?: string;
+  /** Set when the config layer (not the user) keeps this server from starting; `config.disabled` is true then. */
+  disabledBy?: { reason: 'config' | 'untrusted' | 'not-approved'; message: string };
 }
 
 export interface ConfigProblem {
@@ -80,9 +88,14 @@ export interface ConfigProblem {
   jsonPath: (string | number)[];
   server?: string;
   scope?: Scope;
+  /** 1-based position in the file, when the problem comes from a file's text. */
+  line?: number;
+  column?: number;
 }
 
 export interface LoadedConfig {
   servers: ServerDefinition[];
   problems: ConfigProblem[];
+  /** Every file this load read or looked for (config files, env files): what to watch. */
+  files?: string[];
 }

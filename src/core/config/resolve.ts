@@ -1,0 +1,180 @@
+/**
+ * Turns one validated entry into a runnable definition: variables (two phases), `envFile`,
+ * relative `cwd`, URL check, policy and trust gating. Any failure excludes only this server.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { gateReason, type GateOptions } from '../trust.js';
+import type { InputResolver } from '../ports.js';
+import { parseEnvFile } from './envFile.js';
+import { formatJsonPath, type JsonPath } from './jsonc.js';
+import { evaluatePolicy, type Policy } from './policy.js';
+import { checkRemoteUrl } from './schema.js';
+import { signatureOf, stableHash } from './signature.js';
+import type { RawEntry } from './sources/entry.js';
+import type { ConfigProblem, RemoteServerConfig, ServerDefinition, StdioServerConfig } from './types.js';
+import { expandConfig, inputIdsIn, inputIdsOf, type UnresolvedVariable, type VariableContext } from './variables.js';
+
+type FileConfig = StdioServerConfig | RemoteServerConfig;
+
+export interface ResolveContext extends GateOptions {
+  vars: Omit<VariableContext, 'workspaceFolder'>;
+  /** The only open folder, for entries not tied to one. */
+  onlyFolder?: string;
+  policy?: Policy;
+  inputs?: InputResolver;
+  /** Input values already given during this load, by file + id (ask once per file). */
+  inputCache: Map<string, string | undefined>;
+  /** Env files read, for watching. */
+  envFiles: Set<string>;
+}
+
+export type ResolveResult = { def?: ServerDefinition; problems: ConfigProblem[] };
+
+function entryProblem(raw: RawEntry, code: string, message: string, sub: JsonPath = []): ConfigProblem {
+  return { severity: 'error', code, message, file: raw.source.file, jsonPath: [...raw.source.jsonPath, ...sub], server: raw.name, scope: raw.source.scope };
+}
+
+function unresolvedProblems(raw: RawEntry, list: UnresolvedVariable[]): ConfigProblem[] {
+  return list.map((u) =>
+    entryProblem(
+      raw,
+      'unresolved-variable',
+      `Server "${raw.name}": ${u.variable} in "${formatJsonPath(u.path)}" cannot be resolved: ${u.reason}. The server is not started until it can be.`,
+      u.path,
+    ),
+  );
+}
+
+function identityHasInputs(c: FileConfig): boolean {
+  const parts = c.type === 'stdio' ? [c.command, ...c.args] : [c.url];
+  return parts.some((p) => inputIdsIn(p).length > 0);
+}
+
+function policyProblem(raw: RawEntry, policy: Policy, reason: string): ConfigProblem {
+  return entryProblem(
+    raw,
+    'policy-denied',
+    `Server "${raw.name}" is blocked by the policy in ${policy.file}: ${reason}. Ask your administrator to allow it, or remove it from ${raw.source.file}.`,
+  );
+}
+
+async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveContext): Promise<{ config?: StdioServerConfig; problems: ConfigProblem[] }> {
+  if (c.envFile === undefined) return { config: c, problems: [] };
+  const path = isAbsolute(c.envFile) ? c.envFile : resolvePath(raw.baseDir, c.envFile);
+  ctx.envFiles.add(path);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    return {
+      problems: [entryProblem(raw, 'env-file', `Server "${raw.name}": the envFile ${path} cannot be read (${code}). Create it or fix the path; relative paths start at ${raw.baseDir}.`, ['envFile'])],
+    };
+  }
+  const parsed = parseEnvFile(text);
+  const problems = parsed.badLines.length
+    ? [
+        {
+          ...entryProblem(raw, 'env-file', `Server "${raw.name}": lines ${parsed.badLines.join(', ')} of ${path} are not KEY=VALUE and were skipped.`, ['envFile']),
+          severity: 'warning' as const,
+        },
+      ]
+    : [];
+  // Values written in the entry's own "env" win over the file's.
+  return { config: { ...c, env: { ...parsed.values, ...(c.env ?? {}) } }, problems };
+}
+
+async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext): Promise<{ values: Map<string, string>; unresolved: UnresolvedVariable[] }> {
+  const values = new Map<string, string>();
+  const unresolved: UnresolvedVariable[] = [];
+  for (const id of inputIdsOf(c)) {
+    const decl = raw.inputs?.get(id);
+    const path = (raw.inputs ? ['inputs'] : []) as JsonPath;
+    if (raw.inputs && !decl) {
+      unresolved.push({ variable: `\${input:${id}}`, path: [], reason: `input "${id}" is not declared; add { "id": "${id}", "type": "promptString", "description": "..." } to "inputs" of this file` });
+      continue;
+    }
+    const key = `${raw.source.file}\0${id}`;
+    if (!ctx.inputCache.has(key)) {
+      let v: string | undefined;
+      try {
+        v = ctx.inputs ? await ctx.inputs.resolve(id, { file: raw.source.file, ...(decl?.description !== undefined ? { description: decl.description } : {}), ...(decl?.password ? { password: true } : {}) }) : undefined;
+      } catch {
+        v = undefined;
+      }
+      ctx.inputCache.set(key, v);
+    }
+    const v = ctx.inputCache.get(key);
+    if (v === undefined) {
+      unresolved.push({
+        variable: `\${input:${id}}`,
+        path,
+        reason: ctx.inputs ? `no value was given for input "${id}"` : `input "${id}" cannot be asked for here (no input prompt is available)`,
+      });
+    } else values.set(id, v);
+  }
+  return { values, unresolved };
+}
+
+/** Resolves one validated file entry (see file comment). */
+export async function resolveEntry(raw: RawEntry, config: FileConfig, ctx: ResolveContext): Promise<ResolveResult> {
+  const problems: ConfigProblem[] = [];
+  const disabled = config.disabled === true;
+  const vars: VariableContext = { ...ctx.vars, workspaceFolder: raw.workspaceFolder ?? ctx.onlyFolder };
+
+  const p1 = expandConfig(config, vars);
+  // A disabled entry never runs: its variables may stay unresolved without bothering anyone.
+  if (p1.unresolved.length && !disabled) return { problems: unresolvedProblems(raw, p1.unresolved) };
+  let c: FileConfig = p1.config;
+
+  if (c.type === 'stdio' && !disabled) {
+    if (c.cwd !== undefined && !isAbsolute(c.cwd)) c = { ...c, cwd: resolvePath(raw.baseDir, c.cwd) };
+    const r = await applyEnvFile(raw, c as StdioServerConfig, ctx);
+    problems.push(...r.problems);
+    if (!r.config) return { problems };
+    c = r.config;
+  }
+
+  const approvalHash = stableHash(c);
+  let policyDone = false;
+  if (!identityHasInputs(c)) {
+    const v = evaluatePolicy(ctx.policy, raw.name, c);
+    if (!v.allowed) return { problems: [...problems, policyProblem(raw, ctx.policy!, v.reason)] };
+    policyDone = true;
+  }
+
+  const gate = disabled ? undefined : gateReason(raw.source.scope, raw.name, approvalHash, ctx);
+  if (!disabled && !gate) {
+    // Inputs may prompt the user, so they are asked for only for servers that will start.
+    const inp = await resolveInputs(raw, c, ctx);
+    if (inp.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, inp.unresolved)] };
+    if (inp.values.size) {
+      const p2 = expandConfig(c, vars, inp.values);
+      if (p2.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, p2.unresolved)] };
+      c = p2.config;
+    }
+    if (!policyDone) {
+      const v = evaluatePolicy(ctx.policy, raw.name, c);
+      if (!v.allowed) return { problems: [...problems, policyProblem(raw, ctx.policy!, v.reason)] };
+    }
+    if (c.type !== 'stdio') {
+      const bad = checkRemoteUrl(c.type, c.url);
+      if (bad) return { problems: [...problems, entryProblem(raw, 'schema', `Server "${raw.name}": ${bad}`, ['url'])] };
+    }
+  }
+
+  const final: FileConfig = gate ? { ...c, disabled: true } : c;
+  return {
+    def: {
+      name: raw.name,
+      config: final,
+      source: raw.source,
+      signature: signatureOf(final),
+      hash: stableHash(final),
+      approvalHash,
+      ...(gate ? { disabledBy: gate } : disabled ? { disabledBy: { reason: 'config' as const, message: 'Disabled in its config ("disabled": true).' } } : {}),
+    },
+    problems,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Opt-in discovery of servers other apps configured: Claude Desktop, Claude Code (user file and
+ * the open folders' project sections), Cursor and Windsurf. Read only; never written.
+ */
+import { dirname, posix, win32 } from 'node:path';
+import type { ConfigProblem } from '../types.js';
+import { entriesAt, readDocument, type RawEntry, type SourceResult } from './entry.js';
+
+export const DISCOVERY_SOURCES = ['claude-desktop', 'claude-code', 'cursor', 'windsurf'] as const;
+export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
+
+export interface DiscoveryOptions {
+  homeDir: string;
+  platform: NodeJS.Platform;
+  /** For %APPDATA% on Windows. */
+  env: Record<string, string | undefined>;
+}
+
+/** Where each app keeps its file on the given platform. */
+export function discoveryFile(source: DiscoverySource, o: DiscoveryOptions): string {
+  const p = o.platform === 'win32' ? win32 : posix;
+  switch (source) {
+    case 'claude-desktop':
+      if (o.platform === 'darwin') return p.join(o.homeDir, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+      if (o.platform === 'win32') return p.join(o.env.APPDATA ?? p.join(o.homeDir, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+      return p.join(o.homeDir, '.config', 'Claude', 'claude_desktop_config.json');
+    case 'claude-code':
+      return p.join(o.homeDir, '.claude.json');
+    case 'cursor':
+      return p.join(o.homeDir, '.cursor', 'mcp.json');
+    case 'windsurf':
+      return p.join(o.homeDir, '.codeium', 'windsurf', 'mcp_config.json');
+  }
+}
+
+function samePath(a: string, b: string, platform: NodeJS.Platform): boolean {
+  const norm = (s: string) => {
+    let n = s.replace(/\\/g, '/').replace(/\/+$/, '');
+    if (platform === 'win32' || platform === 'darwin') n = n.toLowerCase();
+    return n;
+  };
+  return norm(a) === norm(b);
+}
+
+/** Windsurf writes `serverUrl` for remote servers; the shared schema calls it `url`. */
+function windsurfEntry(e: RawEntry): RawEntry {
+  const v = e.value as Record<string, unknown> | null;
+  if (v && typeof v === 'object' && !Array.isArray(v) && v.url === undefined && typeof v.serverUrl === 'string') {
+    const { serverUrl, ...rest } = v;
+    return { ...e, value: { ...rest, url: serverUrl } };
+  }
+  return e;
+}
+
+// Lower precedence first: within the discovered scope a later entry shadows an earlier one, and
+// Claude Code's project section is the most specific.
+const ORDER: DiscoverySource[] = ['claude-desktop', 'windsurf', 'cursor', 'claude-code'];
+
+/** Reads the enabled sources; `folders` selects Claude Code's `projects[<folder>]` sections. */
+export async function readDiscovered(sources: readonly DiscoverySource[], folders: string[], o: DiscoveryOptions): Promise<SourceResult> {
+  const out: SourceResult = { entries: [], problems: [], files: [] };
+  for (const source of ORDER.filter((s) => sources.includes(s))) {
+    const file = discoveryFile(source, o);
+    out.files.push(file);
+    const d = await readDocument(file, 'discovered', false);
+    const problems: ConfigProblem[] = [...d.problems];
+    if (d.doc) {
+      const only = folders.length === 1 ? folders[0] : undefined;
+      const base = { file, scope: 'discovered' as const, baseDir: dirname(file), text: d.text, workspaceFolder: only };
+      let entries = entriesAt(d.doc, ['mcpServers'], base, problems);
+      if (source === 'windsurf') entries = entries.map(windsurfEntry);
+      if (source === 'claude-code') {
+        const projects = d.doc.projects;
+        if (projects && typeof projects === 'object' && !Array.isArray(projects)) {
+          for (const folder of [...folders].reverse()) {
+            const key = Object.keys(projects).find((k) => samePath(k, folder, o.platform));
+            if (key === undefined) continue;
+            entries = entries.concat(
+              entriesAt(d.doc, ['projects', key, 'mcpServers'], { ...base, folder, workspaceFolder: folder, baseDir: folder }, problems),
+            );
+          }
+        }
+      }
+      out.entries.push(...entries);
+    }
+    out.problems.push(...problems);
+  }
+  return out;
+}
