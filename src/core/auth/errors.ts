@@ -1,0 +1,56 @@
+/** Typed OAuth errors. Messages are written for people and never carry a token or a code. */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+
+export type AuthErrorCode =
+  | 'config'
+  | 'discovery'
+  | 'denied'
+  | 'timeout'
+  | 'state-mismatch'
+  | 'cancelled'
+  | 'browser'
+  | 'token'
+  | 'callback-port';
+
+/** A failure of the explicit sign-in flow (or of a configured value it needs). */
+export class AuthError extends Error {
+  constructor(
+    readonly code: AuthErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AuthError';
+  }
+}
+
+/**
+ * Thrown from a background connection when the user has to sign in. It extends the SDK's
+ * `UnauthorizedError`, so the connection manager's `instanceof UnauthorizedError` check puts the
+ * server in `needs-auth` without having to know about this module.
+ */
+export class AuthRequiredError extends UnauthorizedError {
+  constructor(
+    readonly server: string,
+    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed',
+  ) {
+    super(`${server} needs you to sign in (run "Authenticate" on it).`);
+    this.name = 'AuthRequiredError';
+  }
+}
+
+/** True for anything that should put a server in `needs-auth` rather than `failed`. */
+export function isAuthRequired(err: unknown): boolean {
+  if (err instanceof UnauthorizedError) return true;
+  // The SDK gives up on a second 403 insufficient_scope with this error; it needs a new sign-in.
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  return e?.code === 403 && typeof e.message === 'string' && /upscoping|insufficient_scope/i.test(e.message);
+}
+
+/** Removes every known secret value from a message (belt and braces for errors echoed by servers). */
+export function redact(message: string, secrets: (string | undefined)[]): string {
+  let out = message;
+  for (const s of secrets) {
+    if (s && s.length >= 6) out = out.split(s).join('[redacted]');
+  }
+  return out;
+}

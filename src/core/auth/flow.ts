@@ -1,0 +1,142 @@
+/**
+ * The explicit sign-in the user asks for (Authenticate in the editor, `mcp-host auth` in the
+ * CLI): listen for the redirect, let the SDK's `auth()` discover, register and build the
+ * authorization URL, open it, wait for the code with our `state`, and exchange it.
+ */
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerDefinition } from '../config/types.js';
+import type { BrowserOpener } from '../ports.js';
+import { AuthError, redact } from './errors.js';
+import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
+import type { RedirectReceiver } from './ports.js';
+
+export interface AuthenticateOptions {
+  signal?: AbortSignal;
+  /** Told the authorization URL before the browser is asked to open it (the CLI prints it). */
+  onAuthorizationUrl?(url: string): void;
+  /** Keep waiting for the redirect when the browser could not be opened (the user copies the URL). */
+  continueWithoutBrowser?: boolean;
+}
+
+export interface FlowDeps extends ProviderContext {
+  browser: BrowserOpener;
+  receiver: RedirectReceiver;
+}
+
+/** Resolves once tokens are stored; rejects with an AuthError whose message says what to do. */
+export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: AuthenticateOptions = {}): Promise<void> {
+  if (!isOAuthCapable(def)) {
+    throw new AuthError('config', `${def.name} is a ${def.config.type} server; OAuth sign-in is only for http and sse servers.`);
+  }
+  checkMetadataUrl(def);
+  if (opts.signal?.aborted) throw new AuthError('cancelled', 'Sign-in was cancelled.');
+  const probeKey = new HostOAuthProvider(def, deps, { kind: 'background' }).key;
+  await deps.needsAuth.clear(probeKey);
+  const record = await deps.store.read(probeKey);
+
+  const challenge =
+    record.pendingScope || record.pendingResourceMetadataUrl
+      ? { scope: record.pendingScope, resourceMetadataUrl: record.pendingResourceMetadataUrl }
+      : await probe(def, deps);
+
+  const registeredPort = registeredLoopbackPort(record.client);
+  const session = await deps.receiver.start(
+    def.config.oauth?.callbackPort !== undefined ? { port: def.config.oauth.callbackPort } : { preferredPort: registeredPort },
+  );
+  try {
+    const provider = new HostOAuthProvider(def, deps, {
+      kind: 'interactive',
+      redirectUrl: session.redirectUrl,
+      freshSignIn: true,
+      openAuthorizationUrl: async (url) => {
+        opts.onAuthorizationUrl?.(url.href);
+        const opened = await deps.browser.open(url.href).catch(() => false);
+        if (!opened && !opts.continueWithoutBrowser) {
+          throw new AuthError('browser', 'The browser was not opened, so sign-in stopped. Try again and allow opening the link.');
+        }
+      },
+    });
+    const options = {
+      serverUrl: def.config.url,
+      scope: challenge.scope,
+      resourceMetadataUrl: challenge.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined,
+      fetchFn: provider.fetch,
+    };
+
+    let result: 'AUTHORIZED' | 'REDIRECT';
+    try {
+      result = await auth(provider, options);
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      throw new AuthError('discovery', `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`);
+    }
+    if (result === 'AUTHORIZED') return;
+
+    const state = provider.pendingState;
+    if (!state) throw new AuthError('state-mismatch', 'Internal error: no state was generated for this sign-in.');
+    const code = await session.waitForCode(state, opts.signal);
+    try {
+      await auth(provider, { ...options, authorizationCode: code });
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      throw new AuthError('token', `${def.name}: the authorization server did not accept the sign-in: ${redact(message(err), [code])}`);
+    }
+  } finally {
+    await session.close();
+  }
+}
+
+/** Forgets everything stored for the server: tokens, registration, verifier, discovery, client secret. */
+export async function signOut(def: ServerDefinition, deps: Pick<ProviderContext, 'store' | 'needsAuth'>, key: string): Promise<void> {
+  await deps.store.delete(key);
+  await deps.needsAuth.clear(key);
+  void def;
+}
+
+/**
+ * One unauthenticated request to learn the server's challenge (scope, resource metadata URL).
+ * Best effort: any failure leaves discovery to the well-known URLs.
+ */
+async function probe(def: ServerDefinition & { config: { url: string; headers?: Record<string, string>; type: string } }, deps: ProviderContext): Promise<{ scope?: string; resourceMetadataUrl?: string }> {
+  const f = deps.fetch ?? ((u: string | URL, i?: RequestInit) => fetch(u, i));
+  const headers: Record<string, string> = { ...(def.config.headers ?? {}) };
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+  const init: RequestInit =
+    def.config.type === 'sse'
+      ? { method: 'GET', headers: { ...headers, accept: 'text/event-stream' } }
+      : {
+          method: 'POST',
+          headers: { ...headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 0,
+            method: 'initialize',
+            params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: deps.clientName, version: '0' } },
+          }),
+        };
+  try {
+    const res = await f(def.config.url, { ...init, signal: AbortSignal.timeout(15_000) });
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status !== 401 && res.status !== 403) return {};
+    const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(res);
+    return { scope, resourceMetadataUrl: resourceMetadataUrl?.href };
+  } catch {
+    return {};
+  }
+}
+
+function registeredLoopbackPort(client: unknown): number | undefined {
+  const uris = (client as { redirect_uris?: unknown } | undefined)?.redirect_uris;
+  if (!Array.isArray(uris) || typeof uris[0] !== 'string') return undefined;
+  try {
+    const u = new URL(uris[0]);
+    return u.hostname === '127.0.0.1' && u.port ? Number(u.port) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

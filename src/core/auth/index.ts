@@ -1,0 +1,103 @@
+/**
+ * OAuth for remote servers, as one object a front end (editor, CLI, tests) creates over its
+ * ports. `providerFor` is what `HostOptions.authProvider` wants; `authenticate` / `signOut` back
+ * the Authenticate / Sign Out commands and `mcp-host auth` / `logout`.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ServerDefinition } from '../config/types.js';
+import type { BrowserOpener, Clock, KeyValueStore, Logger, SecretStore } from '../ports.js';
+import { systemClock } from '../ports.js';
+import { authenticate, signOut, type AuthenticateOptions, type FlowDeps } from './flow.js';
+import { serverAuthKey } from './keys.js';
+import { NeedsAuthCache } from './needs-auth-cache.js';
+import { HostOAuthProvider, isOAuthCapable } from './provider.js';
+import type { RedirectReceiver } from './ports.js';
+import { AuthRecordStore } from './store.js';
+
+export { AuthError, AuthRequiredError, isAuthRequired } from './errors.js';
+export type { AuthErrorCode } from './errors.js';
+export { serverAuthKey } from './keys.js';
+export { NeedsAuthCache, NEEDS_AUTH_TTL_MS } from './needs-auth-cache.js';
+export { HostOAuthProvider, isOAuthCapable } from './provider.js';
+export { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from './loopback-receiver.js';
+export type { RedirectReceiver, RedirectSession } from './ports.js';
+export type { AuthenticateOptions } from './flow.js';
+
+export interface HostAuthDeps {
+  secrets: SecretStore;
+  /** Non-secret state: the needs-auth cache. */
+  kv: KeyValueStore;
+  logger: Logger;
+  browser: BrowserOpener;
+  receiver: RedirectReceiver;
+  clock?: Clock;
+  /** Client name shown on consent screens; default "MCP Host". */
+  clientName?: string;
+  clientUri?: string;
+  /** HTTPS URL of a published client metadata document (SEP-991); without one, DCR is used. */
+  clientMetadataUrl?: string;
+  fetch?: FetchLike;
+}
+
+export interface HostAuth {
+  /** For `HostOptions.authProvider`: a background provider for http/sse servers, else undefined. */
+  providerFor(def: ServerDefinition): HostOAuthProvider | undefined;
+  /** The explicit sign-in; rejects with an AuthError (code + message for people). */
+  authenticate(def: ServerDefinition, opts?: AuthenticateOptions): Promise<void>;
+  /** Removes tokens, client registration, verifier, discovery state and client secret. */
+  signOut(def: ServerDefinition): Promise<void>;
+  /** True when tokens are stored for the server (says nothing about whether they still work). */
+  hasSession(def: ServerDefinition): Promise<boolean>;
+  /** Stores (or with undefined, forgets) the secret for a configured `oauth.clientId`. */
+  setClientSecret(def: ServerDefinition, secret: string | undefined): Promise<void>;
+  hasClientSecret(def: ServerDefinition): Promise<boolean>;
+  /** Consult before a background connect; `clear` it when the user explicitly starts a server. */
+  readonly needsAuthCache: NeedsAuthCache;
+  keyFor(def: ServerDefinition): string;
+}
+
+export function createHostAuth(deps: HostAuthDeps): HostAuth {
+  const clock = deps.clock ?? systemClock;
+  const store = new AuthRecordStore(deps.secrets);
+  const needsAuth = new NeedsAuthCache(deps.kv, clock);
+  const flowDeps: FlowDeps = {
+    store,
+    needsAuth,
+    clock,
+    logger: deps.logger,
+    clientName: deps.clientName ?? 'MCP Host',
+    clientUri: deps.clientUri,
+    clientMetadataUrl: deps.clientMetadataUrl,
+    fetch: deps.fetch,
+    browser: deps.browser,
+    receiver: deps.receiver,
+  };
+  return {
+    providerFor(def) {
+      return isOAuthCapable(def) ? new HostOAuthProvider(def, flowDeps, { kind: 'background' }) : undefined;
+    },
+    authenticate: (def, opts) => authenticate(def, flowDeps, opts),
+    signOut: (def) => signOut(def, flowDeps, serverAuthKey(def)),
+    async hasSession(def) {
+      return (await store.read(serverAuthKey(def))).tokens !== undefined;
+    },
+    async setClientSecret(def, secret) {
+      await store.update(serverAuthKey(def), (r) => ({ ...r, clientSecret: secret || undefined }));
+    },
+    async hasClientSecret(def) {
+      return (await store.read(serverAuthKey(def))).clientSecret !== undefined;
+    },
+    needsAuthCache: needsAuth,
+    keyFor: serverAuthKey,
+  };
+}
+
+/**
+ * The fetch to hand a transport together with `authProvider`, so token responses are
+ * normalised and 403 `insufficient_scope` leads to a sign-in with the wider scope:
+ * `new StreamableHTTPClientTransport(url, { authProvider: p, fetch: authFetchFor(p) })`.
+ */
+export function authFetchFor(provider: OAuthClientProvider | undefined): FetchLike | undefined {
+  return provider instanceof HostOAuthProvider ? provider.fetch : undefined;
+}
