@@ -1,20 +1,149 @@
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createHost } from '../core/host.js';
+import type { McpHost } from '../core/api.js';
+import { configFilesToWatch, loadConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
+import { ServerApprovals } from '../core/trust.js';
+import { createApi, type McpHostApi } from './api.js';
+import { registerServerCommands } from './commands.js';
+import { ConfigController } from './config/controller.js';
+import { ServerLogs } from './logs.js';
+import { inputResolver } from './ports/inputs.js';
+import { channelLogger } from './ports/logger.js';
+import { mementoStore } from './ports/memento.js';
+import { workspaceRoots } from './ports/roots.js';
+import { StatusBar } from './status-bar.js';
+import { Notifier } from './status-notify.js';
+import { ServerTreeProvider } from './tree/provider.js';
+import { TrustPrompter } from './trust.js';
+import { startIdeIntegration } from './ide/index.js';
+
+let host: McpHost | undefined;
+
+/** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
+function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
+  const cfg = vscode.workspace.getConfiguration('mcpHost');
+  return {
+    folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+    userServers: cfg.get('servers'),
+    managedPath: cfg.get<string>('managedConfigPath') || undefined,
+    discovery: {
+      enabled: cfg.get<boolean>('discovery.enabled', false),
+      sources: cfg.get<DiscoverySource[]>('discovery.sources'),
+      homeDir: homedir(),
+      platform: process.platform,
+    },
+    dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
+    env: process.env,
+    inputs,
+    trusted: vscode.workspace.isTrusted,
+    approvals,
+  };
+}
 
 /**
- * Entry point. Must return at once: every connection is started in the background after
- * activation, so a slow or broken server never delays the editor.
+ * Entry point. Returns at once: config is read and servers connect after activation, so a slow or
+ * broken server never delays the editor. Returns the API other extensions use.
  */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): McpHostApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('MCP Host', { log: true });
   context.subscriptions.push(log);
+  // TODO(redact): switch to core/redact.ts as soon as it lands.
+  const redact = (t: string): string => t;
+  const logger = channelLogger(log, redact);
+  const logs = new ServerLogs(redact);
+  const roots = workspaceRoots();
+  const cfg = vscode.workspace.getConfiguration('mcpHost');
+
+  const h = createHost({
+    logger,
+    serverLogger: (name) => logs.logger(name),
+    blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
+    concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
+    timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
+    roots,
+    clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+  });
+  host = h;
+
+  const approvals = new ServerApprovals(mementoStore(context.workspaceState));
+  const inputs = inputResolver(context.secrets);
+  const controller = new ConfigController({
+    host: h,
+    log: logger,
+    load: async (dynamic) => {
+      const opts = loadOptions(dynamic, inputs, approvals);
+      const loaded = await loadConfig(opts);
+      return { ...loaded, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
+    },
+    approvals: new TrustPrompter(approvals, redact),
+    workspaceState: context.workspaceState,
+  });
+
+  const tree = new ServerTreeProvider(controller, redact);
+  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  const status = new StatusBar(controller);
+  const notifier = new Notifier();
+  const updateViewMessage = (): void => {
+    const untrusted = controller.servers().filter((s) => controller.gate(s.name) === 'untrusted').length;
+    view.message = untrusted
+      ? `This workspace is not trusted, so the ${untrusted === 1 ? 'server' : `${untrusted} servers`} it defines will not start until you trust it.`
+      : undefined;
+  };
   context.subscriptions.push(
-    vscode.commands.registerCommand('mcpHost.refresh', () => {
-      log.info('refresh requested');
+    roots,
+    logs,
+    controller,
+    tree,
+    view,
+    status,
+    h.onDidChangeServer((e) => {
+      logs.onServerChange(e);
+      notifier.onServer(e.name, e.snapshot, controller.gate(e.name) !== undefined);
     }),
-    vscode.commands.registerCommand('mcpHost.showLogs', () => log.show(true)),
+    controller.onDidChange((name) => {
+      if (name !== undefined) return;
+      void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', controller.servers().length > 0);
+      // The welcome view waits for the first load, so it does not flash while config is read.
+      if (controller.hasLoaded()) void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', true);
+      notifier.onProblems(controller.problems());
+      updateViewMessage();
+    }),
+    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth: () => undefined }),
   );
+
+  // Connections start after activate has returned.
+  const ready = new Promise<void>((resolve) => {
+    setImmediate(() => {
+      const t0 = performance.now();
+      controller
+        .reload()
+        .then(async () => {
+          resolve();
+          log.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
+          await h.whenSettled();
+          const states = controller.servers().map((s) => `${s.name}=${controller.gate(s.name) ?? s.state.kind}`);
+          log.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
+        })
+        .catch((e: unknown) => {
+          resolve();
+          log.error(`starting servers failed: ${e instanceof Error ? e.message : String(e)}`);
+        });
+    });
+  });
+
+  context.subscriptions.push(startIdeIntegration(context, log));
+  const api = createApi(h, controller, ready);
+  context.subscriptions.push(api);
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  return api;
 }
 
-export function deactivate(): void {}
+/** Stops every server and waits until their process trees are gone. */
+export async function deactivate(): Promise<void> {
+  const h = host;
+  host = undefined;
+  await h?.dispose();
+}

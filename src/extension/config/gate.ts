@@ -38,6 +38,11 @@ export function held(def: ServerDefinition, reason: GateReason, message: string)
   };
 }
 
+/**
+ * The loader (given `trusted` and the approvals) already hands back held servers as disabled with
+ * `disabledBy`; this maps them to the tree's gates, adds the per-workspace disabled list, and holds
+ * back anything a loader run without approvals let through.
+ */
 export function applyGates(input: GateInput): GateResult {
   const gates = new Map<string, GateReason>();
   const awaitingApproval: ServerDefinition[] = [];
@@ -46,14 +51,13 @@ export function applyGates(input: GateInput): GateResult {
       gates.set(def.name, 'user-disabled');
       return held(def, 'user-disabled', 'disabled in this workspace');
     }
-    if (def.config.disabled) return def;
-    const why = gateReason(def.source.scope, def.name, approvalHashOf(def), { trusted: input.trusted, approvals: input.approvals });
-    if (!why) return def;
-    if (why.reason === 'config') return def;
+    const given = def.disabledBy?.reason === 'untrusted' || def.disabledBy?.reason === 'not-approved' ? def.disabledBy : undefined;
+    const why = given ?? (def.config.disabled ? undefined : gateReason(def.source.scope, def.name, approvalHashOf(def), { trusted: input.trusted, approvals: input.approvals }));
+    if (!why || why.reason === 'config') return def;
     gates.set(def.name, why.reason);
     const status = input.approvals.status(def.name, approvalHashOf(def));
     if (why.reason === 'not-approved' && (status === 'unknown' || status === 'changed')) awaitingApproval.push(def);
-    return held(def, why.reason, why.message);
+    return given ? def : held(def, why.reason, why.message);
   });
   return { forHost, gates, awaitingApproval };
 }

@@ -15,7 +15,7 @@ export function def(name: string, opts: { scope?: Scope; file?: string; config?:
   };
 }
 
-export const connected: ConnectionState = {
+export const connected: Extract<ConnectionState, { kind: 'connected' }> = {
   kind: 'connected',
   serverInfo: { name: 'everything', version: '2.0.0' },
   capabilities: {},

@@ -83,3 +83,20 @@ test('one invalid entry keeps its last good version; a removed entry goes', () =
   assert.deepEqual(kept, [a2, b]);
   assert.deepEqual(keepLastGood([a, b], { servers: [a2], problems: [] }), [a2]);
 });
+
+test('servers the loader already held back (disabledBy) are mapped to gates and passed through as they are', () => {
+  const approvals = new ServerApprovals(memory());
+  const loaderHeld = {
+    ...def('p'),
+    config: { type: 'stdio' as const, command: 'node', args: ['p.js'], disabled: true },
+    hash: 'gated-hash',
+    approvalHash: 'a-p',
+    disabledBy: { reason: 'not-approved' as const, message: 'approve it' },
+  };
+  const configDisabled = { ...def('c'), config: { type: 'stdio' as const, command: 'x', args: [], disabled: true }, disabledBy: { reason: 'config' as const, message: 'off' } };
+  const r = applyGates({ defs: [loaderHeld, configDisabled], trusted: true, approvals, userDisabled: new Set() });
+  assert.equal(r.gates.get('p'), 'not-approved');
+  assert.equal(r.gates.has('c'), false, 'disabled in its own config is not a gate');
+  assert.equal(r.forHost[0], loaderHeld);
+  assert.deepEqual(r.awaitingApproval, [loaderHeld]);
+});

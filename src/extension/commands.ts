@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import type { McpHost } from '../core/api.js';
+import type { ServerDefinition } from '../core/config/types.js';
+import { addServer } from './config/add-server.js';
+import type { ConfigController } from './config/controller.js';
+import { setDisabled } from './config/files.js';
+import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
+import type { ServerLogs } from './logs.js';
+
+/** OAuth actions from src/extension/auth; undefined until that integration is present. */
+export interface AuthActions {
+  authenticate(def: ServerDefinition): Promise<void>;
+  signOut(def: ServerDefinition): Promise<void>;
+}
+
+export interface CommandDeps {
+  host: McpHost;
+  controller: ConfigController;
+  logs: ServerLogs;
+  mainLog: vscode.LogOutputChannel;
+  auth(): AuthActions | undefined;
+}
+
+/** A tree node, `{server}`, or a plain name: every way a server command can be invoked. */
+function serverArg(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
+  return undefined;
+}
+
+async function pickServer(deps: CommandDeps, arg: unknown, title: string, filter: (name: string) => boolean = () => true): Promise<string | undefined> {
+  const given = serverArg(arg);
+  if (given) return given;
+  const names = deps.host.servers().map((s) => s.name).filter(filter);
+  if (names.length === 0) {
+    void vscode.window.showInformationMessage('No MCP server to act on.');
+    return undefined;
+  }
+  return vscode.window.showQuickPick(names, { title: `MCP Host: ${title}`, placeHolder: 'Server' });
+}
+
+function report(deps: CommandDeps, what: string): (e: unknown) => void {
+  return (e) => {
+    const msg = e instanceof Error ? e.message : String(e);
+    deps.mainLog.error(`${what}: ${msg}`);
+    void vscode.window.showErrorMessage(`${what}: ${msg}`);
+  };
+}
+
+/** Server-action commands (the tree's inline and context actions, the view title, the palette). */
+export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { host, controller, logs } = deps;
+  const reg = (id: string, fn: (arg?: unknown) => Promise<void> | void): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (arg?: unknown) => {
+      try {
+        await fn(arg);
+      } catch (e) {
+        report(deps, id.replace('mcpHost.', ''))(e);
+      }
+    });
+
+  const start = async (name: string): Promise<void> => {
+    if (controller.gate(name)) {
+      await controller.approveAndStart(name);
+      return;
+    }
+    const def = controller.definition(name);
+    if (def?.config.disabled) {
+      const pick = await vscode.window.showInformationMessage(`"${name}" is disabled in its configuration.`, 'Enable');
+      if (pick) await vscode.commands.executeCommand('mcpHost.enableServer', name);
+      return;
+    }
+    await host.start(name);
+  };
+
+  const enable = async (name: string, disabled: boolean): Promise<void> => {
+    const def = controller.definition(name);
+    if (!def) throw new Error(`no server named "${name}"`);
+    // Files we own an edit path for get `disabled` written next to the entry; other scopes use
+    // a per-workspace list so a managed or another app's file is never touched.
+    if (controller.isUserDisabled(name) || !['user', 'workspace', 'project'].includes(def.source.scope)) {
+      await controller.setUserDisabled(name, disabled);
+      return;
+    }
+    await setDisabled(def, disabled);
+    await controller.reload();
+  };
+
+  return [
+    reg('mcpHost.refresh', async () => {
+      deps.mainLog.info('refresh requested');
+      await controller.reload();
+    }),
+    reg('mcpHost.showLogs', async (arg) => {
+      const name = serverArg(arg);
+      if (name) logs.show(name);
+      else deps.mainLog.show(true);
+    }),
+    reg('mcpHost.startServer', async (arg) => {
+      const name = await pickServer(deps, arg, 'Start Server');
+      if (name) await start(name);
+    }),
+    reg('mcpHost.stopServer', async (arg) => {
+      const name = await pickServer(deps, arg, 'Stop Server');
+      if (name) await host.stop(name);
+    }),
+    reg('mcpHost.restartServer', async (arg) => {
+      const name = await pickServer(deps, arg, 'Restart Server');
+      if (!name) return;
+      if (controller.gate(name)) await controller.approveAndStart(name);
+      else await host.restart(name);
+    }),
+    reg('mcpHost.enableServer', async (arg) => {
+      const name = await pickServer(deps, arg, 'Enable Server');
+      if (name) await enable(name, false);
+    }),
+    reg('mcpHost.disableServer', async (arg) => {
+      const name = await pickServer(deps, arg, 'Disable Server');
+      if (name) await enable(name, true);
+    }),
+    reg('mcpHost.authenticate', async (arg) => {
+      const name = await pickServer(deps, arg, 'Authenticate', (n) => isRemote(controller.definition(n)));
+      const def = name ? controller.definition(name) : undefined;
+      if (!def) return;
+      const auth = deps.auth();
+      if (!auth) {
+        void vscode.window.showWarningMessage('Sign-in for remote MCP servers is not available in this build of MCP Host.');
+        return;
+      }
+      await auth.authenticate(def);
+      await host.restart(def.name);
+    }),
+    reg('mcpHost.signOut', async (arg) => {
+      const name = await pickServer(deps, arg, 'Sign Out', (n) => isRemote(controller.definition(n)));
+      const def = name ? controller.definition(name) : undefined;
+      if (!def) return;
+      const auth = deps.auth();
+      if (!auth) {
+        void vscode.window.showWarningMessage('Sign-in for remote MCP servers is not available in this build of MCP Host.');
+        return;
+      }
+      await auth.signOut(def);
+      await host.restart(def.name);
+    }),
+    reg('mcpHost.openConfig', async (arg) => {
+      if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
+        await createProjectConfig();
+        return;
+      }
+      const target = configTarget(controller, arg);
+      if (target) await revealEntry(target);
+      else await openConfigPicker(controller);
+    }),
+    reg('mcpHost.addServer', async () => {
+      await addServer(controller);
+    }),
+  ];
+}
+
+function isRemote(def: ServerDefinition | undefined): boolean {
+  return !!def && (def.config.type === 'sse' || def.config.type === 'http' || def.config.type === 'ws');
+}
+
+function configTarget(controller: ConfigController, arg: unknown): ConfigTarget | undefined {
+  if (arg && typeof arg === 'object' && typeof (arg as ConfigTarget).file === 'string' && Array.isArray((arg as ConfigTarget).jsonPath)) {
+    return { file: (arg as ConfigTarget).file, jsonPath: (arg as ConfigTarget).jsonPath };
+  }
+  const name = serverArg(arg);
+  const def = name ? controller.definition(name) : undefined;
+  if (!def || def.source.scope === 'dynamic') return undefined;
+  return { file: def.source.file, jsonPath: def.source.jsonPath };
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import { setServerEntry, updateServerEntry, type ConfigFileFormat } from '../../core/config/edit.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+
+/** The scopes `Add Server…` and Enable/Disable write to; other scopes are never edited. */
+export type EditableScope = 'user' | 'workspace' | 'project';
+
+const USER_FILE = 'settings:mcpHost.servers';
+
+function formatOf(scope: 'workspace' | 'project'): ConfigFileFormat {
+  return scope === 'project' ? 'mcp.json' : 'vscode-mcp.json';
+}
+
+function fileFor(scope: 'workspace' | 'project', folder: string): vscode.Uri {
+  const root = vscode.Uri.file(folder);
+  return scope === 'project' ? vscode.Uri.joinPath(root, '.mcp.json') : vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (e) {
+    if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound') return undefined;
+    throw e;
+  }
+}
+
+async function writeText(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+/** The user setting is an object; VS Code's own writer keeps settings.json's comments. */
+async function updateUserServers(fn: (servers: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration('mcpHost');
+  const current = cfg.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+  await cfg.update('servers', fn({ ...current }), vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * Adds (or replaces) a server entry and returns the file written (`settings:mcpHost.servers` for
+ * the user setting). The entry is validated by the core editor before anything is written, and a
+ * file with a JSON error is left as it is (ConfigEditError says where the error is).
+ */
+export async function writeServerEntry(scope: EditableScope, folder: string | undefined, name: string, entry: Record<string, unknown>): Promise<string> {
+  if (scope === 'user') {
+    // Validate with the same rules as the files; the result text itself is not used.
+    setServerEntry(undefined, 'settings', name, entry);
+    await updateUserServers((s) => ({ ...s, [name]: entry }));
+    return USER_FILE;
+  }
+  if (!folder) throw new Error('Open a folder to add a server to its config file.');
+  const uri = fileFor(scope, folder);
+  const text = await readText(uri);
+  await writeText(uri, setServerEntry(text, formatOf(scope), name, entry));
+  return uri.fsPath;
+}
+
+/** Writes `"disabled": true` into the entry (or removes it) in the entry's own file. */
+export async function setDisabled(def: ServerDefinition, disabled: boolean): Promise<void> {
+  const key = String(def.source.jsonPath[def.source.jsonPath.length - 1] ?? def.name);
+  const scope = def.source.scope;
+  if (scope === 'user') {
+    await updateUserServers((s) => {
+      const entry = s[key];
+      if (!entry || typeof entry !== 'object') throw new Error(`"${key}" is not in your user settings (mcpHost.servers).`);
+      const next: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+      if (disabled) next.disabled = true;
+      else delete next.disabled;
+      return { ...s, [key]: next };
+    });
+    return;
+  }
+  if (scope !== 'workspace' && scope !== 'project') throw new Error(`${scope} servers are not edited by MCP Host.`);
+  const uri = vscode.Uri.file(def.source.file);
+  const text = await readText(uri);
+  if (text === undefined) throw new Error(`${def.source.file} no longer exists.`);
+  await writeText(uri, updateServerEntry(text, formatOf(scope), key, { disabled: disabled ? true : undefined }));
+}
+
+/** Creates an empty config file (when missing) so the user can start typing entries. */
+export async function createConfigFile(file: string, scope: 'workspace' | 'project'): Promise<void> {
+  const uri = vscode.Uri.file(file);
+  if ((await readText(uri)) !== undefined) return;
+  const root = scope === 'project' ? 'mcpServers' : 'servers';
+  await writeText(uri, `{\n  "${root}": {}\n}\n`);
+}
+

@@ -1,0 +1,62 @@
+import * as vscode from 'vscode';
+import type { ServerChangeEvent } from '../core/api.js';
+import { ConnectionStates } from '../core/connection/state.js';
+import type { Logger } from '../core/ports.js';
+import { channelLogger } from './ports/logger.js';
+
+/**
+ * One LogOutputChannel per server (`MCP Host: <name>`), created on first use: stderr lines and
+ * connection events from the core, state changes from the host's events. Every line is redacted.
+ */
+export class ServerLogs implements vscode.Disposable {
+  private readonly channels = new Map<string, vscode.LogOutputChannel>();
+  private readonly lastState = new Map<string, string>();
+
+  constructor(private readonly redact: (text: string) => string) {}
+
+  channel(server: string): vscode.LogOutputChannel {
+    let ch = this.channels.get(server);
+    if (!ch) {
+      ch = vscode.window.createOutputChannel(`MCP Host: ${server}`, { log: true });
+      this.channels.set(server, ch);
+    }
+    return ch;
+  }
+
+  /** HostOptions.serverLogger. */
+  logger(server: string): Logger {
+    return channelLogger(this.channel(server), this.redact);
+  }
+
+  show(server: string): void {
+    this.channel(server).show(true);
+  }
+
+  /** Logs each state transition once (the host also fires for list refreshes). */
+  onServerChange(e: ServerChangeEvent): void {
+    if (!e.snapshot) {
+      if (this.channels.has(e.name)) this.channel(e.name).info('removed from the configuration; stopped');
+      this.lastState.delete(e.name);
+      return;
+    }
+    const st = e.snapshot.state;
+    const label = ConnectionStates.label(st);
+    const detail =
+      st.kind === 'failed' ? `: ${st.error.message}${st.error.hint ? ` (${st.error.hint})` : ''}` :
+      st.kind === 'needs-auth' ? `: ${st.message}` :
+      st.kind === 'connected' ? ` to ${st.serverInfo.name} ${st.serverInfo.version} in ${Math.round(st.connectMs)} ms (${e.snapshot.tools.length} tools)` :
+      st.kind === 'disabled' ? ` (${st.reason}${st.message ? `: ${st.message}` : ''})` : '';
+    const line = `${label}${detail}`;
+    if (this.lastState.get(e.name) === line) return;
+    this.lastState.set(e.name, line);
+    const log = this.logger(e.name);
+    if (st.kind === 'failed') log.error(line);
+    else if (st.kind === 'needs-auth') log.warn(line);
+    else log.info(line);
+  }
+
+  dispose(): void {
+    for (const ch of this.channels.values()) ch.dispose();
+    this.channels.clear();
+  }
+}

@@ -1,0 +1,225 @@
+import * as vscode from 'vscode';
+import type { ServerSnapshot } from '../../core/api.js';
+import type { ConfigProblem } from '../../core/config/types.js';
+import type { Event } from '../../core/events.js';
+import {
+  categoriesOf,
+  categoryView,
+  groupView,
+  problemView,
+  promptView,
+  resourceView,
+  scopesInUse,
+  serverView,
+  templateView,
+  toolView,
+  visibleProblems,
+  type GateReason,
+  type ItemView,
+} from './model.js';
+import {
+  CategoryNode,
+  GroupNode,
+  ProblemNode,
+  PromptNode,
+  ResourceNode,
+  ServerNode,
+  TemplateNode,
+  ToolNode,
+  problemId,
+  type TreeNode,
+} from './nodes.js';
+
+/** What the tree reads; the config controller and the host provide it. */
+export interface TreeSource {
+  servers(): ServerSnapshot[];
+  server(name: string): ServerSnapshot | undefined;
+  gate(name: string): GateReason | undefined;
+  problems(): ConfigProblem[];
+  /** A server's snapshot or gate changed (name), or the set of servers/problems changed (undefined). */
+  onDidChange: Event<string | undefined>;
+}
+
+/**
+ * `mcpHost.servers`. Node objects are kept by id so an update fires `onDidChangeTreeData` with the
+ * changed server only; the root is refreshed only when the set of rows changes.
+ */
+export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly nodes = new Map<string, TreeNode>();
+  private shape = '';
+  private readonly sub: { dispose(): void };
+
+  constructor(
+    private readonly source: TreeSource,
+    private readonly redact: (text: string) => string,
+  ) {
+    this.shape = this.computeShape();
+    this.sub = source.onDidChange((name) => this.refresh(name));
+  }
+
+  /** Fires for one server when only it changed, for the root when rows were added or removed. */
+  refresh(name?: string): void {
+    const shape = this.computeShape();
+    if (name === undefined || shape !== this.shape) {
+      this.shape = shape;
+      this.changed.fire(undefined);
+      return;
+    }
+    const node = this.nodes.get(serverId(name));
+    this.changed.fire(node);
+  }
+
+  /** Everything that decides which rows exist at the top levels. */
+  private computeShape(): string {
+    const servers = this.source.servers();
+    return JSON.stringify([
+      scopesInUse(servers).length > 1,
+      servers.map((s) => [s.definition.source.scope, s.name]),
+      visibleProblems(this.source.problems()).map(problemId),
+    ]);
+  }
+
+  private node<T extends TreeNode>(id: string, make: () => T): T {
+    const existing = this.nodes.get(id);
+    if (existing) return existing as T;
+    const n = make();
+    this.nodes.set(id, n);
+    return n;
+  }
+
+  getChildren(element?: TreeNode): TreeNode[] {
+    const servers = this.source.servers();
+    if (!element) {
+      const problems = visibleProblems(this.source.problems()).map((p) => {
+        const n = this.node(problemId(p), () => new ProblemNode(problemId(p), p));
+        n.problem = p;
+        return n;
+      });
+      const scopes = scopesInUse(servers);
+      if (scopes.length > 1) {
+        return [...scopes.map((scope) => this.node(`group/${scope}`, () => new GroupNode(`group/${scope}`, scope))), ...problems];
+      }
+      return [...servers.map((s) => this.serverNode(s.name)), ...problems];
+    }
+    switch (element.type) {
+      case 'group':
+        return servers.filter((s) => s.definition.source.scope === element.scope).map((s) => this.serverNode(s.name));
+      case 'server': {
+        const s = this.source.server(element.server);
+        if (!s || s.state.kind !== 'connected' || this.source.gate(s.name)) return [];
+        return categoriesOf(s).map((c) => {
+          const id = `${element.id}/${c.kind}`;
+          return this.node(id, () => new CategoryNode(id, s.name, c.kind));
+        });
+      }
+      case 'category':
+        return this.leaves(element);
+      default:
+        return [];
+    }
+  }
+
+  private serverNode(name: string): ServerNode {
+    return this.node(serverId(name), () => new ServerNode(serverId(name), name));
+  }
+
+  private leaves(c: CategoryNode): TreeNode[] {
+    const s = this.source.server(c.server);
+    if (!s) return [];
+    const base = `${serverId(s.name)}/${c.kind}`;
+    switch (c.kind) {
+      case 'tools':
+        return s.tools.map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
+      case 'resources':
+        return s.resources.map((r) => this.node(`${base}/${r.uri}`, () => new ResourceNode(`${base}/${r.uri}`, s.name, r.uri)));
+      case 'templates':
+        return s.resourceTemplates.map((r) => this.node(`${base}/${r.uriTemplate}`, () => new TemplateNode(`${base}/${r.uriTemplate}`, s.name, r.uriTemplate)));
+      case 'prompts':
+        return s.prompts.map((p) => this.node(`${base}/${p.name}`, () => new PromptNode(`${base}/${p.name}`, s.name, p.name)));
+    }
+  }
+
+  getTreeItem(element: TreeNode): vscode.TreeItem {
+    return toTreeItem(this.view(element), element.id);
+  }
+
+  getParent(element: TreeNode): TreeNode | undefined {
+    if (element.type === 'server') {
+      const s = this.source.server(element.server);
+      return s && scopesInUse(this.source.servers()).length > 1 ? this.nodes.get(`group/${s.definition.source.scope}`) : undefined;
+    }
+    if (element.type === 'category') return this.nodes.get(serverId(element.server));
+    if (element.type === 'tool') return this.nodes.get(`${serverId(element.server)}/tools`);
+    if (element.type === 'resource') return this.nodes.get(`${serverId(element.server)}/resources`);
+    if (element.type === 'template') return this.nodes.get(`${serverId(element.server)}/templates`);
+    if (element.type === 'prompt') return this.nodes.get(`${serverId(element.server)}/prompts`);
+    return undefined;
+  }
+
+  private view(element: TreeNode): ItemView {
+    const gone: ItemView = { label: '(removed)', icon: 'circle-outline', contextValue: 'mcpGone', collapsible: 'none' };
+    switch (element.type) {
+      case 'group':
+        return groupView(element.scope, this.source.servers().filter((s) => s.definition.source.scope === element.scope).length);
+      case 'server': {
+        const s = this.source.server(element.server);
+        return s ? serverView(s, this.source.gate(s.name), this.redact) : gone;
+      }
+      case 'category': {
+        const s = this.source.server(element.server);
+        const c = s && categoriesOf(s).find((x) => x.kind === element.kind);
+        return categoryView(element.kind, c?.count ?? 0);
+      }
+      case 'tool': {
+        const t = this.source.server(element.server)?.tools.find((x) => x.name === element.tool);
+        return t ? toolView(t) : gone;
+      }
+      case 'resource': {
+        const r = this.source.server(element.server)?.resources.find((x) => x.uri === element.uri);
+        return r ? resourceView(r) : gone;
+      }
+      case 'template': {
+        const r = this.source.server(element.server)?.resourceTemplates.find((x) => x.uriTemplate === element.uriTemplate);
+        return r ? templateView(r) : gone;
+      }
+      case 'prompt': {
+        const p = this.source.server(element.server)?.prompts.find((x) => x.name === element.prompt);
+        return p ? promptView(p) : gone;
+      }
+      case 'problem':
+        return problemView(element.problem, this.redact);
+    }
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+function serverId(name: string): string {
+  return `server/${name}`;
+}
+
+const COLLAPSE = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+} as const;
+
+function toTreeItem(v: ItemView, id: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(v.label, COLLAPSE[v.collapsible]);
+  item.id = id;
+  item.description = v.description;
+  if (v.tooltip) {
+    const md = new vscode.MarkdownString(v.tooltip, true);
+    md.isTrusted = false;
+    item.tooltip = md;
+  }
+  item.iconPath = new vscode.ThemeIcon(v.icon, v.color ? new vscode.ThemeColor(v.color) : undefined);
+  item.contextValue = v.contextValue;
+  if (v.command) item.command = v.command;
+  return item;
+}
