@@ -1,0 +1,121 @@
+/**
+ * Wires the IDE WebSocket server into the editor: follows `mcpHost.ideServer.enabled` live,
+ * tells integrated terminals where the server is, and registers "Send Selection to Agent".
+ */
+import * as vscode from 'vscode';
+import { IdeServer } from '../../core/ide/server.js';
+import { displayPath } from './convert.js';
+import { DiffManager } from './diffs.js';
+import { VsCodeEditorPort } from './vscodeEditorPort.js';
+
+export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent';
+
+export interface IdeIntegration extends vscode.Disposable {
+  /** The listening port, undefined while the server is off. */
+  port(): number | undefined;
+  /** How many agents are connected now. */
+  clientCount(): number;
+  /** Fires when the server starts or stops and when an agent connects or disconnects. */
+  onDidChange: vscode.Event<void>;
+}
+
+export function startIdeIntegration(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): IdeIntegration {
+  const changed = new vscode.EventEmitter<void>();
+  const diffs = new DiffManager(log);
+  const editor = new VsCodeEditorPort(diffs);
+  const env = context.environmentVariableCollection;
+  // A port from a previous session is wrong after a restart; never carry it over.
+  env.persistent = false;
+  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server.';
+
+  let server: IdeServer | undefined;
+  let serverSub: { dispose(): void } | undefined;
+  let disposed = false;
+  // Start/stop requests run one after another, so flipping the setting quickly cannot leave two servers.
+  let queue: Promise<void> = Promise.resolve();
+
+  const enabled = (): boolean => vscode.workspace.getConfiguration('mcpHost').get<boolean>('ideServer.enabled', true);
+
+  async function stop(): Promise<void> {
+    const s = server;
+    if (!s) return;
+    server = undefined;
+    serverSub?.dispose();
+    env.clear();
+    changed.fire();
+    await s.dispose();
+  }
+
+  async function apply(): Promise<void> {
+    const want = enabled() && !disposed;
+    if (!want) return stop();
+    if (server) return;
+    try {
+      const s = await IdeServer.start({
+        editor,
+        logger: log,
+        ideName: vscode.env.appName,
+        serverInfo: { name: 'mcp-host-ide', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+      });
+      if (disposed || !enabled()) {
+        await s.dispose();
+        return;
+      }
+      server = s;
+      serverSub = s.onDidChange(() => changed.fire());
+      env.replace('CLAUDE_CODE_SSE_PORT', String(s.port));
+      env.replace('ENABLE_IDE_INTEGRATION', 'true');
+      changed.fire();
+    } catch (err) {
+      log.error(`IDE server could not start: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  const schedule = (): void => {
+    queue = queue.then(apply, apply);
+  };
+
+  const subs: vscode.Disposable[] = [
+    diffs,
+    changed,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('mcpHost.ideServer')) schedule();
+    }),
+    vscode.commands.registerCommand(SEND_SELECTION_COMMAND, () => sendSelection()),
+  ];
+
+  function sendSelection(): void {
+    const active = vscode.window.activeTextEditor;
+    if (!active) {
+      void vscode.window.showInformationMessage('Open a file to send its selection to the agent.');
+      return;
+    }
+    if (!server) {
+      void vscode.window.showWarningMessage('The IDE server is off. Turn on "mcpHost.ideServer.enabled" to share selections with coding agents.');
+      return;
+    }
+    const sel = active.selection;
+    // A selection ending at column 0 of the next line is a whole-lines selection; do not count that line.
+    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
+    const heard = server.notifyAtMention({
+      filePath: displayPath(active.document.uri),
+      ...(sel.isEmpty ? {} : { lineStart: sel.start.line, lineEnd: endLine }),
+    });
+    if (heard === 0) {
+      void vscode.window.showInformationMessage('No coding agent is connected. Start one (e.g. `claude`) in an integrated terminal; it finds this editor on its own.');
+    }
+  }
+
+  schedule();
+
+  return {
+    port: () => server?.port,
+    clientCount: () => server?.clientCount() ?? 0,
+    onDidChange: changed.event,
+    dispose() {
+      disposed = true;
+      // Lock-file removal is asynchronous; the server also removes it synchronously at process exit.
+      queue = queue.then(stop, stop).finally(() => subs.forEach((s) => s.dispose()));
+    },
+  };
+}
