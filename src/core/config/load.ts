@@ -4,6 +4,7 @@
  * ever written to a user's file here.
  */
 import { homedir } from 'node:os';
+import { dirname } from 'node:path';
 import type { InputResolver } from '../ports.js';
 import type { ApprovalLookup } from '../trust.js';
 import { findNearestOffset } from './jsonc.js';
@@ -14,7 +15,7 @@ import { validateServerEntry } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
 import { readDynamic, type DynamicServer } from './sources/dynamic.js';
-import type { RawEntry, SourceResult } from './sources/entry.js';
+import { entriesAt, readDocument, type RawEntry, type SourceResult } from './sources/entry.js';
 import { readManaged } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
 import { readUserServers } from './sources/user.js';
@@ -54,6 +55,11 @@ export interface LoadOptions {
   approvals?: ApprovalLookup;
   /** `${userHome}`; default discovery.homeDir, then os.homedir(). */
   homeDir?: string;
+  /**
+   * Extra files in `.mcp.json` format (`mcpServers`), e.g. the CLI's `--config`: read in the dynamic
+   * scope, in order, after the folders' files. A missing file reads as no servers (callers check).
+   */
+  configFiles?: readonly string[];
 }
 
 type Valid = Ranked & { raw: RawEntry; config?: StdioServerConfig | RemoteServerConfig | InProcessServerConfig };
@@ -125,6 +131,12 @@ export async function loadConfig(o: LoadOptions): Promise<LoadedConfig> {
   const pj = await Promise.all(folders.map((f) => readProject(f)));
   results.push(...ws, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
+  for (const file of o.configFiles ?? []) {
+    const d = await readDocument(file, 'dynamic', false);
+    const found = [...d.problems];
+    const extra = d.doc ? entriesAt(d.doc, ['mcpServers'], { file, scope: 'dynamic', workspaceFolder: onlyFolder, baseDir: dirname(file), text: d.text }, found) : [];
+    results.push({ entries: extra, problems: found, files: [file] });
+  }
 
   const problems: ConfigProblem[] = results.flatMap((r) => r.problems);
   const files = new Set(results.flatMap((r) => r.files));
