@@ -3,7 +3,7 @@
  * arguments): a skeleton pre-filled from the schema, with the optional properties listed in
  * comments, and a JSONC parser that reports where the text is broken.
  */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser';
 import { resolveRef } from './schema-plan.js';
 
 type Schema = Record<string, unknown>;
@@ -101,8 +101,12 @@ export function jsonDocumentText(schema: Schema, opts: { title: string; root?: S
   return `${lines.join('\n')}\n${JSON.stringify(value, null, 2)}\n`;
 }
 
+/** What `parseJsonDocument` says about a document holding only comments (an optional value left out). */
+export const NO_VALUE = 'The document holds no JSON value.';
+
 /** Parses JSON with comments; an error names the line and column of the first problem. */
 export function parseJsonDocument(text: string): { value: unknown } | { error: string } {
+  if (stripComments(text).trim() === '') return { error: NO_VALUE };
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
@@ -112,6 +116,6 @@ export function parseJsonDocument(text: string): { value: unknown } | { error: s
     const column = e.offset - before.lastIndexOf('\n');
     return { error: `Invalid JSON at line ${line}, column ${column}: ${printParseErrorCode(e.error)}` };
   }
-  if (value === undefined) return { error: 'The document holds no JSON value.' };
+  if (value === undefined) return { error: NO_VALUE };
   return { value };
 }

@@ -1,0 +1,89 @@
+/**
+ * Answers servers' elicitation requests in the editor. Form requests: a modal says who asks and
+ * why (Accept / Decline; Escape or closing it = cancel), then the requested fields are asked
+ * with the same schema-driven inputs as tool arguments. URL requests: the message and the site's
+ * host are shown, and the browser opens only after the user agrees.
+ */
+import * as vscode from 'vscode';
+import type { ElicitationPort } from '../../core/api.js';
+import { collectForm } from '../../core/forms/collect.js';
+import { planForm } from '../../core/forms/schema-plan.js';
+import { validateValue } from '../../core/forms/validate-value.js';
+import { vscodeFormUi } from './form-ui.js';
+
+type Answer = Awaited<ReturnType<ElicitationPort['elicit']>>;
+type Request = Parameters<ElicitationPort['elicit']>[1];
+
+export class VsCodeElicitationPort implements ElicitationPort {
+  /** One conversation at a time: two servers asking at once would interleave their inputs. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  elicit(server: string, request: Request, signal?: AbortSignal): Promise<Answer> {
+    const next = this.queue.then(() => this.ask(server, request, signal));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async ask(server: string, request: Request, signal?: AbortSignal): Promise<Answer> {
+    if (signal?.aborted) return { action: 'cancel' };
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = () => cts.cancel();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = request.mode === 'url' ? await this.askUrl(server, request) : await this.askForm(server, request, cts.token);
+      this.log.info(`elicitation from ${server} (${request.mode}): ${answer.action}`);
+      return signal?.aborted ? { action: 'cancel' } : answer;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
+  }
+
+  private async askForm(
+    server: string,
+    request: Extract<Request, { mode: 'form' }>,
+    token: vscode.CancellationToken,
+  ): Promise<Answer> {
+    const plan = planForm(request.requestedSchema);
+    const fields = plan.fields.map((f) => `• ${f.label}${f.required ? '' : ' (optional)'}${f.description ? `: ${f.description}` : ''}`);
+    const choice = await vscode.window.showInformationMessage(
+      `${server} asks for input`,
+      { modal: true, detail: `${request.message}${fields.length ? `\n\n${fields.join('\n')}` : ''}` },
+      'Accept',
+      'Decline',
+    );
+    if (choice === 'Decline') return { action: 'decline' };
+    if (choice !== 'Accept' || token.isCancellationRequested) return { action: 'cancel' };
+    const content = await collectForm(plan, vscodeFormUi(token), {
+      title: `${server} asks`,
+      validate: (v) => validateValue(request.requestedSchema, v, 'answer'),
+    });
+    return content === undefined ? { action: 'cancel' } : { action: 'accept', content };
+  }
+
+  private async askUrl(server: string, request: Extract<Request, { mode: 'url' }>): Promise<Answer> {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      this.log.warn(`${server} asked to open a URL that is not valid; declined`);
+      return { action: 'decline' };
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      this.log.warn(`${server} asked to open a ${url.protocol} URL; only http(s) pages are opened; declined`);
+      return { action: 'decline' };
+    }
+    const choice = await vscode.window.showWarningMessage(
+      `${server} asks you to open a page on ${url.host}`,
+      { modal: true, detail: `${request.message}\n\nSite: ${url.host}\nAddress: ${request.url}\n\nOpen it only if you trust this site.` },
+      'Open in Browser',
+      'Decline',
+    );
+    if (choice === 'Decline') return { action: 'decline' };
+    if (choice !== 'Open in Browser') return { action: 'cancel' };
+    const opened = await vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+    return opened ? { action: 'accept' } : { action: 'cancel' };
+  }
+}

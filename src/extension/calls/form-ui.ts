@@ -1,0 +1,242 @@
+/**
+ * The VS Code face of a form plan: input boxes for text and numbers (validated as the user
+ * types), pick lists for booleans and enums, a JSON editor for nested values. Escape anywhere
+ * resolves `undefined`, which the caller treats as a quiet cancel.
+ */
+import * as vscode from 'vscode';
+import type { FieldAnswer } from '../../core/forms/field-input.js';
+import { fieldHint, fieldPrompt, parseFieldInput, sameValue, validateFieldText } from '../../core/forms/field-input.js';
+import type { FormUi } from '../../core/forms/collect.js';
+import { jsonDocumentText, NO_VALUE, parseJsonDocument } from '../../core/forms/json-document.js';
+import type { FormField } from '../../core/forms/schema-plan.js';
+
+interface ValueItem extends vscode.QuickPickItem {
+  answer: FieldAnswer;
+}
+
+const SKIP_LABEL = '(skip)';
+
+function toText(field: FormField, v: unknown): string {
+  if (v === undefined) return '';
+  if (field.kind === 'string' && typeof v === 'string') return v;
+  if ((field.kind === 'number' || field.kind === 'integer') && typeof v === 'number') return String(v);
+  return JSON.stringify(v);
+}
+
+function stepTitle(title: string, field: FormField, step: number, total: number): string {
+  return `${title}: ${field.label}${total > 1 ? ` (${step}/${total})` : ''}`;
+}
+
+/** A JSON field goes to an editor when it is an object with declared properties (too big for one line). */
+function wantsEditor(field: FormField): boolean {
+  const props = field.schema.properties;
+  return field.kind === 'json' && field.jsonShape === 'object' && typeof props === 'object' && props !== null && Object.keys(props).length > 0;
+}
+
+/** Builds the form UI. `token` (elicitation) closes any open input when the server gives up. */
+export function vscodeFormUi(token?: vscode.CancellationToken): FormUi {
+  return {
+    async ask(field, ctx) {
+      const title = stepTitle(ctx.title, field, ctx.step, ctx.total);
+      switch (field.kind) {
+        case 'boolean':
+        case 'enum':
+          return pickOne(field, title, ctx.initial, token);
+        case 'multi-enum':
+          return pickMany(field, title, ctx.initial, token);
+        case 'json':
+          if (wantsEditor(field)) return editField(field, title, ctx.initial, token);
+          return inputBox(field, title, ctx.initial, token);
+        default:
+          return inputBox(field, title, ctx.initial, token);
+      }
+    },
+    editJson: (text, ctx) => editJsonDocument(text, ctx.title, ctx.validate, ctx.problem, token),
+  };
+}
+
+async function inputBox(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+  const text = await vscode.window.showInputBox(
+    {
+      title,
+      prompt: fieldPrompt(field),
+      placeHolder: field.required ? fieldHint(field) : `${fieldHint(field)}`,
+      value: toText(field, initial),
+      ignoreFocusOut: true,
+      password: field.format === 'password',
+      validateInput: (v) => validateFieldText(field, v),
+    },
+    token,
+  );
+  if (text === undefined) return undefined;
+  const r = parseFieldInput(field, text);
+  // validateInput already refused bad text; a stale race falls back to cancel rather than sending junk.
+  return 'answer' in r ? r.answer : undefined;
+}
+
+function runPick<T extends vscode.QuickPickItem>(
+  qp: vscode.QuickPick<T>,
+  accept: (qp: vscode.QuickPick<T>) => FieldAnswer | string | undefined,
+  token?: vscode.CancellationToken,
+): Promise<FieldAnswer | undefined> {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (a: FieldAnswer | undefined) => {
+      if (done) return;
+      done = true;
+      subs.forEach((d) => d.dispose());
+      qp.dispose();
+      resolve(a);
+    };
+    const subs: vscode.Disposable[] = [
+      qp.onDidAccept(() => {
+        const r = accept(qp);
+        if (typeof r === 'string') {
+          // QuickPick has no validation message in this API version: the placeholder carries it.
+          qp.placeholder = r;
+          return;
+        }
+        finish(r);
+      }),
+      qp.onDidHide(() => finish(undefined)),
+    ];
+    if (token) subs.push(token.onCancellationRequested(() => finish(undefined)));
+    qp.show();
+  });
+}
+
+function pickOne(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+  const qp = vscode.window.createQuickPick<ValueItem>();
+  qp.title = title;
+  qp.placeholder = fieldPrompt(field);
+  qp.ignoreFocusOut = true;
+  qp.matchOnDescription = true;
+  const items: ValueItem[] = (field.options ?? []).map((o) => ({
+    label: o.label,
+    description: [field.hasDefault && sameValue(field.defaultValue, o.value) ? '(default)' : '', o.description ?? ''].filter(Boolean).join(' '),
+    answer: { value: o.value },
+  }));
+  if (field.nullable) items.push({ label: 'null', answer: { value: null } });
+  if (!field.required) items.push({ label: SKIP_LABEL, description: 'leave this argument out', answer: { skip: true } });
+  qp.items = items;
+  const active = initial !== undefined ? items.find((i) => 'value' in i.answer && sameValue(i.answer.value, initial)) : undefined;
+  if (active) qp.activeItems = [active];
+  return runPick(qp, (q) => q.selectedItems[0]?.answer ?? q.activeItems[0]?.answer, token);
+}
+
+function pickMany(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+  const qp = vscode.window.createQuickPick<ValueItem>();
+  qp.title = title;
+  qp.placeholder = fieldPrompt(field);
+  qp.canSelectMany = true;
+  qp.ignoreFocusOut = true;
+  const items: ValueItem[] = (field.options ?? []).map((o) => ({ label: o.label, description: o.description, answer: { value: o.value } }));
+  qp.items = items;
+  if (Array.isArray(initial)) qp.selectedItems = items.filter((i) => 'value' in i.answer && initial.some((v) => 'value' in i.answer && sameValue(v, i.answer.value)));
+  return runPick(
+    qp,
+    (q) => {
+      const values = q.selectedItems.map((i) => ('value' in i.answer ? i.answer.value : undefined));
+      if (values.length === 0 && !field.required) return { skip: true };
+      const r = parseFieldInput(field, JSON.stringify(values));
+      return 'answer' in r ? r.answer : r.error;
+    },
+    token,
+  );
+}
+
+async function editField(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+  const text = jsonDocumentText(field.schema, { title: `${title}${field.required ? '' : ' (optional: leave only comments to skip it)'}`, current: initial });
+  let skipped = false;
+  const r = await editJsonDocument(
+    text,
+    title,
+    (value) => {
+      const check = parseFieldInput(field, JSON.stringify(value));
+      return 'error' in check ? check.error : undefined;
+    },
+    undefined,
+    token,
+    () => {
+      if (field.required) return false;
+      skipped = true;
+      return true;
+    },
+  );
+  if (skipped) return { skip: true };
+  return r ? { value: r.value } : undefined;
+}
+
+/**
+ * Opens an untitled JSONC document and waits for the user to press Send (or cancel). The text is
+ * parsed and validated on Send; a problem is shown and the document stays open for fixing.
+ * `onEmpty` decides what a document holding only comments means (skip an optional value).
+ */
+export async function editJsonDocument(
+  text: string,
+  title: string,
+  validate: (value: unknown) => string | undefined,
+  problem?: string,
+  token?: vscode.CancellationToken,
+  onEmpty?: () => boolean,
+): Promise<{ value: unknown } | undefined> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  let closed = false;
+  const closeSub = vscode.workspace.onDidCloseTextDocument((d) => {
+    if (d === doc) closed = true;
+  });
+  try {
+    let message = problem ? `${problem}. Fix the JSON, then choose Send.` : `Edit the JSON for ${title}, then choose Send.`;
+    for (;;) {
+      if (token?.isCancellationRequested) return undefined;
+      const choice = await raceCancel(vscode.window.showInformationMessage(message, 'Send', 'Cancel'), token);
+      if (choice !== 'Send' || closed) return undefined;
+      const parsed = parseJsonDocument(doc.getText());
+      if ('error' in parsed) {
+        if (parsed.error === NO_VALUE && onEmpty?.()) return undefined;
+        message = `${parsed.error}. Fix it, then choose Send.`;
+        continue;
+      }
+      const bad = validate(parsed.value);
+      if (bad) {
+        message = `${bad}. Fix the JSON, then choose Send.`;
+        continue;
+      }
+      return { value: parsed.value };
+    }
+  } finally {
+    closeSub.dispose();
+    if (!closed) await closeUntitled(doc);
+  }
+}
+
+function raceCancel<T>(p: Thenable<T>, token?: vscode.CancellationToken): Promise<T | undefined> {
+  if (!token) return Promise.resolve(p);
+  return new Promise((resolve) => {
+    const sub = token.onCancellationRequested(() => {
+      sub.dispose();
+      resolve(undefined);
+    });
+    Promise.resolve(p).then(
+      (v) => {
+        sub.dispose();
+        resolve(v);
+      },
+      () => {
+        sub.dispose();
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+/** Closes the scratch document without a "save changes?" prompt: it was only ever a form. */
+async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
+  try {
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  } catch {
+    // The editor may already be gone; nothing is lost either way.
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Tool calls, resource reads, prompt gets and elicitation in the editor (issue 4). main.ts calls
+ * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
+ */
+import type * as vscode from 'vscode';
+import type { McpHost } from '../../core/api.js';
+import { CallHistory } from '../../core/forms/call-history.js';
+import type { CallsContext } from './context.js';
+import { registerResourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
+import { ResultDocuments } from './result-documents.js';
+import { registerToolCommands } from './tool-calls.js';
+
+export { VsCodeElicitationPort } from './elicitation.js';
+export { RESULT_SCHEME } from './result-documents.js';
+
+/**
+ * Registers `mcpHost.callTool`, `mcpHost.rerunLastToolCall`, `mcpHost.toolCallHistory`,
+ * `mcpHost.readResource`, `mcpHost.getPrompt` and the `mcp-host-result:` documents.
+ */
+export function registerCallCommands(context: vscode.ExtensionContext, host: McpHost, log: vscode.LogOutputChannel): void {
+  // Links inside results read resources through the same context the commands use.
+  const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
+  const ctx: CallsContext = { host, log, results, history: new CallHistory(20) };
+  context.subscriptions.push(results, ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
+}

@@ -1,0 +1,182 @@
+/**
+ * `Call Tool…`, `Re-run Last Tool Call` and `Tool Call History…`: pick a tool, collect its
+ * arguments from its schema, confirm destructive tools, run under progress, show the result.
+ */
+import * as vscode from 'vscode';
+import type { HostTool } from '../../core/api.js';
+import { validateToolArgs } from '../../core/capabilities/index.js';
+import { summariseArgs, type CallRecord } from '../../core/forms/call-history.js';
+import { collectForm } from '../../core/forms/collect.js';
+import { renderFailure, renderToolResult } from '../../core/forms/render-markdown.js';
+import { planForm } from '../../core/forms/schema-plan.js';
+import { blobsOfContents, errorText, renderOptions, type CallsContext } from './context.js';
+import { vscodeFormUi } from './form-ui.js';
+import { runWithProgress } from './run-request.js';
+import { readTarget } from './targets.js';
+
+/**
+ * Per the MCP spec a tool is destructive unless it says otherwise: `destructiveHint` defaults to
+ * true and only matters when `readOnlyHint` is not true.
+ */
+export function isDestructive(t: HostTool): boolean {
+  if (t.annotations.readOnlyHint === true) return false;
+  return t.annotations.destructiveHint !== false;
+}
+
+function liveTools(ctx: CallsContext, server?: string): HostTool[] {
+  return ctx.host
+    .servers()
+    .filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server))
+    .flatMap((s) => s.tools);
+}
+
+function findTool(ctx: CallsContext, server: string, tool: string): HostTool | undefined {
+  const s = ctx.host.server(server);
+  return s?.tools.find((t) => t.name === tool) ?? s?.tools.find((t) => t.qualifiedName === tool);
+}
+
+interface ToolItem extends vscode.QuickPickItem {
+  tool: HostTool;
+}
+
+async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | undefined> {
+  const tools = liveTools(ctx, server);
+  if (tools.length === 0) {
+    const where = server ? `${server} has no tools (or is not connected)` : 'No connected server offers tools';
+    void vscode.window.showInformationMessage(`${where}. Check the MCP Host view for each server's state.`);
+    return undefined;
+  }
+  const items: ToolItem[] = tools.map((t) => {
+    const markers = [t.annotations.readOnlyHint === true ? '$(eye)' : '', isDestructive(t) ? '$(warning)' : ''].filter(Boolean).join(' ');
+    return {
+      label: t.name,
+      description: [t.server, markers].filter(Boolean).join(' '),
+      detail: t.description ? t.description.split('\n')[0] : undefined,
+      tool: t,
+    };
+  });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'MCP Host: Call Tool',
+    placeHolder: 'Pick a tool ($(eye) read-only, $(warning) may change data)',
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
+  return picked?.tool;
+}
+
+async function confirmDestructive(t: HostTool): Promise<boolean> {
+  if (!isDestructive(t)) return true;
+  const declared = t.annotations.destructiveHint === true;
+  const choice = await vscode.window.showWarningMessage(
+    `Run "${t.name}" on ${t.server}?`,
+    {
+      modal: true,
+      detail: declared
+        ? 'The server marks this tool as destructive: it may change or delete data.'
+        : 'The server does not mark this tool as read-only, so it may change or delete data.',
+    },
+    'Run Tool',
+  );
+  return choice === 'Run Tool';
+}
+
+/** Collects arguments for a tool; undefined when the user cancelled. */
+export async function collectToolArgs(t: HostTool, initial?: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+  return collectForm(planForm(t.inputSchema), vscodeFormUi(), {
+    title: `${t.server} / ${t.name}`,
+    initial,
+    validate: (args) => {
+      const problems = validateToolArgs(t, args);
+      return problems.length ? problems.join('; ') : undefined;
+    },
+  });
+}
+
+/** Runs a call with progress, records it, and opens the result. Returns the outcome kind. */
+export async function runToolCall(ctx: CallsContext, server: string, tool: string, args: Record<string, unknown>): Promise<CallRecord> {
+  const rec = ctx.history.add(server, tool, args, Date.now());
+  ctx.log.info(`calling ${server}/${tool}`);
+  const outcome = await runWithProgress(`${server}: ${tool}`, (opts) => ctx.host.callTool(server, tool, args, opts));
+  const elapsed = Date.now() - rec.at;
+  switch (outcome.kind) {
+    case 'cancelled':
+      ctx.history.finish(rec, 'cancelled', elapsed);
+      ctx.log.info(`${server}/${tool} cancelled by the user after ${elapsed} ms`);
+      vscode.window.setStatusBarMessage(`MCP Host: ${tool} cancelled`, 5000);
+      return rec;
+    case 'failed': {
+      ctx.history.finish(rec, 'failed', elapsed);
+      const message = errorText(outcome.error);
+      ctx.log.error(`${server}/${tool} failed: ${message}`);
+      const uri = ctx.results.add(`${tool} failed`, renderFailure({ server, title: `${tool} failed`, message, args }));
+      await ctx.results.show(uri);
+      return rec;
+    }
+    case 'ok': {
+      const r = outcome.value;
+      ctx.history.finish(rec, r.isError ? 'error' : 'ok', r.durationMs);
+      ctx.log.info(`${server}/${tool} ${r.isError ? 'returned an error' : 'done'} in ${Math.round(r.durationMs)} ms`);
+      const md = renderToolResult({ server, tool, args, result: r }, await renderOptions(blobsOfContents(r.content)));
+      await ctx.results.show(ctx.results.add(r.isError ? `${tool} error` : tool, md));
+      return rec;
+    }
+  }
+}
+
+async function rerun(ctx: CallsContext, rec: CallRecord): Promise<void> {
+  const t = findTool(ctx, rec.server, rec.tool);
+  // A tool that vanished (server stopped) still gets the call: the host reconnects or explains.
+  if (t && !(await confirmDestructive(t))) return;
+  await runToolCall(ctx, rec.server, rec.tool, rec.args);
+}
+
+export function registerToolCommands(ctx: CallsContext): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('mcpHost.callTool', async (arg?: unknown) => {
+      const target = readTarget(arg);
+      let t: HostTool | undefined;
+      if (target.server && target.tool) {
+        t = findTool(ctx, target.server, target.tool);
+        if (!t) {
+          void vscode.window.showWarningMessage(`${target.server} has no tool "${target.tool}" right now (is the server connected?).`);
+          return;
+        }
+      } else {
+        t = await pickTool(ctx, target.server);
+      }
+      if (!t || !(await confirmDestructive(t))) return;
+      const args = await collectToolArgs(t);
+      if (args === undefined) return;
+      await runToolCall(ctx, t.server, t.name, args);
+    }),
+    vscode.commands.registerCommand('mcpHost.rerunLastToolCall', async () => {
+      const last = ctx.history.last();
+      if (!last) {
+        void vscode.window.showInformationMessage('No tool has been called yet in this window. Use "MCP Host: Call Tool…".');
+        return;
+      }
+      await rerun(ctx, last);
+    }),
+    vscode.commands.registerCommand('mcpHost.toolCallHistory', async () => {
+      const records = ctx.history.list();
+      if (records.length === 0) {
+        void vscode.window.showInformationMessage('No tool calls yet in this window.');
+        return;
+      }
+      const items = records.map((rec) => ({
+        label: `${rec.tool}`,
+        description: `${rec.server} · ${new Date(rec.at).toLocaleTimeString()} · ${rec.outcome ?? 'running'}`,
+        detail: summariseArgs(rec.args, 120),
+        rec,
+      }));
+      const picked = await vscode.window.showQuickPick(items, {
+        title: 'MCP Host: Tool Call History',
+        placeHolder: 'Pick a call to run again with the same arguments',
+        matchOnDescription: true,
+        matchOnDetail: true,
+      });
+      if (picked) await rerun(ctx, picked.rec);
+    }),
+  ];
+}
