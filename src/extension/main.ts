@@ -18,6 +18,7 @@ import { Notifier } from './status-notify.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
+import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 
 let host: McpHost | undefined;
 
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
+    elicitation: new VsCodeElicitationPort(log),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   host = h;
@@ -134,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
+  registerCallCommands(context, h, log);
   context.subscriptions.push(startIdeIntegration(context, log));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
