@@ -14,9 +14,7 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
   http: 'http',
   streamableHttp: 'http',
   'streamable-http': 'http',
-  streamable_http: 'http',
   ws: 'ws',
-  websocket: 'ws',
 };
 
 const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile'] as const;
