@@ -35,6 +35,8 @@ export class WebSocketClientTransport implements Transport {
     Object.assign(headers, this.opts.headers ?? {});
     const ws = new WebSocket(this.url, 'mcp', { headers, maxPayload: this.opts.maxPayload ?? 64 * 1024 * 1024, perMessageDeflate: false });
     this.ws = ws;
+    // ws emits 'error' after terminate() during the handshake; an unheard 'error' would crash the host.
+    ws.on('error', () => {});
     await new Promise<void>((resolve, reject) => {
       const onOpen = (): void => {
         ws.off('error', onError);

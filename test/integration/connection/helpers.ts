@@ -198,3 +198,18 @@ export async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<R
 export function textOf(r: { content: { type: string; text?: string }[] }): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
+
+/** Pids of live processes whose command line contains `marker` (to find processes we never saw start). */
+export function pidsWithArg(marker: string): number[] {
+  const out: number[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e) || Number(e) === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8');
+      if (cmd.includes(marker) && isAlive(Number(e))) out.push(Number(e));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
