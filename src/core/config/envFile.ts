@@ -35,7 +35,8 @@ export function parseEnvFile(text: string): EnvFileParse {
         body += `\n${lines[i]}`;
         end = findClosingQuote(body, q);
       }
-      if (end === -1) {
+      const rest = end === -1 ? '' : body.slice(end + 1).trim();
+      if (end === -1 || (rest !== '' && !rest.startsWith('#'))) {
         badLines.push(i + 1);
         continue;
       }

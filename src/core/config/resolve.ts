@@ -76,7 +76,7 @@ async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveCon
   const problems = parsed.badLines.length
     ? [
         {
-          ...entryProblem(raw, 'env-file', `Server "${raw.name}": lines ${parsed.badLines.join(', ')} of ${path} are not KEY=VALUE and were skipped.`, ['envFile']),
+          ...entryProblem(raw, 'env-file', `Server "${raw.name}": ${parsed.badLines.length === 1 ? 'line' : 'lines'} ${parsed.badLines.join(', ')} of ${path} ${parsed.badLines.length === 1 ? 'is' : 'are'} not KEY=VALUE and ${parsed.badLines.length === 1 ? 'was' : 'were'} skipped.`, ['envFile']),
           severity: 'warning' as const,
         },
       ]

@@ -105,13 +105,12 @@ function issueMessage(issue: z.core.$ZodIssue, raw: unknown, name: string): stri
   const where = `"${formatJsonPath(issue.path as JsonPath)}" of server "${name}"`;
   const actual = valueAt(raw, issue.path);
   if (issue.code === 'invalid_type') {
-    const parent = issue.path.slice(0, -1);
-    const inMap = parent.length === 1 && (parent[0] === 'env' || parent[0] === 'headers');
-    const expected = inMap && parent[0] === 'env' ? 'a string (or a number or boolean)' : expectedPhrase(String(issue.expected));
+    const expected = expectedPhrase(String(issue.expected));
     return `${where} must be ${expected}, but it is ${describeValue(actual)}.`;
   }
   if (issue.code === 'invalid_union') {
-    return `${where} must be a string, but it is ${describeValue(actual)}.`;
+    // The only union is an env value.
+    return `${where} must be a string (or a number or boolean), but it is ${describeValue(actual)}.`;
   }
   return `${where} ${issue.message}.`;
 }
