@@ -1,0 +1,181 @@
+/**
+ * A real authorization server (oidc-provider 9) and a Streamable HTTP MCP server that only
+ * answers requests carrying an access token that authorization server issued for it, both on
+ * 127.0.0.1 with ports from the OS. Login and consent are auto-approved by a tiny interaction
+ * handler; the "browser" is `follow()`, which walks the redirects with a cookie jar.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import Provider from 'oidc-provider';
+
+export const RESOURCE_SCOPE = 'mcp:tools';
+
+export interface OidcFixture {
+  issuer: string;
+  /** The MCP endpoint (`.../mcp`). */
+  mcpUrl: string;
+  provider: Provider;
+  /** Requests the MCP endpoint received, with whether they carried a valid token. */
+  mcpRequests: { authorized: boolean; method: string }[];
+  /** Follows an authorization URL like a browser, returning the redirect to the client (not fetched). */
+  follow(authorizationUrl: string): Promise<URL>;
+  close(): Promise<void>;
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+export async function startOidcFixture(): Promise<OidcFixture> {
+  const asServer = createServer();
+  const mcpServer = createServer();
+  const asPort = await listen(asServer);
+  const mcpPort = await listen(mcpServer);
+  const issuer = `http://127.0.0.1:${asPort}`;
+  const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
+  const prmUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
+
+  const provider = new Provider(issuer, {
+    clients: [],
+    scopes: ['openid', 'offline_access', RESOURCE_SCOPE],
+    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => mcpUrl,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
+          if (indicator !== mcpUrl) throw new Error(`unknown resource ${indicator}`);
+          return { scope: RESOURCE_SCOPE, audience: mcpUrl, accessTokenTTL: 3600, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    // Tests refresh without asking for offline_access (an OIDC scope the MCP server does not list).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: { AccessToken: 3600, RefreshToken: 86400, Interaction: 600, Session: 600, Grant: 86400 },
+  });
+  const oidcHandler = provider.callback();
+
+  const approve = async (req: IncomingMessage, res: ServerResponse) => {
+    const details = await provider.interactionDetails(req, res);
+    if (details.prompt.name === 'login') {
+      await provider.interactionFinished(req, res, { login: { accountId: 'test-user' } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    const accountId = details.session!.accountId;
+    const grant = details.grantId
+      ? (await provider.Grant.find(details.grantId))!
+      : new provider.Grant({ accountId, clientId: details.params.client_id as string });
+    const d = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
+    if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    const grantId = await grant.save();
+    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  };
+
+  asServer.on('request', (req, res) => {
+    if (req.url?.startsWith('/interaction/')) {
+      approve(req, res).catch((err: unknown) => {
+        res.writeHead(500).end(String(err));
+      });
+      return;
+    }
+    void oidcHandler(req, res);
+  });
+
+  const mcpRequests: OidcFixture['mcpRequests'] = [];
+  mcpServer.on('request', (req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', mcpUrl);
+      if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: [RESOURCE_SCOPE] }),
+        );
+        return;
+      }
+      if (url.pathname !== '/mcp') {
+        res.writeHead(404).end();
+        return;
+      }
+      const header = req.headers.authorization ?? '';
+      const value = header.startsWith('Bearer ') ? header.slice(7) : undefined;
+      const token = value ? await provider.AccessToken.find(value) : undefined;
+      const valid = !!token && !token.isExpired && token.aud === mcpUrl && (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
+      mcpRequests.push({ authorized: valid, method: req.method ?? '' });
+      if (!valid) {
+        res
+          .writeHead(401, {
+            'content-type': 'application/json',
+            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${prmUrl}", scope="${RESOURCE_SCOPE}"`,
+          })
+          .end(JSON.stringify({ error: 'invalid_token' }));
+        return;
+      }
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const server = new McpServer({ name: 'oauth-protected', version: '1.0.0' });
+      server.registerTool('whoami', { description: 'Returns the token subject' }, async () => ({
+        content: [{ type: 'text', text: `hello ${token!.accountId}` }],
+      }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    });
+  });
+
+  async function follow(authorizationUrl: string): Promise<URL> {
+    const jar = new Map<string, string>();
+    let url = new URL(authorizationUrl);
+    for (let hop = 0; hop < 20; hop++) {
+      if (!url.href.startsWith(issuer)) return url; // left the authorization server: the redirect to the client
+      const res = await fetch(url, {
+        redirect: 'manual',
+        headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(';');
+        const i = pair!.indexOf('=');
+        jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+      }
+      const location = res.headers.get('location');
+      if (!location) throw new Error(`authorization server stopped at ${url.pathname} with HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
+      await res.body?.cancel();
+      url = new URL(location, url);
+    }
+    throw new Error('too many redirects');
+  }
+
+  const closeServer = (s: Server) =>
+    new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+
+  return {
+    issuer,
+    mcpUrl,
+    provider,
+    mcpRequests,
+    follow,
+    async close() {
+      await Promise.all([closeServer(asServer), closeServer(mcpServer)]);
+    },
+  };
+}
