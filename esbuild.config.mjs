@@ -15,6 +15,8 @@ const common = {
   sourcemap: true,
   minify: production,
   legalComments: 'none',
+  // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow; its ESM build bundles cleanly.
+  mainFields: ['module', 'main'],
   logLevel: 'info',
   // Optional peer of ws / the SDK that we never use; keeping them out keeps the bundle small.
   external: ['vscode', 'bufferutil', 'utf-8-validate'],

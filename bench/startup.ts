@@ -1,0 +1,94 @@
+/**
+ * Time to first and to all servers connected, through the host, against the bare SDK connecting
+ * them one after another and all at once.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { figure, type Figure } from './lib/stats.js';
+import { rawConnect } from './lib/rawsdk.js';
+import { quietHost, tinyServer } from './lib/host.js';
+
+async function viaHost(n: number, slowFirst = false): Promise<{ first: number; all: number; othersAll: number }> {
+  const host = quietHost();
+  const defs = Array.from({ length: n }, (_, i) =>
+    tinyServer(`s${i}`, slowFirst && i === 0 ? { DELAY_MS: '5000' } : {}),
+  );
+  const t0 = performance.now();
+  let first = NaN;
+  let othersAll = NaN;
+  let connected = 0;
+  let othersConnected = 0;
+  const done = new Promise<void>((resolve) => {
+    host.onDidChangeServer((e) => {
+      if (e.snapshot?.state.kind === 'connected') {
+        connected++;
+        if (Number.isNaN(first)) first = performance.now() - t0;
+        if (!(slowFirst && e.name === 's0')) {
+          othersConnected++;
+          if (othersConnected === (slowFirst ? n - 1 : n)) othersAll = performance.now() - t0;
+        }
+        if (connected === n) resolve();
+      }
+    });
+  });
+  host.setDefinitions(defs);
+  await done;
+  const all = performance.now() - t0;
+  await host.dispose();
+  return { first, all, othersAll };
+}
+
+async function rawSequential(n: number): Promise<{ first: number; all: number }> {
+  const clients: Client[] = [];
+  const t0 = performance.now();
+  let first = NaN;
+  for (let i = 0; i < n; i++) {
+    clients.push(await rawConnect());
+    if (i === 0) first = performance.now() - t0;
+  }
+  const all = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.close()));
+  return { first, all };
+}
+
+async function rawAllAtOnce(n: number): Promise<{ first: number; all: number }> {
+  const t0 = performance.now();
+  let first = NaN;
+  const clients = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const c = await rawConnect();
+      if (Number.isNaN(first)) first = performance.now() - t0;
+      return c;
+    }),
+  );
+  const all = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.close()));
+  return { first, all };
+}
+
+export async function startup(quick: boolean): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const sizes = quick ? [1, 3] : [1, 10, 50];
+  for (const n of sizes) {
+    const seq = await rawSequential(n);
+    const par = await rawAllAtOnce(n);
+    const host = await viaHost(n);
+    out.push(figure('startup', `${n} servers: first connected (host)`, host.first, 'ms', { name: 'SDK all at once', value: par.first }));
+    out.push(
+      figure('startup', `${n} servers: all connected (host)`, host.all, 'ms', { name: 'SDK all at once', value: par.all }, n >= 50 ? { text: '≤ 1.25 × all-at-once', ok: (_v, r) => (r ?? Infinity) <= 1.25 } : undefined),
+    );
+    out.push(
+      figure('startup', `${n} servers: sequential SDK / host`, seq.all / host.all, '×', undefined, n >= 50 ? { text: '≥ 3× faster than sequential', ok: (v) => v >= 3 } : undefined),
+    );
+  }
+  if (!quick) {
+    const slow = await viaHost(10, true);
+    const base = await viaHost(9);
+    out.push(
+      figure('startup', '9 servers beside a 5 s server: all 9 connected', slow.othersAll, 'ms', { name: '9 servers alone', value: base.all }, {
+        text: 'delay < 100 ms',
+        ok: (v) => v - base.all < 100,
+      }),
+    );
+  }
+  return out;
+}
