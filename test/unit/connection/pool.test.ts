@@ -1,0 +1,46 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Pool } from '../../../src/core/connection/pool.js';
+
+describe('Pool', () => {
+  test('never runs more than the limit and frees a slot as each job settles', async () => {
+    const pool = new Pool(3);
+    let running = 0;
+    let max = 0;
+    const release: (() => void)[] = [];
+    const started: number[] = [];
+    const jobs = Array.from({ length: 7 }, (_, i) =>
+      pool.run(async () => {
+        running++;
+        max = Math.max(max, running);
+        started.push(i);
+        await new Promise<void>((r) => release.push(r));
+        running--;
+      }),
+    );
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, [0, 1, 2]);
+    // Finishing one job admits exactly one more (not a batch of three).
+    release.shift()!();
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, [0, 1, 2, 3]);
+    while (started.length < 7 || release.length) {
+      release.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(jobs);
+    assert.equal(max, 3);
+    assert.equal(pool.running, 0);
+  });
+
+  test('a failing job releases its slot', async () => {
+    const pool = new Pool(1);
+    await assert.rejects(pool.run(() => Promise.reject(new Error('boom'))));
+    assert.equal(await pool.run(async () => 'next'), 'next');
+  });
+
+  test('rejects a limit below 1', () => {
+    assert.throws(() => new Pool(0), RangeError);
+  });
+});
