@@ -1,0 +1,132 @@
+/** Approval of workspace/project servers, keyed by name + definition hash, and untrusted workspaces. */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/core/config/load.js';
+import type { KeyValueStore } from '../../src/core/ports.js';
+import { APPROVALS_KEY, gateDefinitions, needsApproval, ServerApprovals } from '../../src/core/trust.js';
+import { fakeInputs, json, server, tempTree } from './config/helpers.js';
+
+/** In-memory KeyValueStore that round-trips through JSON like VS Code's Memento. */
+function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  return {
+    data,
+    get<T>(key: string) {
+      const v = data.get(key);
+      return v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as T);
+    },
+    update(key, value) {
+      data.set(key, JSON.parse(JSON.stringify(value)));
+      return Promise.resolve();
+    },
+  };
+}
+
+test('workspace and project servers need approval; user ones do not; approval survives reloads until the definition changes', async (t) => {
+  const dir = await tempTree(t, {
+    '.mcp.json': json({ mcpServers: { proj: { command: 'node', args: ['p.js'] } } }),
+    '.vscode/mcp.json': json({ servers: { ws: { url: 'https://ws.test/mcp' } } }),
+  });
+  const store = memoryStore();
+  const approvals = new ServerApprovals(store);
+  const load = () => loadConfig({ folders: [dir], env: {}, approvals, userServers: { mine: { command: 'node' } } });
+
+  const first = await load();
+  assert.equal(server(first, 'mine').config.disabled, undefined);
+  assert.ok(needsApproval(server(first, 'proj')));
+  assert.ok(!needsApproval(server(first, 'mine')));
+  for (const n of ['proj', 'ws']) {
+    const d = server(first, n);
+    assert.equal(d.config.disabled, true);
+    assert.equal(d.disabledBy?.reason, 'not-approved');
+    assert.match(d.disabledBy!.message, /starts after you approve it/);
+  }
+  assert.deepEqual(approvals.pending(first.servers).map((d) => d.name).sort(), ['proj', 'ws']);
+
+  await approvals.approve(approvals.pending(first.servers));
+  const second = await load();
+  assert.equal(server(second, 'proj').config.disabled, undefined);
+  assert.equal(server(second, 'proj').disabledBy, undefined);
+  assert.notEqual(server(second, 'proj').hash, server(first, 'proj').hash, 'the manager sees the approval as a change');
+  assert.deepEqual(approvals.pending(second.servers), []);
+  // Persisted through the store, not in memory of this instance.
+  assert.equal(new ServerApprovals(store).status('proj', server(second, 'proj').approvalHash!), 'approved');
+
+  await writeFile(join(dir, '.mcp.json'), json({ mcpServers: { proj: { command: 'node', args: ['p.js', '--changed'] } } }));
+  const third = await load();
+  assert.equal(server(third, 'proj').disabledBy?.reason, 'not-approved');
+  assert.match(server(third, 'proj').disabledBy!.message, /changed since you approved it/);
+  assert.equal(server(third, 'ws').disabledBy, undefined, 'the unchanged server stays approved');
+  assert.deepEqual(approvals.pending(third.servers).map((d) => d.name), ['proj']);
+});
+
+test('a denied server stays off without asking again, until its definition changes', async (t) => {
+  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { proj: { command: 'node' } } }) });
+  const approvals = new ServerApprovals(memoryStore());
+  const first = await loadConfig({ folders: [dir], env: {}, approvals });
+  await approvals.deny(first.servers);
+  const second = await loadConfig({ folders: [dir], env: {}, approvals });
+  assert.equal(server(second, 'proj').disabledBy?.reason, 'not-approved');
+  assert.match(server(second, 'proj').disabledBy!.message, /chose not to run/);
+  assert.deepEqual(approvals.pending(second.servers), []);
+  await approvals.forget(['proj']);
+  assert.equal(approvals.pending(second.servers).length, 1);
+});
+
+test('inputs of a server waiting for approval are not asked for; after approval they are', async (t) => {
+  const dir = await tempTree(t, {
+    '.vscode/mcp.json': json({ inputs: [{ id: 'tok', password: true }], servers: { s: { command: 'node', env: { T: '${input:tok}' } } } }),
+  });
+  const approvals = new ServerApprovals(memoryStore());
+  const inputs = fakeInputs({ tok: 'v' });
+  const first = await loadConfig({ folders: [dir], env: {}, approvals, inputs });
+  assert.equal(inputs.calls.length, 0);
+  const pending = server(first, 's');
+  assert.ok(pending.config.type === 'stdio');
+  assert.deepEqual(pending.config.env, { T: '${input:tok}' }, 'shown as written while waiting');
+  await approvals.approve([pending]);
+  const second = await loadConfig({ folders: [dir], env: {}, approvals, inputs });
+  assert.equal(inputs.calls.length, 1);
+  const s = server(second, 's');
+  assert.ok(s.config.type === 'stdio');
+  assert.deepEqual(s.config.env, { T: 'v' });
+});
+
+test('untrusted workspace: workspace/project servers disabled with reason untrusted, user servers run, nothing pending', async (t) => {
+  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { proj: { command: 'node', args: ['${input:x}'] } } }) });
+  const inputs = fakeInputs({ x: '1' });
+  const approvals = new ServerApprovals(memoryStore());
+  const c = await loadConfig({ folders: [dir], env: {}, trusted: false, approvals, inputs, userServers: { mine: { command: 'node' } } });
+  assert.equal(server(c, 'proj').disabledBy?.reason, 'untrusted');
+  assert.equal(server(c, 'proj').config.disabled, true);
+  assert.match(server(c, 'proj').disabledBy!.message, /not trusted/);
+  assert.equal(server(c, 'mine').config.disabled, undefined);
+  assert.equal(inputs.calls.length, 0);
+  assert.deepEqual(approvals.pending(c.servers), []);
+});
+
+test('without an approval store (the CLI) project servers run; gateDefinitions applies the same rules afterwards', async (t) => {
+  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { proj: { command: 'node' } } }) });
+  const c = await loadConfig({ folders: [dir], env: {} });
+  assert.equal(server(c, 'proj').config.disabled, undefined);
+  const [untrusted] = gateDefinitions(c.servers, { trusted: false });
+  assert.equal(untrusted.disabledBy?.reason, 'untrusted');
+  assert.equal(untrusted.config.disabled, true);
+  assert.notEqual(untrusted.hash, c.servers[0].hash);
+  assert.equal(c.servers[0].config.disabled, undefined, 'the input is not mutated');
+  const approvals = new ServerApprovals(memoryStore());
+  assert.equal(gateDefinitions(c.servers, { approvals })[0].disabledBy?.reason, 'not-approved');
+  await approvals.approve(c.servers);
+  assert.equal(gateDefinitions(c.servers, { approvals })[0], c.servers[0]);
+});
+
+test('a damaged store is treated as no decision', () => {
+  const store = memoryStore();
+  store.data.set(APPROVALS_KEY, { proj: { hash: 5 }, other: 'x' });
+  const approvals = new ServerApprovals(store);
+  assert.equal(approvals.status('proj', 'h'), 'unknown');
+  store.data.set(APPROVALS_KEY, 'garbage');
+  assert.equal(approvals.status('proj', 'h'), 'unknown');
+});
