@@ -1,8 +1,90 @@
-// `mcp-host`: the headless front end over the same core.
-const [, , ...argv] = process.argv;
-if (argv.includes('--version')) {
-  process.stdout.write('0.1.0\n');
-  process.exit(0);
+// `mcp-host`: the headless front end over the same core. Parses the line, runs one command,
+// stops every server it started, and exits with the contract's code (see errors.ts).
+import { COMMANDS, HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
+import { doctor } from './commands/doctor.js';
+import { call, prompt, read } from './commands/invoke.js';
+import { list, prompts, resources, tools } from './commands/inventory.js';
+import { CliError, EXIT, exitCodeFor, type ExitCode } from './errors.js';
+import { Session, type Io } from './session.js';
+
+export const VERSION = '0.1.0';
+
+const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>> = {
+  list,
+  tools,
+  call,
+  resources,
+  read,
+  prompts,
+  prompt,
+  doctor,
+};
+
+function printError(io: Io, err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  io.stderr(`mcp-host: ${message}\n`);
+  const hint = (err as { hint?: unknown }).hint;
+  if (typeof hint === 'string' && hint) io.stderr(`  ${hint}\n`);
 }
-process.stderr.write('usage: mcp-host <list|tools|call|resources|read|prompts|prompt|doctor> [options]\n');
-process.exit(2);
+
+/** Runs one command line; never throws. `onSession` lets the caller stop servers on a signal. */
+export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Session) => void): Promise<ExitCode> {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseArgs(argv);
+  } catch (err) {
+    printError(io, err);
+    return exitCodeFor(err);
+  }
+  if (parsed.help) {
+    io.stdout(HELP);
+    return EXIT.ok;
+  }
+  if (parsed.version) {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.ok;
+  }
+  let session: Session | undefined;
+  try {
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs });
+    onSession?.(session);
+    return await HANDLERS[parsed.command!](session, parsed);
+  } catch (err) {
+    printError(io, err);
+    return exitCodeFor(err);
+  } finally {
+    await session?.dispose();
+  }
+}
+
+async function main(): Promise<void> {
+  const io: Io = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  let session: Session | undefined;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    // Stop the servers' process trees before going: an interrupted CLI must not leave orphans.
+    void (session?.dispose() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const code = await runCli(process.argv.slice(2), io, (s) => (session = s));
+  // Flush before exiting: stdout may be a pipe, and process.exit does not wait for it.
+  process.stdout.write('', () => process.exit(code));
+}
+
+// Only when run as the program (dist/cli.js or tsx src/cli/main.ts), not when imported by tests.
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`mcp-host: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(EXIT.connection);
+  });
+}
+
+export { COMMANDS, CliError };

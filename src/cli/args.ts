@@ -1,0 +1,151 @@
+/**
+ * Command-line parsing for `mcp-host`. Global options may appear anywhere on the line; values
+ * are given as `--opt VALUE` or `--opt=VALUE`; `--` ends option parsing.
+ */
+import { usageError } from './errors.js';
+
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+export interface ParsedArgs {
+  command?: Command;
+  positionals: string[];
+  workspace?: string;
+  configs: string[];
+  json: boolean;
+  help: boolean;
+  version: boolean;
+  /** Raw `--args` JSON text. */
+  args?: string;
+  /** `--timeout` in ms. */
+  timeoutMs?: number;
+}
+
+/** Positional arguments each command takes: [required, optional]. */
+export const ARITY: Record<Command, { required: string[]; optional: string[] }> = {
+  list: { required: [], optional: [] },
+  tools: { required: [], optional: ['SERVER'] },
+  call: { required: ['SERVER', 'TOOL'], optional: [] },
+  resources: { required: [], optional: ['SERVER'] },
+  read: { required: ['SERVER', 'URI'], optional: [] },
+  prompts: { required: [], optional: ['SERVER'] },
+  prompt: { required: ['SERVER', 'NAME'], optional: [] },
+  doctor: { required: [], optional: [] },
+};
+
+/** Which commands accept which command options. */
+const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
+  '--args': ['call', 'prompt'],
+  '--timeout': ['call', 'read', 'prompt'],
+};
+
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout']);
+const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--version', '-V']);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false };
+  const seen: string[] = [];
+  let rest = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (rest || !a.startsWith('-') || a === '-') {
+      out.positionals.push(a);
+      continue;
+    }
+    if (a === '--') {
+      rest = true;
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = eq > 0 ? a.slice(0, eq) : a;
+    if (FLAG_OPTIONS.has(name)) {
+      if (eq > 0) throw usageError(`option ${name} takes no value`);
+      if (name === '--json') out.json = true;
+      else if (name === '--help' || name === '-h') out.help = true;
+      else out.version = true;
+      continue;
+    }
+    if (!VALUE_OPTIONS.has(name)) throw usageError(`unknown option ${name}`, 'Run mcp-host --help for the options.');
+    let value: string;
+    if (eq > 0) value = a.slice(eq + 1);
+    else {
+      if (i + 1 >= argv.length) throw usageError(`option ${name} needs a value`);
+      value = argv[++i]!;
+    }
+    seen.push(name);
+    switch (name) {
+      case '--workspace':
+        out.workspace = value;
+        break;
+      case '--config':
+        out.configs.push(value);
+        break;
+      case '--args':
+        out.args = value;
+        break;
+      case '--timeout': {
+        const n = Number(value);
+        if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw usageError(`--timeout must be a positive number of milliseconds, got "${value}"`);
+        out.timeoutMs = n;
+        break;
+      }
+    }
+  }
+  if (out.help || out.version) return out;
+  const [command, ...positionals] = out.positionals;
+  if (command === undefined) throw usageError('no command given', 'Run mcp-host --help for the commands.');
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    throw usageError(`unknown command "${command}"; commands: ${COMMANDS.join(', ')}`);
+  }
+  out.command = command as Command;
+  out.positionals = positionals;
+  const { required, optional } = ARITY[out.command];
+  if (positionals.length < required.length) {
+    throw usageError(`${command}: missing ${required.slice(positionals.length).join(' ')}`, `usage: mcp-host ${usageLine(out.command)}`);
+  }
+  if (positionals.length > required.length + optional.length) {
+    throw usageError(`${command}: unexpected argument "${positionals[required.length + optional.length]}"`, `usage: mcp-host ${usageLine(out.command)}`);
+  }
+  for (const opt of seen) {
+    const allowed = COMMAND_OPTIONS[opt];
+    if (allowed && !allowed.includes(out.command)) throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
+  }
+  return out;
+}
+
+export function usageLine(c: Command): string {
+  const { required, optional } = ARITY[c];
+  const opts = Object.entries(COMMAND_OPTIONS)
+    .filter(([, cmds]) => cmds.includes(c))
+    .map(([o]) => `[${o} ${o === '--args' ? 'JSON' : 'MS'}]`);
+  return [c, ...required, ...optional.map((o) => `[${o}]`), ...opts].join(' ');
+}
+
+export const HELP = `mcp-host: a headless host for Model Context Protocol servers
+
+usage: mcp-host <command> [arguments] [options]
+
+commands:
+  list                              servers, their state and counts
+  tools [SERVER]                    tools (all servers, or one)
+  call SERVER TOOL [--args JSON] [--timeout MS]
+                                    call a tool; prints its text output
+  resources [SERVER]                resources and resource templates
+  read SERVER URI [--timeout MS]    read a resource (binary contents are saved to a file)
+  prompts [SERVER]                  prompts
+  prompt SERVER NAME [--args JSON] [--timeout MS]
+                                    get a prompt with arguments
+  doctor                            check every server and say what to fix
+
+options (anywhere on the line):
+  --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)
+  --config FILE      extra .mcp.json-format file (repeatable)
+  --json             machine-readable output
+  --help, --version
+
+exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,
+            3 connection failure or timeout
+
+environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
+             MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go)
+`;

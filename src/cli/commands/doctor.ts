@@ -1,0 +1,145 @@
+/**
+ * `doctor`: checks every server (config problems, command on PATH, connect result and time,
+ * counts) and says what to do about each problem. Exit 0 when all is well, 3 when a server
+ * could not connect, else 2 when the config has errors.
+ */
+import { existsSync } from 'node:fs';
+import type { ServerSnapshot } from '../../core/api.js';
+import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
+import { findExecutable } from '../../core/connection/resolveCommand.js';
+import type { ParsedArgs } from '../args.js';
+import { EXIT, type ExitCode } from '../errors.js';
+import { stateError, targetOf, transportOf } from '../format.js';
+import { inputVariableName } from '../ports.js';
+import { formatJsonPath, formatProblem, type Session } from '../session.js';
+import { printJson } from './shared.js';
+
+interface CommandCheck {
+  command: string;
+  found: boolean;
+  path?: string;
+  hint?: string;
+}
+
+interface ServerReport {
+  name: string;
+  scope: string;
+  source: { file: string; jsonPath: (string | number)[] };
+  transport: string;
+  target: string;
+  command?: CommandCheck;
+  state: string;
+  connectMs?: number;
+  error?: string;
+  hint?: string;
+  tools: number;
+  resources: number;
+  prompts: number;
+  stderr?: string;
+}
+
+function checkCommand(def: ServerDefinition, env: Record<string, string | undefined>): CommandCheck | undefined {
+  const c = def.config;
+  if (c.type !== 'stdio') return undefined;
+  try {
+    const path = findExecutable(c.command, { platform: process.platform, env: { ...env, ...c.env }, cwd: c.cwd });
+    return { command: c.command, found: true, path };
+  } catch {
+    return {
+      command: c.command,
+      found: false,
+      hint: `Install ${c.command} or put its absolute path in "command"; if it comes from nvm/fnm/volta/asdf, set PATH in the entry's "env".`,
+    };
+  }
+}
+
+/** What to do about a config problem, by its code. */
+function problemAdvice(p: ConfigProblem): string | undefined {
+  switch (p.code) {
+    case 'invalid-json':
+      return `Fix the syntax of ${p.file}; nothing in that file is used until it parses.`;
+    case 'unresolved-variable': {
+      const input = /input:([\w.-]+)/.exec(p.message);
+      return input ? `Set ${inputVariableName(input[1]!)} in the environment (the CLI does not prompt).` : 'Set the variable in the environment or give it a default: ${VAR:-default}.';
+    }
+    case 'shadowed':
+      return 'Rename one of the servers if you meant to keep both.';
+    case 'policy-denied':
+      return 'Ask your administrator, or remove the server.';
+    default:
+      return p.severity === 'error' ? `Edit ${formatJsonPath(p.jsonPath) || 'the entry'} in ${p.file}.` : undefined;
+  }
+}
+
+function report(session: Session, s: ServerSnapshot): ServerReport {
+  const def = s.definition;
+  const err = stateError(s.state);
+  const r: ServerReport = {
+    name: s.name,
+    scope: def.source.scope,
+    source: { file: def.source.file, jsonPath: def.source.jsonPath },
+    transport: transportOf(def),
+    target: targetOf(def),
+    state: s.state.kind,
+    tools: s.tools.length,
+    resources: s.resources.length + s.resourceTemplates.length,
+    prompts: s.prompts.length,
+  };
+  const cmd = checkCommand(def, session.io.env);
+  if (cmd) r.command = cmd;
+  if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
+  if (err) {
+    r.error = err.message;
+    r.hint = err.hint ?? (s.state.kind === 'disabled' ? 'Remove "disabled": true from the entry to use it.' : undefined);
+  }
+  if (s.state.kind === 'failed') {
+    const stderr = session.host.recentStderr(s.name).trim();
+    if (stderr) r.stderr = stderr.split('\n').slice(-10).join('\n');
+  }
+  return r;
+}
+
+export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const snaps = await session.start(session.config.servers);
+  const servers = snaps.map((s) => report(session, s));
+  const problems = session.config.problems;
+  const failed = servers.filter((s) => s.state === 'failed' || s.state === 'needs-auth');
+  const configErrors = problems.filter((p) => p.severity === 'error');
+  const code: ExitCode = failed.length ? EXIT.connection : configErrors.length ? EXIT.usage : EXIT.ok;
+  const files = (session.config.files ?? []).filter((f) => existsSync(f));
+
+  if (a.json) {
+    printJson(session, { workspace: session.workspace, files, problems: problems.map((p) => ({ ...p, advice: problemAdvice(p) })), servers, ok: code === EXIT.ok });
+    return code;
+  }
+  const out = session.io.stdout;
+  out(`workspace: ${session.workspace}\n`);
+  out(`config files: ${files.length ? files.join(', ') : '(none found)'}\n\n`);
+  if (problems.length) {
+    out(`config problems (${problems.length}):\n`);
+    for (const p of problems) {
+      out(`  ✗ ${formatProblem(p)}\n`);
+      const advice = problemAdvice(p);
+      if (advice) out(`    → ${advice}\n`);
+    }
+    out('\n');
+  }
+  if (servers.length === 0) out('no servers to check.\n');
+  for (const s of servers) {
+    const ok = s.state === 'connected';
+    const mark = ok ? '✓' : s.state === 'disabled' ? '-' : '✗';
+    out(`${mark} ${s.name} (${s.transport}, ${s.scope}: ${s.source.file} at ${formatJsonPath(s.source.jsonPath)})\n`);
+    out(`    ${s.target}\n`);
+    if (s.command) out(s.command.found ? `    command: ${s.command.path}\n` : `    command not found on PATH: ${s.command.command}\n    → ${s.command.hint}\n`);
+    if (ok) out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
+    else {
+      out(`    ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
+      // A missing command already got its advice above; the connect error's hint would repeat it.
+      if (s.hint && s.command?.found !== false) out(`    → ${s.hint}\n`);
+      if (s.stderr) out(`    stderr:\n${s.stderr.split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+    }
+  }
+  const okCount = servers.filter((s) => s.state === 'connected').length;
+  out(`\n${servers.length} server(s): ${okCount} connected, ${failed.length} failed, ${configErrors.length} config error(s)\n`);
+  return code;
+}

@@ -1,0 +1,88 @@
+/** `list`, `tools`, `resources`, `prompts`: what the configured servers offer. */
+import type { ServerSnapshot } from '../../core/api.js';
+import type { ParsedArgs } from '../args.js';
+import { EXIT, type ExitCode } from '../errors.js';
+import { oneLine, stateError, stateText, table, transportOf } from '../format.js';
+import type { Session } from '../session.js';
+import { connectAll, connectOne, printJson, reportUnavailable } from './shared.js';
+
+async function snapshots(session: Session, server: string | undefined): Promise<ServerSnapshot[]> {
+  if (server !== undefined) return [await connectOne(session, server)];
+  const all = await connectAll(session);
+  reportUnavailable(session, all);
+  return all;
+}
+
+export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const snaps = await connectAll(session);
+  if (a.json) {
+    printJson(
+      session,
+      snaps.map((s) => {
+        const err = stateError(s.state);
+        return {
+          name: s.name,
+          scope: s.definition.source.scope,
+          source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
+          transport: transportOf(s.definition),
+          state: s.state.kind,
+          ...(err ? { error: err.message } : {}),
+          tools: s.tools.length,
+          resources: s.resources.length + s.resourceTemplates.length,
+          prompts: s.prompts.length,
+        };
+      }),
+    );
+    return EXIT.ok;
+  }
+  if (snaps.length === 0) {
+    session.io.stdout(`No servers configured for ${session.workspace} (.mcp.json, .vscode/mcp.json or --config).\n`);
+    return EXIT.ok;
+  }
+  const rows = snaps.map((s) => [s.name, transportOf(s.definition), s.definition.source.scope, String(s.tools.length), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), stateText(s.state)]);
+  session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
+  return EXIT.ok;
+}
+
+export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const snaps = await snapshots(session, a.positionals[0]);
+  const all = snaps.flatMap((s) => s.tools);
+  if (a.json) {
+    printJson(
+      session,
+      all.map((t) => ({ server: t.server, name: t.name, qualifiedName: t.qualifiedName, description: t.description, annotations: t.annotations, inputSchema: t.inputSchema })),
+    );
+    return EXIT.ok;
+  }
+  const hints = (t: (typeof all)[number]): string =>
+    [t.annotations.readOnlyHint ? 'read-only' : '', t.annotations.destructiveHint ? 'destructive' : '', t.annotations.openWorldHint ? 'open-world' : ''].filter(Boolean).join(',');
+  session.io.stdout(table(all.map((t) => [t.server, t.name, hints(t), oneLine(t.description)]), ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION']));
+  return EXIT.ok;
+}
+
+export async function resources(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const snaps = await snapshots(session, a.positionals[0]);
+  const items = snaps.flatMap((s) => [
+    ...s.resources.map((r) => ({ ...r })),
+    ...s.resourceTemplates.map((t) => ({ ...t })),
+  ]);
+  if (a.json) {
+    printJson(session, items);
+    return EXIT.ok;
+  }
+  const rows = items.map((r) => [r.server, 'uri' in r ? r.uri : `${r.uriTemplate} (template)`, r.name, r.mimeType ?? '', oneLine(r.description, 60)]);
+  session.io.stdout(table(rows, ['SERVER', 'URI', 'NAME', 'MIME', 'DESCRIPTION']));
+  return EXIT.ok;
+}
+
+export async function prompts(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const snaps = await snapshots(session, a.positionals[0]);
+  const all = snaps.flatMap((s) => s.prompts);
+  if (a.json) {
+    printJson(session, all);
+    return EXIT.ok;
+  }
+  const rows = all.map((p) => [p.server, p.name, p.arguments.map((x) => (x.required ? x.name : `${x.name}?`)).join(' '), oneLine(p.description, 60)]);
+  session.io.stdout(table(rows, ['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION']));
+  return EXIT.ok;
+}

@@ -1,0 +1,56 @@
+/** Helpers the commands share: starting one or all servers and insisting on a live connection. */
+import type { ServerSnapshot } from '../../core/api.js';
+import { CliError, EXIT, usageError } from '../errors.js';
+import { stateError, stateText } from '../format.js';
+import type { Session } from '../session.js';
+
+/** Starts one named server; a broken, disabled or unreachable one ends the command with the right code. */
+export async function connectOne(session: Session, name: string): Promise<ServerSnapshot> {
+  const def = session.require(name);
+  session.reportProblems((p) => p.server === name && p.severity === 'warning');
+  const [snap] = await session.start([def]);
+  return requireConnected(snap!);
+}
+
+export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
+  const s = snap.state;
+  if (s.kind === 'connected') return snap;
+  if (s.kind === 'disabled') {
+    throw usageError(`server "${snap.name}" is ${stateText(s)}`, 'Remove "disabled": true from its entry to use it.');
+  }
+  const err = stateError(s);
+  throw new CliError(EXIT.connection, `server "${snap.name}": ${err?.message ?? stateText(s)}`, err?.hint);
+}
+
+/** Starts every configured server (problems to stderr); returns their snapshots in config order. */
+export async function connectAll(session: Session): Promise<ServerSnapshot[]> {
+  session.reportProblems();
+  return session.start(session.config.servers);
+}
+
+/** Tells stderr about servers that did not connect, so an empty listing is never a mystery. */
+export function reportUnavailable(session: Session, snaps: ServerSnapshot[]): void {
+  for (const s of snaps) {
+    if (s.state.kind === 'connected') continue;
+    session.io.stderr(`mcp-host: ${s.name}: ${stateText(s.state)}\n`);
+  }
+}
+
+/** Parses `--args`: a JSON object, or a usage error saying what is wrong with it. */
+export function parseArgsJson(text: string | undefined): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw usageError(`--args is not valid JSON: ${(err as Error).message}`, `Example: --args '{"message": "hello"}'`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw usageError(`--args must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`, `Example: --args '{"message": "hello"}'`);
+  }
+  return value as Record<string, unknown>;
+}
+
+export function printJson(session: Session, value: unknown): void {
+  session.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
