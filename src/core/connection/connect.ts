@@ -146,7 +146,7 @@ async function paged<T>(fetchPage: (cursor: string | undefined) => Promise<{ ite
 export type ListKind = keyof ServerLists;
 
 /** Fetches one list if the server advertises it; an error is logged and yields an empty list. */
-export async function fetchList(client: Client, kind: ListKind, timeoutMs: number, log: Logger): Promise<ServerLists[ListKind]> {
+export async function fetchList(client: Client, kind: ListKind, timeoutMs: number, log: Logger, rethrowAuth = false): Promise<ServerLists[ListKind]> {
   const caps: ServerCapabilities = client.getServerCapabilities() ?? {};
   const opts = { timeout: timeoutMs };
   try {
@@ -177,6 +177,8 @@ export async function fetchList(client: Client, kind: ListKind, timeoutMs: numbe
         });
     }
   } catch (err) {
+    // A server may let `initialize` through and want a token for its lists: that is needs-auth, not an empty list.
+    if (rethrowAuth && isUnauthorized(err)) throw new NeedsAuthError(errorMessage(err));
     log.warn(`listing ${kind} failed: ${errorMessage(err)}`);
     return [];
   }
@@ -185,10 +187,10 @@ export async function fetchList(client: Client, kind: ListKind, timeoutMs: numbe
 
 export async function fetchLists(client: Client, timeoutMs: number, log: Logger): Promise<ServerLists> {
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-    fetchList(client, 'tools', timeoutMs, log) as Promise<Tool[]>,
-    fetchList(client, 'resources', timeoutMs, log) as Promise<Resource[]>,
-    fetchList(client, 'resourceTemplates', timeoutMs, log) as Promise<ResourceTemplate[]>,
-    fetchList(client, 'prompts', timeoutMs, log) as Promise<Prompt[]>,
+    fetchList(client, 'tools', timeoutMs, log, true) as Promise<Tool[]>,
+    fetchList(client, 'resources', timeoutMs, log, true) as Promise<Resource[]>,
+    fetchList(client, 'resourceTemplates', timeoutMs, log, true) as Promise<ResourceTemplate[]>,
+    fetchList(client, 'prompts', timeoutMs, log, true) as Promise<Prompt[]>,
   ]);
   return { tools, resources, resourceTemplates, prompts };
 }

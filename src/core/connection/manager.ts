@@ -377,7 +377,15 @@ export class Manager implements ConnectionManager {
       return;
     }
     e.lastStdio = conn.stdio;
-    const lists = await fetchLists(conn.client, timeoutMs, e.log);
+    let lists: Awaited<ReturnType<typeof fetchLists>>;
+    try {
+      lists = await fetchLists(conn.client, timeoutMs, e.log);
+    } catch (err) {
+      // Only needs-auth escapes fetchLists; every other list error yields an empty list.
+      await conn.close();
+      if (!stale()) this.onAttemptFailed(e, err, attemptNo);
+      return;
+    }
     if (stale()) {
       await conn.close();
       return;

@@ -100,7 +100,7 @@ export class StdioProcessTransport implements Transport {
         spawned = true;
         resolve();
       });
-      child.once('error', (err: NodeJS.ErrnoException) => {
+      child.on('error', (err: NodeJS.ErrnoException) => {
         if (!spawned) {
           const hint = err.code === 'ENOENT' && this.opts.cwd ? ` (does the working directory ${this.opts.cwd} exist?)` : '';
           reject(new HostError('spawn-failed', `could not start ${this.opts.command}: ${err.message}${hint}`, undefined, { cause: err }));
@@ -113,8 +113,11 @@ export class StdioProcessTransport implements Transport {
       child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (chunk: string) => this.stderr.push(chunk));
-      // Writing to a dead server raises EPIPE here; the exit handler reports the real cause.
+      // Writing to a dead server raises EPIPE here; the exit handler reports the real cause. An
+      // unheard stream 'error' would crash the whole host.
       child.stdin!.on('error', () => {});
+      child.stdout!.on('error', (err) => this.onerror?.(err));
+      child.stderr!.on('error', () => {});
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal, requested: this.requested };
         // stdout may still hold the last responses; wait for it briefly, but not for grandchildren
