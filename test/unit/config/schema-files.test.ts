@@ -1,0 +1,38 @@
+/** The JSON schemas in media/ describe the same entry as the zod schema, with descriptions for hover docs. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SERVER_ENTRY_KEYS } from '../../../src/core/config/schema.js';
+
+const media = join(__dirname, '..', '..', '..', 'media');
+const load = (name: string) => JSON.parse(readFileSync(join(media, name), 'utf8')) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
+
+test('mcp-server.schema.json: same keys as the zod schema, every property described', () => {
+  const s = load('mcp-server.schema.json');
+  assert.deepEqual(Object.keys(s.properties).sort(), [...SERVER_ENTRY_KEYS].sort());
+  for (const [k, v] of Object.entries(s.properties)) assert.ok(typeof v.description === 'string' && v.description.length > 20, `${k} has a description`);
+  const oauth = s.properties.oauth.properties as Record<string, { description?: string }>;
+  for (const [k, v] of Object.entries(oauth)) assert.ok(v.description, `oauth.${k} has a description`);
+  assert.deepEqual(s.properties.type.enum, ['stdio', 'sse', 'http', 'ws', 'streamableHttp', 'streamable-http']);
+});
+
+test('.mcp.json and .vscode/mcp.json schemas embed exactly the same server entry', () => {
+  const { $schema: _s, ...entry } = load('mcp-server.schema.json');
+  const mcp = load('mcp.json.schema.json');
+  const vs = load('vscode-mcp.json.schema.json');
+  assert.deepEqual((mcp.definitions as Record<string, unknown>).server, entry);
+  assert.deepEqual((vs.definitions as Record<string, unknown>).server, entry);
+  assert.deepEqual(mcp.properties.mcpServers.additionalProperties, { $ref: '#/definitions/server' });
+  assert.deepEqual(vs.properties.servers.additionalProperties, { $ref: '#/definitions/server' });
+  const inputs = vs.properties.inputs as { items: { required: string[]; properties: Record<string, { description?: string }> } };
+  assert.deepEqual(inputs.items.required, ['id']);
+  for (const k of ['id', 'description', 'password']) assert.ok(inputs.items.properties[k].description);
+});
+
+test('package.json points at these files', () => {
+  const pkg = JSON.parse(readFileSync(join(media, '..', 'package.json'), 'utf8')) as { contributes: { jsonValidation: { url: string }[] } };
+  const urls = pkg.contributes.jsonValidation.map((v) => v.url);
+  assert.ok(urls.includes('./media/mcp.json.schema.json'));
+  assert.ok(urls.includes('./media/vscode-mcp.json.schema.json'));
+});
