@@ -1,0 +1,419 @@
+// The end-to-end harness: real VS Code (code-server 4.100.3) with the packaged extension
+// installed, driven through headless Debian Chromium by playwright-core.
+//
+//   const vs = await startVSCode({ workspace: 'empty' });
+//   try { await vs.runCommand('MCP Host: Show Logs'); ... } finally { await vs.dispose(); }
+//
+// Every session gets fresh temp folders (user data, extensions, HOME, a copy of the fixture
+// workspace) and its own code-server on a port the OS picks. dispose() stops code-server's whole
+// process tree and the browser and removes the folders; an exit/signal hook and a watchdog do the
+// same if the test runner is interrupted or killed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, isAbsolute, join } from 'node:path';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
+import { artifactsDir, chromiumPath, codeServerEntry, fixturesDir, installExtension, packagedVsix } from './support/prepare.js';
+import {
+  MCP_HOST_CONTAINER,
+  activeEditor,
+  activityBarItem,
+  editorText,
+  notificationMessages,
+  outputChannelText,
+  poll,
+  runCommand,
+  showViewContainer,
+  shownOutput,
+  statusBarEntries,
+  treeRow,
+  viewPane,
+  waitForWorkbench,
+} from './support/workbench.js';
+
+export { artifactsDir, fixturesDir, repoRoot } from './support/prepare.js';
+export { poll } from './support/workbench.js';
+
+/** Options of {@link startVSCode}. */
+export interface StartOptions {
+  /** A fixture folder name under test/e2e/fixtures, or an absolute path. It is copied to a temp dir. */
+  workspace: string;
+  /** Extra user settings (merged over the harness defaults, which keep the welcome page away). */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server and so for the extension host and the MCP servers it starts. */
+  env?: Record<string, string>;
+  /** Trust the workspace (default true). `false` opens it in Restricted Mode without a prompt. */
+  trusted?: boolean;
+  /** Prefix of screenshots and logs in test/e2e/.artifacts (default: the workspace's name). */
+  name?: string;
+  /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
+  vsix?: string;
+  /** How long to wait for code-server and the workbench (default 120 s: a loaded 2-core machine is slow). */
+  startTimeoutMs?: number;
+}
+
+/** A running VS Code with our extension, and the helpers to drive it. */
+export interface VSCode {
+  /** The Playwright page showing the workbench. */
+  readonly page: Page;
+  readonly browser: Browser;
+  /** The workbench URL (http://127.0.0.1:PORT/?folder=…). */
+  readonly url: string;
+  readonly userDataDir: string;
+  readonly extensionsDir: string;
+  /** The temp copy of the fixture workspace that VS Code has open. */
+  readonly workspaceDir: string;
+  /** HOME of code-server and its children (keeps ~/.claude, ~/.cursor … of the machine out). */
+  readonly homeDir: string;
+  /** Default timeout of the helpers, in ms. */
+  readonly timeoutMs: number;
+  /** Everything code-server printed so far (stdout and stderr, in order). */
+  logs(): string;
+  /** Saves a PNG of the page to test/e2e/.artifacts/<name>-<shot>.png and returns its path. */
+  screenshot(shot: string): Promise<string>;
+  /** Runs a palette command by its full title, e.g. "MCP Host: Show Logs" (F1, type, pick the exact entry). */
+  runCommand(title: string): Promise<void>;
+  /** The MCP Host item in the activity bar. */
+  activityBarItem(): Locator;
+  /** Shows the MCP Host view container (clicks its activity-bar item unless already shown). */
+  focusMcpHostView(): Promise<void>;
+  /** The pane of the `mcpHost.servers` view ("Servers"); call focusMcpHostView() first. */
+  serversView(): Locator;
+  /** Waits for a row of the `mcpHost.servers` tree containing `text`; shows the view first. */
+  waitForTreeItem(text: string | RegExp, timeoutMs?: number): Promise<Locator>;
+  /** Clicks a tree row containing `text` (button: 'right' opens its context menu). */
+  clickTreeItem(text: string | RegExp, options?: { button?: 'left' | 'right' }): Promise<void>;
+  /** Labels of every rendered row of the `mcpHost.servers` tree. */
+  treeItems(): Promise<string[]>;
+  /** Text of the active editor's rendered lines (scroll for long documents). */
+  activeEditorText(): Promise<string>;
+  /** Messages of the notification toasts on screen. */
+  notifications(): Promise<string[]>;
+  /** Waits for a notification toast whose message matches and returns the message. */
+  waitForNotification(match: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Status bar entries: VS Code's element id, visible text and aria label. */
+  statusBar(): Promise<{ id: string; text: string; label: string }[]>;
+  /** Shows channel `name` in the Output panel and returns its rendered text. */
+  outputChannel(name: string): Promise<string>;
+  /** The channel the Output panel shows now and its text, without changing anything; undefined if hidden. */
+  shownOutput(): Promise<{ channel: string; text: string } | undefined>;
+  /** Waits until channel `name`'s rendered text matches `pattern`, and returns it. */
+  waitForOutput(name: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /**
+   * Content of an extension output channel read from its log file on disk (log output channels
+   * are written to user-data/logs/…/exthost/<extension>/<name>.log); undefined until it exists.
+   * Use this to wait for activation or background work without touching the UI.
+   */
+  readLogFile(channelName: string): string | undefined;
+  /** Waits until the log file of `channelName` matches `pattern`, and returns its content. */
+  waitForLogFile(channelName: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Reloads the window (Developer: Reload Window) and waits for the workbench again. */
+  reload(): Promise<void>;
+  /**
+   * Saves `<name>-last.png` and `<name>-code-server.log` to the artifacts folder, stops the browser
+   * and code-server's whole process tree, and removes the temp folders. Idempotent.
+   */
+  dispose(): Promise<void>;
+}
+
+const DEFAULT_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'telemetry.telemetryLevel': 'off',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+};
+
+// Flags from DESIGN.md; --disable-dev-shm-usage keeps Chromium alive in small containers.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+/** Sessions not yet disposed, for the interrupt hooks. */
+const live = new Set<{ pid: number; root: string }>();
+let hooksInstalled = false;
+
+function installHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  const hardStop = (): void => {
+    for (const s of live) {
+      killTreeSync(s.pid);
+      rmSync(s.root, { recursive: true, force: true });
+    }
+    live.clear();
+  };
+  process.on('exit', hardStop);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => {
+      hardStop();
+      process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const)[sig]);
+    });
+  }
+}
+
+function resolveWorkspace(workspace: string): string {
+  const dir = isAbsolute(workspace) ? workspace : join(fixturesDir, workspace);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`fixture workspace not found: ${dir}`);
+  return dir;
+}
+
+/** Waits for code-server to print the address it listens on (it was started on port 0). */
+function waitForListening(child: ChildProcess, output: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`code-server did not start within ${timeoutMs} ms:\n${output.join('')}`));
+    }, timeoutMs);
+    const onData = (): void => {
+      const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\/?/.exec(output.join(''));
+      if (m) {
+        cleanup();
+        resolve(m[1]!);
+      }
+    };
+    const onExit = (code: number | null, sig: string | null): void => {
+      cleanup();
+      reject(new Error(`code-server exited (${code ?? sig}) before listening:\n${output.join('')}`));
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', onExit);
+    onData();
+  });
+}
+
+function findLogFile(userDataDir: string, channelName: string): string | undefined {
+  const want = `${channelName}.log`;
+  const stack = [join(userDataDir, 'logs')];
+  let best: { path: string; mtime: number } | undefined;
+  while (stack.length > 0) {
+    const dir = stack.pop()!;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      const p = join(dir, n);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) stack.push(p);
+      else if (n === want || n.endsWith(`-${want}`)) {
+        if (!best || st.mtimeMs > best.mtime) best = { path: p, mtime: st.mtimeMs };
+      }
+    }
+  }
+  return best?.path;
+}
+
+/**
+ * Starts code-server with the packaged extension on a copy of `options.workspace`, opens it in
+ * headless Chromium and waits for the workbench. Always pair with `dispose()` in a `finally` /
+ * `t.after`.
+ */
+export async function startVSCode(options: StartOptions): Promise<VSCode> {
+  installHooks();
+  const timeoutMs = 60_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+  const fixture = resolveWorkspace(options.workspace);
+  const name = options.name ?? basename(fixture);
+  const vsix = options.vsix ?? packagedVsix();
+  const entry = codeServerEntry();
+  const executablePath = chromiumPath();
+
+  const root = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-'));
+  const userDataDir = join(root, 'user-data');
+  const extensionsDir = join(root, 'extensions');
+  const homeDir = join(root, 'home');
+  const workspaceDir = join(root, basename(fixture));
+  for (const d of [userDataDir, extensionsDir, homeDir, join(userDataDir, 'User')]) mkdirSync(d, { recursive: true });
+  cpSync(fixture, workspaceDir, { recursive: true });
+
+  const trusted = options.trusted ?? true;
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    ...(trusted
+      ? { 'security.workspace.trust.enabled': false }
+      : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' }),
+    ...options.settings,
+  };
+  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: homeDir,
+    XDG_CONFIG_HOME: join(homeDir, '.config'),
+    XDG_DATA_HOME: join(homeDir, '.local', 'share'),
+    XDG_CACHE_HOME: join(homeDir, '.cache'),
+    CLAUDE_CONFIG_DIR: join(homeDir, '.claude'),
+    ...options.env,
+  };
+  delete env.VSCODE_IPC_HOOK_CLI;
+  delete env.NODE_OPTIONS;
+
+  mkdirSync(artifactsDir, { recursive: true });
+  const output: string[] = [];
+  let child: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let watchdogPid: number | undefined;
+  let record: { pid: number; root: string } | undefined;
+  let disposed = false;
+
+  const dispose = async (): Promise<void> => {
+    if (disposed) return;
+    disposed = true;
+    if (browser) {
+      // The last screen is what a failing test's reader wants to see first.
+      const pages = browser.contexts().flatMap((c) => c.pages());
+      await pages[0]?.screenshot({ path: join(artifactsDir, `${name}-last.png`), timeout: 10_000 }).catch(() => undefined);
+      await browser.close().catch(() => undefined);
+    }
+    if (child?.pid) await killTree(child.pid);
+    if (watchdogPid) {
+      try {
+        process.kill(watchdogPid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    if (record) live.delete(record);
+    try {
+      writeFileSync(join(artifactsDir, `${name}-code-server.log`), output.join(''));
+    } catch {
+      // artifacts are best effort
+    }
+    rmSync(root, { recursive: true, force: true });
+  };
+
+  try {
+    installExtension(vsix, extensionsDir, userDataDir, env);
+    child = spawn(
+      process.execPath,
+      [
+        entry,
+        '--auth', 'none',
+        '--bind-addr', '127.0.0.1:0',
+        '--config', join(root, 'code-server.yaml'),
+        '--extensions-dir', extensionsDir,
+        '--user-data-dir', userDataDir,
+        '--disable-telemetry',
+        '--disable-update-check',
+        '--disable-getting-started-override',
+        workspaceDir,
+      ],
+      // Own process group, so the whole tree can be signalled at once.
+      { env, cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const pid = child.pid;
+    if (pid === undefined) throw new Error('code-server could not be spawned');
+    record = { pid, root };
+    live.add(record);
+    watchdogPid = startWatchdog(pid);
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (d: string) => output.push(d));
+    child.stderr!.on('data', (d: string) => output.push(d));
+
+    const base = await waitForListening(child, output, startTimeoutMs);
+    const url = `${base}/?folder=${encodeURIComponent(workspaceDir)}`;
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true, timeout: startTimeoutMs });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(timeoutMs);
+    await page.goto(url, { timeout: startTimeoutMs });
+    await waitForWorkbench(page, startTimeoutMs);
+
+    const serversView = (): Locator => viewPane(page, MCP_HOST_CONTAINER, 'Servers');
+    const focusMcpHostView = (): Promise<void> => showViewContainer(page, 'MCP Host', timeoutMs);
+    const readLogFile = (channelName: string): string | undefined => {
+      const file = findLogFile(userDataDir, channelName);
+      return file ? readFileSync(file, 'utf8') : undefined;
+    };
+
+    const vs: VSCode = {
+      page,
+      browser,
+      url,
+      userDataDir,
+      extensionsDir,
+      workspaceDir,
+      homeDir,
+      timeoutMs,
+      logs: () => output.join(''),
+      screenshot: async (shot) => {
+        const path = join(artifactsDir, `${name}-${shot}.png`);
+        await page.screenshot({ path });
+        return path;
+      },
+      runCommand: (title) => runCommand(page, title, timeoutMs),
+      activityBarItem: () => activityBarItem(page, 'MCP Host'),
+      focusMcpHostView,
+      serversView,
+      waitForTreeItem: async (text, t = timeoutMs) => {
+        await focusMcpHostView();
+        const row = treeRow(serversView(), text).first();
+        await row.waitFor({ state: 'visible', timeout: t });
+        return row;
+      },
+      clickTreeItem: async (text, opts) => {
+        const row = await vs.waitForTreeItem(text);
+        await row.click({ button: opts?.button ?? 'left' });
+      },
+      treeItems: async () => {
+        await focusMcpHostView();
+        return serversView().locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e.textContent ?? '')));
+      },
+      activeEditorText: () => editorText(activeEditor(page)),
+      notifications: () => notificationMessages(page),
+      waitForNotification: (match, t = timeoutMs) =>
+        poll(`a notification matching ${String(match)}`, t, async () =>
+          (await notificationMessages(page)).find((m) => (typeof match === 'string' ? m.includes(match) : match.test(m))),
+        ),
+      statusBar: () => statusBarEntries(page),
+      shownOutput: () => shownOutput(page),
+      outputChannel: (channel) => outputChannelText(page, channel, timeoutMs),
+      waitForOutput: (channel, pattern, t = timeoutMs) =>
+        poll(`output channel "${channel}" to match ${String(pattern)}`, t, async () => {
+          const text = await outputChannelText(page, channel, timeoutMs);
+          return pattern.test(text) ? text : undefined;
+        }),
+      readLogFile,
+      waitForLogFile: (channelName, pattern, t = timeoutMs) =>
+        poll(`log file of "${channelName}" to match ${String(pattern)}`, t, async () => {
+          const text = readLogFile(channelName);
+          return text !== undefined && pattern.test(text) ? text : undefined;
+        }),
+      reload: async () => {
+        await runCommand(page, 'Developer: Reload Window', timeoutMs);
+        await page.waitForLoadState('load', { timeout: startTimeoutMs });
+        await waitForWorkbench(page, startTimeoutMs);
+      },
+      dispose,
+    };
+    return vs;
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}

@@ -1,0 +1,60 @@
+// One-time preparation shared by every e2e session in a process: the packaged .vsix and the
+// code-server install. `npm run test:e2e` (scripts/e2e.mjs) does both before the tests start and
+// passes the results in the environment; running one test file directly does them here.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const repoRoot = resolve(__dirname, '..', '..', '..');
+export const artifactsDir = join(repoRoot, 'test', 'e2e', '.artifacts');
+export const fixturesDir = join(repoRoot, 'test', 'e2e', 'fixtures');
+
+let vsix: string | undefined;
+
+/** Path of the packaged extension: `$MCP_HOST_E2E_VSIX`, else `npm run package` once per process. */
+export function packagedVsix(): string {
+  const fromEnv = process.env.MCP_HOST_E2E_VSIX;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`MCP_HOST_E2E_VSIX points at a missing file: ${fromEnv}`);
+    return fromEnv;
+  }
+  if (vsix) return vsix;
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
+  const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  if (r.status !== 0) throw new Error(`npm run package failed:\n${r.stdout}\n${r.stderr}`);
+  vsix = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
+  return vsix;
+}
+
+let entry: string | undefined;
+
+/** Path of code-server's entry.js, installing code-server 4.100.3 into .cache/ first if needed. */
+export function codeServerEntry(): string {
+  if (entry) return entry;
+  const script = join(repoRoot, 'scripts', 'code-server.mjs');
+  const r = spawnSync(process.execPath, [script], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`installing code-server failed:\n${r.stdout}\n${r.stderr}`);
+  const lines = r.stdout.trim().split('\n');
+  entry = lines[lines.length - 1];
+  if (!entry || !existsSync(entry)) throw new Error(`code-server install printed no entry path:\n${r.stdout}`);
+  return entry;
+}
+
+/** Debian's Chromium (DESIGN.md: Playwright's own browsers cannot be downloaded here). */
+export function chromiumPath(): string {
+  const candidates = [process.env.MCP_HOST_E2E_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(
+    (p): p is string => Boolean(p),
+  );
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error('Chromium not found: run `apt-get install -y chromium` (or set MCP_HOST_E2E_CHROMIUM)');
+  return found;
+}
+
+/** Installs a .vsix into an extensions folder with code-server's CLI. */
+export function installExtension(vsixPath: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv): void {
+  execFileSync(
+    process.execPath,
+    [codeServerEntry(), '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsixPath],
+    { env, stdio: 'pipe', timeout: 120_000 },
+  );
+}

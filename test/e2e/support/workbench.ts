@@ -1,0 +1,170 @@
+// Page-level helpers that drive VS Code's workbench the way a user does: palette, views, tree,
+// editors, notifications, status bar, Output panel. Selectors are VS Code 1.100's DOM; they live
+// here only, so a workbench update means fixing one file.
+import { type Locator, type Page } from 'playwright-core';
+
+/** The element VS Code gives the sidebar composite of our view container. */
+export const MCP_HOST_CONTAINER = '[id="workbench.view.extension.mcpHost"]';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Calls `probe` every 250 ms until it returns a value (not undefined) or `timeoutMs` passes. */
+export async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Waits until the workbench has rendered its activity bar and status bar. */
+export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<void> {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** The activity-bar entry of a view container, by its title (ours is "MCP Host"). */
+export function activityBarItem(page: Page, title: string): Locator {
+  return page.locator(`.part.activitybar li.action-item[aria-label="${title}"], .part.activitybar li.action-item:has(> a[aria-label="${title}"])`).first();
+}
+
+/** Opens the view container's sidebar unless it is already showing (a second click would close it). */
+export async function showViewContainer(page: Page, title: string, timeoutMs: number): Promise<void> {
+  const item = activityBarItem(page, title);
+  await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('class'))?.includes('checked');
+  const sidebarVisible = await page.locator('.part.sidebar').isVisible();
+  if (!selected || !sidebarVisible) await item.click();
+  await page.locator(`.part.sidebar .composite.title h2`).filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) }).waitFor({ timeout: timeoutMs });
+}
+
+/** The pane of a view (by its name, e.g. "Servers") inside a sidebar composite. */
+export function viewPane(page: Page, containerSelector: string, viewName: string): Locator {
+  return page.locator(`${containerSelector} .pane`).filter({
+    has: page.locator(`.pane-header[aria-label="${viewName} Section"]`),
+  });
+}
+
+/** A row of a tree view whose label contains `text` (string: substring, RegExp: match). */
+export function treeRow(pane: Locator, text: string | RegExp): Locator {
+  return pane.locator('.monaco-list-row').filter({ hasText: text });
+}
+
+/** Opens the command palette (F1), types the title and runs the entry whose label is exactly it. */
+export async function runCommand(page: Page, title: string, timeoutMs: number): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input.input');
+  // Close whatever quick input or menu is open so F1 reaches the workbench.
+  await page.keyboard.press('Escape');
+  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+    await page.keyboard.press(key);
+    try {
+      await widget.waitFor({ state: 'visible', timeout: 5000 });
+      break;
+    } catch {
+      // A modal or an unfocused page swallowed the key; try again.
+    }
+  }
+  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(`>${title}`);
+  const exact = new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`);
+  const row = widget.locator('.monaco-list-row').filter({
+    has: page.locator('.quick-input-list-label .label-name, .monaco-icon-label .label-name').filter({ hasText: exact }),
+  });
+  try {
+    await row.first().waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    const offered = await widget.locator('.monaco-list-row').allInnerTexts();
+    await page.keyboard.press('Escape');
+    throw new Error(`command "${title}" is not in the palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
+  }
+  await row.first().click();
+  await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/**
+ * Text of the lines a Monaco editor has rendered, in document order. Monaco renders only the
+ * visible lines (plus a margin): callers reading long documents should scroll first.
+ */
+export async function editorText(editor: Locator): Promise<string> {
+  const lines = await editor.locator('.view-lines .view-line').evaluateAll((els) =>
+    els
+      .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: (el.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .sort((a, b) => a.top - b.top)
+      .map((l) => l.text),
+  );
+  return lines.join('\n');
+}
+
+/** The editor of the active editor group. */
+export function activeEditor(page: Page): Locator {
+  return page.locator('.part.editor .editor-group-container.active .monaco-editor').first();
+}
+
+/** Messages of the notification toasts currently on screen. */
+export async function notificationMessages(page: Page): Promise<string[]> {
+  return page.locator('.notifications-toasts .notification-toast .notification-list-item-message').allInnerTexts();
+}
+
+/** Every status bar entry as { id, text, tooltip }; `id` is VS Code's element id for the item. */
+export async function statusBarEntries(page: Page): Promise<{ id: string; text: string; label: string }[]> {
+  return page.locator('.part.statusbar .statusbar-item').evaluateAll((els) =>
+    els.map((el) => ({
+      id: el.id,
+      text: ((el as HTMLElement).innerText ?? '').trim(),
+      label: el.querySelector('[aria-label]')?.getAttribute('aria-label') ?? el.getAttribute('aria-label') ?? '',
+    })),
+  );
+}
+
+/**
+ * The channel the Output panel shows right now and its rendered text, without touching the UI;
+ * undefined when the Output view is not visible. Use it to check that a command showed a channel.
+ */
+export async function shownOutput(page: Page): Promise<{ channel: string; text: string } | undefined> {
+  const panel = page.locator('.part.panel');
+  if (!(await panel.isVisible())) return undefined;
+  const picker = panel.locator('select.monaco-select-box').filter({ has: page.locator('option') });
+  if ((await picker.count()) === 0 || !(await picker.first().isVisible())) return undefined;
+  const channel = await picker.first().evaluate((el) => {
+    const s = el as HTMLSelectElement;
+    return s.options[s.selectedIndex]?.text ?? '';
+  });
+  return { channel, text: await editorText(panel.locator('.monaco-editor').first()) };
+}
+
+/** Shows the Output panel on channel `name` (choosing it in the channel picker) and returns its text. */
+export async function outputChannelText(page: Page, name: string, timeoutMs: number): Promise<string> {
+  const panel = page.locator('.part.panel');
+  const picker = panel.locator('select.monaco-select-box').filter({ has: page.locator('option', { hasText: name }) });
+  if (!(await panel.isVisible()) || (await picker.count()) === 0) {
+    await runCommand(page, 'View: Show Output', timeoutMs);
+  }
+  await picker.first().waitFor({ state: 'visible', timeout: timeoutMs });
+  const current = await picker.first().evaluate((el) => {
+    const s = el as HTMLSelectElement;
+    return s.options[s.selectedIndex]?.text ?? '';
+  });
+  if (current !== name) await picker.first().selectOption({ label: name });
+  return poll(`output channel "${name}" to show`, timeoutMs, async () => {
+    const selected = await picker.first().evaluate((el) => {
+      const s = el as HTMLSelectElement;
+      return s.options[s.selectedIndex]?.text ?? '';
+    });
+    if (selected !== name) return undefined;
+    return editorText(panel.locator('.monaco-editor').first());
+  });
+}
+
+
