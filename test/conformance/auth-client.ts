@@ -1,0 +1,142 @@
+// Adapter for the conformance suite's auth/* client scenarios. It runs the real host (createHost)
+// with our OAuth provider (createHostAuth) exactly as the editor does: a connect that needs auth
+// ends in `needs-auth`, then the explicit sign-in runs and the server is restarted. The only
+// stand-in is the browser: it fetches the authorization URL (the suite's authorization server
+// auto-approves) and delivers the redirect it answers with to our loopback receiver.
+// Run: node --import tsx test/conformance/auth-client.ts URL
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HostTool, McpHost } from '../../src/core/api.js';
+import { createHostAuth, createLoopbackReceiver, isAuthRequired, type HostAuth } from '../../src/core/auth/index.js';
+import type { ServerDefinition } from '../../src/core/config/types.js';
+import { createHost } from '../../src/core/host.js';
+import type { BrowserOpener, KeyValueStore, Logger, SecretStore } from '../../src/core/ports.js';
+
+const SERVER = 'conformance';
+/** Where this client's metadata document would be published (SEP-991); the suite expects this URL. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+/** Sign-ins per operation before giving up (the suite's retry-limit scenario allows at most 3). */
+const MAX_SIGN_INS = 2;
+
+const logger: Logger = {
+  trace() {},
+  debug() {},
+  info: (m) => process.stderr.write(`[info] ${m}\n`),
+  warn: (m) => process.stderr.write(`[warn] ${m}\n`),
+  error: (m) => process.stderr.write(`[error] ${m}\n`),
+};
+
+const secretMap = new Map<string, string>();
+const secrets: SecretStore = {
+  get: async (k) => secretMap.get(k),
+  store: async (k, v) => void secretMap.set(k, v),
+  delete: async (k) => void secretMap.delete(k),
+};
+const kvMap = new Map<string, unknown>();
+const kv: KeyValueStore = {
+  get: <T>(k: string) => kvMap.get(k) as T | undefined,
+  update: async (k, v) => void kvMap.set(k, v),
+};
+
+/** A browser that follows the authorization server's redirect back to our loopback listener. */
+const browser: BrowserOpener = {
+  async open(url) {
+    void (async () => {
+      const res = await fetch(url, { redirect: 'manual' });
+      const location = res.headers.get('location');
+      await res.body?.cancel();
+      if (!location) throw new Error(`authorization endpoint answered HTTP ${res.status} without a redirect`);
+      const back = await fetch(new URL(location, url));
+      await back.body?.cancel();
+    })().catch((err: unknown) => logger.error(`browser: ${err instanceof Error ? err.message : String(err)}`));
+    return true;
+  },
+};
+
+function definition(url: string, clientId: string | undefined): ServerDefinition {
+  return {
+    name: SERVER,
+    config: { type: 'http', url, ...(clientId ? { oauth: { clientId } } : {}) },
+    source: { scope: 'dynamic', file: 'conformance', jsonPath: [SERVER] },
+    signature: `url:${url}`,
+    hash: `conformance:${url}`,
+  };
+}
+
+/** Connected, signing in (at most MAX_SIGN_INS times) whenever the host reports needs-auth. */
+async function connect(host: McpHost, auth: HostAuth, def: ServerDefinition): Promise<HostTool[]> {
+  for (let signIns = 0; ; signIns++) {
+    await host.whenSettled();
+    const state = host.server(SERVER)?.state;
+    if (state?.kind === 'connected') return host.server(SERVER)!.tools;
+    if (state?.kind !== 'needs-auth' || signIns >= MAX_SIGN_INS) throw new Error(`not connected: ${JSON.stringify(state)}`);
+    logger.info(`needs-auth: ${state.message}; signing in`);
+    await auth.authenticate(def);
+    await host.restart(SERVER);
+  }
+}
+
+function needsAuth(err: unknown): boolean {
+  const e = err as { code?: unknown; cause?: unknown };
+  return e?.code === 'needs-auth' || isAuthRequired(err) || isAuthRequired(e?.cause);
+}
+
+async function main(): Promise<void> {
+  const url = process.argv[process.argv.length - 1];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  if (!url || !/^https?:\/\//.test(url)) throw new Error('usage: auth-client.ts URL');
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
+
+  const auth = createHostAuth({
+    secrets,
+    kv,
+    logger,
+    browser,
+    receiver: createLoopbackReceiver(),
+    clientName: 'MCP Host (conformance)',
+    clientMetadataUrl: CLIENT_METADATA_URL,
+  });
+  const def = definition(url, context.client_id);
+  if (context.client_secret) await auth.setClientSecret(def, context.client_secret);
+
+  const blobDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-auth-'));
+  const host = createHost({
+    logger,
+    blobDir,
+    authProvider: (d) => auth.providerFor(d),
+    clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
+  });
+  try {
+    host.setDefinitions([def]);
+    const tools = await connect(host, auth, def);
+    logger.info(`${scenario}: connected, ${tools.length} tools`);
+    for (const tool of tools) {
+      for (let signIns = 0; ; signIns++) {
+        try {
+          const result = await host.callTool(SERVER, tool.name, {}, { timeoutMs: 20_000 });
+          logger.info(`${tool.name} → ${result.isError ? 'error' : 'ok'}`);
+          break;
+        } catch (err) {
+          // Step-up: the call asked for a wider scope; sign in again (the provider kept the scope).
+          if (!needsAuth(err) || signIns >= MAX_SIGN_INS) throw err;
+          logger.info(`${tool.name} needs a new sign-in; signing in`);
+          await auth.authenticate(def);
+          await host.restart(SERVER);
+          await connect(host, auth, def);
+        }
+      }
+    }
+  } finally {
+    await host.dispose();
+    await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`conformance auth client: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
