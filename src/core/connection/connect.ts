@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
+import { redactArgs, redactUrl } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport } from './transports.js';
@@ -41,9 +42,10 @@ export class NeedsAuthError extends Error {}
 
 function describe(def: ServerDefinition): string {
   const c = def.config;
-  if (c.type === 'stdio') return [c.command, ...c.args].join(' ');
+  if (c.type === 'stdio') return [c.command, ...redactArgs(c.args)].join(' ');
   if (c.type === 'inprocess') return `in-process server ${c.id}`;
-  return c.url;
+  // URLs may carry keys in their query string; they end up in states and logs.
+  return redactUrl(c.url);
 }
 
 /** Turns whatever an attempt threw into an error that says what happened and what to do. */
@@ -55,7 +57,7 @@ export function connectError(err: unknown, def: ServerDefinition, stdio: StdioPr
   }
   if (def.config.type !== 'stdio' && def.config.type !== 'inprocess' && isTerminalNetworkError(err)) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return new HostError('connect-failed', `could not reach ${def.config.url}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`, 'Is the server running and the URL right?', { cause: err });
+    return new HostError('connect-failed', `could not reach ${redactUrl(def.config.url)}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`, 'Is the server running and the URL right?', { cause: err });
   }
   return new HostError('connect-failed', `${def.name} (${describe(def)}) failed to connect: ${errorMessage(err)}`, undefined, { cause: err });
 }

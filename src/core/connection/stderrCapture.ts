@@ -5,6 +5,7 @@
  */
 import type { Clock, Logger } from '../ports.js';
 import { systemClock } from '../ports.js';
+import { redactString } from '../redact.js';
 
 export interface StderrCaptureOptions {
   /** Bytes of recent output kept (approximately, in UTF-16 code units). Default 64 KiB. */
@@ -51,7 +52,7 @@ export class StderrCapture {
   /** The last `n` non-empty lines, for error messages. */
   lastLines(n: number): string[] {
     const lines = this.text.split(/\r?\n/).filter((l) => l.trim() !== '');
-    return lines.slice(-n).map((l) => (l.length > 500 ? `${l.slice(0, 500)}…` : l));
+    return lines.slice(-n).map((l) => redactString(l.length > 500 ? `${l.slice(0, 500)}…` : l));
   }
 
   push(chunk: string): void {
@@ -131,6 +132,8 @@ export class StderrCapture {
 
   private emit(text: string): void {
     // stderr is ordinary chatter for most servers, so it is logged as info, never as an error.
-    this.log.info(`[stderr] ${text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text}`);
+    // Servers do print tokens (debug dumps of env or headers): redact before the log sees them.
+    const cut = text.length > this.maxLineLength ? `${text.slice(0, this.maxLineLength)}…` : text;
+    this.log.info(`[stderr] ${redactString(cut)}`);
   }
 }

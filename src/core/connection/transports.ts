@@ -4,6 +4,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { authFetchFor } from '../auth/index.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../ports.js';
 import { assertNever } from './state.js';
@@ -44,6 +45,8 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         transport: new SSEClientTransport(parseUrl(config.url), {
           requestInit: { headers: config.headers ?? {} },
           authProvider: ctx.authProvider,
+          // Normalises token responses and notices 403 insufficient_scope (src/core/auth/oauth-fetch.ts).
+          fetch: authFetchFor(ctx.authProvider),
         }),
       };
     case 'http':
@@ -51,6 +54,8 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         transport: new StreamableHTTPClientTransport(parseUrl(config.url), {
           requestInit: { headers: config.headers ?? {} },
           authProvider: ctx.authProvider,
+          // Normalises token responses and notices 403 insufficient_scope (src/core/auth/oauth-fetch.ts).
+          fetch: authFetchFor(ctx.authProvider),
         }),
       };
     case 'ws':
