@@ -22,7 +22,7 @@ export interface Policy {
   /** undefined: no allow-list (everything not denied is allowed). */
   allowed?: PolicyEntry[];
   denied: PolicyEntry[];
-  /** The managed file could not be read: deny everything that is not itself managed (fail closed). */
+  /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
   broken?: boolean;
 }
 

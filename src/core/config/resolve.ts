@@ -13,7 +13,7 @@ import { checkRemoteUrl } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
 import type { RawEntry } from './sources/entry.js';
 import type { ConfigProblem, RemoteServerConfig, ServerDefinition, StdioServerConfig } from './types.js';
-import { expandConfig, inputIdsIn, inputIdsOf, type UnresolvedVariable, type VariableContext } from './variables.js';
+import { expandableStrings, expandConfig, inputIdsIn, inputIdsOf, type UnresolvedVariable, type VariableContext } from './variables.js';
 
 type FileConfig = StdioServerConfig | RemoteServerConfig;
 
@@ -90,9 +90,10 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
   const unresolved: UnresolvedVariable[] = [];
   for (const id of inputIdsOf(c)) {
     const decl = raw.inputs?.get(id);
-    const path = (raw.inputs ? ['inputs'] : []) as JsonPath;
+    // Point the problem at the first string that uses the input.
+    const path = expandableStrings(c).find((s) => inputIdsIn(s.value).includes(id))?.path ?? [];
     if (raw.inputs && !decl) {
-      unresolved.push({ variable: `\${input:${id}}`, path: [], reason: `input "${id}" is not declared; add { "id": "${id}", "type": "promptString", "description": "..." } to "inputs" of this file` });
+      unresolved.push({ variable: `\${input:${id}}`, path, reason: `input "${id}" is not declared; add { "id": "${id}", "type": "promptString", "description": "..." } to "inputs" of this file` });
       continue;
     }
     const key = `${raw.source.file}\0${id}`;

@@ -156,3 +156,16 @@ test('the loader never writes: files are byte-identical afterwards', async (t) =
   assert.equal(await readFile(join(dir, '.mcp.json'), 'utf8'), '{"mcpServers":{"bad":{}}}');
   assert.equal((await stat(join(dir, '.vscode', 'mcp.json'))).mtimeMs, before.mtimeMs);
 });
+
+test('configFiles (the CLI\'s --config): extra .mcp.json-format files in the dynamic scope, later files win', async (t) => {
+  const dir = await tempTree(t, {
+    'one.json': json({ mcpServers: { a: { command: 'node', args: ['1'] }, shared: { command: 'node', args: ['one'] } } }),
+    'two.json': json({ mcpServers: { shared: { command: 'node', args: ['two'] } } }),
+    'proj/.mcp.json': json({ mcpServers: { a: { command: 'node', args: ['project'] } } }),
+  });
+  const c = await loadConfig({ folders: [join(dir, 'proj')], env: {}, configFiles: [join(dir, 'one.json'), join(dir, 'two.json')] });
+  assert.equal(server(c, 'a').source.file, join(dir, 'one.json'));
+  assert.equal(server(c, 'a').source.scope, 'dynamic');
+  assert.equal(server(c, 'shared').source.file, join(dir, 'two.json'));
+  assert.deepEqual(byCode(c, 'shadowed').map((p) => p.file).sort(), [join(dir, 'one.json'), join(dir, 'proj', '.mcp.json')].sort());
+});

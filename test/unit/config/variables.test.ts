@@ -173,3 +173,13 @@ test('parseEnvFile: multi-line double-quoted values and CRLF', () => {
   assert.equal(r.values.NEXT, '1');
   assert.deepEqual(r.badLines, []);
 });
+
+test('an unresolved input points at the string that uses it', async (t) => {
+  const dir = await tempTree(t, {
+    '.vscode/mcp.json': json({ inputs: [{ id: 'k' }], servers: { s: { url: 'https://x.test/mcp', headers: { 'X-Key': '${input:k}' } }, u: { command: 'node', env: { A: '${input:undeclared}' } } } }),
+  });
+  const c = await loadConfig({ folders: [dir], env: {}, inputs: fakeInputs({}) });
+  const un = byCode(c, 'unresolved-variable');
+  assert.deepEqual(un.find((p) => p.server === 's')!.jsonPath, ['servers', 's', 'headers', 'X-Key']);
+  assert.deepEqual(un.find((p) => p.server === 'u')!.jsonPath, ['servers', 'u', 'env', 'A']);
+});
