@@ -1,0 +1,106 @@
+/**
+ * Runs the real CLI as a user would: the CLI and fixture servers are bundled with esbuild into a
+ * temp folder, servers are configured in a temp workspace's `.mcp.json`, and each command is a
+ * new process. Everything created is removed in `dispose`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+export const ROOT = resolve(__dirname, '..', '..', '..');
+export const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Harness {
+  dir: string;
+  cli: string;
+  fixture(name: 'errors-server' | 'unicode-tools'): string;
+  /** A new folder with `.mcp.json` holding `servers`. */
+  workspace(name: string, servers: Record<string, unknown>): Promise<string>;
+  run(args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
+  dispose(): Promise<void>;
+}
+
+export async function createHarness(): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-cli-it-'));
+  const common = {
+    bundle: true,
+    platform: 'node' as const,
+    target: 'node20',
+    format: 'cjs' as const,
+    mainFields: ['module', 'main'],
+    external: ['bufferutil', 'utf-8-validate'],
+    logLevel: 'warning' as const,
+  };
+  await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(dir, 'bin', 'cli.js') });
+  await build({ ...common, entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')], outfile: join(dir, 'bin', 'errors-server.js') });
+  await build({ ...common, entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')], outfile: join(dir, 'bin', 'unicode-tools.js') });
+  const children = new Set<ReturnType<typeof spawn>>();
+  return {
+    dir,
+    cli: join(dir, 'bin', 'cli.js'),
+    fixture: (name) => join(dir, 'bin', `${name}.js`),
+    async workspace(name, servers) {
+      const ws = join(dir, name);
+      await mkdir(ws, { recursive: true });
+      await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers }, null, 2));
+      return ws;
+    },
+    run(args, opts) {
+      return new Promise((done, fail) => {
+        const child = spawn(process.execPath, [join(dir, 'bin', 'cli.js'), ...args], {
+          cwd: opts.cwd,
+          // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
+          env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs'), ...opts.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        children.add(child);
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          fail(new Error(`mcp-host ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 90_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+        }, opts.timeoutMs ?? 90_000);
+        child.on('error', fail);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          children.delete(child);
+          done({ code, stdout, stderr });
+        });
+      });
+    },
+    async dispose() {
+      for (const c of children) c.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** True while a process with this pid exists. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Waits until `pid` is gone (the CLI stops servers before it exits, but reaping can lag a moment). */
+export async function waitGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !alive(pid);
+}
