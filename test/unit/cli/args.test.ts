@@ -1,0 +1,60 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseArgs, usageLine } from '../../../src/cli/args.js';
+import { CliError } from '../../../src/cli/errors.js';
+
+function usage(argv: string[]): string {
+  try {
+    parseArgs(argv);
+  } catch (err) {
+    assert.ok(err instanceof CliError);
+    assert.equal(err.code, 2);
+    return err.message;
+  }
+  assert.fail(`expected a usage error for ${argv.join(' ')}`);
+}
+
+test('global options anywhere on the line, both --opt value and --opt=value', () => {
+  const a = parseArgs(['--json', 'call', '--workspace', '/w', 'srv', '--config=a.json', 'tool', '--config', 'b.json', '--args', '{"x":1}', '--timeout=500']);
+  assert.equal(a.command, 'call');
+  assert.deepEqual(a.positionals, ['srv', 'tool']);
+  assert.equal(a.workspace, '/w');
+  assert.deepEqual(a.configs, ['a.json', 'b.json']);
+  assert.equal(a.json, true);
+  assert.equal(a.args, '{"x":1}');
+  assert.equal(a.timeoutMs, 500);
+});
+
+test('optional server argument, and -- ends options', () => {
+  assert.deepEqual(parseArgs(['tools']).positionals, []);
+  assert.deepEqual(parseArgs(['tools', 'github']).positionals, ['github']);
+  assert.deepEqual(parseArgs(['read', 'srv', '--', '--weird-uri']).positionals, ['srv', '--weird-uri']);
+});
+
+test('--help and --version win over everything else, even without a command', () => {
+  assert.equal(parseArgs(['--help']).help, true);
+  assert.equal(parseArgs(['bogus', '-h']).help, true);
+  assert.equal(parseArgs(['--version']).version, true);
+});
+
+test('usage errors say what is wrong', () => {
+  assert.match(usage([]), /no command given/);
+  assert.match(usage(['nope']), /unknown command "nope"; commands: list, tools, call/);
+  assert.match(usage(['call', 'srv']), /call: missing TOOL/);
+  assert.match(usage(['read']), /read: missing SERVER URI/);
+  assert.match(usage(['list', 'extra']), /list: unexpected argument "extra"/);
+  assert.match(usage(['tools', 'a', 'b']), /unexpected argument "b"/);
+  assert.match(usage(['list', '--bogus']), /unknown option --bogus/);
+  assert.match(usage(['list', '--workspace']), /--workspace needs a value/);
+  assert.match(usage(['list', '--json=yes']), /--json takes no value/);
+  assert.match(usage(['call', 's', 't', '--timeout', '0']), /--timeout must be a positive number/);
+  assert.match(usage(['call', 's', 't', '--timeout', '1.5']), /--timeout must be a positive number/);
+  assert.match(usage(['list', '--timeout', '5']), /list does not take --timeout/);
+  assert.match(usage(['read', 's', 'u', '--args', '{}']), /read does not take --args/);
+});
+
+test('usage lines show each command\'s arguments and options', () => {
+  assert.equal(usageLine('call'), 'call SERVER TOOL [--args JSON] [--timeout MS]');
+  assert.equal(usageLine('tools'), 'tools [SERVER]');
+  assert.equal(usageLine('doctor'), 'doctor');
+});
