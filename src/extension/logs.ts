@@ -2,7 +2,15 @@ import * as vscode from 'vscode';
 import type { ServerChangeEvent } from '../core/api.js';
 import { ConnectionStates } from '../core/connection/state.js';
 import type { Logger } from '../core/ports.js';
+import { REDACTED } from '../core/redact.js';
 import { channelLogger } from './ports/logger.js';
+import type { GateReason } from './tree/model.js';
+
+const GATE_LOG: Record<GateReason, string> = {
+  untrusted: 'the workspace is not trusted',
+  'not-approved': 'waiting for your approval of this workspace server',
+  'user-disabled': 'disabled in this workspace',
+};
 
 /**
  * One LogOutputChannel per server (`MCP Host: <name>`), created on first use: stderr lines and
@@ -12,7 +20,11 @@ export class ServerLogs implements vscode.Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
   private readonly lastState = new Map<string, string>();
 
-  constructor(private readonly redact: (text: string) => string) {}
+  constructor(
+    private readonly redact: (text: string) => string,
+    /** Literal values to hide in this server's lines (its env and header values). */
+    private readonly secretsOf: (server: string) => string[] = () => [],
+  ) {}
 
   channel(server: string): vscode.LogOutputChannel {
     let ch = this.channels.get(server);
@@ -25,7 +37,11 @@ export class ServerLogs implements vscode.Disposable {
 
   /** HostOptions.serverLogger. */
   logger(server: string): Logger {
-    return channelLogger(this.channel(server), this.redact);
+    return channelLogger(this.channel(server), (text) => {
+      let out = text;
+      for (const v of this.secretsOf(server)) out = out.split(v).join(REDACTED);
+      return this.redact(out);
+    });
   }
 
   show(server: string): void {
@@ -33,7 +49,7 @@ export class ServerLogs implements vscode.Disposable {
   }
 
   /** Logs each state transition once (the host also fires for list refreshes). */
-  onServerChange(e: ServerChangeEvent): void {
+  onServerChange(e: ServerChangeEvent, gate?: GateReason): void {
     if (!e.snapshot) {
       if (this.channels.has(e.name)) this.channel(e.name).info('removed from the configuration; stopped');
       this.lastState.delete(e.name);
@@ -46,7 +62,7 @@ export class ServerLogs implements vscode.Disposable {
       st.kind === 'needs-auth' ? `: ${st.message}` :
       st.kind === 'connected' ? ` to ${st.serverInfo.name} ${st.serverInfo.version} in ${Math.round(st.connectMs)} ms (${e.snapshot.tools.length} tools)` :
       st.kind === 'disabled' ? ` (${st.reason}${st.message ? `: ${st.message}` : ''})` : '';
-    const line = `${label}${detail}`;
+    const line = gate ? `not started: ${GATE_LOG[gate]}` : `${label}${detail}`;
     if (this.lastState.get(e.name) === line) return;
     this.lastState.set(e.name, line);
     const log = this.logger(e.name);

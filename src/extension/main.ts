@@ -3,8 +3,10 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
+import type { ServerDefinition } from '../core/config/types.js';
 import { configFilesToWatch, loadConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
+import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { registerServerCommands } from './commands.js';
 import { ConfigController } from './config/controller.js';
@@ -21,6 +23,14 @@ import { startIdeIntegration } from './ide/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 
 let host: McpHost | undefined;
+
+/** Values a server's log must never show: its env values and header values (short ones are too common to matter). */
+function secretValues(def: ServerDefinition | undefined): string[] {
+  if (!def) return [];
+  const c = def.config;
+  const values = c.type === 'stdio' ? Object.values(c.env ?? {}) : c.type === 'inprocess' ? [] : Object.values(c.headers ?? {});
+  return values.filter((v) => v.length >= 6);
+}
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
 function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
@@ -51,10 +61,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('MCP Host', { log: true });
   context.subscriptions.push(log);
-  // TODO(redact): switch to core/redact.ts as soon as it lands.
-  const redact = (t: string): string => t;
+  const redact = (t: string): string => redactString(t);
   const logger = channelLogger(log, redact);
-  const logs = new ServerLogs(redact);
+  // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
+  const late: { controller?: ConfigController } = {};
+  const logs = new ServerLogs(redact, (name) => secretValues(late.controller?.definition(name)));
   const roots = workspaceRoots();
   const cfg = vscode.workspace.getConfiguration('mcpHost');
 
@@ -84,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     workspaceState: context.workspaceState,
   });
 
+  late.controller = controller;
   const tree = new ServerTreeProvider(controller, redact);
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   const status = new StatusBar(controller);
@@ -102,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     view,
     status,
     h.onDidChangeServer((e) => {
-      logs.onServerChange(e);
+      logs.onServerChange(e, controller.gate(e.name));
       notifier.onServer(e.name, e.snapshot, controller.gate(e.name) !== undefined);
     }),
     controller.onDidChange((name) => {

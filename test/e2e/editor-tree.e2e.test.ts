@@ -1,0 +1,167 @@
+// The editor shell in real VS Code (code-server): approval prompt, live server tree, a broken entry
+// next to a working server, status bar, restart, a server added on disk, reload without a second
+// prompt and without leftover processes.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot, startVSCode, type VSCode } from './harness.js';
+import { poll } from './support/workbench.js';
+
+const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/** Pids of processes whose command line contains `mark` (our servers carry a per-run marker argument). */
+function pidsWith(mark: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', mark], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits for VS Code's modal dialog, returns its text and presses the button labelled exactly `button`. */
+async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<string> {
+  const dialog = vs.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 120_000 });
+  const text = await dialog.innerText();
+  assert.match(text, match);
+  await dialog.locator('.dialog-buttons a.monaco-button, .dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
+  await dialog.waitFor({ state: 'hidden' });
+  return text;
+}
+
+/** Right-clicks a tree row and picks `item` from its context menu. */
+async function contextAction(vs: VSCode, row: RegExp, item: string): Promise<void> {
+  await vs.clickTreeItem(row, { button: 'right' });
+  const entry = vs.page.locator('.monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${item}$`) }).first();
+  await entry.waitFor({ state: 'visible' });
+  await entry.click();
+}
+
+/** VS Code drops ':' from a log channel's file name ("MCP Host: x" → "MCP Host x.log"). */
+function serverLog(vs: VSCode, server: string, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return poll(`the log of server ${server} to match ${String(pattern)}`, timeoutMs, async () => {
+    const text = vs.readLogFile(`MCP Host: ${server}`) ?? vs.readLogFile(`MCP Host ${server}`);
+    return text !== undefined && pattern.test(text) ? text : undefined;
+  });
+}
+
+async function rowText(vs: VSCode, row: RegExp, timeoutMs = 120_000): Promise<string> {
+  const r = await vs.waitForTreeItem(row, timeoutMs);
+  return (await r.getAttribute('aria-label')) ?? (await r.innerText());
+}
+
+test('editor shell: approve, live tree, broken entry, status bar, restart, add on disk, reload', { timeout: 900_000 }, async (t) => {
+  const mark = `mcp-host-tree-e2e-${randomBytes(4).toString('hex')}`;
+  const vs = await startVSCode({
+    workspace: 'tree',
+    name: 'editor-tree',
+    env: { MCP_HOST_E2E_NODE: process.execPath, MCP_HOST_E2E_EVERYTHING: EVERYTHING, MCP_HOST_E2E_MARK: mark },
+  });
+  // Later steps build on earlier ones: after a failure they are skipped instead of timing out.
+  let failed: string | undefined;
+  const step = (name: string, fn: () => Promise<void>): Promise<void> =>
+    t.test(name, { skip: failed ? `an earlier step failed: ${failed}` : false }, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        failed = name;
+        await vs.screenshot(`failed-${name.slice(0, 30).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+        throw e;
+      }
+    });
+  t.after(async () => {
+    await vs.dispose();
+    // Whatever happened, no server of this run may outlive VS Code.
+    for (const pid of pidsWith(mark)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  });
+
+  await step('one modal prompt lists what the project servers would run; nothing runs before Allow', async () => {
+    await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
+    const dialog = vs.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 120_000 });
+    assert.deepEqual(pidsWith(mark), [], 'no server process before approval');
+    const text = await answerDialog(vs, /Allow 2 MCP servers defined by this workspace to run\?/, 'Allow');
+    assert.match(text, /everything: .*server-everything\/dist\/index\.js stdio/);
+    assert.match(text, /missing: mcp-host-e2e-no-such-command --serve/);
+  });
+
+  await step('the tree shows the server connected with its tools; the broken entry and the missing command show their errors', async () => {
+    await vs.focusMcpHostView();
+    const everything = await rowText(vs, /everything.*\d+ tools/);
+    assert.match(everything, /\d+ tools/);
+    const missing = await rowText(vs, /missing.*failed/);
+    assert.match(missing, /command not found/i);
+    const broken = await rowText(vs, /broken.*config error/);
+    assert.match(broken, /command/);
+    // The Tools folder of a connected server is expanded once the server row is.
+    await vs.clickTreeItem(/everything.*\d+ tools/);
+    await vs.waitForTreeItem(/^\s*echo/);
+    await vs.waitForTreeItem(/get-sum|add/);
+    await vs.screenshot('tree-connected');
+    // Still connected while the others are broken.
+    assert.match(await rowText(vs, /everything/), /\d+ tools/);
+  });
+
+  await step('the status bar counts connected servers and warns about the failure', async () => {
+    const entry = await poll('the MCP Host status bar item', 60_000, async () => (await vs.statusBar()).find((e) => /MCP Host/.test(e.label) && /1\/2/.test(e.text)));
+    assert.match(entry.label, /1\/2 servers connected, \d+ problems/);
+    const cls = (await vs.page.locator(`[id="${entry.id}"]`).getAttribute('class')) ?? '';
+    assert.match(cls, /warning-kind/, `status bar item should have the warning look, classes: ${cls}`);
+    const notes = await vs.waitForNotification(/"missing" could not start/, 60_000);
+    assert.match(notes, /command not found/i);
+  });
+
+  await step('Restart Server from the context menu restarts only that server', async () => {
+    const before = pidsWith(mark);
+    assert.equal(before.length > 0, true, 'the server runs');
+    await contextAction(vs, /everything.*\d+ tools/, 'Restart Server');
+    await poll('the old server process to exit', 60_000, async () => (before.every((p) => !alive(p)) ? true : undefined));
+    await poll('a new server process', 60_000, async () => (pidsWith(mark).some((p) => !before.includes(p)) ? true : undefined));
+    assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);
+    const log = await serverLog(vs, 'everything', /connected to[\s\S]*connected to/, 60_000);
+    assert.ok(log.split('\n').filter((l) => /connected to /.test(l)).length >= 2, log);
+  });
+
+  await step('a server added to .mcp.json on disk appears without a reload, after its own approval', async () => {
+    const file = join(vs.workspaceDir, '.mcp.json');
+    const text = readFileSync(file, 'utf8');
+    const added = text.replace(
+      '"missing": {',
+      `"second": {\n      "command": "\${MCP_HOST_E2E_NODE}",\n      "args": ["\${MCP_HOST_E2E_EVERYTHING}", "stdio", "\${MCP_HOST_E2E_MARK}", "second"]\n    },\n    "missing": {`,
+    );
+    assert.notEqual(added, text);
+    writeFileSync(file, added);
+    await answerDialog(vs, /Allow the MCP server "second" defined by this workspace to run\?/, 'Allow');
+    assert.match(await rowText(vs, /second.*\d+ tools/), /\d+ tools/);
+    assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/, 'the existing server was left alone');
+    await vs.screenshot('tree-added');
+  });
+
+  await step('reload: deactivate leaves no server process; approvals are remembered (no prompt)', async () => {
+    const before = pidsWith(mark);
+    assert.ok(before.length >= 2, `two servers run: ${before.join(',')}`);
+    await vs.reload();
+    await poll('every old server process to exit', 60_000, async () => (before.every((p) => !alive(p)) ? true : undefined));
+    assert.match(await rowText(vs, /second.*\d+ tools/), /\d+ tools/);
+    assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);
+    assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt after reload');
+  });
+});
