@@ -185,3 +185,21 @@ test('an empty file is no servers and no problem', async (t) => {
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.deepEqual(c, { servers: [], problems: [], files: c.files });
 });
+
+test('the same name twice in one file: warned about with both lines; an empty name is an error', async (t) => {
+  const dir = await tempTree(t, {
+    '.mcp.json': '{\n  "mcpServers": {\n    "a": { "command": "first" },\n    "": { "command": "x" },\n    "a": { "command": "second" }\n  }\n}\n',
+  });
+  const c = await loadConfig({ folders: [dir], env: {} });
+  assert.deepEqual(names(c), ['a']);
+  const a = server(c, 'a').config;
+  assert.ok(a.type === 'stdio');
+  assert.equal(a.command, 'second');
+  const dup = byCode(c, 'duplicate-name')[0];
+  assert.equal(dup.severity, 'warning');
+  assert.equal(dup.line, 5);
+  assert.match(dup.message, /defined twice in this file \(lines 3 and 5\); only the one on line 5 is used/);
+  const empty = byCode(c, 'schema')[0];
+  assert.deepEqual(empty.jsonPath, ['mcpServers', '']);
+  assert.match(empty.message, /empty name/);
+});

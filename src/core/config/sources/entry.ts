@@ -1,5 +1,6 @@
 /** What every config source reader produces: raw entries tagged with where they came from. */
-import { describeValue, parseConfigText, readConfigFile, type JsonPath } from '../jsonc.js';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { describeValue, lineColumn, parseConfigText, readConfigFile, type JsonPath } from '../jsonc.js';
 import type { ConfigProblem, ConfigSource, Scope } from '../types.js';
 
 /** A `${input:id}` declaration from a file's `inputs` (VS Code format). */
@@ -63,15 +64,54 @@ export function entriesAt(doc: Record<string, unknown>, path: JsonPath, ctx: Fil
     });
     return [];
   }
-  return Object.entries(servers as Record<string, unknown>).map(([name, value]) => ({
-    name,
-    value,
-    source: { scope: ctx.scope, file: ctx.file, jsonPath: [...path, name], ...(ctx.folder !== undefined ? { folder: ctx.folder } : {}) },
-    workspaceFolder: ctx.workspaceFolder,
-    baseDir: ctx.baseDir,
-    inputs: ctx.inputs,
-    text: ctx.text,
-  }));
+  if (ctx.text !== undefined) problems.push(...duplicateKeys(ctx.text, path, ctx));
+  return Object.entries(servers as Record<string, unknown>).flatMap(([name, value]): RawEntry[] => {
+    if (name.trim() === '') {
+      problems.push({ severity: 'error', code: 'schema', message: 'A server has an empty name. Give it a name (it becomes part of its tools\' names).', file: ctx.file, jsonPath: [...path, name], scope: ctx.scope });
+      return [];
+    }
+    return [
+      {
+        name,
+        value,
+        source: { scope: ctx.scope, file: ctx.file, jsonPath: [...path, name], ...(ctx.folder !== undefined ? { folder: ctx.folder } : {}) },
+        workspaceFolder: ctx.workspaceFolder,
+        baseDir: ctx.baseDir,
+        inputs: ctx.inputs,
+        text: ctx.text,
+      },
+    ];
+  });
+}
+
+/** JSON parsers keep the last of two equal keys; a copy-pasted entry silently replacing another deserves a warning. */
+function duplicateKeys(text: string, path: JsonPath, ctx: FileContext): ConfigProblem[] {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const obj = root && findNodeAtLocation(root, path);
+  if (!obj || obj.type !== 'object') return [];
+  const seen = new Map<string, number>();
+  const out: ConfigProblem[] = [];
+  for (const prop of obj.children ?? []) {
+    const key = prop.children?.[0]?.value as string;
+    const prev = seen.get(key);
+    if (prev !== undefined) {
+      const first = lineColumn(text, prev);
+      const { line, column } = lineColumn(text, prop.offset);
+      out.push({
+        severity: 'warning',
+        code: 'duplicate-name',
+        message: `Server "${key}" is defined twice in this file (lines ${first.line} and ${line}); only the one on line ${line} is used. Rename or remove one of them.`,
+        file: ctx.file,
+        jsonPath: [...path, key],
+        server: key,
+        scope: ctx.scope,
+        line,
+        column,
+      });
+    }
+    seen.set(key, prop.offset);
+  }
+  return out;
 }
 
 /** Reads and parses a file; the document is undefined when missing or broken (problems say which). */
