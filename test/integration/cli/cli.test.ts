@@ -2,7 +2,7 @@
 // (server-everything and fixture servers), each command a fresh process of the bundled CLI.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EVERYTHING, createHarness, waitGone, type Harness } from './harness.js';
@@ -288,5 +288,25 @@ describe('doctor', () => {
     assert.equal(s.state, 'failed');
     assert.equal(s.command.found, false);
     assert.match(s.command.hint, /absolute path/);
+  });
+});
+
+describe('interruption', () => {
+  test('Ctrl+C during a call stops the server process and exits 130', async () => {
+    const pidFile = join(h.dir, 'hang.pid');
+    const dir = await h.workspace('interrupt', {
+      errors: { command: process.execPath, args: [h.fixture('errors-server')], env: { PID_FILE: pidFile } },
+    });
+    const { child, exit } = h.start(['call', 'errors', 'hang'], { cwd: dir });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(existsSync(pidFile), 'the server started');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    // Give the CLI a moment to send the call; the interrupt must work at any point anyway.
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    const { code } = await exit;
+    assert.equal(code, 130);
+    assert.equal(await waitGone(pid), true, `server process ${pid} outlived the CLI`);
   });
 });

@@ -3,7 +3,7 @@
  * temp folder, servers are configured in a temp workspace's `.mcp.json`, and each command is a
  * new process. Everything created is removed in `dispose`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,8 @@ export interface Harness {
   /** A new folder with `.mcp.json` holding `servers`. */
   workspace(name: string, servers: Record<string, unknown>): Promise<string>;
   run(args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
+  /** Starts the CLI without waiting; `exit` resolves with its code or signal. */
+  start(args: string[], opts: { cwd: string }): { child: ChildProcess; exit: Promise<{ code: number | null; stderr: string }> };
   dispose(): Promise<void>;
 }
 
@@ -77,6 +79,24 @@ export async function createHarness(): Promise<Harness> {
           done({ code, stdout, stderr });
         });
       });
+    },
+    start(args, opts) {
+      const child = spawn(process.execPath, [join(dir, 'bin', 'cli.js'), ...args], {
+        cwd: opts.cwd,
+        env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.add(child);
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdout!.resume();
+      const exit = new Promise<{ code: number | null; stderr: string }>((done) => {
+        child.on('close', (code) => {
+          children.delete(child);
+          done({ code, stderr });
+        });
+      });
+      return { child, exit };
     },
     async dispose() {
       for (const c of children) c.kill('SIGKILL');
