@@ -32,6 +32,8 @@ export interface LiveConnection {
   stdio?: StdioProcessTransport;
   connectMs: number;
   health: { terminalErrors: number };
+  /** True once the transport closed (for whatever reason). */
+  closed: boolean;
   /** Set once the connection closed; says why, for calls that were running. */
   closedBecause?: string;
   close(): Promise<void>;
@@ -113,11 +115,16 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     stdio,
     connectMs: Date.now() - started,
     health,
+    closed: false,
     close: async () => {
       await closeQuietly(transport);
       // Close the client too so its pending requests are rejected even if the transport's onclose is late.
       await client.close().catch(() => {});
     },
+  };
+  // Replaced (and chained) by the manager once the connection is adopted.
+  client.onclose = () => {
+    conn.closed = true;
   };
   return conn;
 }

@@ -335,7 +335,15 @@ export class Manager implements ConnectionManager {
     this.setState(e, { kind: 'pending', attempt: attemptNo, maxAttempts, since: this.clock.now() });
     const pool = e.def.config.type === 'inprocess' ? undefined : remote ? this.remotePool : this.localPool;
     const promise = (async () => {
-      const release = pool ? await pool.acquire() : () => {};
+      let release: () => void;
+      try {
+        release = pool ? await pool.acquire(abort.signal) : () => {};
+      } catch {
+        // Stopped while waiting for a slot.
+        if (e.attempt?.launch === launch) e.attempt = undefined;
+        this.checkSettled();
+        return;
+      }
       try {
         if (launch !== e.launch || this.disposed) return;
         await this.attempt(e, launch, attemptNo, abort.signal);
@@ -388,6 +396,13 @@ export class Manager implements ConnectionManager {
     }
     if (stale()) {
       await conn.close();
+      return;
+    }
+    if (conn.closed) {
+      // It died between initialize and the lists: a failed attempt, not a connected server.
+      await conn.close();
+      const why = conn.stdio ? `${e.name} ${conn.stdio.describeExit()}` : `${e.name} closed the connection right after connecting`;
+      this.onAttemptFailed(e, new HostError(conn.stdio ? 'server-exited' : 'connection-closed', why), attemptNo);
       return;
     }
     this.watch(e, conn);
@@ -464,7 +479,9 @@ export class Manager implements ConnectionManager {
       }
       e.log.debug(`protocol error: ${errorMessage(err)}`);
     };
+    const markClosed = client.onclose;
     client.onclose = () => {
+      markClosed?.();
       if (e.conn !== conn) return;
       e.conn = undefined;
       this.clearLists(e);

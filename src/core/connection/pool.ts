@@ -18,12 +18,29 @@ export class Pool {
     return this.waiters.length;
   }
 
-  /** Resolves with a release function once a slot is free. Release is idempotent. */
-  async acquire(): Promise<() => void> {
+  /**
+   * Resolves with a release function once a slot is free. Release is idempotent. With `signal`,
+   * a waiter that is aborted leaves the queue and the promise rejects (a stopped server must not
+   * wait for a slot just to give it back).
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw new Error('aborted');
     if (this.active < this.limit) {
       this.active++;
     } else {
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      await new Promise<void>((resolve, reject) => {
+        const admit = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = (): void => {
+          const i = this.waiters.indexOf(admit);
+          if (i !== -1) this.waiters.splice(i, 1);
+          reject(new Error('aborted'));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiters.push(admit);
+      });
     }
     let released = false;
     return () => {

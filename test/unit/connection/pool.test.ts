@@ -40,6 +40,22 @@ describe('Pool', () => {
     assert.equal(await pool.run(async () => 'next'), 'next');
   });
 
+  test('an aborted waiter leaves the queue without taking a slot', async () => {
+    const pool = new Pool(1);
+    const release = await pool.acquire();
+    const ac = new AbortController();
+    const waiting = pool.acquire(ac.signal);
+    assert.equal(pool.waiting, 1);
+    ac.abort();
+    await assert.rejects(waiting, /aborted/);
+    assert.equal(pool.waiting, 0);
+    release();
+    assert.equal(pool.running, 0);
+    const again = await pool.acquire();
+    assert.equal(pool.running, 1);
+    again();
+  });
+
   test('rejects a limit below 1', () => {
     assert.throws(() => new Pool(0), RangeError);
   });
