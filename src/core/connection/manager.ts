@@ -239,7 +239,10 @@ export class Manager implements ConnectionManager {
         else void this.connect(entry, 1);
       } else if (e.def.hash !== def.hash) {
         e.def = def;
-        void this.shutdown(e).then(() => {
+        const restarting = this.shutdown(e);
+        // Show the restart at once, not a stale "connected" while the old process is stopping.
+        if (!def.config.disabled) this.setState(e, { kind: 'pending', attempt: 1, maxAttempts: 1, since: this.clock.now() });
+        void restarting.then(() => {
           if (e.removed || this.disposed) return;
           if (def.config.disabled) this.setState(e, { kind: 'disabled', reason: 'config' });
           else void this.connect(e, 1);

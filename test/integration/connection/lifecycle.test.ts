@@ -148,6 +148,18 @@ describe('lifecycle', () => {
     assert.ok(!kinds.includes('connected'), 'a stale attempt never reports connected');
   });
 
+  test('stopping a server that waits for a pool slot returns at once; it never starts', async () => {
+    const rec = path.join(dir, 'queued.rec');
+    const host = newHost({ MCP_SERVER_CONNECTION_BATCH_SIZE: '1' });
+    host.setDefinitions([stdioDef('first', ['--delay', '3000']), stdioDef('queued', ['--record', rec])]);
+    await host.stop('queued');
+    assert.equal(host.server('first')!.state.kind, 'pending', 'stop did not wait for the slot');
+    assert.equal(host.server('queued')!.state.kind, 'disabled');
+    await host.whenSettled();
+    assert.equal(host.server('first')!.state.kind, 'connected');
+    assert.deepEqual(readRecords(rec), [], 'the queued server never started');
+  });
+
   test('restart during connect: only the new attempt counts', async () => {
     const rec = path.join(dir, 'restartconnect.rec');
     const host = newHost();
