@@ -8,17 +8,23 @@
  * reads the resource (see `provideTextDocumentContent`).
  */
 import * as vscode from 'vscode';
+import { parseReadPath, resultPath } from '../../core/forms/result-links.js';
+
+export { resourceLinkHref } from '../../core/forms/result-links.js';
 
 export const RESULT_SCHEME = 'mcp-host-result';
 
 /** Kept results; older ones are dropped (a reopened old tab then says so). */
 const MAX_RESULTS = 100;
+/** Inline images make results large: keep at most this many characters in all. */
+const MAX_TOTAL_CHARS = 64 * 1024 * 1024;
 
 /** Reads a resource into Markdown for a link opened from a result. */
 export type ResourceRenderer = (server: string, uri: string) => Promise<string>;
 
 export class ResultDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly docs = new Map<string, string>();
+  private totalChars = 0;
   private counter = 0;
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
@@ -38,8 +44,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     if (link) {
       try {
         const md = await this.renderResource(link.server, link.uri);
-        this.docs.set(uri.path, md);
-        this.trim();
+        this.keep(uri.path, md);
         return md;
       } catch (e) {
         this.log.warn(`reading ${link.uri} from ${link.server} failed: ${(e as Error).message}`);
@@ -51,10 +56,8 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 
   /** Stores a result and returns its URI; `name` becomes the tab title (`<name>.md`). */
   add(name: string, markdown: string): vscode.Uri {
-    const id = ++this.counter;
-    const path = `/r/${id}/${safeName(name)}.md`;
-    this.docs.set(path, markdown);
-    this.trim();
+    const path = resultPath(++this.counter, name);
+    this.keep(path, markdown);
     return vscode.Uri.from({ scheme: RESULT_SCHEME, path });
   }
 
@@ -74,11 +77,13 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     }
   }
 
-  private trim(): void {
-    while (this.docs.size > MAX_RESULTS) {
-      const oldest = this.docs.keys().next().value;
-      if (oldest === undefined) break;
+  private keep(path: string, markdown: string): void {
+    this.totalChars += markdown.length - (this.docs.get(path)?.length ?? 0);
+    this.docs.set(path, markdown);
+    while (this.docs.size > 1 && (this.docs.size > MAX_RESULTS || this.totalChars > MAX_TOTAL_CHARS)) {
+      const [oldest, text] = this.docs.entries().next().value as [string, string];
       this.docs.delete(oldest);
+      this.totalChars -= text.length;
     }
   }
 
@@ -86,40 +91,6 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     this.registration.dispose();
     this.changed.dispose();
     this.docs.clear();
+    this.totalChars = 0;
   }
-}
-
-function safeName(name: string): string {
-  const s = name.replace(/[^\w.@-]+/g, '-').replace(/^-+|-+$/g, '');
-  return (s || 'result').slice(0, 80);
-}
-
-function b64url(s: string): string {
-  return Buffer.from(s, 'utf8').toString('base64url');
-}
-
-/**
- * The href for a resource link inside a result document: relative, so the Markdown preview
- * resolves it against the result's own URI (`/r/<id>/x.md` → `/read/<token>/<name>.md`).
- */
-export function resourceLinkHref(server: string, uri: string): string {
-  const name = safeName(uri.split(/[/:]/).filter(Boolean).pop() ?? 'resource');
-  return `../../read/${b64url(JSON.stringify([server, uri]))}/${name}.md`;
-}
-
-/** The URI a resource link points at, for opening it directly. */
-export function resourceLinkUri(server: string, uri: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RESULT_SCHEME, path: resourceLinkHref(server, uri).replace(/^\.\.\/\.\./, '') });
-}
-
-function parseReadPath(path: string): { server: string; uri: string } | undefined {
-  const m = /^\/read\/([A-Za-z0-9_-]+)\//.exec(path);
-  if (!m) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8'));
-    if (Array.isArray(v) && typeof v[0] === 'string' && typeof v[1] === 'string') return { server: v[0], uri: v[1] };
-  } catch {
-    // A hand-edited or truncated link: fall through to "not available".
-  }
-  return undefined;
 }

@@ -111,3 +111,16 @@ test('prompts: numbered role sections; plain text for the clipboard has no Markd
   assert.ok(md.includes('"name": "Ada"'));
   assert.equal(promptPlainText(result), 'user:\nHello Ada\n\nassistant:\nbody');
 });
+
+test('resource links round-trip through their path; the relative href resolves from a result document', async () => {
+  const { parseReadPath, readPath, resourceLinkHref, resultPath } = await import('../../../src/core/forms/result-links.js');
+  const uri = 'demo://resource/dynamic/text/2?x=a b&y=ü#frag';
+  const path = readPath('my server', uri);
+  assert.match(path, /^\/read\/[A-Za-z0-9_-]+\/2-x-a-b-y-.*\.md$/);
+  assert.deepEqual(parseReadPath(path), { server: 'my server', uri });
+  const resolved = new URL(resourceLinkHref('my server', uri), `mcp-host-result://x${resultPath(7, 'echo')}`);
+  assert.equal(resolved.pathname, path);
+  assert.equal(parseReadPath('/read/bm90IGpzb24/x.md'), undefined, 'not JSON');
+  assert.equal(parseReadPath('/r/1/echo.md'), undefined);
+  assert.equal(resultPath(3, 'tool / with spaces'), '/r/3/tool-with-spaces.md');
+});
