@@ -126,8 +126,9 @@ describe('misbehaving stdio servers', () => {
 
   test('a hung call times out with a timeout error; the server keeps serving', async () => {
     const { host } = newHost({ MCP_TOOL_TIMEOUT: '1500' });
+    const rec = path.join(dir, 'hung.rec');
     try {
-      host.setDefinitions([stdioDef('hung')]);
+      host.setDefinitions([stdioDef('hung', ['--record', rec])]);
       await host.whenSettled();
       await assert.rejects(host.callTool('hung', 'hang', {}), (e: HostError) => e.code === 'request-timeout' && /timed out after 1500 ms/.test(e.message));
       await assert.rejects(host.callTool('hung', 'hang', {}, { timeoutMs: 300 }), (e: HostError) => e.code === 'request-timeout' && /300 ms/.test(e.message));
@@ -135,6 +136,10 @@ describe('misbehaving stdio servers', () => {
       const p = host.callTool('hung', 'hang', {}, { signal: ac.signal });
       setTimeout(() => ac.abort(), 100);
       await assert.rejects(p, (e: HostError) => e.code === 'cancelled');
+      // Timeouts and the abort each sent notifications/cancelled to the server.
+      const cancelled = (): number => fs.readFileSync(rec, 'utf8').split('\n').filter((l) => l.startsWith('cancelled')).length;
+      for (let i = 0; i < 200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(cancelled(), 3);
       assert.equal(textOf(await host.callTool('hung', 'echo', { text: 'ok' })), 'echo: ok');
     } finally {
       await host.dispose();
