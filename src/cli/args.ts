@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -31,6 +31,8 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   prompts: { required: [], optional: ['SERVER'] },
   prompt: { required: ['SERVER', 'NAME'], optional: [] },
   doctor: { required: [], optional: [] },
+  auth: { required: ['SERVER'], optional: [] },
+  logout: { required: ['SERVER'], optional: [] },
 };
 
 /** Which commands accept which command options. */
@@ -136,6 +138,8 @@ commands:
   prompt SERVER NAME [--args JSON] [--timeout MS]
                                     get a prompt with arguments
   doctor                            check every server and say what to fix
+  auth SERVER                       sign in to a remote server (OAuth in your browser)
+  logout SERVER                     forget the server's stored tokens
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)

@@ -1,6 +1,7 @@
 // `mcp-host`: the headless front end over the same core. Parses the line, runs one command,
 // stops every server it started, and exits with the contract's code (see errors.ts).
 import { COMMANDS, HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
+import { authCommand, logoutCommand } from './auth.js';
 import { doctor } from './commands/doctor.js';
 import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
@@ -18,6 +19,8 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   prompts,
   prompt,
   doctor,
+  auth: authCommand,
+  logout: logoutCommand,
 };
 
 function printError(io: Io, err: unknown): void {

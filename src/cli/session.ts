@@ -8,6 +8,7 @@ import type { ServerSnapshot } from '../core/api.js';
 import { loadConfig } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
+import { cliAuthProvider, createCliAuth } from './auth.js';
 import { usageError } from './errors.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
@@ -57,6 +58,8 @@ export class Session {
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
+      authProvider: cliAuthProvider(createCliAuth(this.io)),
     });
     return this.hostInstance;
   }

@@ -1,0 +1,84 @@
+/**
+ * `mcp-host auth SERVER` and `mcp-host logout SERVER`, and the OAuth provider the CLI's host uses.
+ * Tokens live in the CLI's own config folder (auth-store.ts), never in the project.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { AuthError, createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
+import type { ServerDefinition } from '../core/config/types.js';
+import type { BrowserOpener } from '../core/ports.js';
+import type { ParsedArgs } from './args.js';
+import { systemBrowser } from './auth-browser.js';
+import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
+import { CliError, EXIT, usageError, type ExitCode } from './errors.js';
+import { stderrLogger } from './ports.js';
+import type { Io, Session } from './session.js';
+
+export interface CliAuthOptions {
+  /** Tests replace the browser; everything else is real. */
+  browser?: BrowserOpener;
+}
+
+export function createCliAuth(io: Pick<Io, 'env' | 'stderr'>, opts: CliAuthOptions = {}): HostAuth {
+  const dir = cliConfigDir(io.env);
+  return createHostAuth({
+    secrets: new FileSecretStore(dir),
+    kv: new FileKeyValueStore(dir),
+    logger: stderrLogger(io.env, io.stderr),
+    browser: opts.browser ?? systemBrowser(io.env),
+    receiver: createLoopbackReceiver(),
+    clientName: 'MCP Host CLI',
+  });
+}
+
+/** For `createHost({ authProvider })` in the CLI session: stored tokens are used, never a browser. */
+export function cliAuthProvider(auth: HostAuth): (def: ServerDefinition) => OAuthClientProvider | undefined {
+  return (def) => auth.providerFor(def);
+}
+
+function remoteOrUsage(session: Session, name: string | undefined): ServerDefinition {
+  if (!name) throw usageError('missing SERVER', 'Usage: mcp-host auth SERVER | mcp-host logout SERVER');
+  const def = session.require(name);
+  if (def.config.type !== 'http' && def.config.type !== 'sse') {
+    throw usageError(`${name} is a ${def.config.type} server; OAuth sign-in is only for http and sse servers.`);
+  }
+  return def;
+}
+
+function cliError(err: unknown): CliError {
+  if (err instanceof AuthError) return new CliError(err.code === 'config' || err.code === 'callback-port' ? EXIT.usage : EXIT.connection, err.message);
+  return new CliError(EXIT.connection, err instanceof Error ? err.message : String(err));
+}
+
+/** `mcp-host auth SERVER`: opens the browser (and prints the URL), waits for the loopback redirect. */
+export async function authCommand(session: Session, args: ParsedArgs, opts: CliAuthOptions = {}): Promise<ExitCode> {
+  const def = remoteOrUsage(session, args.positionals[0]);
+  const auth = createCliAuth(session.io, opts);
+  const ac = new AbortController();
+  const onSigint = () => ac.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    await auth.authenticate(def, {
+      signal: ac.signal,
+      continueWithoutBrowser: true,
+      onAuthorizationUrl: (url) => {
+        session.io.stderr(`Opening your browser to sign in to ${def.name}. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in (5 minutes; Ctrl+C to cancel)…\n`);
+      },
+    });
+  } catch (err) {
+    throw cliError(err);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  session.io.stdout(args.json ? `${JSON.stringify({ server: def.name, signedIn: true })}\n` : `Signed in to ${def.name}.\n`);
+  return EXIT.ok;
+}
+
+/** `mcp-host logout SERVER`: forgets the server's tokens and client registration. */
+export async function logoutCommand(session: Session, args: ParsedArgs): Promise<ExitCode> {
+  const def = remoteOrUsage(session, args.positionals[0]);
+  const auth = createCliAuth(session.io);
+  const had = await auth.hasSession(def);
+  await auth.signOut(def);
+  session.io.stdout(args.json ? `${JSON.stringify({ server: def.name, signedOut: true, hadSession: had })}\n` : had ? `Signed out of ${def.name}.\n` : `${def.name} had no stored sign-in.\n`);
+  return EXIT.ok;
+}

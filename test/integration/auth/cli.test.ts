@@ -1,0 +1,78 @@
+/**
+ * `mcp-host auth` / `logout` through runCli against the real authorization server: the browser is
+ * a real process (BROWSER=a script that follows the redirects), tokens land in a 0600 file in a
+ * 0700 folder, later commands use them, and logout removes them.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runCli } from '../../../src/cli/main.js';
+import type { Io } from '../../../src/cli/session.js';
+import { startOidcFixture, type OidcFixture } from './oidc-fixture.js';
+
+let fx: OidcFixture;
+let work: string;
+before(async () => {
+  fx = await startOidcFixture();
+  work = mkdtempSync(join(tmpdir(), 'mcp-host-cli-auth-'));
+});
+after(async () => {
+  await fx.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+function io(env: Record<string, string>): Io & { out: string; err: string } {
+  const r = {
+    out: '',
+    err: '',
+    stdout: (s: string) => void (r.out += s),
+    stderr: (s: string) => void (r.err += s),
+    env: { PATH: process.env.PATH, ...env },
+    cwd: work,
+  };
+  return r;
+}
+
+test('mcp-host auth signs in through the browser, later commands use the token, logout forgets it', { timeout: 120_000 }, async () => {
+  const configDir = join(work, 'config');
+  const project = join(work, 'project');
+  mkdirSync(project);
+  writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { prot: { type: 'http', url: fx.mcpUrl } } }));
+  const browser = join(work, 'browser.sh');
+  writeFileSync(browser, `#!/bin/sh\nexec "${process.execPath}" "${resolve('test/integration/auth/browser-follow.mjs')}" "$1"\n`);
+  chmodSync(browser, 0o755);
+  const env = { MCP_HOST_CONFIG_DIR: configDir, BROWSER: browser, MCP_HOST_BLOB_DIR: join(work, 'blobs') };
+
+  const before = io(env);
+  assert.equal(await runCli(['tools', 'prot', '--workspace', project], before), 3, 'not signed in: a connection-class failure');
+
+  const auth = io(env);
+  const code = await runCli(['auth', 'prot', '--workspace', project], auth);
+  assert.equal(code, 0, auth.err);
+  assert.match(auth.out, /Signed in to prot/);
+  assert.match(auth.err, /http:\/\/127\.0\.0\.1:\d+\/auth\?/, 'the URL is printed too');
+
+  const secretsFile = join(configDir, 'secrets.json');
+  assert.equal(statSync(configDir).mode & 0o777, 0o700);
+  assert.equal(statSync(secretsFile).mode & 0o777, 0o600);
+  const stored = JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
+  const keys = Object.keys(stored);
+  assert.equal(keys.length, 1);
+  assert.match(keys[0]!, /^mcp-host\.oauth\/prot\/[0-9a-f]{64}$/);
+  const token = (JSON.parse(stored[keys[0]!]!) as { tokens: { access_token: string } }).tokens.access_token;
+
+  const tools = io(env);
+  assert.equal(await runCli(['tools', 'prot', '--workspace', project], tools), 0, tools.err);
+  assert.match(tools.out, /whoami/);
+  for (const text of [auth.out, auth.err, tools.out, tools.err]) assert.ok(!text.includes(token), 'the token is never printed');
+
+  const logout = io(env);
+  assert.equal(await runCli(['logout', 'prot', '--workspace', project], logout), 0);
+  assert.match(logout.out, /Signed out of prot/);
+  assert.deepEqual(JSON.parse(readFileSync(secretsFile, 'utf8')), {});
+
+  const usage = io(env);
+  assert.equal(await runCli(['auth', '--workspace', project], usage), 2, 'SERVER is required');
+});
