@@ -76,7 +76,10 @@ function discoveryOptions(o: LoadOptions) {
 export function configFilesToWatch(o: LoadOptions): string[] {
   const files: string[] = [];
   if (o.managedPath) files.push(o.managedPath);
-  if (o.discovery?.enabled) for (const s of o.discovery.sources ?? DISCOVERY_SOURCES) files.push(discoveryFile(s, discoveryOptions(o)));
+  if (o.discovery?.enabled) {
+    // The setting is user-edited: unknown source names are ignored rather than crashing the watcher.
+    for (const s of DISCOVERY_SOURCES.filter((d) => (o.discovery!.sources ?? DISCOVERY_SOURCES).includes(d))) files.push(discoveryFile(s, discoveryOptions(o)));
+  }
   for (const f of o.folders) files.push(workspaceFile(f), projectFile(f));
   return [...new Set(files)];
 }

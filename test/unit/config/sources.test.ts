@@ -133,12 +133,12 @@ test('configFilesToWatch lists every file that could define servers, existing or
   const files = configFilesToWatch({
     folders: ['/w/a', '/w/b'],
     managedPath: '/etc/mcp/managed.json',
-    discovery: { enabled: true, homeDir: '/home/u', platform: 'linux', sources: ['cursor', 'claude-code'] },
+    discovery: { enabled: true, homeDir: '/home/u', platform: 'linux', sources: ['cursor', 'claude-code', 'nonsense' as 'cursor'] },
   });
   assert.deepEqual(files, [
     '/etc/mcp/managed.json',
-    '/home/u/.cursor/mcp.json',
     '/home/u/.claude.json',
+    '/home/u/.cursor/mcp.json',
     join('/w/a', '.vscode', 'mcp.json'),
     join('/w/a', '.mcp.json'),
     join('/w/b', '.vscode', 'mcp.json'),
