@@ -1,0 +1,113 @@
+/**
+ * OAuth in the editor: the core's HostAuth over SecretStorage (tokens), globalState (needs-auth
+ * cache), `env.openExternal` (browser) and a redirect receiver chosen for the window: a loopback
+ * listener on desktop, the UriHandler + `env.asExternalUri` in remote and web windows.
+ *
+ * main.ts wiring:
+ *   const auth = createEditorAuth(context, logger);
+ *   createHost({ ..., authProvider: (def) => auth.providerFor(def) });
+ *   registerServerCommands({ ..., auth: () => auth });
+ */
+import * as vscode from 'vscode';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { AuthError, createHostAuth, createLoopbackReceiver, type HostAuth, type NeedsAuthCache, type RedirectReceiver } from '../../core/auth/index.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import type { BrowserOpener, Logger } from '../../core/ports.js';
+import { mementoStore } from '../ports/memento.js';
+import { secretStore } from '../ports/secrets.js';
+import { UriRedirectReceiver } from './uri-receiver.js';
+
+export interface EditorAuth extends vscode.Disposable {
+  /** For `HostOptions.authProvider`: background provider (stored tokens, refresh; never a browser). */
+  providerFor(def: ServerDefinition): OAuthClientProvider | undefined;
+  /**
+   * Signs in with a cancellable progress notification. Resolves when tokens are stored, or when
+   * the user cancelled; rejects with an AuthError whose message says what failed and what to do.
+   */
+  authenticate(def: ServerDefinition): Promise<void>;
+  /** Forgets tokens, client registration and client secret of the server. */
+  signOut(def: ServerDefinition): Promise<void>;
+  /** Quiet period after needs-auth; clear it when the user explicitly starts a server. */
+  readonly needsAuthCache: NeedsAuthCache;
+}
+
+/** True where a loopback port on this machine is not reachable from the user's browser. */
+export function needsUriRedirect(): boolean {
+  return vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined;
+}
+
+const browser: BrowserOpener = {
+  open: async (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
+};
+
+export function createEditorAuth(context: vscode.ExtensionContext, log: Logger): EditorAuth {
+  const uriReceiver = needsUriRedirect() ? new UriRedirectReceiver(context.extension.id) : undefined;
+  const receiver: RedirectReceiver = uriReceiver ?? createLoopbackReceiver();
+  const core: HostAuth = createHostAuth({
+    secrets: secretStore(context.secrets),
+    kv: mementoStore(context.globalState),
+    logger: log,
+    browser,
+    receiver,
+    clientName: 'MCP Host for VS Code',
+  });
+
+  async function askClientSecret(def: ServerDefinition): Promise<boolean> {
+    const clientId = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth?.clientId : undefined;
+    if (!clientId || (await core.hasClientSecret(def))) return true;
+    const secret = await vscode.window.showInputBox({
+      title: `Sign in to ${def.name}`,
+      prompt: `Client secret for client ID "${clientId}" (kept in the OS keychain). Leave empty for a public client.`,
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (secret === undefined) return false;
+    if (secret) await core.setClientSecret(def, secret);
+    return true;
+  }
+
+  return {
+    providerFor: (def) => core.providerFor(def),
+    needsAuthCache: core.needsAuthCache,
+    async authenticate(def) {
+      if (!(await askClientSecret(def))) return;
+      log.info(`${def.name}: signing in`);
+      try {
+        await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: `Signing in to ${def.name}`, cancellable: true },
+          async (progress, token) => {
+            const ac = new AbortController();
+            const sub = token.onCancellationRequested(() => ac.abort());
+            try {
+              progress.report({ message: 'finding the authorization server…' });
+              await core.authenticate(def, {
+                signal: ac.signal,
+                onAuthorizationUrl: () => progress.report({ message: 'complete the sign-in in your browser…' }),
+              });
+            } finally {
+              sub.dispose();
+            }
+          },
+        );
+      } catch (err) {
+        if (err instanceof AuthError && err.code === 'cancelled') {
+          log.info(`${def.name}: sign-in cancelled`);
+          return;
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        log.warn(`${def.name}: sign-in failed: ${message}`);
+        throw new AuthError(err instanceof AuthError ? err.code : 'token', `Sign-in to ${def.name} failed: ${message}`);
+      }
+      log.info(`${def.name}: signed in`);
+      void vscode.window.showInformationMessage(`Signed in to ${def.name}.`);
+    },
+    async signOut(def) {
+      await core.signOut(def);
+      log.info(`${def.name}: signed out; stored tokens removed`);
+      void vscode.window.showInformationMessage(`Signed out of ${def.name}.`);
+    },
+    dispose() {
+      uriReceiver?.dispose();
+    },
+  };
+}
