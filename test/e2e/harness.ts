@@ -19,14 +19,19 @@ import {
   MCP_HOST_CONTAINER,
   activeEditor,
   activityBarItem,
+  clickContextMenuItem,
+  clickDialogButton,
   editorText,
   notificationMessages,
   outputChannelText,
+  pickQuickItem,
   poll,
+  quickPickItems,
   runCommand,
   showViewContainer,
   shownOutput,
   statusBarEntries,
+  submitQuickInput,
   treeRow,
   viewPane,
   waitForWorkbench,
@@ -55,6 +60,10 @@ export interface StartOptions {
 
 /** A running VS Code with our extension, and the helpers to drive it. */
 export interface VSCode {
+  /** pid of the code-server process (leader of its own process group). */
+  readonly serverPid: number;
+  /** The session's temp folder (user data, extensions, home, workspace copy); removed by dispose(). */
+  readonly root: string;
   /** The Playwright page showing the workbench. */
   readonly page: Page;
   readonly browser: Browser;
@@ -108,6 +117,16 @@ export interface VSCode {
   readLogFile(channelName: string): string | undefined;
   /** Waits until the log file of `channelName` matches `pattern`, and returns its content. */
   waitForLogFile(channelName: string, pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Labels of the rows the open quick pick shows. */
+  quickPickItems(): Promise<string[]>;
+  /** Clicks the quick pick row labelled exactly `label` (or matching a RegExp). */
+  pickQuickItem(label: string | RegExp): Promise<void>;
+  /** Fills the open input box / quick input with `value` and presses Enter. */
+  submitQuickInput(value: string): Promise<void>;
+  /** Waits for a modal dialog, clicks the button labelled exactly `label`, returns the dialog's text. */
+  clickDialogButton(label: string): Promise<string>;
+  /** Clicks the entry labelled exactly `label` in the open context menu (see clickTreeItem's `button`). */
+  clickContextMenuItem(label: string): Promise<void>;
   /** Reloads the window (Developer: Reload Window) and waits for the workbench again. */
   reload(): Promise<void>;
   /**
@@ -330,7 +349,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     if (pid === undefined) throw new Error('code-server could not be spawned');
     record = { pid, root };
     live.add(record);
-    watchdogPid = startWatchdog(pid);
+    watchdogPid = startWatchdog(pid, root);
     child.stdout!.setEncoding('utf8');
     child.stderr!.setEncoding('utf8');
     child.stdout!.on('data', (d: string) => output.push(d));
@@ -352,6 +371,8 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     };
 
     const vs: VSCode = {
+      serverPid: pid,
+      root,
       page,
       browser,
       url,
@@ -404,6 +425,11 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
           const text = readLogFile(channelName);
           return text !== undefined && pattern.test(text) ? text : undefined;
         }),
+      quickPickItems: () => quickPickItems(page),
+      pickQuickItem: (label) => pickQuickItem(page, label, timeoutMs),
+      submitQuickInput: (value) => submitQuickInput(page, value, timeoutMs),
+      clickDialogButton: (label) => clickDialogButton(page, label, timeoutMs),
+      clickContextMenuItem: (label) => clickContextMenuItem(page, label, timeoutMs),
       reload: async () => {
         await runCommand(page, 'Developer: Reload Window', timeoutMs);
         await page.waitForLoadState('load', { timeout: startTimeoutMs });

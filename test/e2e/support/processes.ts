@@ -98,15 +98,16 @@ export function killTreeSync(rootPid: number): void {
 }
 
 /**
- * A tiny detached shell that kills process group `pgid` once this Node process is gone, even if
- * it died by SIGKILL (no exit handler runs then). Returns its pid so a clean dispose can stop it.
+ * A tiny detached shell that kills process group `pgid` and removes `dir` once this Node process
+ * is gone, even if it died by SIGKILL (no exit handler runs then). Returns its pid so a clean
+ * dispose can stop it.
  */
-export function startWatchdog(pgid: number): number | undefined {
-  const child = spawn(
-    'sh',
-    ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; exit 0', 'mcp-host-e2e-watchdog', String(process.pid), String(pgid)],
-    { detached: true, stdio: 'ignore' },
-  );
+export function startWatchdog(pgid: number, dir: string): number | undefined {
+  const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; sleep 1; rm -rf -- "$3"; exit 0';
+  const child = spawn('sh', ['-c', script, 'mcp-host-e2e-watchdog', String(process.pid), String(pgid), dir], {
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   return child.pid;
 }

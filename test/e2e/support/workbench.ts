@@ -168,3 +168,64 @@ export async function outputChannelText(page: Page, name: string, timeoutMs: num
 }
 
 
+
+/** The visible quick input (palette, quick pick or input box). */
+export function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget');
+}
+
+/** Labels of the rows a quick pick shows now. */
+export async function quickPickItems(page: Page): Promise<string[]> {
+  return quickInput(page).locator('.monaco-list-row .label-name').allInnerTexts();
+}
+
+/** Waits for a quick pick row whose label is exactly `label` (or matches a RegExp) and clicks it. */
+export async function pickQuickItem(page: Page, label: string | RegExp, timeoutMs: number): Promise<void> {
+  const widget = quickInput(page);
+  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+  const match = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
+  const row = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: match }) });
+  try {
+    await row.first().waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    throw new Error(`no quick pick item ${String(label)}; it offered: ${JSON.stringify(await quickPickItems(page))}`);
+  }
+  await row.first().click();
+}
+
+/** Types into the visible quick input / input box (replacing its value) and presses Enter. */
+export async function submitQuickInput(page: Page, value: string, timeoutMs: number): Promise<void> {
+  const input = quickInput(page).locator('input.input');
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+/** The modal dialog (e.g. a `showWarningMessage(..., { modal: true })`). */
+export function dialog(page: Page): Locator {
+  return page.locator('.monaco-dialog-box');
+}
+
+/** Waits for a modal dialog and clicks its button labelled exactly `label`; returns the dialog's text. */
+export async function clickDialogButton(page: Page, label: string, timeoutMs: number): Promise<string> {
+  const box = dialog(page);
+  await box.waitFor({ state: 'visible', timeout: timeoutMs });
+  const text = await box.innerText();
+  const button = box.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
+  if ((await button.count()) === 0) {
+    throw new Error(`the dialog has no "${label}" button; it shows: ${JSON.stringify(await box.locator('.monaco-button').allInnerTexts())}`);
+  }
+  await button.first().click();
+  await box.waitFor({ state: 'hidden', timeout: timeoutMs });
+  return text;
+}
+
+/** Clicks the entry labelled exactly `label` in the open context menu. */
+export async function clickContextMenuItem(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const item = page
+    .locator('.monaco-menu .action-item .action-label')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) })
+    .first();
+  await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  await item.click();
+}

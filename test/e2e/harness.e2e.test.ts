@@ -1,0 +1,101 @@
+// Tests of the harness itself: its helpers against VS Code's built-in UI (so they do not depend
+// on any MCP Host feature), and its cleanup when the test process is interrupted or killed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { poll, repoRoot, startVSCode } from './harness.js';
+
+test('helpers drive the palette, editors, quick picks, the status bar and dialogs', { timeout: 600_000 }, async (t) => {
+  const vs = await startVSCode({ workspace: 'empty', name: 'harness-helpers' });
+  t.after(() => vs.dispose());
+
+  await vs.runCommand('File: New Untitled Text File');
+  await vs.page.locator('.part.editor .monaco-editor textarea').first().waitFor({ state: 'attached' });
+  await vs.page.keyboard.type('hello harness');
+  await vs.page.keyboard.press('Enter');
+  await vs.page.keyboard.type('second line');
+  const text = await poll('the typed text in the editor', 30_000, async () => {
+    const s = await vs.activeEditorText();
+    return s.includes('second line') ? s : undefined;
+  });
+  assert.equal(text, 'hello harness\nsecond line');
+
+  await vs.runCommand('Change Language Mode');
+  const languages = await poll('the language list', 30_000, async () => {
+    const items = await vs.quickPickItems();
+    return items.includes('JSON') ? items : undefined;
+  });
+  assert.ok(languages.includes('Plain Text'), `languages offered: ${JSON.stringify(languages.slice(0, 20))}`);
+  await vs.pickQuickItem('JSON');
+  await poll('the status bar to show JSON', 30_000, async () =>
+    (await vs.statusBar()).find((e) => e.text === 'JSON'),
+  );
+
+  await vs.runCommand('Go to Line/Column...');
+  await vs.submitQuickInput(':1:3');
+  await poll('the cursor position in the status bar', 30_000, async () =>
+    (await vs.statusBar()).find((e) => /Ln 1, Col 3/.test(e.text)),
+  );
+
+  await vs.runCommand('View: Close Editor');
+  const question = await vs.clickDialogButton("Don't Save");
+  assert.match(question, /Do you want to save/);
+  assert.equal(await vs.page.locator('.part.editor .monaco-editor').count(), 0, 'the editor closed');
+
+  await assert.rejects(vs.runCommand('MCP Host: No Such Command Here'), /is not in the palette/);
+  await vs.screenshot('done');
+});
+
+/** Processes (any owner) whose command line mentions `dir`. */
+function processesMentioning(dir: string): string[] {
+  const hits: string[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(dir)) hits.push(`${name}: ${cmd.slice(0, 160)}`);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return hits;
+}
+
+for (const sig of ['SIGINT', 'SIGKILL'] as const) {
+  test(`a test process stopped by ${sig} leaves no code-server process and no temp folder`, { timeout: 600_000 }, async (t) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/e2e/support/hold-session.ts')], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    t.after(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+
+    const line = await new Promise<string>((resolve, reject) => {
+      const rl = createInterface({ input: child.stdout });
+      rl.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`hold-session exited (${code}) before starting: ${stderr}`)));
+    });
+    const { serverPid, root } = JSON.parse(line) as { serverPid: number; root: string };
+    assert.ok(existsSync(root), 'the session folder exists while it runs');
+    assert.ok(processesMentioning(root).length > 0, 'code-server runs');
+
+    child.kill(sig);
+    await exited;
+    // SIGINT: the harness's signal hook kills the tree at once. SIGKILL: no hook runs; the
+    // watchdog notices within a second or two.
+    await poll(`code-server (${serverPid}) and its children to be gone`, 60_000, async () =>
+      processesMentioning(root).length === 0 ? true : undefined,
+    ).catch((err: unknown) => {
+      throw new Error(`${String(err)}; still running: ${processesMentioning(root).join('\n')}`);
+    });
+    await poll(`${root} to be removed`, 60_000, async () => (existsSync(root) ? undefined : true));
+  });
+}
