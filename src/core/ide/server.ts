@@ -214,7 +214,7 @@ export class IdeServer {
     mcp.server.setNotificationHandler(IdeConnectedNotification, (n) => {
       if (!client.initialized) return;
       client.agentPid = n.params?.pid;
-      this.opts.logger.info(`IDE server: agent connected (pid ${client.agentPid ?? '?'})`);
+      this.opts.logger.info(`IDE server: agent announced itself (pid ${client.agentPid ?? '?'})`);
     });
     mcp.server.onerror = (err) => this.opts.logger.debug(`IDE server: ${err.message}`);
     ws.on('pong', () => (client.alive = true));

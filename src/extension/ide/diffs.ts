@@ -127,6 +127,7 @@ export class DiffManager implements vscode.Disposable {
 
   private async accept(arg: unknown): Promise<void> {
     const p = this.target(arg);
+    this.log.info(`IDE diff: accept requested (${arg instanceof vscode.Uri ? arg.toString() : typeof arg}) → ${p ? `"${p.req.tabName}"` : 'no pending diff'}`);
     if (!p) {
       void vscode.window.showInformationMessage('No proposed change is open.');
       return;
@@ -137,9 +138,11 @@ export class DiffManager implements vscode.Disposable {
     try {
       await writeTarget(p.req.newFilePath, contents);
     } catch (err) {
+      this.log.error(`IDE diff: could not write ${p.req.newFilePath}: ${String(err)}`);
       void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
+    this.log.info(`IDE diff: wrote ${contents.length} characters to ${p.req.newFilePath}`);
     if (doc?.isDirty) await doc.save();
     this.finish(p, { kind: 'accepted', contents });
     await this.closeTabsOf(p);
@@ -179,15 +182,21 @@ export class DiffManager implements vscode.Disposable {
   }
 }
 
-/** Writes accepted contents: through the open document when there is one (keeps undo), else to disk. */
+/**
+ * Writes accepted contents to disk; an open, clean editor of the file reloads by itself. Only when
+ * the user has unsaved edits in that file does the write go through the document, so the editor
+ * and the disk cannot end up in conflict.
+ */
 async function writeTarget(filePath: string, contents: string): Promise<void> {
   const uri = vscode.Uri.file(filePath);
   const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
-  if (open) {
+  if (open?.isDirty) {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), contents);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
-    if (!(await open.save())) throw new Error('saving failed');
+    // save() can report false although the file was written (e.g. a slow save participant); the dirty flag tells.
+    await open.save();
+    if (open.isDirty) throw new Error('saving failed');
     return;
   }
   await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(filePath)));

@@ -90,7 +90,7 @@ export async function connectAgent(lock: FoundLock, opts: { pid?: number } = {})
       });
     },
     async call(name, args = {}) {
-      return (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
+      return (await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 })) as CallToolResult;
     },
     async close() {
       await client.close();
