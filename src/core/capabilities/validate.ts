@@ -9,7 +9,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { HostTool } from '../api.js';
 
-type Compiler = { compile(schema: object): ValidateFunction };
+type Compiler = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
 
 function makeAjv<T extends Compiler>(ctor: new (opts: object) => T): T {
   // strict: false because real servers send keywords ajv does not know (e.g. zod's extras);
@@ -36,9 +36,17 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction | null 
   if (hit !== undefined) return hit;
   let fn: ValidateFunction | null;
   try {
-    const { $schema, ...rest } = schema;
+    // The root `$id` only matters for refs across documents, which tool schemas cannot use; ajv
+    // would refuse odd ones ("urn:input") and clash on ids two servers share.
+    const { $schema, $id: _id, ...rest } = schema;
+    const ajv = ajvFor(schema);
     // Draft-07 ajv rejects unknown `$schema` URIs (draft-04, custom); the keyword only picks the engine.
-    fn = ajvFor(schema).compile(ajvFor(schema) === engines?.draft7 ? rest : { $schema, ...rest });
+    const source = ajv === engines?.draft7 ? rest : { $schema, ...rest };
+    fn = ajv.compile(source);
+    // ajv keeps every compiled schema in a strong Map: with tool lists refreshed on list_changed
+    // that would grow forever. The compiled function is self-contained, so the WeakMap above is
+    // the only cache we keep.
+    ajv.removeSchema(source);
   } catch {
     // A schema ajv cannot compile is the server's bug; the server still validates its own
     // input, so the call goes through rather than making the tool unusable.

@@ -62,3 +62,16 @@ test('the compiled validator is cached per schema object', () => {
   const fresh = tool(JSON.parse(JSON.stringify(t.inputSchema)) as Record<string, unknown>);
   assert.deepEqual(validateToolArgs(fresh, { n: 'a' }), []);
 });
+
+test('servers may reuse the same $id with different schemas', () => {
+  const a = tool({ $id: 'urn:input', type: 'object', properties: { x: { type: 'string' } } });
+  const b = tool({ $id: 'urn:input', type: 'object', properties: { x: { type: 'integer' } } });
+  assert.deepEqual(validateToolArgs(a, { x: 1 }), ['/x: must be string']);
+  assert.deepEqual(validateToolArgs(b, { x: 'a' }), ['/x: must be integer']);
+});
+
+test('schemas with internal $refs validate after the engine forgets them', () => {
+  const t = tool({ type: 'object', properties: { r: { $ref: '#/definitions/s' } }, definitions: { s: { type: 'string' } } });
+  assert.deepEqual(validateToolArgs(t, { r: 'ok' }), []);
+  assert.deepEqual(validateToolArgs(t, { r: 2 }), ['/r: must be string']);
+});
