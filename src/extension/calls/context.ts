@@ -1,7 +1,7 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
 import type * as vscode from 'vscode';
-import type { HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
+import type { ElicitationPort, HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
@@ -11,6 +11,8 @@ export interface CallsContext {
   log: vscode.LogOutputChannel;
   results: ResultDocuments;
   history: CallHistory;
+  /** Asks the user to open pages a tool call needs first (error -32042). */
+  elicitation: ElicitationPort;
 }
 
 const MAX_BLOB_IMAGE_BYTES = 6 * 1024 * 1024;

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { FieldAnswer } from '../../core/forms/field-input.js';
 import { fieldHint, fieldPrompt, parseFieldInput, sameValue, validateFieldText } from '../../core/forms/field-input.js';
 import type { FormUi } from '../../core/forms/collect.js';
-import { jsonDocumentText, NO_VALUE, parseJsonDocument } from '../../core/forms/json-document.js';
+import { jsonDocumentText } from '../../core/forms/json-document.js';
+import { editJsonDocument } from './json-editor.js';
 import type { FormField } from '../../core/forms/schema-plan.js';
 
 interface ValueItem extends vscode.QuickPickItem {
@@ -165,78 +166,4 @@ async function editField(field: FormField, title: string, initial: unknown, toke
   );
   if (skipped) return { skip: true };
   return r ? { value: r.value } : undefined;
-}
-
-/**
- * Opens an untitled JSONC document and waits for the user to press Send (or cancel). The text is
- * parsed and validated on Send; a problem is shown and the document stays open for fixing.
- * `onEmpty` decides what a document holding only comments means (skip an optional value).
- */
-export async function editJsonDocument(
-  text: string,
-  title: string,
-  validate: (value: unknown) => string | undefined,
-  problem?: string,
-  token?: vscode.CancellationToken,
-  onEmpty?: () => boolean,
-): Promise<{ value: unknown } | undefined> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
-  await vscode.window.showTextDocument(doc, { preview: false });
-  let closed = false;
-  const closeSub = vscode.workspace.onDidCloseTextDocument((d) => {
-    if (d === doc) closed = true;
-  });
-  try {
-    let message = problem ? `${problem}. Fix the JSON, then choose Send.` : `Edit the JSON for ${title}, then choose Send.`;
-    for (;;) {
-      if (token?.isCancellationRequested) return undefined;
-      const choice = await raceCancel(vscode.window.showInformationMessage(message, 'Send', 'Cancel'), token);
-      if (choice !== 'Send' || closed) return undefined;
-      const parsed = parseJsonDocument(doc.getText());
-      if ('error' in parsed) {
-        if (parsed.error === NO_VALUE && onEmpty?.()) return undefined;
-        message = `${parsed.error}. Fix it, then choose Send.`;
-        continue;
-      }
-      const bad = validate(parsed.value);
-      if (bad) {
-        message = `${bad}. Fix the JSON, then choose Send.`;
-        continue;
-      }
-      return { value: parsed.value };
-    }
-  } finally {
-    closeSub.dispose();
-    if (!closed) await closeUntitled(doc);
-  }
-}
-
-function raceCancel<T>(p: Thenable<T>, token?: vscode.CancellationToken): Promise<T | undefined> {
-  if (!token) return Promise.resolve(p);
-  return new Promise((resolve) => {
-    const sub = token.onCancellationRequested(() => {
-      sub.dispose();
-      resolve(undefined);
-    });
-    Promise.resolve(p).then(
-      (v) => {
-        sub.dispose();
-        resolve(v);
-      },
-      () => {
-        sub.dispose();
-        resolve(undefined);
-      },
-    );
-  });
-}
-
-/** Closes the scratch document without a "save changes?" prompt: it was only ever a form. */
-async function closeUntitled(doc: vscode.TextDocument): Promise<void> {
-  try {
-    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  } catch {
-    // The editor may already be gone; nothing is lost either way.
-  }
 }

@@ -9,6 +9,7 @@ import { summariseArgs, type CallRecord } from '../../core/forms/call-history.js
 import { collectForm } from '../../core/forms/collect.js';
 import { renderFailure, renderToolResult } from '../../core/forms/render-markdown.js';
 import { planForm } from '../../core/forms/schema-plan.js';
+import { urlElicitationsOf } from '../../core/forms/url-elicitation-error.js';
 import { blobsOfContents, errorText, renderOptions, type CallsContext } from './context.js';
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
@@ -107,6 +108,8 @@ export async function runToolCall(ctx: CallsContext, server: string, tool: strin
       return rec;
     case 'failed': {
       ctx.history.finish(rec, 'failed', elapsed);
+      const pages = urlElicitationsOf(outcome.error);
+      if (pages && pages.length > 0) return openPagesThenRetry(ctx, rec, pages);
       const message = errorText(outcome.error);
       ctx.log.error(`${server}/${tool} failed: ${message}`);
       const uri = ctx.results.add(`${tool} failed`, renderFailure({ server, title: `${tool} failed`, message, args }));
@@ -122,6 +125,24 @@ export async function runToolCall(ctx: CallsContext, server: string, tool: strin
       return rec;
     }
   }
+}
+
+/**
+ * The server answered -32042: the user must finish something in the browser first. Each page
+ * goes through the elicitation port (host shown, opened only if the user agrees); then the user
+ * retries when done.
+ */
+async function openPagesThenRetry(ctx: CallsContext, rec: CallRecord, pages: NonNullable<ReturnType<typeof urlElicitationsOf>>): Promise<CallRecord> {
+  ctx.log.info(`${rec.server}/${rec.tool} needs ${pages.length} page(s) opened in the browser first (-32042)`);
+  for (const p of pages) {
+    const answer = await ctx.elicitation.elicit(rec.server, { mode: 'url', ...p });
+    if (answer.action !== 'accept') {
+      vscode.window.setStatusBarMessage(`MCP Host: ${rec.tool} not retried`, 5000);
+      return rec;
+    }
+  }
+  const choice = await vscode.window.showInformationMessage(`When you have finished in the browser, retry "${rec.tool}" on ${rec.server}.`, 'Retry');
+  return choice === 'Retry' ? runToolCall(ctx, rec.server, rec.tool, rec.args) : rec;
 }
 
 async function rerun(ctx: CallsContext, rec: CallRecord): Promise<void> {
