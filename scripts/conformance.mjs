@@ -126,6 +126,12 @@ for (const s of scenarios) {
   }
 }
 
+for (const name of Object.keys(expected)) {
+  if (!name.startsWith('$') && !(config.scenarios ?? []).some((s) => s.name === name)) {
+    console.warn(`conformance: expected-failures.json lists "${name}", which scenarios.json does not run`);
+  }
+}
+
 ensureNode22();
 rmSync(outRoot, { recursive: true, force: true });
 console.log(`conformance: ${scenarios.length} scenario(s) with ${node22}`);

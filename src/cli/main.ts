@@ -1,11 +1,11 @@
 // `mcp-host`: the headless front end over the same core. Parses the line, runs one command,
 // stops every server it started, and exits with the contract's code (see errors.ts).
-import { COMMANDS, HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
+import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
 import { doctor } from './commands/doctor.js';
 import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
-import { CliError, EXIT, exitCodeFor, type ExitCode } from './errors.js';
+import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
 
 export const VERSION = '0.1.0';
@@ -77,7 +77,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // `mcp-host tools | head -1`: the reader going away is not an error of ours.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') process.stderr.write(`mcp-host: cannot write output: ${err.message}\n`);
+  });
   const code = await runCli(process.argv.slice(2), io, (s) => (session = s));
+  process.exitCode = code;
   // Flush before exiting: stdout may be a pipe, and process.exit does not wait for it.
   process.stdout.write('', () => process.exit(code));
 }
@@ -89,5 +94,3 @@ if (require.main === module) {
     process.exit(EXIT.connection);
   });
 }
-
-export { COMMANDS, CliError };
