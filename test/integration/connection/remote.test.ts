@@ -6,7 +6,9 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { Emitter } from '../../../src/core/events.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createHost, type ConnectionManager, type HostError } from '../../../src/core/host.js';
 import { MemoryLogger, def, startEverything, startPortServer, tempDir, textOf, waitFor, type RunningServer } from './helpers.js';
@@ -163,6 +165,57 @@ describe('remote transports', () => {
     const s = host.server('gone')!;
     assert.equal(s.state.kind, 'failed');
     assert.ok(s.state.kind === 'failed' && /127\.0\.0\.1:9/.test(s.state.error.message), JSON.stringify(s.state));
+  });
+});
+
+describe('client capabilities through the host', () => {
+  test('roots and elicitation reach the ports; roots/list_changed is sent when the folders change', async () => {
+    const folders = new Emitter<void>();
+    let roots = [{ uri: 'file:///work/a', name: 'a' }];
+    const asked: string[] = [];
+    let rootsChanged = 0;
+    const host = createHost({
+      logger: new MemoryLogger(),
+      blobDir: dir,
+      env: {},
+      roots: { roots: () => roots, onDidChange: folders.event },
+      elicitation: {
+        async elicit(server, req) {
+          asked.push(`${server}:${req.mode}:${req.message}`);
+          return { action: 'accept', content: { answer: 'yes' } };
+        },
+      },
+    });
+    hosts.push(host);
+    host.setDefinitions([
+      def('caps', {
+        type: 'inprocess',
+        id: 'caps',
+        async start(transport: Transport) {
+          const server = new McpServer({ name: 'caps', version: '1.0.0' });
+          server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+            rootsChanged++;
+          });
+          server.registerTool('roots', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify((await server.server.listRoots()).roots) }] }));
+          server.registerTool('ask', {}, async () => {
+            const r = await server.server.elicitInput({ mode: 'form', message: 'Proceed?', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } });
+            return { content: [{ type: 'text', text: JSON.stringify(r) }] };
+          });
+          await server.connect(transport);
+        },
+      }),
+    ]);
+    await host.whenSettled();
+    assert.deepEqual(JSON.parse(textOf(await host.callTool('caps', 'roots', {}))), [{ uri: 'file:///work/a', name: 'a' }]);
+    const answer = JSON.parse(textOf(await host.callTool('caps', 'ask', {}))) as { action: string; content: { answer: string } };
+    assert.equal(answer.action, 'accept');
+    assert.equal(answer.content.answer, 'yes');
+    assert.deepEqual(asked, ['caps:form:Proceed?']);
+    roots = [...roots, { uri: 'file:///work/b', name: 'b' }];
+    folders.fire();
+    for (let i = 0; i < 100 && rootsChanged === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(rootsChanged, 1);
+    assert.equal((JSON.parse(textOf(await host.callTool('caps', 'roots', {}))) as unknown[]).length, 2);
   });
 });
 
