@@ -17,7 +17,7 @@ export interface ApiServer {
   transport: string;
   state: StateKind;
   /** Set when held back by the editor: not trusted, not approved, or disabled for this workspace. */
-  heldBack?: 'untrusted' | 'not-approved' | 'user-disabled';
+  heldBack?: 'untrusted' | 'not-approved' | 'user-disabled' | 'manual';
   error?: string;
   serverInfo?: { name: string; version: string };
   tools: number;

@@ -10,6 +10,7 @@ const GATE_LOG: Record<GateReason, string> = {
   untrusted: 'the workspace is not trusted',
   'not-approved': 'waiting for your approval of this workspace server',
   'user-disabled': 'disabled in this workspace',
+  manual: 'mcpHost.autoStart is off; start it from the tree or the palette',
 };
 
 /**

@@ -17,7 +17,7 @@ export interface StatusView {
 
 /** Servers that are meant to run (disabled and stopped ones do not count against the total). */
 function counts(kind: string): boolean {
-  return kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled';
+  return kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual';
 }
 
 export function statusView(servers: ServerSnapshot[], gates: ReadonlyMap<string, GateReason>, configProblems: ConfigProblem[]): StatusView {

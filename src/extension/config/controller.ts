@@ -49,6 +49,8 @@ export class ConfigController implements TreeSource, vscode.Disposable {
   private extraWatchers: vscode.Disposable[] = [];
   private watchedExtra = '';
   private loadedOnce = false;
+  /** `mcpHost.autoStart` off: what the first load found waits for an explicit start. */
+  private readonly manual = new Set<string>();
   readonly scheduleReload = debounce(() => void this.reload(), 300);
 
   constructor(private readonly deps: ControllerDeps) {
@@ -127,6 +129,10 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       if (p.severity === 'error') this.deps.log.warn(`config problem: ${msg}`);
     }
     this.current = { servers, problems: loaded.problems };
+    if (!this.loadedOnce && !vscode.workspace.getConfiguration('mcpHost').get<boolean>('autoStart', true)) {
+      for (const d of servers) this.manual.add(d.name);
+      this.deps.log.info('mcpHost.autoStart is off: servers start when you start them');
+    }
     this.loadedOnce = true;
     // Self-added servers are approved as written; the user typed them a moment ago.
     const mine = servers.filter((d) => this.selfAdded.has(d.name) && this.deps.approvals.status(d.name, approvalHashOf(d)) !== 'approved');
@@ -155,6 +161,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       approvals: this.deps.approvals,
       userDisabled,
+      manual: this.manual,
     });
     this.gates = result.gates;
     this.deps.host.setDefinitions(result.forHost);
@@ -203,6 +210,12 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       return true;
     }
     if (gate === 'user-disabled') return this.setUserDisabled(name, false).then(() => true);
+    if (gate === 'manual') {
+      this.manual.delete(name);
+      const awaiting = this.push();
+      if (awaiting.some((d) => d.name === name)) return this.approveAndStart(name);
+      return true;
+    }
     return false;
   }
 

@@ -15,6 +15,8 @@ export interface GateInput {
   approvals: ApprovalLookup;
   /** Names on the per-workspace disabled list. */
   userDisabled: ReadonlySet<string>;
+  /** With `mcpHost.autoStart` off: servers the user has not started yet. */
+  manual?: ReadonlySet<string>;
 }
 
 export interface GateResult {
@@ -34,7 +36,7 @@ export function held(def: ServerDefinition, reason: GateReason, message: string)
     ...def,
     config: { ...def.config, disabled: true },
     hash: `${def.hash}#${reason}`,
-    disabledBy: reason === 'user-disabled' ? def.disabledBy : { reason, message },
+    disabledBy: reason === 'user-disabled' || reason === 'manual' ? def.disabledBy : { reason, message },
   };
 }
 
@@ -50,6 +52,10 @@ export function applyGates(input: GateInput): GateResult {
     if (input.userDisabled.has(def.name)) {
       gates.set(def.name, 'user-disabled');
       return held(def, 'user-disabled', 'disabled in this workspace');
+    }
+    if (input.manual?.has(def.name) && !def.config.disabled) {
+      gates.set(def.name, 'manual');
+      return held(def, 'manual', 'autoStart is off');
     }
     const given = def.disabledBy?.reason === 'untrusted' || def.disabledBy?.reason === 'not-approved' ? def.disabledBy : undefined;
     const why = given ?? (def.config.disabled ? undefined : gateReason(def.source.scope, def.name, approvalHashOf(def), { trusted: input.trusted, approvals: input.approvals }));

@@ -10,10 +10,11 @@ import { ConnectionStates, assertNever } from '../../core/connection/state.js';
 
 /**
  * Why the editor held a server back before it ever reached the host: the workspace is not
- * trusted, the user has not approved its definition yet, or it sits on the per-workspace
- * disabled list (for scopes whose file we do not edit).
+ * trusted, the user has not approved its definition yet, it sits on the per-workspace
+ * disabled list (for scopes whose file we do not edit), or `mcpHost.autoStart` is off and the user
+ * has not started it yet (`manual`).
  */
-export type GateReason = 'untrusted' | 'not-approved' | 'user-disabled';
+export type GateReason = 'untrusted' | 'not-approved' | 'user-disabled' | 'manual';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {
@@ -49,6 +50,7 @@ const ICONS: Record<DisplayKind, { icon: string; color?: string }> = {
   disabled: { icon: 'circle-slash', color: 'disabledForeground' },
   stopped: { icon: 'debug-stop', color: 'disabledForeground' },
   'user-disabled': { icon: 'circle-slash', color: 'disabledForeground' },
+  manual: { icon: 'debug-stop', color: 'disabledForeground' },
   untrusted: { icon: 'shield', color: 'list.warningForeground' },
   'not-approved': { icon: 'workspace-untrusted', color: 'list.warningForeground' },
 };
@@ -99,6 +101,7 @@ const GATE_TEXT: Record<GateReason, string> = {
   untrusted: 'workspace not trusted',
   'not-approved': 'waiting for your approval',
   'user-disabled': 'disabled in this workspace',
+  manual: 'not started (autoStart is off)',
 };
 
 /** Short description next to the server name: state plus counts, or a short error. */

@@ -100,3 +100,15 @@ test('servers the loader already held back (disabledBy) are mapped to gates and 
   assert.equal(r.forHost[0], loaderHeld);
   assert.deepEqual(r.awaitingApproval, [loaderHeld]);
 });
+
+test('with autoStart off, servers wait for an explicit start; config-disabled ones stay plainly disabled', () => {
+  const approvals = new ServerApprovals(memory());
+  const user = def('u', { scope: 'user' });
+  const off = { ...def('off', { scope: 'user' }), config: { type: 'stdio' as const, command: 'x', args: [], disabled: true } };
+  const r = applyGates({ defs: [user, off], trusted: true, approvals, userDisabled: new Set(), manual: new Set(['u', 'off']) });
+  assert.equal(r.gates.get('u'), 'manual');
+  assert.equal(r.forHost[0].config.disabled, true);
+  assert.equal(r.gates.has('off'), false);
+  const started = applyGates({ defs: [user], trusted: true, approvals, userDisabled: new Set(), manual: new Set() });
+  assert.equal(started.forHost[0], user);
+});
