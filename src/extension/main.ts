@@ -20,6 +20,7 @@ import { Notifier } from './status-notify.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
+import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 
 let host: McpHost | undefined;
@@ -69,6 +70,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const roots = workspaceRoots();
   const cfg = vscode.workspace.getConfiguration('mcpHost');
 
+  const auth = createEditorAuth(context, logger);
+  context.subscriptions.push(auth);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -77,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
     elicitation: new VsCodeElicitationPort(log),
+    authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   host = h;
@@ -125,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth: () => undefined }),
+    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth: () => auth }),
   );
 
   // Connections start after activate has returned.
