@@ -4,20 +4,7 @@
  * refreshed on `list_changed`, lazy reconnect for closed connections and backoff for remote ones.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type ClientCapabilities,
-  type ElicitResult,
-  type Prompt,
-  type Resource,
-  type ResourceTemplate,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallOptions,
@@ -48,7 +35,8 @@ import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import { systemClock } from '../ports.js';
-import { NeedsAuthError, fetchList, fetchLists, openConnection, type ListKind, type LiveConnection } from './connect.js';
+import { clientCapabilities, installClientHandlers } from './clientHandlers.js';
+import { NeedsAuthError, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
 import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isSessionExpired, isTerminalNetworkError } from './errors.js';
 import { Pool } from './pool.js';
 import { backoffDelay, connectTimeoutFor, isRemote, readSettings, type ConnectionSettings } from './settings.js';
@@ -121,10 +109,7 @@ export class Manager implements ConnectionManager {
     this.remotePool = new Pool(this.settings.remoteConcurrency);
     this.clock = options.clock ?? systemClock;
     this.clientInfo = options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' };
-    const caps: ClientCapabilities = {};
-    if (options.roots) caps.roots = { listChanged: true };
-    if (options.elicitation) caps.elicitation = { form: {}, url: {} };
-    this.capabilities = caps;
+    this.capabilities = clientCapabilities(options);
     if (options.roots) {
       this.subscriptions.push(
         options.roots.onDidChange(() => {
@@ -509,38 +494,23 @@ export class Manager implements ConnectionManager {
   }
 
   private setupClient(e: Entry, client: Client): void {
-    const refresh = (kind: ListKind) => async (): Promise<void> => {
-      const conn = e.conn;
-      if (!conn || conn.client !== client) return;
-      const list = await fetchList(client, kind, connectTimeoutFor(e.def.config, this.settings), e.log);
-      if (e.conn !== conn) return;
-      if (kind === 'tools') e.tools = wrapTools(e.name, list as Tool[], this.takenNames(e));
-      else if (kind === 'resources') e.resources = wrapResources(e.name, list as Resource[]);
-      else if (kind === 'resourceTemplates') e.resourceTemplates = wrapResourceTemplates(e.name, list as ResourceTemplate[]);
-      else e.prompts = wrapPrompts(e.name, list as Prompt[]);
-      e.log.debug(`${kind} list changed`);
-      this.fire(e);
-    };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, refresh('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, refresh('prompts'));
-    const refreshResources = refresh('resources');
-    const refreshTemplates = refresh('resourceTemplates');
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
-      await Promise.all([refreshResources(), refreshTemplates()]);
+    installClientHandlers(client, {
+      server: e.name,
+      roots: this.options.roots,
+      elicitation: this.options.elicitation,
+      refresh: async (kind) => {
+        const conn = e.conn;
+        if (!conn || conn.client !== client) return;
+        const list = await fetchList(client, kind, connectTimeoutFor(e.def.config, this.settings), e.log);
+        if (e.conn !== conn) return;
+        if (kind === 'tools') e.tools = wrapTools(e.name, list as Tool[], this.takenNames(e));
+        else if (kind === 'resources') e.resources = wrapResources(e.name, list as Resource[]);
+        else if (kind === 'resourceTemplates') e.resourceTemplates = wrapResourceTemplates(e.name, list as ResourceTemplate[]);
+        else e.prompts = wrapPrompts(e.name, list as Prompt[]);
+        e.log.debug(`${kind} list changed`);
+        this.fire(e);
+      },
     });
-    const roots = this.options.roots;
-    if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots() }));
-    const elicitation = this.options.elicitation;
-    if (elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, async (req, extra): Promise<ElicitResult> => {
-        const p = req.params;
-        const answer =
-          p.mode === 'url'
-            ? await elicitation.elicit(e.name, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
-            : await elicitation.elicit(e.name, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
-        return answer as ElicitResult;
-      });
-    }
   }
 
   // ---- using -------------------------------------------------------------------------------

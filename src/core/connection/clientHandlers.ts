@@ -1,0 +1,53 @@
+/**
+ * What the host answers when a server asks or tells it something: `list_changed` notifications,
+ * `roots/list` (from the RootsPort) and `elicitation/create` (through the ElicitationPort).
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ClientCapabilities,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitationPort, RootsPort } from '../api.js';
+import type { ListKind } from './connect.js';
+
+/** Capabilities declared in `initialize`: only what a port is there to serve (no sampling). */
+export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort }): ClientCapabilities {
+  const caps: ClientCapabilities = {};
+  if (ports.roots) caps.roots = { listChanged: true };
+  if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
+  return caps;
+}
+
+export interface ClientHandlerContext {
+  server: string;
+  roots?: RootsPort;
+  elicitation?: ElicitationPort;
+  /** Re-fetches one cached list after the server said it changed. */
+  refresh(kind: ListKind): Promise<void>;
+}
+
+export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => ctx.refresh('tools'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => ctx.refresh('prompts'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+    await Promise.all([ctx.refresh('resources'), ctx.refresh('resourceTemplates')]);
+  });
+  const roots = ctx.roots;
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots() }));
+  const elicitation = ctx.elicitation;
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra): Promise<ElicitResult> => {
+      const p = req.params;
+      const answer =
+        p.mode === 'url'
+          ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
+          : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
+      return answer as ElicitResult;
+    });
+  }
+}
