@@ -37,7 +37,10 @@ export function needsUriRedirect(): boolean {
 }
 
 const browser: BrowserOpener = {
-  open: async (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
+  // The string is passed through on purpose: the extension host accepts one and forwards it
+  // verbatim, whereas a vscode.Uri is re-serialised with `=`/`&`/`+` in the query percent-encoded,
+  // which breaks the authorization URL (scope, redirect_uri, resource).
+  open: async (url) => vscode.env.openExternal(url as unknown as vscode.Uri),
 };
 
 export function createEditorAuth(context: vscode.ExtensionContext, log: Logger): EditorAuth {
