@@ -121,6 +121,46 @@ function skipStep(name: string): boolean {
   return only !== undefined && !only.test(name) && !/approved and connects/.test(name);
 }
 
+/** Calls server-everything's trigger-url-elicitation: url typed, message kept, no id, errorPath picked. */
+async function callUrlElicitation(vs: VSCode, url: string, errorPath: boolean): Promise<void> {
+  await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+  await pickRow(vs, 'trigger-url-elicitation');
+  await answerInput(vs, /trigger-url-elicitation: url/, url);
+  for (let i = 0; i < 3; i++) {
+    await waitForQuickInput(vs, /trigger-url-elicitation: (message|elicitationId|errorPath)/);
+    const title = await quickInput(vs).title.innerText();
+    if (/errorPath/.test(title)) {
+      await pickRow(vs, String(errorPath), false);
+      return;
+    }
+    await quickInput(vs).input.press('Enter');
+    await poll('the next step', WAIT, async () => ((await quickInput(vs).title.innerText().catch(() => '')) !== title ? true : undefined));
+  }
+}
+
+/**
+ * Waits for the "open a page" dialog naming `host`, checks nothing opened before, agrees, and
+ * waits for the browser tab at `url` (served by the browser context: no internet here).
+ */
+async function agreeToOpen(vs: VSCode, host: RegExp, url: RegExp): Promise<string> {
+  const ctx = vs.page.context();
+  await ctx.route(/^https:\/\/(consent\.example\.com|modelcontextprotocol\.io)\//, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>page</h1>' }));
+  const dialog = vs.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: WAIT });
+  assert.deepEqual(ctx.pages(), [vs.page], 'nothing opens before the user agrees');
+  const text = await answerDialog(vs, new RegExp(`everything asks you to open a page on ${host.source}`), 'Open in Browser');
+  const page = await poll('the browser to open the page', WAIT, async () => {
+    const opened = ctx.pages().find((p) => p !== vs.page);
+    if (opened) return opened;
+    // VS Code's own link protection may ask once more for a domain it does not trust yet.
+    if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText())) await answerDialog(vs, /external website/i, 'Open');
+    return undefined;
+  });
+  await poll(`the page ${url}`, WAIT, async () => (url.test(page.url()) ? true : undefined));
+  await page.close();
+  return text;
+}
+
 function count(text: string, re: RegExp): number {
   return text.split('\n').filter((l) => re.test(l)).length;
 }
@@ -318,39 +358,21 @@ test('calls from the palette: echo, re-run, cancel a long call, read resources, 
   });
 
   await t.test('URL elicitation: the host is shown, the browser opens only after the user agrees', { skip: skipStep('URL elicitation: the host is shown, the browser opens only after the user agrees') }, async () => {
-    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
-    await pickRow(vs, 'trigger-url-elicitation');
-    await answerInput(vs, /trigger-url-elicitation: url/, 'https://consent.example.com/start?step=1');
-    for (let i = 0; i < 3; i++) {
-      // message (default kept), elicitationId (optional, skipped), errorPath (pick list).
-      await waitForQuickInput(vs, /trigger-url-elicitation: (message|elicitationId|errorPath)/);
-      const title = await quickInput(vs).title.innerText();
-      if (/errorPath/.test(title)) {
-        await pickRow(vs, 'false', false);
-        break;
-      }
-      await quickInput(vs).input.press('Enter');
-      await poll('the next step', WAIT, async () => ((await quickInput(vs).title.innerText().catch(() => '')) !== title ? true : undefined));
-    }
-    // No internet here: the consent page is served by the browser context itself.
-    const ctx = vs.page.context();
-    await ctx.route('https://consent.example.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<h1>consent</h1>' }));
-    const pagesBefore = ctx.pages().length;
-    const dialog = vs.page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ state: 'visible', timeout: WAIT });
-    assert.equal(ctx.pages().length, pagesBefore, 'nothing opens before the user agrees');
-    const dialogText = await answerDialog(vs, /everything asks you to open a page on consent\.example\.com/, 'Open in Browser');
+    await callUrlElicitation(vs, 'https://consent.example.com/start?step=1', false);
+    const dialogText = await agreeToOpen(vs, /consent\.example\.com/, /consent\.example\.com\/start\?step=1/);
     assert.match(dialogText, /Address: https:\/\/consent\.example\.com\/start\?step=1/);
-    // VS Code's own link protection may ask once more for a domain it does not trust yet.
-    const page = await poll('the browser to open the page', WAIT, async () => {
-      const opened = ctx.pages().find((p) => p !== vs.page);
-      if (opened) return opened;
-      if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText())) await answerDialog(vs, /external website/i, 'Open');
-      return undefined;
-    });
-    await poll('the consent page to load', WAIT, async () => (/consent\.example\.com\/start\?step=1/.test(page.url()) ? true : undefined));
-    await page.close().catch(() => undefined);
     await previewText(vs, 'User completed the URL elicitation flow');
+  });
+
+  await t.test('a call failing with -32042 (URL elicitation required): open the page, then Retry succeeds', { skip: skipStep('a call failing with -32042 (URL elicitation required): open the page, then Retry succeeds') }, async () => {
+    await callUrlElicitation(vs, 'https://consent.example.com/final?step=2', true);
+    await agreeToOpen(vs, /modelcontextprotocol\.io/, /modelcontextprotocol\.io/);
+    const toast = vs.page.locator('.notification-toast').filter({ hasText: /When you have finished in the browser, retry "trigger-url-elicitation" on everything/ });
+    await toast.first().waitFor({ state: 'visible', timeout: WAIT });
+    await toast.first().locator('.monaco-button', { hasText: 'Retry' }).click();
+    await agreeToOpen(vs, /consent\.example\.com/, /consent\.example\.com\/final\?step=2/);
+    await previewText(vs, /User completed the URL elicitation flow[\s\S]*final\?step=2/);
+    assert.match(vs.readLogFile('MCP Host') ?? '', /trigger-url-elicitation needs 1 page\(s\) opened in the browser first \(-32042\)/);
   });
 
   await t.test('Get Prompt…: arguments asked (optional one skipped), messages shown, Copy puts them on the clipboard', { skip: skipStep('Get Prompt…: arguments asked (optional one skipped), messages shown, Copy puts them on the clipboard') }, async () => {

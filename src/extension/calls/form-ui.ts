@@ -61,7 +61,7 @@ async function inputBox(field: FormField, title: string, initial: unknown, token
     {
       title,
       prompt: fieldPrompt(field),
-      placeHolder: field.required ? fieldHint(field) : `${fieldHint(field)}`,
+      placeHolder: fieldHint(field),
       value: toText(field, initial),
       ignoreFocusOut: true,
       password: field.format === 'password',

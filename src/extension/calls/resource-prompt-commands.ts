@@ -14,9 +14,7 @@ import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
 import { readTarget } from './targets.js';
 
-type ResourcePick =
-  | (vscode.QuickPickItem & { kind?: undefined; resource: HostResource })
-  | (vscode.QuickPickItem & { kind?: undefined; template: HostResourceTemplate });
+type ResourcePick = vscode.QuickPickItem & ({ resource: HostResource } | { template: HostResourceTemplate });
 
 function connected(ctx: CallsContext, server?: string) {
   return ctx.host.servers().filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server));
