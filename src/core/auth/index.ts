@@ -52,8 +52,10 @@ export interface HostAuth {
   /** Stores (or with undefined, forgets) the secret for a configured `oauth.clientId`. */
   setClientSecret(def: ServerDefinition, secret: string | undefined): Promise<void>;
   hasClientSecret(def: ServerDefinition): Promise<boolean>;
-  /** Consult before a background connect; `clear` it when the user explicitly starts a server. */
+  /** The 15-minute quiet period after needs-auth (background connects do not probe inside it). */
   readonly needsAuthCache: NeedsAuthCache;
+  /** Ends the quiet period for one server: call it when the user explicitly starts or restarts it. */
+  clearNeedsAuth(def: ServerDefinition): Promise<void>;
   keyFor(def: ServerDefinition): string;
 }
 
@@ -89,6 +91,7 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
       return (await store.read(serverAuthKey(def))).clientSecret !== undefined;
     },
     needsAuthCache: needsAuth,
+    clearNeedsAuth: (def) => needsAuth.clear(serverAuthKey(def)),
     keyFor: serverAuthKey,
   };
 }

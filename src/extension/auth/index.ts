@@ -27,8 +27,10 @@ export interface EditorAuth extends vscode.Disposable {
   authenticate(def: ServerDefinition): Promise<void>;
   /** Forgets tokens, client registration and client secret of the server. */
   signOut(def: ServerDefinition): Promise<void>;
-  /** Quiet period after needs-auth; clear it when the user explicitly starts a server. */
+  /** Quiet period after needs-auth (15 minutes without probing the server). */
   readonly needsAuthCache: NeedsAuthCache;
+  /** Ends the quiet period: call before a user-initiated Start / Restart of the server. */
+  clearNeedsAuth(def: ServerDefinition): Promise<void>;
 }
 
 /** True where a loopback port on this machine is not reachable from the user's browser. */
@@ -72,6 +74,7 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
   return {
     providerFor: (def) => core.providerFor(def),
     needsAuthCache: core.needsAuthCache,
+    clearNeedsAuth: (def) => core.clearNeedsAuth(def),
     async authenticate(def) {
       if (!(await askClientSecret(def))) return;
       log.info(`${def.name}: signing in`);
