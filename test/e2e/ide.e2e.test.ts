@@ -1,7 +1,7 @@
 // The IDE server in real VS Code (code-server): an agent client finds the lock file, connects with
 // the token, and sees the built-in TypeScript diagnostics, opens files and gets a diff accepted.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -110,7 +110,8 @@ test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openD
       (await page.evaluate(() => document.activeElement?.closest('.settings-editor .suggest-input-container') !== null)) ? true : undefined,
     );
     await page.keyboard.type('mcpHost.ideServer.enabled');
-    const box = page.locator('.settings-editor .setting-item-bool .setting-value-checkbox').first();
+    // While the search is typed the list filters progressively; pick our setting by its title, not the first checkbox.
+    const box = page.locator('.settings-editor .setting-item-bool').filter({ hasText: 'Ide Server: Enabled' }).locator('.setting-value-checkbox').first();
     await box.waitFor({ state: 'visible' });
     assert.equal(await box.getAttribute('aria-checked'), 'true');
     await box.click();
@@ -123,5 +124,24 @@ test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openD
     assert.notEqual(fresh.content.authToken, old.content.authToken, 'a restarted server has a new token');
     agent = await connectAgent(fresh);
     assert.equal(jsonOf(await agent.call('getWorkspaceFolders')).success, true);
+  });
+
+  await t.test('an integrated terminal gets CLAUDE_CODE_SSE_PORT and ENABLE_IDE_INTEGRATION', async () => {
+    const lock = readLocks(lockDir).find((l) => l.content.workspaceFolders.includes(vs.workspaceDir))!;
+    await vs.runCommand('Terminal: Create New Terminal');
+    const term = page.locator('.part.panel .xterm').first();
+    await term.waitFor({ state: 'visible' });
+    await term.click();
+    const out = join(vs.workspaceDir, 'ide-env.txt');
+    const line = `echo "$CLAUDE_CODE_SSE_PORT $ENABLE_IDE_INTEGRATION" > ${out}`;
+    // The shell may still be starting; type again until the file appears.
+    const content = await poll('the terminal to report its environment', 90_000, async () => {
+      if (existsSync(out)) return readFileSync(out, 'utf8').trim() || undefined;
+      await page.keyboard.type(line);
+      await page.keyboard.press('Enter');
+      await new Promise((r) => setTimeout(r, 2000));
+      return existsSync(out) ? readFileSync(out, 'utf8').trim() || undefined : undefined;
+    });
+    assert.equal(content, `${lock.port} true`);
   });
 });
