@@ -26,7 +26,9 @@ describe('server-everything over stdio', () => {
   let host: ConnectionManager;
   before(async () => {
     host = newHost().host;
-    host.setDefinitions([def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })]);
+    // Not in the safe default set: must not leak into the server's environment.
+    process.env.MCP_HOST_TEST_PRIVATE = 'do-not-pass';
+    host.setDefinitions([def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { FROM_CONFIG: 'yes' }, cwd: dir })]);
     await host.whenSettled();
   });
   after(() => host.dispose());
@@ -53,6 +55,14 @@ describe('server-everything over stdio', () => {
     assert.ok(p.messages.length > 0);
   });
 
+  test('environment is the safe defaults plus the entry env', async () => {
+    const env = JSON.parse(textOf(await host.callTool('everything', 'get-env', {}))) as Record<string, string>;
+    assert.equal(env.FROM_CONFIG, 'yes');
+    assert.equal(env.PATH, process.env.PATH);
+    assert.equal(env.MCP_HOST_TEST_PRIVATE, undefined);
+    delete process.env.MCP_HOST_TEST_PRIVATE;
+  });
+
   test('progress reaches the caller', async () => {
     const seen: number[] = [];
     const r = await host.callTool('everything', 'trigger-long-running-operation', { duration: 1, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
@@ -77,15 +87,16 @@ describe('server-everything over stdio', () => {
 });
 
 describe('misbehaving stdio servers', () => {
-  test('garbage on stdout is logged and skipped', async () => {
+  test('garbage on stdout is logged and skipped (and cwd is honoured)', async () => {
     const { host, log } = newHost();
     try {
-      host.setDefinitions([stdioDef('garbage', ['--garbage'])]);
+      host.setDefinitions([stdioDef('garbage', ['--garbage'], { cwd: dir })]);
       await host.whenSettled();
       assert.equal(host.server('garbage')!.state.kind, 'connected');
       const r = await host.callTool('garbage', 'echo', { text: 'still fine' });
       assert.equal(textOf(r), 'echo: still fine');
       assert.ok(log.lines.some((l) => l.includes('not JSON-RPC') && l.includes('Welcome')), 'garbage was logged');
+      assert.equal(fs.realpathSync(textOf(await host.callTool('garbage', 'cwd', {}))), fs.realpathSync(dir), 'cwd honoured');
     } finally {
       await host.dispose();
     }
