@@ -1,7 +1,26 @@
 /** Human-readable output: aligned tables, states, tool result content. */
 import type { HostContent, ServerSnapshot } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
+import { revealMisleadingUnicode } from '../core/capabilities/sanitize.js';
 import { ConnectionStates } from '../core/connection/state.js';
+
+/**
+ * A server-chosen identifier (tool, prompt, resource name) for a terminal: bidi controls,
+ * zero-width and tag characters shown as `\u{…}` so the line cannot be visually reordered or hide text.
+ */
+export function visible(text: string): string {
+  return revealMisleadingUnicode(text, (cp) => `\\u{${cp.toString(16).toUpperCase()}}`);
+}
+
+/** JSON text with the same characters as JSON escapes: the data is unchanged, the display is safe. */
+export function safeJson(value: unknown): string {
+  return revealMisleadingUnicode(JSON.stringify(value, null, 2), (cp) =>
+    String.fromCodePoint(cp)
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
+}
 
 /** Columns padded to the widest cell; the last column is never padded. */
 export function table(rows: string[][], header?: string[]): string {

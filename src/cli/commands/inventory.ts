@@ -2,7 +2,7 @@
 import type { ServerSnapshot } from '../../core/api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
-import { oneLine, stateError, stateText, table, transportOf } from '../format.js';
+import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';
 import type { Session } from '../session.js';
 import { connectAll, connectOne, printJson, reportUnavailable } from './shared.js';
 
@@ -56,7 +56,7 @@ export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> 
   }
   const hints = (t: (typeof all)[number]): string =>
     [t.annotations.readOnlyHint ? 'read-only' : '', t.annotations.destructiveHint ? 'destructive' : '', t.annotations.openWorldHint ? 'open-world' : ''].filter(Boolean).join(',');
-  session.io.stdout(table(all.map((t) => [t.server, t.name, hints(t), oneLine(t.description)]), ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION']));
+  session.io.stdout(table(all.map((t) => [visible(t.server), visible(t.name), hints(t), oneLine(t.description)]), ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION']));
   return EXIT.ok;
 }
 
@@ -70,7 +70,7 @@ export async function resources(session: Session, a: ParsedArgs): Promise<ExitCo
     printJson(session, items);
     return EXIT.ok;
   }
-  const rows = items.map((r) => [r.server, 'uri' in r ? r.uri : `${r.uriTemplate} (template)`, r.name, r.mimeType ?? '', oneLine(r.description, 60)]);
+  const rows = items.map((r) => [visible(r.server), visible('uri' in r ? r.uri : `${r.uriTemplate} (template)`), visible(r.name), r.mimeType ?? '', oneLine(r.description, 60)]);
   session.io.stdout(table(rows, ['SERVER', 'URI', 'NAME', 'MIME', 'DESCRIPTION']));
   return EXIT.ok;
 }
@@ -82,7 +82,7 @@ export async function prompts(session: Session, a: ParsedArgs): Promise<ExitCode
     printJson(session, all);
     return EXIT.ok;
   }
-  const rows = all.map((p) => [p.server, p.name, p.arguments.map((x) => (x.required ? x.name : `${x.name}?`)).join(' '), oneLine(p.description, 60)]);
+  const rows = all.map((p) => [visible(p.server), visible(p.name), visible(p.arguments.map((x) => (x.required ? x.name : `${x.name}?`)).join(' ')), oneLine(p.description, 60)]);
   session.io.stdout(table(rows, ['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION']));
   return EXIT.ok;
 }

@@ -1,7 +1,7 @@
 /** Helpers the commands share: starting one or all servers and insisting on a live connection. */
 import type { ServerSnapshot } from '../../core/api.js';
 import { CliError, EXIT, usageError } from '../errors.js';
-import { stateError, stateText } from '../format.js';
+import { safeJson, stateError, stateText } from '../format.js';
 import type { Session } from '../session.js';
 
 /** Starts one named server; a broken, disabled or unreachable one ends the command with the right code. */
@@ -52,5 +52,5 @@ export function parseArgsJson(text: string | undefined): Record<string, unknown>
 }
 
 export function printJson(session: Session, value: unknown): void {
-  session.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  session.io.stdout(`${safeJson(value)}\n`);
 }

@@ -33,6 +33,14 @@ export function stripMisleadingUnicode(text: string): string {
   return text.replace(MISLEADING, '');
 }
 
+/**
+ * `text` with every character `stripMisleadingUnicode` would remove replaced by `escape(codePoint)`:
+ * for showing a wire identifier (a tool name) faithfully but harmlessly, e.g. as `\u{202E}`.
+ */
+export function revealMisleadingUnicode(text: string, escape: (codePoint: number) => string): string {
+  return text.replace(MISLEADING, (ch) => escape(ch.codePointAt(0)!));
+}
+
 /** True when `text` holds a character `stripMisleadingUnicode` would remove. */
 export function hasMisleadingUnicode(text: string): boolean {
   MISLEADING.lastIndex = 0;

@@ -131,6 +131,13 @@ describe('tools', () => {
       assert.doesNotMatch(t.description + JSON.stringify(t.inputSchema), /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
     }
     assert.ok(!r.stdout.includes('id_rsa'), 'the smuggled instruction is gone');
+    // Wire names keep their characters in the data, but the printed JSON shows them escaped.
+    assert.doesNotMatch(r.stdout, /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u);
+    assert.ok((tools as unknown as { name: string }[]).some((t) => t.name === 'read\u202Eelif\u202C'));
+    const text = await h.run(['tools', 'unicode'], { cwd: dir });
+    assert.equal(text.code, 0, text.stderr);
+    assert.doesNotMatch(text.stdout, /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
+    assert.match(text.stdout, /^unicode\s+read\\u\{202E\}elif\\u\{202C\}\s/m);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   TRUNCATION_MARKER,
   cutText,
   hasMisleadingUnicode,
+  revealMisleadingUnicode,
   sanitizeDeep,
   sanitizeInstructions,
   sanitizeText,
@@ -82,4 +83,11 @@ test('sanitizeDeep does not overflow on absurdly deep input', () => {
   let v: Record<string, unknown> = { description: 'x\u200B' };
   for (let i = 0; i < 10000; i++) v = { nested: v };
   assert.doesNotThrow(() => sanitizeDeep(v));
+});
+
+test('revealMisleadingUnicode shows hidden characters as escapes and leaves the rest', () => {
+  const hex = (cp: number) => `\\u{${cp.toString(16).toUpperCase()}}`;
+  assert.equal(revealMisleadingUnicode('read\u202Eelif\u202C', hex), 'read\\u{202E}elif\\u{202C}');
+  assert.equal(revealMisleadingUnicode(`a${String.fromCodePoint(0xe0041)}b`, hex), 'a\\u{E0041}b');
+  assert.equal(revealMisleadingUnicode('plain café', hex), 'plain café');
 });
