@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import Provider from 'oidc-provider';
 
@@ -16,6 +17,8 @@ export interface OidcFixture {
   issuer: string;
   /** The MCP endpoint (`.../mcp`). */
   mcpUrl: string;
+  /** The same server over the legacy HTTP+SSE transport (`.../sse`, messages to `.../messages`). */
+  sseUrl: string;
   provider: Provider;
   /** Requests the MCP endpoint received, with whether they carried a valid token. */
   mcpRequests: { authorized: boolean; method: string }[];
@@ -37,6 +40,8 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   const issuer = `http://127.0.0.1:${asPort}`;
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
   const prmUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/mcp`;
+  const sseUrl = `http://127.0.0.1:${mcpPort}/sse`;
+  const ssePrmUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/sse`;
 
   const provider = new Provider(issuer, {
     clients: [],
@@ -52,8 +57,8 @@ export async function startOidcFixture(): Promise<OidcFixture> {
         defaultResource: async () => mcpUrl,
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx: unknown, indicator: string) => {
-          if (indicator !== mcpUrl) throw new Error(`unknown resource ${indicator}`);
-          return { scope: RESOURCE_SCOPE, audience: mcpUrl, accessTokenTTL: 3600, accessTokenFormat: 'opaque' };
+          if (indicator !== mcpUrl && indicator !== sseUrl) throw new Error(`unknown resource ${indicator}`);
+          return { scope: RESOURCE_SCOPE, audience: indicator, accessTokenTTL: 3600, accessTokenFormat: 'opaque' };
         },
       },
     },
@@ -93,41 +98,65 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   });
 
   const mcpRequests: OidcFixture['mcpRequests'] = [];
+  const sseSessions = new Map<string, SSEServerTransport>();
+  const newServer = (accountId: string | undefined) => {
+    const server = new McpServer({ name: 'oauth-protected', version: '1.0.0' });
+    server.registerTool('whoami', { description: 'Returns the token subject' }, async () => ({
+      content: [{ type: 'text', text: `hello ${accountId}` }],
+    }));
+    return server;
+  };
   mcpServer.on('request', (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', mcpUrl);
-      if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ resource: mcpUrl, authorization_servers: [issuer], scopes_supported: [RESOURCE_SCOPE] }),
-        );
-        return;
+      for (const [path, resource] of [['/mcp', mcpUrl], ['/sse', sseUrl]] as const) {
+        if (url.pathname === `/.well-known/oauth-protected-resource${path}`) {
+          res.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [RESOURCE_SCOPE] }),
+          );
+          return;
+        }
       }
-      if (url.pathname !== '/mcp') {
+      const resource = url.pathname === '/mcp' ? mcpUrl : url.pathname === '/sse' || url.pathname === '/messages' ? sseUrl : undefined;
+      if (!resource) {
         res.writeHead(404).end();
         return;
       }
       const header = req.headers.authorization ?? '';
       const value = header.startsWith('Bearer ') ? header.slice(7) : undefined;
       const token = value ? await provider.AccessToken.find(value) : undefined;
-      const valid = !!token && !token.isExpired && token.aud === mcpUrl && (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
+      const valid = !!token && !token.isExpired && token.aud === resource && (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
       mcpRequests.push({ authorized: valid, method: req.method ?? '' });
       if (!valid) {
         res
           .writeHead(401, {
             'content-type': 'application/json',
-            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${prmUrl}", scope="${RESOURCE_SCOPE}"`,
+            'www-authenticate': `Bearer error="invalid_token", resource_metadata="${resource === mcpUrl ? prmUrl : ssePrmUrl}", scope="${RESOURCE_SCOPE}"`,
           })
           .end(JSON.stringify({ error: 'invalid_token' }));
+        return;
+      }
+      if (url.pathname === '/sse' && req.method === 'GET') {
+        const transport = new SSEServerTransport('/messages', res);
+        sseSessions.set(transport.sessionId, transport);
+        res.on('close', () => sseSessions.delete(transport.sessionId));
+        await newServer(token!.accountId).connect(transport);
+        return;
+      }
+      if (url.pathname === '/messages' && req.method === 'POST') {
+        const transport = sseSessions.get(url.searchParams.get('sessionId') ?? '');
+        if (!transport) {
+          res.writeHead(404).end();
+          return;
+        }
+        await transport.handlePostMessage(req, res);
         return;
       }
       if (req.method !== 'POST') {
         res.writeHead(405).end();
         return;
       }
-      const server = new McpServer({ name: 'oauth-protected', version: '1.0.0' });
-      server.registerTool('whoami', { description: 'Returns the token subject' }, async () => ({
-        content: [{ type: 'text', text: `hello ${token!.accountId}` }],
-      }));
+      const server = newServer(token!.accountId);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
@@ -171,6 +200,7 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   return {
     issuer,
     mcpUrl,
+    sseUrl,
     provider,
     mcpRequests,
     follow,

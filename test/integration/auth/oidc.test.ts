@@ -7,6 +7,7 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import {
@@ -48,7 +49,7 @@ afterEach(async () => {
 });
 
 let serial = 0;
-function setup(tamper?: (redirect: URL) => void): Setup {
+function setup(tamper?: (redirect: URL) => void, type: 'http' | 'sse' = 'http'): Setup {
   const secrets = new MemorySecretStore();
   const clock = new FakeClock(Date.now());
   const logger = new RecordingLogger();
@@ -72,11 +73,12 @@ function setup(tamper?: (redirect: URL) => void): Setup {
     receiver: createLoopbackReceiver({ clock }),
     clientName: 'MCP Host tests',
   });
+  const url = type === 'http' ? fx.mcpUrl : fx.sseUrl;
   const def: ServerDefinition = {
     name: `protected-${++serial}`,
-    config: { type: 'http', url: fx.mcpUrl },
+    config: { type, url },
     source: { scope: 'user', file: 'test', jsonPath: [] },
-    signature: `url:${fx.mcpUrl}`,
+    signature: `url:${url}`,
     hash: String(serial),
   };
   return { auth, def, secrets, clock, logger, browser, browsing };
@@ -84,7 +86,9 @@ function setup(tamper?: (redirect: URL) => void): Setup {
 
 async function connect(s: Setup): Promise<Client> {
   const provider = s.auth.providerFor(s.def)!;
-  const transport = new StreamableHTTPClientTransport(new URL(fx.mcpUrl), { authProvider: provider, fetch: authFetchFor(provider) });
+  const url = new URL((s.def.config as { url: string }).url);
+  const opts = { authProvider: provider, fetch: authFetchFor(provider) };
+  const transport = s.def.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });
   open.push(client);
   await client.connect(transport);
@@ -216,6 +220,14 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     assert.match(page.body, /state mismatch/);
     assert.equal(record(s).tokens, undefined);
     assert.equal(await s.auth.hasSession(s.def), false);
+  });
+
+  test('the legacy SSE transport: needs-auth before sign-in, then connected with the token', async () => {
+    const s = setup(undefined, 'sse');
+    await assert.rejects(connect(s), (err: unknown) => isAuthRequired(err));
+    await signIn(s);
+    assert.equal(new URL(s.browser.opened[0]!).searchParams.get('resource'), fx.sseUrl);
+    assert.equal(await whoami(await connect(s)), 'hello test-user');
   });
 
   test('sign out removes tokens and registration', async () => {
