@@ -37,7 +37,7 @@ import {
   waitForWorkbench,
 } from './support/workbench.js';
 
-export { artifactsDir, fixturesDir, repoRoot } from './support/prepare.js';
+export { artifactsDir, fixturesDir, packagedVsix, repoRoot } from './support/prepare.js';
 export { poll } from './support/workbench.js';
 
 /** Options of {@link startVSCode}. */

@@ -90,7 +90,12 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
     throw new Error(`command "${title}" is not in the palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
   }
   await row.first().click();
-  await widget.waitFor({ state: 'hidden', timeout: timeoutMs });
+  // Done when the palette is gone: either the widget closed, or the command opened its own quick
+  // pick / input box in the same widget (then the palette's ">title" text is no longer there).
+  await poll(`the palette to close after "${title}"`, timeoutMs, async () => {
+    if (!(await widget.isVisible())) return true;
+    return (await input.inputValue()) !== `>${title}` ? true : undefined;
+  });
 }
 
 /**
@@ -179,13 +184,24 @@ export async function quickPickItems(page: Page): Promise<string[]> {
   return quickInput(page).locator('.monaco-list-row .label-name').allInnerTexts();
 }
 
-/** Waits for a quick pick row whose label is exactly `label` (or matches a RegExp) and clicks it. */
+/**
+ * Clicks the quick pick row whose label is exactly `label` (or matches a RegExp). Long lists are
+ * virtualised (only the rows on screen exist), so when a string label is not on screen it is
+ * typed into the filter box first.
+ */
 export async function pickQuickItem(page: Page, label: string | RegExp, timeoutMs: number): Promise<void> {
   const widget = quickInput(page);
   await widget.waitFor({ state: 'visible', timeout: timeoutMs });
   const match = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
   const row = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: match }) });
   try {
+    if (typeof label === 'string') {
+      try {
+        await row.first().waitFor({ state: 'visible', timeout: 3000 });
+      } catch {
+        await widget.locator('input.input').fill(label);
+      }
+    }
     await row.first().waitFor({ state: 'visible', timeout: timeoutMs });
   } catch {
     throw new Error(`no quick pick item ${String(label)}; it offered: ${JSON.stringify(await quickPickItems(page))}`);
