@@ -115,6 +115,8 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     const text = await answerDialog(vs, /Allow 2 MCP servers defined by this workspace to run\?/, 'Allow');
     assert.match(text, /everything: .*server-everything\/dist\/index\.js stdio/);
     assert.match(text, /missing: mcp-host-e2e-no-such-command --serve/);
+    const log = await vs.waitForLogFile('MCP Host', /all servers settled \d+ ms after activation/, 120_000);
+    t.diagnostic(`host log: ${log.split('\n').filter((l) => /activated in|settled|configuration read/.test(l)).map((l) => l.replace(/^\S+ \S+ /, '')).join(' | ')}`);
   });
 
   await step('the tree shows the server connected with its tools; the broken entry and the missing command show their errors', async () => {
@@ -179,4 +181,40 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);
     assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt after reload');
   });
+});
+
+test('untrusted workspace: its servers do not start and the view says why; trusting it starts them after approval', { timeout: 600_000 }, async (t) => {
+  const mark = `mcp-host-tree-e2e-${randomBytes(4).toString('hex')}`;
+  const vs = await startVSCode({
+    workspace: 'tree',
+    name: 'editor-tree-untrusted',
+    trusted: false,
+    env: { MCP_HOST_E2E_NODE: process.execPath, MCP_HOST_E2E_EVERYTHING: EVERYTHING, MCP_HOST_E2E_MARK: mark },
+  });
+  t.after(async () => {
+    await vs.dispose();
+    for (const pid of pidsWith(mark)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  });
+
+  await vs.waitForLogFile('MCP Host', /configuration read/, 180_000);
+  assert.match(await rowText(vs, /everything/), /workspace not trusted/);
+  assert.match(await rowText(vs, /missing/), /workspace not trusted/);
+  const message = vs.serversView().locator('.message, .tree-explorer-viewlet-tree-view-message, .view-message');
+  await poll('the view message', 30_000, async () => ((await message.allInnerTexts()).join(' ').includes('not trusted') ? true : undefined));
+  assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt in Restricted Mode');
+  assert.deepEqual(pidsWith(mark), [], 'nothing runs in Restricted Mode');
+  await vs.screenshot('untrusted');
+
+  // Trusting the workspace (the Workspace Trust editor's Trust button) brings the approval prompt.
+  await vs.runCommand('Workspaces: Manage Workspace Trust');
+  const trust = vs.page.locator('.workspace-trust-editor .monaco-button').filter({ hasText: /^\s*Trust( Folder)?\s*$/ }).first();
+  await trust.click();
+  await answerDialog(vs, /Allow 2 MCP servers defined by this workspace to run\?/, 'Allow');
+  assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);
 });
