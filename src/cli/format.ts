@@ -60,9 +60,9 @@ export function stateText(s: ServerSnapshot['state']): string {
 }
 
 /** The error a snapshot carries, if any (failed or needs-auth). */
-export function stateError(s: ServerSnapshot['state']): { message: string; hint?: string; code?: string } | undefined {
+export function stateError(s: ServerSnapshot['state'], server = 'SERVER'): { message: string; hint?: string; code?: string } | undefined {
   if (s.kind === 'failed') return s.error;
-  if (s.kind === 'needs-auth') return { code: 'needs-auth', message: s.message, hint: 'Sign in from the editor (MCP Host: Authenticate), then run the command again.' };
+  if (s.kind === 'needs-auth') return { code: 'needs-auth', message: s.message, hint: `Sign in with: mcp-host auth ${server}` };
   if (s.kind === 'disabled' && s.message) return { code: 'disabled', message: s.message };
   return undefined;
 }

@@ -73,7 +73,7 @@ function problemAdvice(p: ConfigProblem): string | undefined {
 
 function report(session: Session, s: ServerSnapshot): ServerReport {
   const def = s.definition;
-  const err = stateError(s.state);
+  const err = stateError(s.state, s.name);
   const r: ServerReport = {
     name: s.name,
     scope: def.source.scope,

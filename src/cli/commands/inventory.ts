@@ -19,7 +19,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     printJson(
       session,
       snaps.map((s) => {
-        const err = stateError(s.state);
+        const err = stateError(s.state, s.name);
         return {
           name: s.name,
           scope: s.definition.source.scope,

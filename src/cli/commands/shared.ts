@@ -18,7 +18,7 @@ export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
   if (s.kind === 'disabled') {
     throw usageError(`server "${snap.name}" is ${stateText(s)}`, 'Remove "disabled": true from its entry to use it.');
   }
-  const err = stateError(s);
+  const err = stateError(s, snap.name);
   throw new CliError(EXIT.connection, `server "${snap.name}": ${err?.message ?? stateText(s)}`, err?.hint);
 }
 
