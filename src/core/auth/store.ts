@@ -31,7 +31,8 @@ export class AuthRecordStore {
   constructor(private readonly secrets: SecretStore) {}
 
   async read(key: string): Promise<AuthRecord> {
-    await this.chains.get(key);
+    // Wait for a pending write (its failure is reported to its own caller, not to readers).
+    await this.chains.get(key)?.catch(() => undefined);
     return this.parse(await this.secrets.get(key));
   }
 

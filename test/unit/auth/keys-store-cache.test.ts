@@ -74,3 +74,22 @@ test('needs-auth cache: concurrent marks are all kept and expired ones dropped o
   for (const k of ['x', 'y', 'z']) assert.equal(cache.isFresh(k), true, k);
   assert.deepEqual(Object.keys(kv.get<Record<string, number>>('mcpHost.needsAuth')!).sort(), ['x', 'y', 'z']);
 });
+
+test('a failed write is reported to its caller only; later reads and writes still work', async () => {
+  const secrets = new MemorySecretStore();
+  let fail = true;
+  const flaky = {
+    get: (k: string) => secrets.get(k),
+    delete: (k: string) => secrets.delete(k),
+    store: async (k: string, v: string) => {
+      if (fail) throw new Error('keychain locked');
+      await secrets.store(k, v);
+    },
+  };
+  const store = new AuthRecordStore(flaky);
+  await assert.rejects(store.update('k', () => ({ pendingScope: 'x' })), /keychain locked/);
+  assert.deepEqual(await store.read('k'), {});
+  fail = false;
+  await store.update('k', () => ({ pendingScope: 'y' }));
+  assert.deepEqual(await store.read('k'), { pendingScope: 'y' });
+});
