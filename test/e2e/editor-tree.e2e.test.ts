@@ -132,6 +132,8 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     await vs.waitForTreeItem(/^\s*echo/);
     await vs.waitForTreeItem(/get-sum|add/);
     await vs.screenshot('tree-connected');
+    const log = await vs.waitForLogFile('MCP Host', /server\(s\) settled in \d+ ms/, 60_000);
+    t.diagnostic(`after approval: ${log.split('\n').filter((l) => /server\(s\) settled in/.test(l)).map((l) => l.replace(/^\S+ \S+ /, '')).join(' | ')}`);
     // Still connected while the others are broken.
     assert.match(await rowText(vs, /everything/), /\d+ tools/);
   });
@@ -171,9 +173,28 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     await vs.screenshot('tree-added');
   });
 
+  await step('Add Server… writes the entry to .mcp.json (other entries kept) and starts it without a prompt', async () => {
+    const title = vs.page.locator('.quick-input-widget .quick-input-title');
+    const waitTitle = (re: RegExp): Promise<void> => title.filter({ hasText: re }).first().waitFor({ state: 'visible' });
+    await vs.runCommand('MCP Host: Add Server…');
+    await waitTitle(/Add MCP Server \(1\/3\)/);
+    await vs.pickQuickItem(/Command \(stdio\)/);
+    await waitTitle(/Add MCP Server \(2\/3\)/);
+    await vs.submitQuickInput(`${process.execPath} "${EVERYTHING}" stdio ${mark} added`);
+    await waitTitle(/Add MCP Server \(3\/3\)/);
+    await vs.submitQuickInput('added');
+    await waitTitle(/Save "added" where\?/);
+    await vs.pickQuickItem(/Project: \.mcp\.json/);
+    assert.match(await rowText(vs, /added.*\d+ tools/), /\d+ tools/);
+    assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt for a server the user just added');
+    const written = JSON.parse(readFileSync(join(vs.workspaceDir, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command?: unknown; args?: unknown }> };
+    assert.deepEqual(written.mcpServers.added, { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio', mark, 'added'] });
+    assert.ok(written.mcpServers.everything && written.mcpServers.second && written.mcpServers.broken, 'other entries kept');
+  });
+
   await step('reload: deactivate leaves no server process; approvals are remembered (no prompt)', async () => {
     const before = pidsWith(mark);
-    assert.ok(before.length >= 2, `two servers run: ${before.join(',')}`);
+    assert.ok(before.length >= 3, `three servers run: ${before.join(',')}`);
     await vs.reload();
     await showServersAfterReload(vs);
     await poll('every old server process to exit', 60_000, async () => (before.every((p) => !alive(p)) ? true : undefined));

@@ -164,8 +164,16 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       manual: this.manual,
     });
     this.gates = result.gates;
+    const t0 = performance.now();
     this.deps.host.setDefinitions(result.forHost);
     this.changed.fire(undefined);
+    const starting = this.deps.host.servers().filter((s) => s.state.kind === 'pending').length;
+    if (starting) {
+      void this.deps.host.whenSettled().then(() => {
+        const states = this.deps.host.servers().map((s) => `${s.name}=${this.gates.get(s.name) ?? s.state.kind}`);
+        this.deps.log.info(`${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`);
+      });
+    }
     return result.awaitingApproval;
   }
 
