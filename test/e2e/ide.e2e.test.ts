@@ -1,23 +1,29 @@
 // The IDE server in real VS Code (code-server): an agent client finds the lock file, connects with
 // the token, and sees the built-in TypeScript diagnostics, opens files and gets a diff accepted.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { poll, startVSCode } from './harness.js';
+import { fixturesDir, poll, startVSCode } from './harness.js';
 import { connectAgent, jsonOf, openSocket, readLocks, texts, type Agent } from '../integration/ide/agent.js';
 import type { IdeFileDiagnostics, IdeSelection } from '../../src/core/ide/editorPort.js';
 
-// Written at run time into the copy of the fixture, so the repo's own type check stays clean.
 const BROKEN_TS = "// A deliberate type error: TypeScript reports it at `count`.\nexport const count: number = 'three';\n";
 
 test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openDiff accept/reject, setting', { timeout: 900_000 }, async (t) => {
   const claudeDir = mkdtempSync(join(tmpdir(), 'ide-e2e-claude-'));
   t.after(() => rmSync(claudeDir, { recursive: true, force: true }));
   const lockDir = join(claudeDir, 'ide');
-  const vs = await startVSCode({ workspace: 'ide', name: 'ide', env: { CLAUDE_CONFIG_DIR: claudeDir } });
+  // The type error is added to a copy of the fixture before VS Code starts (the file watcher in
+  // this environment may miss files created later), so the repo's own type check stays clean.
+  const copyDir = mkdtempSync(join(tmpdir(), 'ide-e2e-ws-'));
+  t.after(() => rmSync(copyDir, { recursive: true, force: true }));
+  const fixture = join(copyDir, 'ide');
+  cpSync(join(fixturesDir, 'ide'), fixture, { recursive: true });
+  writeFileSync(join(fixture, 'broken.ts'), BROKEN_TS);
+  const vs = await startVSCode({ workspace: fixture, name: 'ide', env: { CLAUDE_CONFIG_DIR: claudeDir } });
   let agent: Agent | undefined;
   t.after(async () => {
     await agent?.close().catch(() => undefined);
@@ -26,7 +32,6 @@ test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openD
   const page = vs.page;
   const brokenPath = join(vs.workspaceDir, 'broken.ts');
   const greetPath = join(vs.workspaceDir, 'greet.ts');
-  writeFileSync(brokenPath, BROKEN_TS);
 
   await t.test('the extension writes a lock file for this workspace and the agent connects with its token', async () => {
     const lock = await poll('the IDE lock file', 120_000, async () => readLocks(lockDir).find((l) => l.content.workspaceFolders.includes(vs.workspaceDir)));
@@ -74,6 +79,22 @@ test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openD
     assert.deepEqual(sel.selection.start, { line: 0, character: 7 });
     const editors = jsonOf<{ tabs: { fileName: string; isActive: boolean }[] }>(await agent!.call('getOpenEditors'));
     assert.ok(editors.tabs.some((e) => e.fileName === greetPath && e.isActive), JSON.stringify(editors));
+  });
+
+  await t.test('selection_changed follows the editor; Send Selection to Agent sends at_mentioned; the status bar counts agents', async () => {
+    const whole = readFileSync(greetPath, 'utf8');
+    await page.locator('.part.editor .editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+A');
+    const changed = await poll('selection_changed with the whole file', 30_000, async () =>
+      agent!.notifications.find((n) => n.method === 'selection_changed' && n.params.text === whole && n.params.filePath === greetPath),
+    );
+    assert.deepEqual(changed.params.selection, { start: { line: 0, character: 0 }, end: { line: 3, character: 0 }, isEmpty: false });
+    const mention = agent!.nextNotification('at_mentioned', 60_000);
+    // The keybinding, in the editor: the palette route would press Escape first, which clears the selection.
+    await page.keyboard.press('Control+Alt+K');
+    assert.deepEqual(await mention, { filePath: greetPath, lineStart: 0, lineEnd: 2 });
+    const entry = await poll('the IDE status bar entry', 30_000, async () => (await vs.statusBar()).find((e) => /IDE server: 1 agent connected/.test(e.label)));
+    assert.match(entry.text, /1/);
   });
 
   await t.test('openDiff + Accept in the editor title writes the proposal to disk and returns FILE_SAVED', async () => {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { IdeServer } from '../../core/ide/server.js';
 import { displayPath } from './convert.js';
 import { DiffManager } from './diffs.js';
+import { ideStatusItem } from './statusItem.js';
 import { VsCodeEditorPort } from './vscodeEditorPort.js';
 
 export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent';
@@ -106,11 +107,14 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
     }
   }
 
+  const port = (): number | undefined => server?.port;
+  const clientCount = (): number => server?.clientCount() ?? 0;
+  subs.push(ideStatusItem({ port, clientCount, onDidChange: changed.event }));
   schedule();
 
   return {
-    port: () => server?.port,
-    clientCount: () => server?.clientCount() ?? 0,
+    port,
+    clientCount,
     onDidChange: changed.event,
     dispose() {
       disposed = true;
