@@ -111,7 +111,12 @@ async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<
   const text = await dialog.innerText();
   assert.match(text, match);
   await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).first().click();
-  await dialog.waitFor({ state: 'hidden' });
+  // Gone, or replaced by the next dialog (e.g. VS Code's link protection right after ours).
+  await poll(`the dialog to close after "${button}"`, WAIT, async () => {
+    if (!(await dialog.isVisible())) return true;
+    const now = await dialog.innerText().catch(() => '');
+    return now !== text ? true : undefined;
+  });
   return text;
 }
 
@@ -396,6 +401,8 @@ test('calls from the palette: echo, re-run, cancel a long call, read resources, 
     await runCommandThenPick(vs, 'MCP Host: Tool Call History…', /MCP Host: Tool Call History/);
     const rows = await quickInput(vs).widget.locator('.monaco-list-row').allInnerTexts();
     assert.ok(rows.length >= 5, `history rows: ${rows.join(' | ')}`);
+    // The list is virtual: filter (arguments are matched too) so the old echo call is rendered.
+    await quickInput(vs).input.fill('hello from the palette');
     const echoRow = quickInput(vs).widget.locator('.monaco-list-row').filter({ hasText: 'hello from the palette' });
     await echoRow.first().click();
     await poll('a third echo call', WAIT, async () => (count(vs.readLogFile('MCP Host') ?? '', /calling everything\/echo$/) === 3 ? true : undefined));
