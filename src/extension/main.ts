@@ -124,8 +124,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     controller.onDidChange((name) => {
       if (name !== undefined) return;
       void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', controller.servers().length > 0);
-      // The welcome view waits for the first load, so it does not flash while config is read.
-      if (controller.hasLoaded()) void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', true);
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),

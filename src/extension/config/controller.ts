@@ -90,9 +90,6 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     return this.current.servers.find((d) => d.name === name);
   }
 
-  hasLoaded(): boolean {
-    return this.loadedOnce;
-  }
 
   // Reload ---------------------------------------------------------------------------------
   /** Re-reads every source. Concurrent calls coalesce into one more run after the current one. */
