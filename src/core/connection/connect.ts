@@ -154,6 +154,17 @@ async function paged<T>(fetchPage: (cursor: string | undefined) => Promise<{ ite
 
 export type ListKind = keyof ServerLists;
 
+/**
+ * The SDK Client keeps output-schema validators only for the tools of the last `listTools` page
+ * it saw (each call clears the cache), so with a paged list `structuredContent` of earlier pages
+ * would go unchecked. Hand it the whole list once paging is done.
+ */
+function cacheAllToolMetadata(client: Client, tools: Tool[]): Tool[] {
+  const c = client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
+  c.cacheToolMetadata?.(tools);
+  return tools;
+}
+
 /** Fetches one list if the server advertises it; an error is logged and yields an empty list. */
 export async function fetchList(client: Client, kind: ListKind, timeoutMs: number, log: Logger, rethrowAuth = false): Promise<ServerLists[ListKind]> {
   const caps: ServerCapabilities = client.getServerCapabilities() ?? {};
@@ -162,10 +173,13 @@ export async function fetchList(client: Client, kind: ListKind, timeoutMs: numbe
     switch (kind) {
       case 'tools':
         if (!caps.tools) return [];
-        return await paged(async (cursor) => {
-          const r = await client.listTools(cursor ? { cursor } : undefined, opts);
-          return { items: r.tools, nextCursor: r.nextCursor };
-        });
+        return cacheAllToolMetadata(
+          client,
+          await paged(async (cursor) => {
+            const r = await client.listTools(cursor ? { cursor } : undefined, opts);
+            return { items: r.tools, nextCursor: r.nextCursor };
+          }),
+        );
       case 'resources':
         if (!caps.resources) return [];
         return await paged(async (cursor) => {
