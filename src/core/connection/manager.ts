@@ -37,7 +37,7 @@ import type { Clock, Disposable, Logger } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities, installClientHandlers } from './clientHandlers.js';
 import { NeedsAuthError, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
-import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isSessionExpired, isTerminalNetworkError } from './errors.js';
+import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isSessionExpired, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import { Pool } from './pool.js';
 import { backoffDelay, connectTimeoutFor, isRemote, readSettings, type ConnectionSettings } from './settings.js';
 import type { ConnectionState } from './state.js';
@@ -578,6 +578,17 @@ export class Manager implements ConnectionManager {
     if (isRequestTimeout(err)) {
       const ms = opts?.timeoutMs ?? this.settings.toolTimeoutMs;
       return new HostError('request-timeout', `${what} on ${e.name} timed out after ${ms} ms`, 'Raise the call timeout (MCP_TOOL_TIMEOUT) if the server is just slow.', { cause: err });
+    }
+    if (isUnauthorized(err) || isUnauthorized((err as { cause?: unknown } | undefined)?.cause)) {
+      // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
+      const message = `${e.name} needs authentication: ${errorMessage(err)}`;
+      e.log.warn(message);
+      if (e.conn === conn) {
+        void this.shutdown(e)
+          .catch(() => undefined)
+          .then(() => this.setState(e, { kind: 'needs-auth', message, at: this.clock.now() }));
+      }
+      return new HostError('needs-auth', `${what} failed: ${message}`, 'Authenticate the server, then try again.', { cause: err });
     }
     if (conn.closedBecause || isConnectionClosed(err)) {
       const why = conn.closedBecause ?? (conn.stdio ? `${e.name} ${conn.stdio.describeExit()}` : `${e.name} closed the connection`);

@@ -10,6 +10,10 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
+import { createHost } from '../../../src/core/host.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   AuthError,
   authFetchFor,
@@ -237,5 +241,27 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     await s.auth.signOut(s.def);
     assert.equal(s.secrets.map.size, 0);
     await assert.rejects(connect(s), (err: unknown) => isAuthRequired(err));
+  });
+
+  test('through the host: tokens revoked mid-session turn a call into needs-auth, not a generic error', async () => {
+    const s = setup();
+    await signIn(s);
+    const host = createHost({ logger: s.logger, blobDir: mkdtempSync(join(tmpdir(), 'mcp-oauth-blobs-')), env: {}, authProvider: (d) => s.auth.providerFor(d) });
+    try {
+      host.setDefinitions([s.def]);
+      await host.whenSettled();
+      assert.equal(host.server(s.def.name)!.state.kind, 'connected');
+      const ok = await host.callTool(s.def.name, 'whoami', {});
+      assert.deepEqual(ok.content, [{ type: 'text', text: 'hello test-user' }]);
+
+      const tokens = record(s).tokens!;
+      await (await fx.provider.AccessToken.find(tokens.access_token))!.destroy();
+      await (await fx.provider.RefreshToken.find(tokens.refresh_token!))!.destroy();
+      await assert.rejects(host.callTool(s.def.name, 'whoami', {}), (err: unknown) => (err as { code?: string }).code === 'needs-auth');
+      for (let i = 0; i < 100 && host.server(s.def.name)!.state.kind !== 'needs-auth'; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(host.server(s.def.name)!.state.kind, 'needs-auth');
+    } finally {
+      await host.dispose();
+    }
   });
 });

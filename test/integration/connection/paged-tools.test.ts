@@ -15,7 +15,7 @@ after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
 });
 
-const outputSchema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } as const;
+const outputSchema: Tool['outputSchema'] = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
 const pages: Tool[][] = [
   [{ name: 'first_page_tool', inputSchema: { type: 'object' }, outputSchema }],
   [{ name: 'second_page_tool', inputSchema: { type: 'object' }, outputSchema }],
