@@ -11,6 +11,8 @@ import type { ServerLogs } from './logs.js';
 export interface AuthActions {
   authenticate(def: ServerDefinition): Promise<void>;
   signOut(def: ServerDefinition): Promise<void>;
+  /** Ends the 15-minute needs-auth quiet period: the user asked for this server explicitly. */
+  clearNeedsAuth(def: ServerDefinition): Promise<void>;
 }
 
 export interface CommandDeps {
@@ -59,7 +61,14 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
       }
     });
 
+  /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
+  const forgetNeedsAuth = async (name: string): Promise<void> => {
+    const def = controller.definition(name);
+    if (def && isRemote(def)) await deps.auth()?.clearNeedsAuth(def);
+  };
+
   const start = async (name: string): Promise<void> => {
+    await forgetNeedsAuth(name);
     if (controller.gate(name)) {
       await controller.approveAndStart(name);
       return;
@@ -107,6 +116,7 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('mcpHost.restartServer', async (arg) => {
       const name = await pickServer(deps, arg, 'Restart Server');
       if (!name) return;
+      await forgetNeedsAuth(name);
       if (controller.gate(name)) await controller.approveAndStart(name);
       else await host.restart(name);
     }),
