@@ -36,3 +36,11 @@ test('package.json points at these files', () => {
   assert.ok(urls.includes('./media/mcp.json.schema.json'));
   assert.ok(urls.includes('./media/vscode-mcp.json.schema.json'));
 });
+
+test('the mcpHost.servers setting carries the same entry schema inline (VS Code does not follow file $refs in settings)', () => {
+  const pkg = JSON.parse(readFileSync(join(media, '..', 'package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { additionalProperties?: unknown }> } };
+  };
+  const { $schema: _s, ...entry } = load('mcp-server.schema.json');
+  assert.deepEqual(pkg.contributes.configuration.properties['mcpHost.servers']!.additionalProperties, entry);
+});
