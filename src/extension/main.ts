@@ -72,6 +72,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const auth = createEditorAuth(context, logger);
   context.subscriptions.push(auth);
+  // One port for the host and the call commands, so two servers' questions never interleave on screen.
+  const elicitation = new VsCodeElicitationPort(log);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -79,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
-    elicitation: new VsCodeElicitationPort(log),
+    elicitation,
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
@@ -150,7 +152,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  registerCallCommands(context, h, log);
+  registerCallCommands(context, h, log, elicitation);
   context.subscriptions.push(startIdeIntegration(context, log));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
