@@ -7,7 +7,7 @@ import { setDisabled } from './config/files.js';
 import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
 import type { ServerLogs } from './logs.js';
 
-/** OAuth actions from src/extension/auth; undefined until that integration is present. */
+/** OAuth actions (src/extension/auth). */
 export interface AuthActions {
   authenticate(def: ServerDefinition): Promise<void>;
   signOut(def: ServerDefinition): Promise<void>;
@@ -20,7 +20,7 @@ export interface CommandDeps {
   controller: ConfigController;
   logs: ServerLogs;
   mainLog: vscode.LogOutputChannel;
-  auth(): AuthActions | undefined;
+  auth: AuthActions;
 }
 
 /** A tree node, `{server}`, or a plain name: every way a server command can be invoked. */
@@ -64,7 +64,16 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
     const def = controller.definition(name);
-    if (def && isRemote(def)) await deps.auth()?.clearNeedsAuth(def);
+    if (def && isRemote(def)) await deps.auth.clearNeedsAuth(def);
+  };
+
+  /** Picks a remote server, runs an OAuth action on it, then reconnects it with the new credentials. */
+  const withRemote = async (arg: unknown, title: string, act: (def: ServerDefinition) => Promise<void>): Promise<void> => {
+    const name = await pickServer(deps, arg, title, (n) => isRemote(controller.definition(n)));
+    const def = name ? controller.definition(name) : undefined;
+    if (!def) return;
+    await act(def);
+    await host.restart(def.name);
   };
 
   const start = async (name: string): Promise<void> => {
@@ -128,30 +137,8 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
       const name = await pickServer(deps, arg, 'Disable Server');
       if (name) await enable(name, true);
     }),
-    reg('mcpHost.authenticate', async (arg) => {
-      const name = await pickServer(deps, arg, 'Authenticate', (n) => isRemote(controller.definition(n)));
-      const def = name ? controller.definition(name) : undefined;
-      if (!def) return;
-      const auth = deps.auth();
-      if (!auth) {
-        void vscode.window.showWarningMessage('Sign-in for remote MCP servers is not available in this build of MCP Host.');
-        return;
-      }
-      await auth.authenticate(def);
-      await host.restart(def.name);
-    }),
-    reg('mcpHost.signOut', async (arg) => {
-      const name = await pickServer(deps, arg, 'Sign Out', (n) => isRemote(controller.definition(n)));
-      const def = name ? controller.definition(name) : undefined;
-      if (!def) return;
-      const auth = deps.auth();
-      if (!auth) {
-        void vscode.window.showWarningMessage('Sign-in for remote MCP servers is not available in this build of MCP Host.');
-        return;
-      }
-      await auth.signOut(def);
-      await host.restart(def.name);
-    }),
+    reg('mcpHost.authenticate', (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def))),
+    reg('mcpHost.signOut', (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def))),
     reg('mcpHost.openConfig', async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
         await createProjectConfig();

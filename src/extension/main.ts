@@ -129,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth: () => auth }),
+    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth }),
   );
 
   // Connections start after activate has returned.

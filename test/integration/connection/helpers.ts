@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createServer } from 'node:net';
 import type { ServerSnapshot } from '../../../src/core/api.js';
+import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
 import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionManager } from '../../../src/core/host.js';
 import type { Logger } from '../../../src/core/ports.js';
@@ -16,13 +17,12 @@ export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/se
 
 export function def(name: string, config: Record<string, unknown>): ServerDefinition {
   const c = config as unknown as ServerConfig;
-  const signature = c.type === 'stdio' ? `stdio:${JSON.stringify([c.command, ...c.args])}` : c.type === 'inprocess' ? `inprocess:${c.id}` : `url:${c.url}`;
   return {
     name,
     config: c,
     source: { scope: 'user', file: 'test', jsonPath: ['servers', name] },
-    signature,
-    hash: JSON.stringify(config, (_k, v: unknown) => (typeof v === 'function' ? 'fn' : v)),
+    signature: signatureOf(c),
+    hash: stableHash(config),
   };
 }
 
