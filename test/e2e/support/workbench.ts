@@ -76,6 +76,11 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
       // A modal or an unfocused page swallowed the key; try again.
     }
   }
+  if (!(await widget.isVisible())) {
+    // Keys can land in a webview or terminal that keeps them; the title bar's command center
+    // opens the same quick input with a click, and the ">" typed below switches it to commands.
+    await page.locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center').first().click({ timeout: 5000 }).catch(() => undefined);
+  }
   await widget.waitFor({ state: 'visible', timeout: timeoutMs });
   await input.fill(`>${title}`);
   const exact = new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`);
