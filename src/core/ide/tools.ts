@@ -20,8 +20,12 @@ function text(...parts: string[]): CallToolResult {
   return { content: parts.map((t) => ({ type: 'text' as const, text: t })) };
 }
 
+/**
+ * Compact JSON: results go to a model, where indentation only costs tokens, and a workspace's
+ * diagnostics can run to megabytes (indenting 20,000 of them doubled the payload).
+ */
 function json(value: unknown): CallToolResult {
-  return text(JSON.stringify(value, null, 2));
+  return text(JSON.stringify(value));
 }
 
 function error(message: string): CallToolResult {
