@@ -82,6 +82,9 @@ async function main(): Promise<void> {
     if (err.code !== 'EPIPE') process.stderr.write(`mcp-host: cannot write output: ${err.message}\n`);
   });
   const code = await runCli(process.argv.slice(2), io, (s) => (session = s));
+  // Interrupted: the call failed because its servers are going down. The signal handler exits
+  // with 130/143 once they are gone; exiting here with the call's error code would race it.
+  if (stopping) return;
   process.exitCode = code;
   // Flush before exiting: stdout may be a pipe, and process.exit does not wait for it.
   process.stdout.write('', () => process.exit(code));
