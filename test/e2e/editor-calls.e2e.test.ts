@@ -4,23 +4,14 @@
 // declined elicitation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { repoRoot, startVSCode, type VSCode } from './harness.js';
+import { EVERYTHING, pidsWith, repoRoot, startVSCode, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 
-const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const FORMS = join(repoRoot, 'test', 'e2e', 'fixtures', 'calls', 'forms-server.mjs');
 const WAIT = 120_000;
 
-function pidsWith(mark: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', mark], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

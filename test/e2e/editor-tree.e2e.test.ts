@@ -3,23 +3,13 @@
 // prompt and without leftover processes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot, startVSCode, type VSCode } from './harness.js';
+import { EVERYTHING, pidsWith, startVSCode, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 
-const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
-/** Pids of processes whose command line contains `mark` (our servers carry a per-run marker argument). */
-function pidsWith(mark: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', mark], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-}
 
 function alive(pid: number): boolean {
   try {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
-import { artifactsDir, chromiumPath, codeServerEntry, fixturesDir, installExtension, packagedVsix } from './support/prepare.js';
+import { artifactsDir, chromiumPath, codeServerEntry, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
 import {
   MCP_HOST_CONTAINER,
   activeEditor,
@@ -39,6 +39,10 @@ import {
 
 export { artifactsDir, fixturesDir, packagedVsix, repoRoot } from './support/prepare.js';
 export { poll } from './support/workbench.js';
+export { pidsWith } from './support/processes.js';
+
+/** server-everything's entry in this repo's node_modules: e2e workspaces run it with `node`, no network. */
+export const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 /** Options of {@link startVSCode}. */
 export interface StartOptions {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 // Process-tree hygiene for the e2e harness. code-server starts a server process, extension
 // hosts, pty hosts, file watchers and whatever MCP servers the extension launches (some of them
 // in their own process group), so killing one pid is never enough: we snapshot the whole tree
@@ -110,4 +111,13 @@ export function startWatchdog(pgid: number, dir: string): number | undefined {
   });
   child.unref();
   return child.pid;
+}
+
+/** Pids of processes whose command line contains `mark` (servers in the e2e tests carry a per-run marker argument). */
+export function pidsWith(mark: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', mark], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
 }
