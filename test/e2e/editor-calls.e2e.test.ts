@@ -40,16 +40,25 @@ async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
 async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
   const q = quickInput(vs);
   await vs.page.keyboard.press('Escape');
-  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
-    await vs.page.keyboard.press(key);
+  // The palette can close again right after opening when the previous step's editor (a Markdown
+  // preview opening late) takes focus: open it and type until the text sticks.
+  for (let attempt = 1; ; attempt++) {
+    for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+      await vs.page.keyboard.press(key);
+      try {
+        await q.widget.waitFor({ state: 'visible', timeout: 5000 });
+        break;
+      } catch {
+        // A modal or an unfocused page swallowed the key; try again.
+      }
+    }
     try {
-      await q.widget.waitFor({ state: 'visible', timeout: 5000 });
+      await q.input.fill(`>${command}`, { timeout: 5000 });
       break;
-    } catch {
-      // A modal or an unfocused page swallowed the key; try again.
+    } catch (err) {
+      if (attempt >= 5) throw err;
     }
   }
-  await q.input.fill(`>${command}`);
   await pickRow(vs, command);
   await waitForQuickInput(vs, nextTitle);
 }

@@ -82,7 +82,14 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
     await page.locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center').first().click({ timeout: 5000 }).catch(() => undefined);
   }
   await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`>${title}`);
+  try {
+    await input.fill(`>${title}`, { timeout: 5000 });
+  } catch {
+    // The palette closed again at once (an editor opening late took focus): open it once more.
+    await page.keyboard.press('F1');
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill(`>${title}`, { timeout: timeoutMs });
+  }
   const exact = new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`);
   const row = widget.locator('.monaco-list-row').filter({
     has: page.locator('.quick-input-list-label .label-name, .monaco-icon-label .label-name').filter({ hasText: exact }),
