@@ -32,13 +32,6 @@ async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<
 }
 
 /** Right-clicks a tree row and picks `item` from its context menu. */
-async function contextAction(vs: VSCode, row: RegExp, item: string): Promise<void> {
-  await vs.clickTreeItem(row, { button: 'right' });
-  const entry = vs.page.locator('.monaco-menu .action-item .action-label').filter({ hasText: new RegExp(`^${item}$`) }).first();
-  await entry.waitFor({ state: 'visible' });
-  await entry.click();
-}
-
 /**
  * Right after a reload the sidebar may still be restoring, and a click on the activity-bar item at
  * that moment toggles it closed again: click until the MCP Host title stays visible.
@@ -140,7 +133,7 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
   await step('Restart Server from the context menu restarts only that server', async () => {
     const before = pidsWith(mark);
     assert.equal(before.length > 0, true, 'the server runs');
-    await contextAction(vs, /everything.*\d+ tools/, 'Restart Server');
+    await vs.contextAction(/everything.*\d+ tools/, 'Restart Server');
     await poll('the old server process to exit', 60_000, async () => (before.every((p) => !alive(p)) ? true : undefined));
     await poll('a new server process', 60_000, async () => (pidsWith(mark).some((p) => !before.includes(p)) ? true : undefined));
     assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);

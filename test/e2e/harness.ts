@@ -131,6 +131,13 @@ export interface VSCode {
   clickDialogButton(label: string): Promise<string>;
   /** Clicks the entry labelled exactly `label` in the open context menu (see clickTreeItem's `button`). */
   clickContextMenuItem(label: string): Promise<void>;
+  /**
+   * Right-clicks the servers-view row matching `row` and runs `item` from its context menu. In
+   * headless Chromium a click on a menu entry that has just appeared is now and then swallowed
+   * (the menu stays open, nothing runs): then the menu is closed and the whole thing tried again.
+   * Resolves with the number of attempts it took.
+   */
+  contextAction(row: string | RegExp, item: string): Promise<number>;
   /** Reloads the window (Developer: Reload Window) and waits for the workbench again. */
   reload(): Promise<void>;
   /**
@@ -434,6 +441,19 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       submitQuickInput: (value) => submitQuickInput(page, value, timeoutMs),
       clickDialogButton: (label) => clickDialogButton(page, label, timeoutMs),
       clickContextMenuItem: (label) => clickContextMenuItem(page, label, timeoutMs),
+      contextAction: async (row, item) => {
+        const menu = page.locator('.monaco-menu-container, .context-view .monaco-menu').first();
+        let attempts = 0;
+        await poll(`the context menu entry "${item}" to run`, timeoutMs, async () => {
+          attempts++;
+          await vs.clickTreeItem(row, { button: 'right' });
+          await clickContextMenuItem(page, item, timeoutMs);
+          if (await menu.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false)) return true;
+          await page.keyboard.press('Escape');
+          return undefined;
+        });
+        return attempts;
+      },
       reload: async () => {
         await runCommand(page, 'Developer: Reload Window', timeoutMs);
         await page.waitForLoadState('load', { timeout: startTimeoutMs });
