@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { EVERYTHING, pidsWith, repoRoot, startVSCode, type VSCode } from './harness.js';
+import { EVERYTHING, killMarked, repoRoot, startVSCode, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 
 const FORMS = join(repoRoot, 'test', 'e2e', 'fixtures', 'calls', 'forms-server.mjs');
@@ -179,13 +179,7 @@ test('calls from the palette: echo, re-run, cancel a long call, read resources, 
   });
   t.after(async () => {
     await vs.dispose();
-    for (const pid of pidsWith(mark)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    killMarked(mark);
   });
 
   await t.test('the project server is approved and connects', { skip: skipStep('the project server is approved and connects') }, async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVERYTHING, pidsWith, startVSCode, type VSCode } from './harness.js';
+import { EVERYTHING, killMarked, pidsWith, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 
 
@@ -66,28 +66,11 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     name: 'editor-tree',
     env: { MCP_HOST_E2E_NODE: process.execPath, MCP_HOST_E2E_EVERYTHING: EVERYTHING, MCP_HOST_E2E_MARK: mark },
   });
-  // Later steps build on earlier ones: after a failure they are skipped instead of timing out.
-  let failed: string | undefined;
-  const step = (name: string, fn: () => Promise<void>): Promise<void> =>
-    t.test(name, { skip: failed ? `an earlier step failed: ${failed}` : false }, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        failed = name;
-        await vs.screenshot(`failed-${name.slice(0, 30).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-        throw e;
-      }
-    });
+  const step = stepRunner(t, vs);
   t.after(async () => {
     await vs.dispose();
     // Whatever happened, no server of this run may outlive VS Code.
-    for (const pid of pidsWith(mark)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    killMarked(mark);
   });
 
   await step('one modal prompt lists what the project servers would run; nothing runs before Allow', async () => {
@@ -197,13 +180,7 @@ test('untrusted workspace: its servers do not start and the view says why; trust
   });
   t.after(async () => {
     await vs.dispose();
-    for (const pid of pidsWith(mark)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
+    killMarked(mark);
   });
 
   await vs.waitForLogFile('MCP Host', /configuration read/, 180_000);

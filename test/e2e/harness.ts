@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
 import { artifactsDir, chromiumPath, codeServerEntry, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
@@ -39,7 +40,7 @@ import {
 
 export { artifactsDir, fixturesDir, packagedVsix, repoRoot } from './support/prepare.js';
 export { poll } from './support/workbench.js';
-export { pidsWith } from './support/processes.js';
+export { killMarked, pidsWith } from './support/processes.js';
 
 /** server-everything's entry in this repo's node_modules: e2e workspaces run it with `node`, no network. */
 export const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -466,4 +467,24 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     await dispose();
     throw err;
   }
+}
+
+/**
+ * Runs the subtests of a scenario in order: later steps build on earlier ones, so after a failure
+ * they are skipped instead of each timing out. A failing step leaves a screenshot and calls
+ * `onFailure` (for extra diagnostics) before its error is reported.
+ */
+export function stepRunner(t: TestContext, vs: VSCode, onFailure?: () => void): (name: string, fn: () => Promise<void>) => Promise<void> {
+  let failed: string | undefined;
+  return (name, fn) =>
+    t.test(name, { skip: failed ? `an earlier step failed: ${failed}` : false }, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        failed = name;
+        await vs.screenshot(`failed-${name.slice(0, 30).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+        onFailure?.();
+        throw e;
+      }
+    });
 }

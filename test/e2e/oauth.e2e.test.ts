@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Page } from 'playwright-core';
 import { startOidcFixture, type OidcFixture } from '../integration/auth/oidc-fixture.js';
-import { startVSCode, type VSCode } from './harness.js';
+import { startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 
 /** Every file under `dir` (missing folders give nothing). */
@@ -83,21 +83,11 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
   const v: VSCode = await startVSCode({ workspace: 'oauth', name: 'oauth', env: { MCP_HOST_E2E_OAUTH_URL: fx.mcpUrl } });
   t.after(() => v.dispose());
 
-  // Later steps build on earlier ones: after a failure they are skipped instead of timing out.
-  let failed: string | undefined;
-  const step = (name: string, fn: () => Promise<void>): Promise<void> =>
-    t.test(name, { skip: failed ? `an earlier step failed: ${failed}` : false }, async () => {
-      try {
-        await fn();
-      } catch (e) {
-        failed = name;
-        await v.screenshot(`failed-${name.slice(0, 30).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
-        t.diagnostic(`host log:\n${v.readLogFile('MCP Host') ?? '(none)'}`);
-        t.diagnostic(`server log:\n${v.readLogFile('MCP Host secure') ?? v.readLogFile('MCP Host: secure') ?? '(none)'}`);
-        t.diagnostic(`MCP requests: ${JSON.stringify(fx.mcpRequests)}; tabs: ${opened.map((p) => p.url().replace(/([?&](code|state)=)[^&]+/g, '$1…')).join(' ')}; auth requests: ${authRequests.join(' ')}; extension opened: ${extensionOpened.length}`);
-        throw e;
-      }
-    });
+  const step = stepRunner(t, v, () => {
+    t.diagnostic(`host log:\n${v.readLogFile('MCP Host') ?? '(none)'}`);
+    t.diagnostic(`server log:\n${v.readLogFile('MCP Host secure') ?? v.readLogFile('MCP Host: secure') ?? '(none)'}`);
+    t.diagnostic(`MCP requests: ${JSON.stringify(fx.mcpRequests)}; tabs: ${opened.map((p) => p.url().replace(/([?&](code|state)=)[^&]+/g, '$1…')).join(' ')}; auth requests: ${authRequests.join(' ')}; extension opened: ${extensionOpened.length}`);
+  });
 
   // Browser tabs the workbench opens (openExternal), in order.
   const opened: Page[] = [];

@@ -121,3 +121,14 @@ export function pidsWith(mark: string): number[] {
     return []; // pgrep exits 1 when nothing matches
   }
 }
+
+/** SIGKILLs every process carrying `mark`: whatever happened, no server of a run may outlive its VS Code. */
+export function killMarked(mark: string): void {
+  for (const pid of pidsWith(mark)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
