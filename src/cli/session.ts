@@ -43,6 +43,8 @@ export class Session {
     }
     const config = await loadConfig({
       folders: [workspace],
+      // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
+      managedPath: io.env.MCP_HOST_MANAGED_CONFIG || undefined,
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),

@@ -78,14 +78,19 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
 
   const start = async (name: string): Promise<void> => {
     await forgetNeedsAuth(name);
-    if (controller.gate(name)) {
-      await controller.approveAndStart(name);
-      return;
-    }
-    const def = controller.definition(name);
-    if (def?.config.disabled) {
+    const held = controller.gate(name);
+    if (held === 'config') {
       const pick = await vscode.window.showInformationMessage(`"${name}" is disabled in its configuration.`, 'Enable');
       if (pick) await vscode.commands.executeCommand('mcpHost.enableServer', name);
+      return;
+    }
+    const admission = controller.definition(name)?.admission;
+    if (admission && !admission.run && admission.reason === 'policy') {
+      void vscode.window.showWarningMessage(`"${name}": ${admission.message}`);
+      return;
+    }
+    if (held) {
+      await controller.approveAndStart(name);
       return;
     }
     await host.start(name);
@@ -126,7 +131,7 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
       const name = await pickServer(deps, arg, 'Restart Server');
       if (!name) return;
       await forgetNeedsAuth(name);
-      if (controller.gate(name)) await controller.approveAndStart(name);
+      if (controller.gate(name)) await start(name);
       else await host.restart(name);
     }),
     reg('mcpHost.enableServer', async (arg) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import { configFilesToWatch, loadConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
+import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
@@ -34,7 +34,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -48,9 +48,6 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions[
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
     env: process.env,
-    inputs,
-    trusted: vscode.workspace.isTrusted,
-    approvals,
   };
 }
 
@@ -92,11 +89,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const controller = new ConfigController({
     host: h,
     log: logger,
-    load: async (dynamic) => {
-      const opts = loadOptions(dynamic, inputs, approvals);
-      const loaded = await loadConfig(opts);
-      return { ...loaded, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
+    read: async (dynamic) => {
+      const opts = loadOptions(dynamic);
+      const read = await readConfig(opts);
+      return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
     },
+    inputs,
+    trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
     workspaceState: context.workspaceState,
   });
@@ -120,8 +119,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     view,
     status,
     h.onDidChangeServer((e) => {
-      logs.onServerChange(e, controller.gate(e.name));
-      notifier.onServer(e.name, e.snapshot, controller.gate(e.name) !== undefined);
+      logs.onServerChange(e);
+      notifier.onServer(e.name, e.snapshot);
     }),
     controller.onDidChange((name) => {
       if (name !== undefined) return;

@@ -31,6 +31,7 @@ import {
   wrapResources,
   wrapTools,
 } from '../capabilities/index.js';
+import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
@@ -76,6 +77,17 @@ export interface ConnectionManager extends McpHost {
   recentStderr(name: string): string;
   /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined;
+}
+
+/** The disabled state of a server admission holds back (or whose config says disabled). */
+function heldState(def: ServerDefinition): ConnectionState {
+  const message = def.admission && !def.admission.run ? def.admission.message : 'Disabled in its config ("disabled": true).';
+  return { kind: 'disabled', reason: 'config', message };
+}
+
+/** A change of the definition or of its admission restarts (or stops) the server. */
+function diffKey(def: ServerDefinition): string {
+  return `${def.hash}#${runs(def) ? 'run' : 'held'}`;
 }
 
 function prefixed(logger: Logger, prefix: string): Logger {
@@ -210,7 +222,7 @@ export class Manager implements ConnectionManager {
         const entry: Entry = {
           name: def.name,
           def,
-          state: def.config.disabled ? { kind: 'disabled', reason: 'config' } : { kind: 'pending', attempt: 1, maxAttempts: 1, since: this.clock.now() },
+          state: !runs(def) ? heldState(def) : { kind: 'pending', attempt: 1, maxAttempts: 1, since: this.clock.now() },
           tools: [],
           resources: [],
           resourceTemplates: [],
@@ -220,18 +232,23 @@ export class Manager implements ConnectionManager {
           log: this.options.serverLogger?.(def.name) ?? prefixed(this.options.logger, `[${def.name}]`),
         };
         this.entries.set(def.name, entry);
-        if (def.config.disabled) this.fire(entry);
+        if (!runs(def)) this.fire(entry);
         else void this.connect(entry, 1);
-      } else if (e.def.hash !== def.hash) {
+      } else if (diffKey(e.def) !== diffKey(def)) {
         e.def = def;
         const restarting = this.shutdown(e);
         // Show the restart at once, not a stale "connected" while the old process is stopping.
-        if (!def.config.disabled) this.setState(e, { kind: 'pending', attempt: 1, maxAttempts: 1, since: this.clock.now() });
+        if (runs(def)) this.setState(e, { kind: 'pending', attempt: 1, maxAttempts: 1, since: this.clock.now() });
         void restarting.then(() => {
           if (e.removed || this.disposed) return;
-          if (def.config.disabled) this.setState(e, { kind: 'disabled', reason: 'config' });
+          if (!runs(def)) this.setState(e, heldState(def));
           else void this.connect(e, 1);
         });
+      } else if (JSON.stringify(e.def.admission) !== JSON.stringify(def.admission)) {
+        // Held for another reason now (e.g. not approved → disabled here): show the new one.
+        e.def = def;
+        if (runs(def)) this.fire(e);
+        else this.setState(e, heldState(def));
       }
     }
     this.checkSettled();
@@ -241,8 +258,8 @@ export class Manager implements ConnectionManager {
 
   async start(name: string): Promise<void> {
     const e = this.entry(name);
-    if (e.def.config.disabled) {
-      this.setState(e, { kind: 'disabled', reason: 'config', message: `${name} is disabled in its configuration` });
+    if (!runs(e.def)) {
+      this.setState(e, heldState(e.def));
       return;
     }
     if (e.conn) return;
@@ -260,8 +277,8 @@ export class Manager implements ConnectionManager {
   async restart(name: string): Promise<void> {
     const e = this.entry(name);
     await this.shutdown(e);
-    if (e.def.config.disabled) {
-      this.setState(e, { kind: 'disabled', reason: 'config' });
+    if (!runs(e.def)) {
+      this.setState(e, heldState(e.def));
       return;
     }
     await this.connect(e, 1);

@@ -19,7 +19,11 @@ export type ConnectionState =
     }
   | { kind: 'failed'; error: HostErrorInfo; at: number }
   | { kind: 'needs-auth'; message: string; at: number }
-  | { kind: 'disabled'; reason: 'config' | 'user' | 'policy' | 'untrusted' | 'not-approved'; message?: string };
+  /**
+   * Only what the manager itself causes: `config`, it was handed a definition that does not run
+   * (why: `definition.admission`), or `user`, stopped by the user.
+   */
+  | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };
 
 export type StateKind = ConnectionState['kind'];
 
@@ -31,10 +35,6 @@ export interface HostErrorInfo {
 }
 
 export namespace ConnectionStates {
-  export function isLive(s: ConnectionState): s is Extract<ConnectionState, { kind: 'connected' }> {
-    return s.kind === 'connected';
-  }
-
   export function label(s: ConnectionState): string {
     switch (s.kind) {
       case 'pending':
