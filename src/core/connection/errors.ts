@@ -5,6 +5,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { HostErrorInfo } from './state.js';
 
+
 export type HostErrorCode =
   | 'unknown-server'
   | 'unknown-tool'
@@ -21,7 +22,10 @@ export type HostErrorCode =
   | 'request-timeout'
   | 'cancelled'
   | 'stopped'
-  | 'server-error';
+  | 'server-error'
+  | 'reconnect-failed'
+  /** A bug in the host itself, caught so one server's failure never takes down the rest. */
+  | 'internal';
 
 export class HostError extends Error {
   constructor(

@@ -1,4 +1,5 @@
 /** Connection state of one server, as a discriminated union with exhaustive helpers. */
+import type { HostErrorCode } from './errors.js';
 
 export interface ServerInfo {
   name: string;
@@ -29,7 +30,7 @@ export type StateKind = ConnectionState['kind'];
 
 /** A serialisable error: code for programs, message (with what to do next) for people. */
 export interface HostErrorInfo {
-  code: string;
+  code: HostErrorCode;
   message: string;
   hint?: string;
 }

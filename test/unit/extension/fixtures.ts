@@ -2,6 +2,7 @@
 import type { HostTool, ServerSnapshot } from '../../../src/core/api.js';
 import type { HeldReason, Scope, ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionState } from '../../../src/core/connection/state.js';
+import type { HostErrorCode } from '../../../src/core/connection/errors.js';
 
 export function def(name: string, opts: { scope?: Scope; file?: string; config?: ServerConfig; hash?: string } = {}): ServerDefinition {
   const config: ServerConfig = opts.config ?? { type: 'stdio', command: 'node', args: [`${name}.js`] };
@@ -24,7 +25,7 @@ export const connected: Extract<ConnectionState, { kind: 'connected' }> = {
   connectMs: 42.4,
 };
 
-export function failed(code: string, message: string): ConnectionState {
+export function failed(code: HostErrorCode, message: string): ConnectionState {
   return { kind: 'failed', error: { code, message }, at: 0 };
 }
 
