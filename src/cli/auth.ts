@@ -12,6 +12,7 @@ import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.j
 import { CliError, EXIT, usageError, type ExitCode } from './errors.js';
 import { stderrLogger } from './ports.js';
 import type { Io, Session } from './session.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 export interface CliAuthOptions {
   /** Tests replace the browser; everything else is real. */
@@ -46,7 +47,7 @@ function remoteOrUsage(session: Session, name: string | undefined): ServerDefini
 
 function cliError(err: unknown): CliError {
   if (err instanceof AuthError) return new CliError(err.code === 'config' || err.code === 'callback-port' ? EXIT.usage : EXIT.connection, err.message);
-  return new CliError(EXIT.connection, err instanceof Error ? err.message : String(err));
+  return new CliError(EXIT.connection, errorMessage(err));
 }
 
 /** `mcp-host auth SERVER`: opens the browser (and prints the URL), waits for the loopback redirect. */

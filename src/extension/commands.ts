@@ -6,6 +6,8 @@ import type { ConfigController } from './config/controller.js';
 import { setDisabled } from './config/files.js';
 import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
 import type { ServerLogs } from './logs.js';
+import type { ChannelLogger } from './ports/logger.js';
+import { errorText } from '../core/connection/errors.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -19,7 +21,7 @@ export interface CommandDeps {
   host: McpHost;
   controller: ConfigController;
   logs: ServerLogs;
-  mainLog: vscode.LogOutputChannel;
+  mainLog: ChannelLogger;
   auth: AuthActions;
 }
 
@@ -43,7 +45,7 @@ async function pickServer(deps: CommandDeps, arg: unknown, title: string, filter
 
 function report(deps: CommandDeps, what: string): (e: unknown) => void {
   return (e) => {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = errorText(e);
     deps.mainLog.error(`${what}: ${msg}`);
     void vscode.window.showErrorMessage(`${what}: ${msg}`);
   };

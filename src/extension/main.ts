@@ -22,6 +22,7 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 let host: McpHost | undefined;
 
@@ -70,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const auth = createEditorAuth(context, logger);
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
-  const elicitation = new VsCodeElicitationPort(log);
+  const elicitation = new VsCodeElicitationPort(logger);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -128,7 +129,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth }),
+    ...registerServerCommands({ host: h, controller, logs, mainLog: logger, auth }),
   );
 
   // Connections start after activate has returned.
@@ -139,23 +140,23 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
         .reload()
         .then(async () => {
           resolve();
-          log.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
+          logger.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
           await h.whenSettled();
           const states = controller.servers().map((s) => `${s.name}=${controller.gate(s.name) ?? s.state.kind}`);
-          log.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
+          logger.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
         })
         .catch((e: unknown) => {
           resolve();
-          log.error(`starting servers failed: ${e instanceof Error ? e.message : String(e)}`);
+          logger.error(`starting servers failed: ${errorMessage(e)}`);
         });
     });
   });
 
-  registerCallCommands(context, h, log, elicitation);
-  context.subscriptions.push(startIdeIntegration(context, log));
+  registerCallCommands(context, h, logger, elicitation);
+  context.subscriptions.push(startIdeIntegration(context, logger));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
 }
 

@@ -11,6 +11,7 @@ import { ResultDocuments } from './result-documents.js';
 import { VsCodeElicitationPort } from './elicitation.js';
 import { registerJsonEditor } from './json-editor.js';
 import { registerToolCommands } from './tool-calls.js';
+import type { ChannelLogger } from '../ports/logger.js';
 
 export { VsCodeElicitationPort } from './elicitation.js';
 export { RESULT_SCHEME } from './result-documents.js';
@@ -24,7 +25,7 @@ export { RESULT_SCHEME } from './result-documents.js';
 export function registerCallCommands(
   context: vscode.ExtensionContext,
   host: McpHost,
-  log: vscode.LogOutputChannel,
+  log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
 ): void {
   // Links inside results read resources through the same context the commands use.

@@ -7,6 +7,8 @@ import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffOutcome, DiffRequest } from '../../core/ide/editorPort.js';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposalFs.js';
+import type { ChannelLogger } from '../ports/logger.js';
+import { errorMessage } from '../../core/connection/errors.js';
 
 /** Context key: the active tab is one of our pending diffs (drives the editor-title buttons). */
 export const VIEWING_DIFF_KEY = 'mcpHost.ide.viewingProposedDiff';
@@ -26,7 +28,7 @@ export class DiffManager implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private counter = 0;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly log: ChannelLogger) {
     this.disposables.push(
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fs, { isCaseSensitive: true }),
       vscode.commands.registerCommand(ACCEPT_COMMAND, (uri?: unknown) => this.accept(uri)),
@@ -139,7 +141,7 @@ export class DiffManager implements vscode.Disposable {
       await writeTarget(p.req.newFilePath, contents);
     } catch (err) {
       this.log.error(`IDE diff: could not write ${p.req.newFilePath}: ${String(err)}`);
-      void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${errorMessage(err)}`);
       return;
     }
     this.log.info(`IDE diff: wrote ${contents.length} characters to ${p.req.newFilePath}`);

@@ -8,6 +8,8 @@ import { displayPath } from './convert.js';
 import { DiffManager } from './diffs.js';
 import { ideStatusItem } from './statusItem.js';
 import { VsCodeEditorPort } from './vscodeEditorPort.js';
+import type { ChannelLogger } from '../ports/logger.js';
+import { errorMessage } from '../../core/connection/errors.js';
 
 export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent';
 
@@ -20,7 +22,7 @@ export interface IdeIntegration extends vscode.Disposable {
   onDidChange: vscode.Event<void>;
 }
 
-export function startIdeIntegration(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): IdeIntegration {
+export function startIdeIntegration(context: vscode.ExtensionContext, log: ChannelLogger): IdeIntegration {
   const changed = new vscode.EventEmitter<void>();
   const diffs = new DiffManager(log);
   const editor = new VsCodeEditorPort(diffs);
@@ -68,7 +70,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
       env.replace('ENABLE_IDE_INTEGRATION', 'true');
       changed.fire();
     } catch (err) {
-      log.error(`IDE server could not start: ${err instanceof Error ? err.message : String(err)}`);
+      log.error(`IDE server could not start: ${errorMessage(err)}`);
     }
   }
 
