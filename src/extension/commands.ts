@@ -8,6 +8,7 @@ import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget }
 import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/connection/errors.js';
+import type { CommandId, CommandTable } from './command-table.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -43,25 +44,19 @@ async function pickServer(deps: CommandDeps, arg: unknown, title: string, filter
   return vscode.window.showQuickPick(names, { title: `MCP Host: ${title}`, placeHolder: 'Server' });
 }
 
-function report(deps: CommandDeps, what: string): (e: unknown) => void {
-  return (e) => {
-    const msg = errorText(e);
-    deps.mainLog.error(`${what}: ${msg}`);
-    void vscode.window.showErrorMessage(`${what}: ${msg}`);
-  };
+/** How every command's failure is shown: logged, and a message with the hint (what to do next). */
+export function reportCommandError(log: ChannelLogger, id: CommandId, e: unknown): void {
+  const what = id.replace('mcpHost.', '');
+  const msg = errorText(e);
+  log.error(`${what}: ${msg}`);
+  void vscode.window.showErrorMessage(`${what}: ${msg}`);
 }
 
 /** Server-action commands (the tree's inline and context actions, the view title, the palette). */
-export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
+export type ServerCommandId = Exclude<CommandId, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt' | 'mcpHost.sendSelectionToAgent' | 'mcpHost.ide.acceptDiff' | 'mcpHost.ide.rejectDiff'>;
+
+export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
   const { host, controller, logs } = deps;
-  const reg = (id: string, fn: (arg?: unknown) => Promise<void> | void): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await fn(arg);
-      } catch (e) {
-        report(deps, id.replace('mcpHost.', ''))(e);
-      }
-    });
 
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
@@ -111,42 +106,42 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
     await controller.reload();
   };
 
-  return [
-    reg('mcpHost.refresh', async () => {
+  return {
+    'mcpHost.refresh': async () => {
       deps.mainLog.info('refresh requested');
       await controller.reload();
-    }),
-    reg('mcpHost.showLogs', async (arg) => {
+    },
+    'mcpHost.showLogs': async (arg) => {
       const name = serverArg(arg);
       if (name) logs.show(name);
       else deps.mainLog.show(true);
-    }),
-    reg('mcpHost.startServer', async (arg) => {
+    },
+    'mcpHost.startServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Start Server');
       if (name) await start(name);
-    }),
-    reg('mcpHost.stopServer', async (arg) => {
+    },
+    'mcpHost.stopServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Stop Server');
       if (name) await host.stop(name);
-    }),
-    reg('mcpHost.restartServer', async (arg) => {
+    },
+    'mcpHost.restartServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Restart Server');
       if (!name) return;
       await forgetNeedsAuth(name);
       if (controller.gate(name)) await start(name);
       else await host.restart(name);
-    }),
-    reg('mcpHost.enableServer', async (arg) => {
+    },
+    'mcpHost.enableServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Enable Server');
       if (name) await enable(name, false);
-    }),
-    reg('mcpHost.disableServer', async (arg) => {
+    },
+    'mcpHost.disableServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Disable Server');
       if (name) await enable(name, true);
-    }),
-    reg('mcpHost.authenticate', (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def))),
-    reg('mcpHost.signOut', (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def))),
-    reg('mcpHost.openConfig', async (arg) => {
+    },
+    'mcpHost.authenticate': (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def)),
+    'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
+    'mcpHost.openConfig': async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
         await createProjectConfig();
         return;
@@ -154,11 +149,11 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
       const target = configTarget(controller, arg);
       if (target) await revealEntry(target);
       else await openConfigPicker(controller);
-    }),
-    reg('mcpHost.addServer', async () => {
+    },
+    'mcpHost.addServer': async () => {
       await addServer(controller);
-    }),
-  ];
+    },
+  };
 }
 
 function isRemote(def: ServerDefinition | undefined): boolean {

@@ -8,7 +8,8 @@ import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions 
 import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
-import { registerServerCommands } from './commands.js';
+import { reportCommandError, serverCommands } from './commands.js';
+import { registerCommandTable, type CommandTable } from './command-table.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -129,7 +130,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: logger, auth }),
   );
 
   // Connections start after activate has returned.
@@ -152,8 +152,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  registerCallCommands(context, h, logger, elicitation);
-  context.subscriptions.push(startIdeIntegration(context, logger));
+  const callCommands = registerCallCommands(context, h, logger, elicitation);
+  const ide = startIdeIntegration(context, logger);
+  context.subscriptions.push(ide);
+  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands };
+  context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

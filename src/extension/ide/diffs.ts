@@ -12,8 +12,8 @@ import { errorMessage } from '../../core/connection/errors.js';
 
 /** Context key: the active tab is one of our pending diffs (drives the editor-title buttons). */
 export const VIEWING_DIFF_KEY = 'mcpHost.ide.viewingProposedDiff';
-export const ACCEPT_COMMAND = 'mcpHost.ide.acceptDiff';
-export const REJECT_COMMAND = 'mcpHost.ide.rejectDiff';
+export const ACCEPT_COMMAND = 'mcpHost.ide.acceptDiff' as const;
+export const REJECT_COMMAND = 'mcpHost.ide.rejectDiff' as const;
 
 interface Pending {
   req: DiffRequest;
@@ -31,8 +31,6 @@ export class DiffManager implements vscode.Disposable {
   constructor(private readonly log: ChannelLogger) {
     this.disposables.push(
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fs, { isCaseSensitive: true }),
-      vscode.commands.registerCommand(ACCEPT_COMMAND, (uri?: unknown) => this.accept(uri)),
-      vscode.commands.registerCommand(REJECT_COMMAND, (uri?: unknown) => this.reject(uri)),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
           const p = this.pendingOf(tab);
@@ -127,7 +125,7 @@ export class DiffManager implements vscode.Disposable {
     return this.pendingOf(vscode.window.tabGroups.activeTabGroup.activeTab);
   }
 
-  private async accept(arg: unknown): Promise<void> {
+  async accept(arg: unknown): Promise<void> {
     const p = this.target(arg);
     this.log.info(`IDE diff: accept requested (${arg instanceof vscode.Uri ? arg.toString() : typeof arg}) → ${p ? `"${p.req.tabName}"` : 'no pending diff'}`);
     if (!p) {
@@ -150,7 +148,7 @@ export class DiffManager implements vscode.Disposable {
     await this.closeTabsOf(p);
   }
 
-  private async reject(arg: unknown): Promise<void> {
+  async reject(arg: unknown): Promise<void> {
     const p = this.target(arg);
     if (!p) return;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
