@@ -9,6 +9,7 @@ import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/connection/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
+import { isRemote } from '../core/connection/settings.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -61,12 +62,12 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
     const def = controller.definition(name);
-    if (def && isRemote(def)) await deps.auth.clearNeedsAuth(def);
+    if (def && isRemoteDef(def)) await deps.auth.clearNeedsAuth(def);
   };
 
   /** Picks a remote server, runs an OAuth action on it, then reconnects it with the new credentials. */
   const withRemote = async (arg: unknown, title: string, act: (def: ServerDefinition) => Promise<void>): Promise<void> => {
-    const name = await pickServer(deps, arg, title, (n) => isRemote(controller.definition(n)));
+    const name = await pickServer(deps, arg, title, (n) => isRemoteDef(controller.definition(n)));
     const def = name ? controller.definition(name) : undefined;
     if (!def) return;
     await act(def);
@@ -156,8 +157,8 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
   };
 }
 
-function isRemote(def: ServerDefinition | undefined): boolean {
-  return !!def && (def.config.type === 'sse' || def.config.type === 'http' || def.config.type === 'ws');
+function isRemoteDef(def: ServerDefinition | undefined): boolean {
+  return !!def && isRemote(def.config);
 }
 
 function configTarget(controller: ConfigController, arg: unknown): ConfigTarget | undefined {

@@ -4,7 +4,8 @@
  * these views into `vscode.TreeItem`s.
  */
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/api.js';
-import type { ConfigProblem, Scope, ServerConfig } from '../../core/config/types.js';
+import type { ConfigProblem, Scope } from '../../core/config/types.js';
+import { isRemote } from '../../core/connection/settings.js';
 import type { ConnectionState } from '../../core/connection/state.js';
 import { ConnectionStates, assertNever } from '../../core/connection/state.js';
 import { heldReason, type HeldReason } from '../../core/config/admit.js';
@@ -63,10 +64,6 @@ const SCOPE_LABELS: Record<Scope, string> = {
 
 export function scopeLabel(scope: Scope): string {
   return SCOPE_LABELS[scope];
-}
-
-function isRemote(config: ServerConfig): boolean {
-  return config.type === 'sse' || config.type === 'http' || config.type === 'ws';
 }
 
 /** Escapes text that came from a server or a config file before it goes into Markdown. */
