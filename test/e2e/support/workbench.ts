@@ -257,3 +257,44 @@ export async function clickContextMenuItem(page: Page, label: string, timeoutMs:
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
   await item.click();
 }
+
+/** The context menu on screen (VS Code renders it inside a shadow root, which locators pierce). */
+export function contextMenu(page: Page): Locator {
+  return page.locator('.context-view .monaco-menu').first();
+}
+
+/**
+ * Runs `label` from the context menu that is open, with the keyboard: arrow down until that entry
+ * has focus, then Enter. A mouse click on an entry that has just appeared can land while the menu
+ * still ignores the pointer (it does so right after opening, so the release of the right click that
+ * opened it selects nothing) and then nothing runs; the keyboard path has no such window.
+ * Throws, listing the entries, when the menu has no such entry.
+ */
+export async function runContextMenuEntry(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const menu = contextMenu(page);
+  await menu.waitFor({ state: 'visible', timeout: timeoutMs });
+  const labels = (await menu.locator('.action-item:not(.disabled) .action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+  if (!labels.includes(label)) throw new Error(`the context menu has no "${label}" entry; it shows: ${JSON.stringify(labels)}`);
+  const focused = menu.locator('.action-item.focused .action-label');
+  for (let i = 0; i <= labels.length; i++) {
+    await page.keyboard.press('ArrowDown');
+    const now = (await focused.allInnerTexts()).map((s) => s.trim());
+    if (now[0] === label) {
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
+      return;
+    }
+  }
+  throw new Error(`"${label}" never took the focus in the context menu ${JSON.stringify(labels)}`);
+}
+
+/**
+ * Clicks the inline action titled `title` on a tree row (the icon buttons at the row's right end,
+ * `group: "inline…"` in package.json). They show on hover or selection, so the row is hovered first.
+ */
+export async function clickInlineAction(row: Locator, title: string, timeoutMs: number): Promise<void> {
+  await row.hover();
+  const button = row.locator(`.actions .action-label[aria-label="${title.replace(/"/g, '\\"')}"]`).first();
+  await button.waitFor({ state: 'visible', timeout: timeoutMs });
+  await button.click();
+}
