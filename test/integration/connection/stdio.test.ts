@@ -149,7 +149,7 @@ describe('misbehaving stdio servers', () => {
       await assert.rejects(p, (e: HostError) => e.code === 'cancelled');
       // Timeouts and the abort each sent notifications/cancelled to the server.
       const cancelled = (): number => fs.readFileSync(rec, 'utf8').split('\n').filter((l) => l.startsWith('cancelled')).length;
-      for (let i = 0; i < 200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(cancelled(), 3);
       assert.equal(textOf(await host.callTool('hung', 'echo', { text: 'ok' })), 'echo: ok');
     } finally {
