@@ -3,10 +3,10 @@
  * figure beside its same-run baseline, and writes bench/results.json when the run was complete
  * (see lib/results.ts). `--quick` is a smoke test for CI: tiny sizes, and no figure is judged.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
-import { resultsFile } from './lib/results.js';
+import { resultsFile, withBenchTable, type Results } from './lib/results.js';
 import { table, type Figure } from './lib/stats.js';
 import { suites } from './suites.js';
 
@@ -37,12 +37,14 @@ async function main(): Promise<void> {
   }
   const out = resultsFile({ quick, only, failedGroups: failed });
   const groups = [...new Set(figures.map((f) => f.group))];
+  const results: Results = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete: out.complete, figures };
   mkdirSync(dirname(out.path), { recursive: true });
-  writeFileSync(
-    out.path,
-    JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete: out.complete, groups, figures }, null, 2) + '\n',
-  );
+  writeFileSync(out.path, JSON.stringify({ ...results, groups }, null, 2) + '\n');
   console.log(`\nwrote ${out.path}${out.complete ? '' : ' (a partial or quick run never replaces bench/results.json)'}`);
+  if (out.complete) {
+    writeFileSync('README.md', withBenchTable(readFileSync('README.md', 'utf8'), results));
+    console.log('updated the benchmark table in README.md');
+  }
   // Timings are never judged here; only a benchmark that could not run fails the command.
   process.exitCode = failed ? 1 : 0;
 }

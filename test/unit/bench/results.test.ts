@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COMPLETE_RESULTS, PARTIAL_RESULTS, resultsFile } from '../../../bench/lib/results.js';
+import { COMPLETE_RESULTS, PARTIAL_RESULTS, markdownTable, resultsFile, withBenchTable, type Results } from '../../../bench/lib/results.js';
 import { suites } from '../../../bench/suites.js';
 
 describe('benchmark results', () => {
@@ -27,4 +27,11 @@ describe('benchmark results', () => {
     const groups = new Set(results.figures.map((f) => f.group));
     assert.deepEqual([...groups].sort(), suites.map(([name]) => name).sort());
   });
+});
+
+test("the README's benchmark table is the one generated from bench/results.json", () => {
+  const results = JSON.parse(readFileSync(COMPLETE_RESULTS, 'utf8')) as Results;
+  const readme = readFileSync('README.md', 'utf8');
+  assert.equal(withBenchTable(readme, results), readme, 'run npm run bench (a complete run) to regenerate it');
+  assert.ok(readme.includes(markdownTable(results)));
 });
