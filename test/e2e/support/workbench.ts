@@ -265,9 +265,11 @@ export function contextMenu(page: Page): Locator {
 
 /**
  * Runs `label` from the context menu that is open, with the keyboard: arrow down until that entry
- * has focus, then Enter. A mouse click on an entry that has just appeared can land while the menu
- * still ignores the pointer (it does so right after opening, so the release of the right click that
- * opened it selects nothing) and then nothing runs; the keyboard path has no such window.
+ * has focus, then Enter. Not with the mouse: VS Code's menu entries attach their mouse-up handler
+ * 100 ms after they render (a RunOnceScheduler in the menu item's render(), so the release of the
+ * right click that opened the menu selects nothing). On an idle machine Playwright clicks within
+ * those 100 ms, the click is lost and the menu stays open; on a loaded one it is slower and works.
+ * The keyboard goes through the menu's key handler, which has no such window.
  * Throws, listing the entries, when the menu has no such entry.
  */
 export async function runContextMenuEntry(page: Page, label: string, timeoutMs: number): Promise<void> {
