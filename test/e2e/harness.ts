@@ -20,7 +20,6 @@ import {
   MCP_HOST_CONTAINER,
   activeEditor,
   activityBarItem,
-  clickContextMenuItem,
   clickInlineAction,
   runContextMenuEntry,
   clickDialogButton,
@@ -132,8 +131,8 @@ export interface VSCode {
   submitQuickInput(value: string): Promise<void>;
   /** Waits for a modal dialog, clicks the button labelled exactly `label`, returns the dialog's text. */
   clickDialogButton(label: string): Promise<string>;
-  /** Clicks the entry labelled exactly `label` in the open context menu (see clickTreeItem's `button`). */
-  clickContextMenuItem(label: string): Promise<void>;
+  /** Runs the entry labelled exactly `label` of the open context menu (see runContextMenuEntry). */
+  runContextMenuEntry(label: string): Promise<void>;
   /**
    * Right-clicks the servers-view row matching `row` and runs `item` from its context menu with the
    * keyboard (see runContextMenuEntry: a mouse click on a menu that has just opened can be ignored).
@@ -444,7 +443,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       pickQuickItem: (label) => pickQuickItem(page, label, timeoutMs),
       submitQuickInput: (value) => submitQuickInput(page, value, timeoutMs),
       clickDialogButton: (label) => clickDialogButton(page, label, timeoutMs),
-      clickContextMenuItem: (label) => clickContextMenuItem(page, label, timeoutMs),
+      runContextMenuEntry: (label) => runContextMenuEntry(page, label, timeoutMs),
       contextAction: async (row, item) => {
         await vs.clickTreeItem(row, { button: 'right' });
         await runContextMenuEntry(page, item, timeoutMs);

@@ -248,16 +248,6 @@ export async function clickDialogButton(page: Page, label: string, timeoutMs: nu
   return text;
 }
 
-/** Clicks the entry labelled exactly `label` in the open context menu. */
-export async function clickContextMenuItem(page: Page, label: string, timeoutMs: number): Promise<void> {
-  const item = page
-    .locator('.monaco-menu .action-item .action-label')
-    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) })
-    .first();
-  await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  await item.click();
-}
-
 /** The context menu on screen (VS Code renders it inside a shadow root, which locators pierce). */
 export function contextMenu(page: Page): Locator {
   return page.locator('.context-view .monaco-menu').first();
