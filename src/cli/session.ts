@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ServerSnapshot } from '../core/api.js';
+import type { HostOptions, ServerSnapshot } from '../core/api.js';
 import { loadConfig } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
@@ -26,6 +26,8 @@ export interface SessionOptions {
 
 export class Session {
   private hostInstance: ConnectionManager | undefined;
+  /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
+  hostExtras: Partial<HostOptions> = {};
 
   private constructor(
     readonly io: Io,
@@ -60,6 +62,7 @@ export class Session {
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      ...this.hostExtras,
     });
     return this.hostInstance;
   }

@@ -498,6 +498,8 @@ export class Manager implements ConnectionManager {
       server: e.name,
       roots: this.options.roots,
       elicitation: this.options.elicitation,
+      sampling: this.options.sampling,
+      onServerLog: this.options.onServerLog,
       refresh: async (kind) => {
         const conn = e.conn;
         if (!conn || conn.client !== client) return;

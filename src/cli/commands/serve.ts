@@ -1,0 +1,40 @@
+/**
+ * `mcp-host serve`: the gateway over stdio, for clients that launch their servers themselves
+ * (Claude Desktop, Cursor, `claude mcp add mcp-host -- mcp-host serve`). Same config as the other
+ * commands, the CLI's stored sign-ins; stdout carries only JSON-RPC, diagnostics go to stderr.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { discoveryDir, Gateway, GatewayBridge, readDiscovery, withoutSelf } from '../../core/gateway/index.js';
+import type { ParsedArgs } from '../args.js';
+import { EXIT, type ExitCode } from '../errors.js';
+import { stderrLogger } from '../ports.js';
+import type { Session } from '../session.js';
+
+export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode> {
+  const io = session.io;
+  const logger = stderrLogger(io.env, io.stderr);
+  // No UI here: a question from a server goes to the agent or is declined.
+  const bridge = new GatewayBridge();
+  session.hostExtras = { elicitation: bridge, sampling: bridge, onServerLog: bridge.log };
+  session.reportProblems();
+  // Entries pointing at a running editor's gateway would expose the same servers twice, and an
+  // `mcp-host serve` entry would start this command inside itself.
+  const gateways = await readDiscovery(discoveryDir(io.env));
+  const defs = withoutSelf(session.config.servers, gateways.map((g) => g.url));
+  const gateway = new Gateway({ host: session.host, bridge, logger, serverInfo: { name: 'mcp-host-serve', version: '0.1.0' } });
+  session.host.setDefinitions(defs);
+  // Clients that ignore list_changed see every server that could connect in their first list.
+  await session.host.whenSettled();
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    gateway.onDidChangeAgents(() => {
+      if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
+    });
+  });
+  await gateway.connect(transport);
+  await closed;
+  await gateway.dispose();
+  return EXIT.ok;
+}
