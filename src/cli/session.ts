@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { HostOptions, ServerSnapshot } from '../core/api.js';
-import { loadConfig } from '../core/config/load.js';
+import { configFilesToWatch, loadConfig, type LoadOptions } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
@@ -32,7 +32,7 @@ export class Session {
   private constructor(
     readonly io: Io,
     readonly workspace: string,
-    readonly config: LoadedConfig,
+    public config: LoadedConfig,
   ) {}
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
@@ -43,15 +43,30 @@ export class Session {
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
     }
-    const config = await loadConfig({
+    const options: LoadOptions = {
       folders: [workspace],
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
-    });
-    return new Session(io, workspace, config);
+    };
+    const session = new Session(io, workspace, await loadConfig(options));
+    session.loadOptions = options;
+    return session;
+  }
+
+  private loadOptions: LoadOptions | undefined;
+
+  /** Reads the config again (a long-running `serve` follows edits); returns the new one. */
+  async reload(): Promise<LoadedConfig> {
+    if (this.loadOptions) this.config = await loadConfig(this.loadOptions);
+    return this.config;
+  }
+
+  /** The config files this session reads: what a long-running command watches. */
+  files(): string[] {
+    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? [])] : [];
   }
 
   get host(): ConnectionManager {

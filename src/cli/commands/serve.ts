@@ -3,6 +3,8 @@
  * (Claude Desktop, Cursor, `claude mcp add mcp-host -- mcp-host serve`). Same config as the other
  * commands, the CLI's stored sign-ins; stdout carries only JSON-RPC, diagnostics go to stderr.
  */
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { discoveryDir, Gateway, GatewayBridge, readDiscovery, withoutSelf } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
@@ -19,10 +21,22 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
   session.reportProblems();
   // Entries pointing at a running editor's gateway would expose the same servers twice, and an
   // `mcp-host serve` entry would start this command inside itself.
-  const gateways = await readDiscovery(discoveryDir(io.env));
-  const defs = withoutSelf(session.config.servers, gateways.map((g) => g.url));
+  const definitions = async (): Promise<ReturnType<typeof withoutSelf>> => {
+    const gateways = await readDiscovery(discoveryDir(io.env));
+    return withoutSelf(session.config.servers, gateways.map((g) => g.url));
+  };
   const gateway = new Gateway({ host: session.host, bridge, logger, serverInfo: { name: 'mcp-host-serve', version: '0.1.0' } });
-  session.host.setDefinitions(defs);
+  session.host.setDefinitions(await definitions());
+  // Follow edits of the config files: agents hear list_changed as servers come and go.
+  const watchers = watchFiles(session.files(), () => {
+    session
+      .reload()
+      .then(async () => {
+        session.reportProblems();
+        session.host.setDefinitions(await definitions());
+      })
+      .catch((err: unknown) => logger.error(`serve: reloading the config failed: ${err instanceof Error ? err.message : String(err)}`));
+  });
   // Clients that ignore list_changed see every server that could connect in their first list.
   await session.host.whenSettled();
   const transport = new StdioServerTransport();
@@ -35,6 +49,34 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
   });
   await gateway.connect(transport);
   await closed;
+  for (const w of watchers) w.close();
   await gateway.dispose();
   return EXIT.ok;
+}
+
+/** Watches the folders of `files` (a file may not exist yet) and calls `onChange` once edits settle. */
+function watchFiles(files: string[], onChange: () => void): FSWatcher[] {
+  const byDir = new Map<string, Set<string>>();
+  for (const f of files) {
+    const set = byDir.get(dirname(f)) ?? new Set<string>();
+    set.add(basename(f));
+    byDir.set(dirname(f), set);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const watchers: FSWatcher[] = [];
+  for (const [dir, names] of byDir) {
+    try {
+      const w = watch(dir, (_event, name) => {
+        if (name !== null && !names.has(name.toString())) return;
+        // Editors save in several steps (truncate, write, rename): read once they are done.
+        clearTimeout(timer);
+        timer = setTimeout(onChange, 200);
+      });
+      w.on('error', () => w.close());
+      watchers.push(w);
+    } catch {
+      // The folder does not exist (e.g. no .vscode): nothing to follow there.
+    }
+  }
+  return watchers;
 }

@@ -80,6 +80,11 @@ export async function agent(rig: Rig, capabilities: ClientCapabilities = {}): Pr
   return client;
 }
 
+/** The text of a tool result. */
+export function text(r: unknown): string {
+  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+}
+
 /** Ends the session (HTTP DELETE) and closes, as a well-behaved agent does. */
 export async function closeAgent(client: Client): Promise<void> {
   const t = client.transport as StreamableHTTPClientTransport | undefined;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { stdioDef, waitFor } from '../connection/helpers.js';
-import { agent, askerDef, closeAgent, rawPost, startRig, type Rig } from './helpers.js';
+import { agent, askerDef, closeAgent, rawPost, startRig, text, type Rig } from './helpers.js';
 
 let rig: Rig;
 let client: Client;
@@ -20,9 +20,6 @@ after(async () => {
   await rig?.dispose();
 });
 
-function text(r: { content?: unknown }): string {
-  return ((r.content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
-}
 
 describe('gateway over HTTP', { timeout: 120_000 }, () => {
   test('lists the union of both servers’ tools as <server>__<tool> and calls one', async () => {
