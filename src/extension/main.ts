@@ -22,6 +22,8 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { GatewayBridge, withoutSelf } from '../core/gateway/index.js';
+import { startGatewayIntegration } from './gateway/index.js';
 
 let host: McpHost | undefined;
 
@@ -34,7 +36,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals, gatewayEnv: Record<string, string>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -47,7 +49,8 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions[
       platform: process.platform,
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
-    env: process.env,
+    // The gateway's variables resolve here too, so an entry written for agents is recognised as ours.
+    env: { ...process.env, ...gatewayEnv },
     inputs,
     trusted: vscode.workspace.isTrusted,
     approvals,
@@ -74,6 +77,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
   const elicitation = new VsCodeElicitationPort(log);
+  // Questions from servers during an agent's call go back to that agent; all others to the dialogs.
+  const bridge = new GatewayBridge(elicitation);
+  const gatewayOn = cfg.get<boolean>('gateway.enabled', true);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -81,11 +87,21 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
-    elicitation,
+    elicitation: bridge,
+    // Sampling needs a model: only agents behind the gateway have one.
+    ...(gatewayOn ? { sampling: bridge } : {}),
+    onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   host = h;
+
+  const gateway = startGatewayIntegration({ context, log, host: h, bridge });
+  context.subscriptions.push(gateway);
+  const gatewayEnv = (): Record<string, string> => {
+    const ep = gateway.endpoint();
+    return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
+  };
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets);
@@ -93,15 +109,29 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     host: h,
     log: logger,
     load: async (dynamic) => {
-      const opts = loadOptions(dynamic, inputs, approvals);
+      await gateway.ready;
+      const opts = loadOptions(dynamic, inputs, approvals, gatewayEnv());
       const loaded = await loadConfig(opts);
-      return { ...loaded, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
+      const own = gateway.endpoint();
+      // MCP Host never connects to its own gateway (a project .mcp.json written for agents).
+      const servers = withoutSelf(loaded.servers, own ? [own.url] : []);
+      return { ...loaded, servers, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
     },
     approvals: new TrustPrompter(approvals, redact),
     workspaceState: context.workspaceState,
   });
 
   late.controller = controller;
+  // A new gateway URL (turned off and on) changes which entries are our own.
+  let lastUrl = gateway.endpoint()?.url;
+  context.subscriptions.push(
+    gateway.onDidChange(() => {
+      const url = gateway.endpoint()?.url;
+      if (url === lastUrl) return;
+      lastUrl = url;
+      controller.scheduleReload();
+    }),
+  );
   const tree = new ServerTreeProvider(controller, redact);
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   const status = new StatusBar(controller);

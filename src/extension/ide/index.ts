@@ -27,7 +27,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
   const env = context.environmentVariableCollection;
   // A port from a previous session is wrong after a restart; never carry it over.
   env.persistent = false;
-  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server.';
+  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server and gateway.';
 
   let server: IdeServer | undefined;
   let serverSub: { dispose(): void } | undefined;
@@ -42,7 +42,9 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
     if (!s) return;
     server = undefined;
     serverSub?.dispose();
-    env.clear();
+    // Only our variables: the gateway shares this collection.
+    env.delete('CLAUDE_CODE_SSE_PORT');
+    env.delete('ENABLE_IDE_INTEGRATION');
     changed.fire();
     await s.dispose();
   }
