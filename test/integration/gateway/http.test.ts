@@ -4,14 +4,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { stdioDef, waitFor } from '../connection/helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 import { agent, askerDef, closeAgent, rawPost, startRig, text, type Rig } from './helpers.js';
 
 let rig: Rig;
 let client: Client;
+const record = join(tempDir('gw-record'), 'alpha.log');
+const alpha = (): ReturnType<typeof stdioDef> => stdioDef('alpha', ['--record', record]);
 
 before(async () => {
-  rig = await startRig([stdioDef('alpha'), stdioDef('beta'), askerDef()]);
+  rig = await startRig([alpha(), stdioDef('beta'), askerDef()]);
   client = await agent(rig, { elicitation: { form: {} } });
 });
 
@@ -63,6 +67,16 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
     assert.deepEqual(seen.slice(0, 2), [1, 2]);
   });
 
+  test('an agent’s cancellation reaches the server', async () => {
+    const ac = new AbortController();
+    const call = client.callTool({ name: 'alpha__hang', arguments: {} }, undefined, { signal: ac.signal });
+    setTimeout(() => ac.abort(), 300);
+    await assert.rejects(call);
+    const cancelled = (): boolean => readFileSync(record, 'utf8').split('\n').some((l) => l.startsWith('cancelled'));
+    for (let i = 0; i < 200 && !cancelled(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(cancelled(), 'the server heard notifications/cancelled');
+  });
+
   test('elicitation goes to an agent that declared it; without the capability the editor is asked', async () => {
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, (req) => {
@@ -101,7 +115,7 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
     });
     const next = (): Promise<void> => new Promise((resolve) => (notify = resolve));
     const added = next();
-    rig.host.setDefinitions([stdioDef('alpha'), stdioDef('beta'), askerDef(), stdioDef('gamma')]);
+    rig.host.setDefinitions([alpha(), stdioDef('beta'), askerDef(), stdioDef('gamma')]);
     await waitFor(rig.host, 'gamma', (s) => s.state.kind === 'connected');
     await added;
     assert.ok((await client.listTools()).tools.some((t) => t.name === 'gamma__echo'));
