@@ -46,8 +46,15 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  /** Requests (including a long-lived GET stream) open right now. */
+  open: number;
+  lastUsed: number;
+}
+
 export class GatewayHttpServer {
-  private readonly sessions = new Map<string, StreamableHTTPServerTransport>();
+  private readonly sessions = new Map<string, Session>();
 
   private constructor(
     private readonly opts: GatewayHttpOptions,
@@ -101,16 +108,22 @@ export class GatewayHttpServer {
     }
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
-      const transport = this.sessions.get(sid);
-      if (!transport) return refuse(res, 404, 'session not found');
-      return transport.handleRequest(req, res);
+      const session = this.sessions.get(sid);
+      if (!session) return refuse(res, 404, 'session not found');
+      session.open++;
+      session.lastUsed = Date.now();
+      res.once('close', () => {
+        session.open--;
+        session.lastUsed = Date.now();
+      });
+      return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
-    if (this.sessions.size >= (this.opts.maxSessions ?? 32)) return refuse(res, 503, 'too many agent sessions');
+    if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle())) return refuse(res, 503, 'too many agent sessions');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, transport);
+        this.sessions.set(id, { transport, open: 0, lastUsed: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -122,8 +135,23 @@ export class GatewayHttpServer {
     if (!transport.sessionId) await transport.close();
   }
 
+  /**
+   * At the cap, an agent that went away without ending its session (killed, crashed) must not
+   * lock the others out: the least recently used session with no open request (a live agent
+   * keeps its GET stream open) is closed; its agent, should it come back, gets 404 and starts anew.
+   */
+  private async evictIdle(): Promise<boolean> {
+    let victim: Session | undefined;
+    for (const s of this.sessions.values()) if (s.open === 0 && (!victim || s.lastUsed < victim.lastUsed)) victim = s;
+    if (!victim) return false;
+    this.opts.logger.info('gateway: session cap reached; closing the least recently used idle session');
+    await victim.transport.close();
+    if (victim.transport.sessionId) this.sessions.delete(victim.transport.sessionId);
+    return true;
+  }
+
   async dispose(): Promise<void> {
-    const all = [...this.sessions.values()];
+    const all = [...this.sessions.values()].map((s) => s.transport);
     this.sessions.clear();
     await Promise.all(all.map((t) => t.close().catch(() => undefined)));
     this.http.closeAllConnections();

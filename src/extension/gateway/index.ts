@@ -124,6 +124,8 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
   if (provider) {
     subs.push(provider);
     log.info('gateway: offered to VS Code’s MCP support (chat) through the server definition provider API');
+  } else {
+    log.info(`gateway: VS Code ${vscode.version} has no MCP server definition provider API (1.101+); chat is not offered the gateway`);
   }
   const ready = schedule();
 

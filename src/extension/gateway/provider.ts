@@ -19,10 +19,22 @@ interface McpProviderApi {
 
 type HttpDefinitionCtor = new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string) => unknown;
 
-/** True when this editor has the provider API. */
+/** First VS Code release where the API is final; before it (1.100) it exists as a proposal that throws when called. */
+const FIRST_VERSION = [1, 101];
+
+function atLeast(version: string, min: number[]): boolean {
+  const parts = version.split(/[.-]/).map((p) => Number.parseInt(p, 10));
+  for (let i = 0; i < min.length; i++) {
+    const v = parts[i] ?? 0;
+    if (v !== min[i]) return v > min[i]!;
+  }
+  return true;
+}
+
+/** True when this editor has the provider API (final, not the 1.100 proposal). */
 export function hasProviderApi(): boolean {
   const api = vscode as unknown as { lm?: Partial<McpProviderApi>; McpHttpServerDefinition?: unknown };
-  return typeof api.lm?.registerMcpServerDefinitionProvider === 'function' && typeof api.McpHttpServerDefinition === 'function';
+  return atLeast(vscode.version, FIRST_VERSION) && typeof api.lm?.registerMcpServerDefinitionProvider === 'function' && typeof api.McpHttpServerDefinition === 'function';
 }
 
 /**
@@ -33,6 +45,15 @@ export function registerGatewayProvider(state: { endpoint(): { url: string; toke
   if (!hasProviderApi()) return undefined;
   const api = vscode as unknown as { lm: McpProviderApi; McpHttpServerDefinition: HttpDefinitionCtor };
   const Definition = api.McpHttpServerDefinition;
+  // Defensive: an editor build that still gates the API behind a proposal throws here; activation must go on.
+  try {
+    return register(api, Definition, state, version);
+  } catch {
+    return undefined;
+  }
+}
+
+function register(api: { lm: McpProviderApi }, Definition: HttpDefinitionCtor, state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable {
   return api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
     onDidChangeMcpServerDefinitions: state.onDidChange,
     provideMcpServerDefinitions: () => {

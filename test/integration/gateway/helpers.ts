@@ -93,18 +93,40 @@ export async function closeAgent(client: Client): Promise<void> {
 }
 
 /** A raw POST to the gateway with exactly the given headers (Host included). */
-export function rawPost(port: number, headers: Record<string, string>): Promise<number> {
+export async function rawPost(port: number, headers: Record<string, string>): Promise<number> {
+  return (await rawInitialize(port, headers)).status;
+}
+
+/** A raw initialize: its status and the session id the gateway gave. */
+export function rawInitialize(port: number, headers: Record<string, string>): Promise<{ status: number; session?: string }> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const session = res.headers['mcp-session-id'];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(typeof session === 'string' ? { session } : {}) }));
       },
     );
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** Opens the session's GET event stream (what a live agent keeps open); resolves once it is open, with a closer. */
+export function holdStream(port: number, token: string, session: string): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'GET', headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, Accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`GET stream: ${res.statusCode}`));
+        res.resume();
+        resolve(() => req.destroy());
+      },
+    );
+    req.on('error', () => undefined);
+    req.end();
   });
 }
 

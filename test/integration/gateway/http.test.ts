@@ -7,7 +7,7 @@ import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedN
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioDef, tempDir, waitFor } from '../connection/helpers.js';
-import { agent, askerDef, closeAgent, rawPost, startRig, text, type Rig } from './helpers.js';
+import { agent, askerDef, closeAgent, holdStream, rawInitialize, rawPost, startRig, text, type Rig } from './helpers.js';
 
 let rig: Rig;
 let client: Client;
@@ -160,21 +160,35 @@ describe('gateway security', () => {
     assert.equal(await rawPost(rig.http.port, { ...auth, Host: `localhost:${rig.http.port}` }), 200);
   });
 
-  test('sessions are capped', async () => {
-    const clients: Client[] = [];
+  test('sessions are capped; at the cap an idle session (an agent gone without ending it) makes room', async () => {
+    const port = rig.http.port;
+    const headers = { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${rig.http.token}` };
+    const closers: (() => void)[] = [];
     try {
-      // maxSessions is 4; the main client, and the raw initialize above, may hold some.
-      let refused: unknown;
-      for (let i = 0; i < 5 && !refused; i++) {
-        try {
-          clients.push(await agent(rig));
-        } catch (err) {
-          refused = err;
-        }
+      // New sessions with an open event stream (live agents) push out the idle ones earlier tests
+      // left, until only live sessions remain: then the next one is refused.
+      let status = 0;
+      for (let i = 0; i < 10 && status !== 503; i++) {
+        const r = await rawInitialize(port, headers);
+        status = r.status;
+        if (r.session) closers.push(await holdStream(port, rig.http.token, r.session));
       }
-      assert.match(String(refused), /503|too many/);
+      assert.equal(status, 503);
+      assert.equal(rig.http.sessionCount(), 4);
+      // One agent goes away without DELETE: its session turns idle and the next agent gets its place.
+      closers.pop()!();
+      const next = await (async () => {
+        for (;;) {
+          const r = await rawInitialize(port, headers);
+          if (r.status !== 503) return r;
+          // The closed stream is noticed when its socket closes; ask again once it did.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      assert.equal(next.status, 200);
+      assert.equal(rig.http.sessionCount(), 4);
     } finally {
-      await Promise.all(clients.map((c) => closeAgent(c)));
+      for (const c of closers) c();
     }
   });
 });

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
 import { text } from './helpers.js';
 
@@ -28,9 +28,14 @@ function servers(extra: Record<string, unknown> = {}): Record<string, unknown> {
 before(async () => {
   h = await createHarness();
   ws = await h.workspace('serve', servers());
-  client = new Client({ name: 'serve-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  client = new Client({ name: 'serve-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged());
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
+  client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
+    model: 'agent-model',
+    role: 'assistant',
+    content: { type: 'text', text: `sampled: ${(req.params.messages[0]!.content as { text: string }).text}` },
+  }));
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [h.cli, 'serve'],
@@ -62,6 +67,12 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     const seen: number[] = [];
     await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
     assert.deepEqual(seen.slice(0, 2), [1, 2]);
+  });
+
+  test('sampling from a server is answered by the agent’s model', async () => {
+    const r = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku' } });
+    assert.match(text(r), /sampled: .*a haiku/);
+    assert.match(text(r), /agent-model/);
   });
 
   test('list_changed when a server is added to .mcp.json', async () => {
