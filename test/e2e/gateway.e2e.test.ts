@@ -107,4 +107,23 @@ test('gateway in real VS Code: discovery file, terminal variables, an agent call
     if (version !== undefined) assert.match(version, /^1\.100\./);
     else assert.match(log, /gateway: offered to VS Code’s MCP support \(chat\)/);
   });
+
+  await step('Connect an Agent… adds the .mcp.json entry; MCP Host sees it is its own gateway and does not connect to it', async () => {
+    await vs.runCommand('MCP Host: Connect an Agent…');
+    await vs.pickQuickItem(/Add to this project’s \.mcp\.json/);
+    const file = join(vs.workspaceDir, '.mcp.json');
+    const entry = await poll('the gateway entry in .mcp.json', 60_000, async () => {
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, { url?: string; headers?: Record<string, string> }> };
+      return doc.mcpServers['mcp-host'];
+    });
+    assert.deepEqual(entry, { type: 'http', url: '${MCP_HOST_GATEWAY_URL}', headers: { Authorization: 'Bearer ${MCP_HOST_GATEWAY_TOKEN}' } });
+    assert.ok(!readFileSync(file, 'utf8').includes(discovered!.token), 'no token in the file');
+    // The entry shows in the tree, disabled, and is never connected (no approval prompt either).
+    await vs.focusMcpHostView();
+    const row = await vs.waitForTreeItem(/mcp-host/, 60_000);
+    assert.match((await row.getAttribute('aria-label')) ?? (await row.innerText()), /disabled/);
+    assert.equal(await vs.page.locator('.monaco-dialog-box').count(), 0);
+    const log = vs.readLogFile('MCP Host') ?? '';
+    assert.doesNotMatch(log, /\[mcp-host\] .*connect/i);
+  });
 });
