@@ -164,8 +164,9 @@ export function serverTooltip(s: ServerSnapshot, gate: GateReason | undefined, r
     if (st.error.hint) lines.push('', escapeMarkdown(redact(st.error.hint)));
   } else if (st.kind === 'needs-auth') {
     lines.push('', `${escapeMarkdown(redact(st.message))} — use **Authenticate**.`);
-  } else if (st.kind === 'disabled' && st.message) {
-    lines.push('', escapeMarkdown(redact(st.message)));
+  } else if (st.kind === 'disabled' && (st.message ?? s.definition.disabledBy?.message)) {
+    // The config layer says why it held a server back (e.g. an entry pointing at our own gateway).
+    lines.push('', escapeMarkdown(redact((st.message ?? s.definition.disabledBy?.message)!)));
   }
   if (kind === 'untrusted') lines.push('', 'Servers defined by this workspace only start once you trust the workspace.');
   if (kind === 'not-approved') lines.push('', 'Use **Start Server** to review and approve what it would run.');
