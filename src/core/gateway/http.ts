@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { generateToken, tokensEqual } from '../ide/auth.js';
+import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
 
@@ -55,6 +56,9 @@ interface Session {
 
 export class GatewayHttpServer {
   private readonly sessions = new Map<string, Session>();
+  private readonly changed = new Emitter<void>();
+  /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
+  readonly onDidChangeLive: Event<void> = this.changed.event;
 
   private constructor(
     private readonly opts: GatewayHttpOptions,
@@ -100,6 +104,16 @@ export class GatewayHttpServer {
     return this.sessions.size;
   }
 
+  /**
+   * Sessions with a connection open now: agents that are there. A client that made a request and
+   * went away without ending its session (a health check, a killed process) is not counted.
+   */
+  liveSessionCount(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.open > 0) n++;
+    return n;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkRequest(req, this.token, this.port);
     if (!verdict.ok) {
@@ -110,11 +124,11 @@ export class GatewayHttpServer {
     if (typeof sid === 'string') {
       const session = this.sessions.get(sid);
       if (!session) return refuse(res, 404, 'session not found');
-      session.open++;
+      if (session.open++ === 0) this.changed.fire();
       session.lastUsed = Date.now();
       res.once('close', () => {
-        session.open--;
         session.lastUsed = Date.now();
+        if (--session.open === 0) this.changed.fire();
       });
       return session.transport.handleRequest(req, res);
     }
@@ -127,7 +141,7 @@ export class GatewayHttpServer {
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
     };
     await this.opts.gateway.connect(transport);
     await transport.handleRequest(req, res);
@@ -155,6 +169,7 @@ export class GatewayHttpServer {
     this.sessions.clear();
     await Promise.all(all.map((t) => t.close().catch(() => undefined)));
     this.http.closeAllConnections();
+    this.changed.dispose();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 }

@@ -97,7 +97,7 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
         await gateway.dispose();
         return;
       }
-      running = { gateway, http, file, sub: gateway.onDidChangeAgents(() => changed.fire()) };
+      running = { gateway, http, file, sub: http.onDidChangeLive(() => changed.fire()) };
       env.replace(URL_VAR, http.url);
       env.replace(TOKEN_VAR, http.token);
       log.info(`gateway: agents reach this editor's servers at ${http.url} (discovery file ${file})`);
@@ -110,7 +110,8 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
 
   const schedule = (): Promise<void> => (queue = queue.then(apply, apply));
   const endpoint = (): { url: string; token: string } | undefined => (running ? { url: running.http.url, token: running.http.token } : undefined);
-  const agentCount = (): number => running?.gateway.agentCount() ?? 0;
+  // Agents with a connection open: one that checked in and left without ending its session is not counted.
+  const agentCount = (): number => running?.http.liveSessionCount() ?? 0;
 
   const subs: vscode.Disposable[] = [
     changed,

@@ -144,6 +144,37 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
   });
 });
 
+describe('agents that are there', () => {
+  test('a session counts as live while it holds a connection (an agent’s event stream), not after a one-off request', async () => {
+    const port = rig.http.port;
+    const base = rig.http.liveSessionCount();
+    const r = await rawInitialize(port, { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${rig.http.token}` });
+    assert.equal(r.status, 200);
+    // Initialized, answered, gone without DELETE (a health check): not an agent that is there.
+    assert.equal(rig.http.liveSessionCount(), base);
+    const up = new Promise<void>((resolve) => {
+      const sub = rig.http.onDidChangeLive(() => {
+        if (rig.http.liveSessionCount() === base + 1) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    const close = await holdStream(port, rig.http.token, r.session!);
+    await up;
+    const down = new Promise<void>((resolve) => {
+      const sub = rig.http.onDidChangeLive(() => {
+        if (rig.http.liveSessionCount() === base) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
+    close();
+    await down;
+  });
+});
+
 describe('gateway security', () => {
   test('401 without a token and with a wrong one', async () => {
     const host = { Host: `127.0.0.1:${rig.http.port}` };
