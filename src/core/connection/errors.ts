@@ -21,7 +21,11 @@ export type HostErrorCode =
   | 'request-timeout'
   | 'cancelled'
   | 'stopped'
-  | 'server-error';
+  | 'server-error'
+  /** An MCP App's resource is missing or not an app. */
+  | 'bad-app'
+  /** An MCP App asked for something outside what its server may do. */
+  | 'app-refused';
 
 export class HostError extends Error {
   constructor(
