@@ -10,7 +10,8 @@ import { registerResourcePromptCommands, resourceMarkdown } from './resource-pro
 import { ResultDocuments } from './result-documents.js';
 import { VsCodeElicitationPort } from './elicitation.js';
 import { registerJsonEditor } from './json-editor.js';
-import { registerToolCommands } from './tool-calls.js';
+import { AppsController } from '../apps/index.js';
+import { confirmDestructive, registerToolCommands } from './tool-calls.js';
 
 export { VsCodeElicitationPort } from './elicitation.js';
 export { RESULT_SCHEME } from './result-documents.js';
@@ -29,6 +30,8 @@ export function registerCallCommands(
 ): void {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
-  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation };
-  context.subscriptions.push(results, registerJsonEditor(), ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const apps = new AppsController(host, log, { confirm: confirmDestructive }, { name: 'mcp-host-vscode', version });
+  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation, apps };
+  context.subscriptions.push(results, apps, registerJsonEditor(), ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
 }
