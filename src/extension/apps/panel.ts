@@ -98,6 +98,7 @@ export class AppPanel implements vscode.Disposable {
     this.disposables.push(
       panel.onDidDispose(() => {
         this.disposed = true;
+        o.log.info(`closed the app of ${o.tool.server}/${o.tool.name}`);
         void session.close(true);
         for (const d of this.disposables.splice(0)) d.dispose();
       }),
