@@ -107,6 +107,8 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
   const vs = await startVSCode({
     workspace: 'apps',
     name: 'apps',
+    // Set, not left to the browser's preference, so the theme the app must report is known.
+    settings: { 'workbench.colorTheme': 'Default Dark Modern' },
     env: { MCP_HOST_E2E_NODE: process.execPath, MCP_HOST_E2E_APP_SERVER: APP_SERVER, MCP_HOST_E2E_MARK: mark },
   });
   t.after(async () => {
@@ -168,12 +170,15 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
 
   await step('the panel keeps its state while hidden and follows a theme change', async () => {
     await vs.runCommand('File: New Untitled Text File');
-    await poll('the app to be hidden', WAIT, async () => {
-      for (const f of vs.page.frames()) if ((await f.locator('#reset').isVisible().catch(() => false))) return undefined;
-      return true;
-    });
-    await vs.page.locator('.tabs-container .tab', { hasText: 'show_counter (counter)' }).first().click();
-    await appText(vs, 'answer', /^answer: counter reset from 7 to 0$/);
+    // The app's tab goes to the background (its frame stays in the page, hidden by the workbench).
+    const appTab = vs.page.locator('.tabs-container .tab', { hasText: 'show_counter (counter)' }).first();
+    await vs.page.locator('.tabs-container .tab.active', { hasText: 'Untitled-1' }).waitFor({ state: 'visible', timeout: WAIT });
+    assert.doesNotMatch((await appTab.getAttribute('class')) ?? '', /\bactive\b/);
+    await appTab.click();
+    await vs.page.locator('.tabs-container .tab.active', { hasText: 'show_counter (counter)' }).waitFor({ state: 'visible', timeout: WAIT });
+    // Still the same app: this text only exists because of the Stats click before it was hidden.
+    await appText(vs, 'answer', /^refused: .*not available to apps/);
+    await appText(vs, 'result', /counter is 7/);
     const settingsFile = join(vs.userDataDir, 'User', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
     writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }, null, 2));
