@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { killMarked, poll, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
@@ -32,22 +31,27 @@ async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
   });
 }
 
-/** Opens Call Tool… from the palette (retrying when a late editor steals the palette's focus). */
+/** Opens Call Tool… from the palette. */
 async function openCallTool(vs: VSCode): Promise<void> {
+  await openPickCommand(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+}
+
+/** Runs a palette command that opens a pick list (retrying when a late editor steals the palette's focus). */
+async function openPickCommand(vs: VSCode, command: string, nextTitle: RegExp | undefined): Promise<void> {
   const q = quickInput(vs);
   await vs.page.keyboard.press('Escape');
   for (let attempt = 1; ; attempt++) {
     await vs.page.keyboard.press('F1');
     try {
       await q.widget.waitFor({ state: 'visible', timeout: 5000 });
-      await q.input.fill('>MCP Host: Call Tool…', { timeout: 5000 });
+      await q.input.fill(`>${command}`, { timeout: 5000 });
       break;
     } catch (err) {
       if (attempt >= 5) throw err;
     }
   }
-  await pickRow(vs, 'MCP Host: Call Tool…', false);
-  await waitForQuickInput(vs, /MCP Host: Call Tool/);
+  await pickRow(vs, command, false);
+  if (nextTitle) await waitForQuickInput(vs, nextTitle);
 }
 
 async function pickRow(vs: VSCode, label: string, filter = true): Promise<void> {
@@ -179,9 +183,11 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
     // Still the same app: this text only exists because of the Stats click before it was hidden.
     await appText(vs, 'answer', /^refused: .*not available to apps/);
     await appText(vs, 'result', /counter is 7/);
-    const settingsFile = join(vs.userDataDir, 'User', 'settings.json');
-    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default Light Modern' }, null, 2));
+    await openPickCommand(vs, 'Preferences: Color Theme', undefined);
+    const q = quickInput(vs);
+    await q.widget.locator('.monaco-list-row', { hasText: 'Light Modern' }).first().waitFor({ state: 'visible', timeout: WAIT });
+    await q.input.fill('Light Modern');
+    await q.input.press('Enter');
     await appText(vs, 'theme', /^light$/);
     await vs.screenshot('app-light');
   });
