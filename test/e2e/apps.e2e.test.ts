@@ -145,6 +145,16 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
     await appText(vs, 'result', /counter is 7/);
     assert.match(await appText(vs, 'input', /"start":7/), new RegExp(escapeRegExp(probeUrl)));
     await appText(vs, 'theme', /^dark$/);
+    // The app reports its content size (autoResize); the page sets the frame's height from it.
+    const height = await poll('the frame height set from the app', WAIT, async () => {
+      for (const f of vs.page.frames()) {
+        const h = await f.evaluate(() => document.querySelector('iframe#app[sandbox]')?.getAttribute('style') ?? '').catch(() => '');
+        const m = /height:\s*(\d+)px/.exec(h);
+        if (m) return Number(m[1]);
+      }
+      return undefined;
+    });
+    assert.ok(height > 100 && height < 900, `frame height ${height}px follows the app's content`);
     await vs.screenshot('app-rendered');
   });
 

@@ -6,7 +6,7 @@
  */
 // The package is ESM only; this CommonJS build loads it with `import()` (esbuild inlines it).
 import type { AppBridge, McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { HostTool, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../api.js';
 import { errorMessage } from '../connection/errors.js';
 import type { Logger } from '../ports.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from './policy.js';
@@ -18,6 +18,8 @@ import { PipeTransport } from './transport.js';
 export interface AppHostPorts {
   /** The app's server's tools right now (they change when the server's list changes). */
   tools(): HostTool[];
+  /** The app's server's resources right now. */
+  resources(): HostResource[];
   /**
    * Runs a call the app asked for, exactly as a call from a person would run (per-tool
    * enablement, destructive confirmation, timeout, logging); throws to refuse.
@@ -116,7 +118,15 @@ export class AppSession {
       const signal = AbortSignal.any([extra.mcpReq.signal, this.closing.signal]);
       return (await toWireReadResult(await o.ports.readResource(params.uri, signal))) as never;
     };
-    b.onlistresources = async () => ({ resources: [] });
+    b.onlistresources = async () => ({
+      resources: o.ports.resources().map((r) => ({
+        uri: r.uri,
+        name: r.name,
+        ...(r.title ? { title: r.title } : {}),
+        ...(r.description ? { description: r.description } : {}),
+        ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+      })),
+    });
     b.onopenlink = async (params) => {
       const url = checkAppLink(params.url);
       o.log.info(`app of ${o.tool.name} asks to open ${url.origin}`);

@@ -56,6 +56,7 @@ export class AppsController implements vscode.Disposable {
         hostInfo: this.hostInfo,
         ports: {
           tools: () => host.server(tool.server)?.tools ?? [],
+          resources: () => host.server(tool.server)?.resources ?? [],
           callTool: (t, callArgs, signal) => this.callForApp(tool, t, callArgs, signal),
           readResource: (u, signal) => host.readResource(tool.server, u, { signal }),
           openLink: (url) => this.askToOpen(tool, url),

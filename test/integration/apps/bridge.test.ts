@@ -129,6 +129,7 @@ async function open(setup?: (app: App) => void): Promise<Harness> {
   } as unknown as Harness;
   const ports: AppHostPorts = {
     tools: () => host.server('counter')?.tools ?? [],
+    resources: () => host.server('counter')?.resources ?? [],
     callTool: async (t, args, signal): Promise<ToolCallResult> => {
       h.calls.push({ tool: t.name, args });
       // The same rule the editor applies: a tool not marked read-only asks first.
@@ -183,6 +184,10 @@ describe('the bridge between an app and the host', () => {
       assert.equal(ctx?.theme, 'dark');
       assert.equal((ctx?.toolInfo?.tool as { name: string }).name, 'show_counter');
       assert.deepEqual(h.app.getHostCapabilities()?.serverTools, {});
+      const listed = await h.app.listServerResources();
+      assert.deepEqual(listed.resources.map((r) => r.uri), [APP_URI]);
+      const read = await h.app.readServerResource({ uri: APP_URI });
+      assert.match(String((read.contents[0] as { text?: string }).text), /Counter app/);
       const r = await host.callTool('counter', 'show_counter', { start: 7 });
       h.session.deliverInput({ start: 7 });
       h.session.deliverResult(r);
