@@ -145,6 +145,7 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
     await appText(vs, 'result', /counter is 7/);
     assert.match(await appText(vs, 'input', /"start":7/), new RegExp(escapeRegExp(probeUrl)));
     await appText(vs, 'theme', /^dark$/);
+    await appText(vs, 'bg', /^(#[0-9a-f]{3,8}|rgb\(.+\))$/i);
     // The app reports its content size (autoResize); the page sets the frame's height from it.
     const height = await poll('the frame height set from the app', WAIT, async () => {
       for (const f of vs.page.frames()) {
@@ -161,6 +162,10 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
   await step("the frame's CSP blocks the app's fetch to a loopback port the resource did not declare", async () => {
     await appText(vs, 'probe', /^probe blocked: TypeError/);
     assert.equal(probeHits, 0, 'the probe port saw no request');
+    // Nor can it reach the webview API or the page around it.
+    const f = await appFrame(vs);
+    assert.equal(await f.evaluate('typeof acquireVsCodeApi'), 'undefined');
+    assert.match(String(await f.evaluate("(() => { try { return String(parent.document.title); } catch (e) { return 'blocked: ' + e.name; } })()")), /^blocked: SecurityError/);
   });
 
   await step("the app's button calls the destructive tool through the host: confirmation first, then the answer", async () => {
@@ -199,6 +204,8 @@ test('MCP Apps: the app renders, gets the result, and its button calls a destruc
     await q.input.fill('Light Modern');
     await q.input.press('Enter');
     await appText(vs, 'theme', /^light$/);
+    // The editor's background colour reaches the app as a host style variable, and follows the theme.
+    await appText(vs, 'bg', /^(#fff|#ffffff|rgb\(255, 255, 255\))$/i);
     await vs.screenshot('app-light');
   });
 

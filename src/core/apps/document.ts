@@ -8,6 +8,8 @@
  * cannot be stricter than the app needs, and is not looser either); the same policy is also put
  * at the top of the app's own document.
  */
+import { STYLE_SOURCES } from './styles.js';
+
 export interface AppDocumentOptions {
   /** The app's HTML as the server sent it. */
   html: string;
@@ -49,8 +51,20 @@ const RELAY = `
     else if (d.kind === 'size' && typeof d.height === 'number' && d.height > 0) frame.style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
   });
   frame.addEventListener('load', function () { vscode.postMessage({ kind: 'frame-loaded' }); });
+  // The theme's values exist only here (VS Code sets them on this page): report them now and
+  // whenever the theme changes them.
+  var sources = __STYLE_SOURCES__;
+  function reportStyles() {
+    var css = getComputedStyle(document.documentElement);
+    var vars = {};
+    for (var key in sources) vars[key] = css.getPropertyValue(sources[key]).trim();
+    vscode.postMessage({ kind: 'styles', variables: vars });
+  }
+  reportStyles();
+  new MutationObserver(reportStyles).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+  new MutationObserver(reportStyles).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 })();
-`;
+`.replace('__STYLE_SOURCES__', JSON.stringify(STYLE_SOURCES));
 
 export function appDocument(o: AppDocumentOptions): string {
   const border = o.border ? '1px solid var(--vscode-panel-border, #8884)' : '0';

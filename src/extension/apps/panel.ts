@@ -12,6 +12,8 @@ import type { AppResource } from '../../core/apps/resource.js';
 import { AppSession, type AppHostPorts } from '../../core/apps/session.js';
 import type { MessagePipe } from '../../core/apps/transport.js';
 import type { Logger } from '../../core/ports.js';
+import { appStyleVariables } from '../../core/apps/styles.js';
+import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 
 export const APP_VIEW_TYPE = 'mcpHost.app';
 
@@ -21,8 +23,15 @@ export function editorTheme(kind: vscode.ColorThemeKind = vscode.window.activeCo
   return kind === vscode.ColorThemeKind.Light || kind === vscode.ColorThemeKind.HighContrastLight ? 'light' : 'dark';
 }
 
-function hostContext(): { theme: Theme; platform: 'desktop'; locale: string; displayMode: 'inline'; availableDisplayModes: ['inline'] } {
-  return { theme: editorTheme(), platform: 'desktop', locale: vscode.env.language, displayMode: 'inline', availableDisplayModes: ['inline'] };
+function hostContext(variables: Record<string, string>): McpUiHostContext {
+  return {
+    theme: editorTheme(),
+    platform: 'desktop',
+    locale: vscode.env.language,
+    displayMode: 'inline',
+    availableDisplayModes: ['inline'],
+    ...(Object.keys(variables).length > 0 ? { styles: { variables: variables as NonNullable<McpUiHostContext['styles']>['variables'] } } : {}),
+  };
 }
 
 /** The panel's side of the pipe: only `{kind: 'app', message}` envelopes from our page count. */
@@ -79,11 +88,12 @@ export class AppPanel implements vscode.Disposable {
   private async attach(o: OpenAppOptions, policy: string, title: string): Promise<void> {
     const { panel } = this;
     const { buildAllowAttribute } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    let variables: Record<string, string> = {};
     const session = await AppSession.create({
       server: o.tool.server,
       tool: o.tool,
       pipe: panelPipe(panel),
-      hostContext: hostContext(),
+      hostContext: hostContext(variables),
       hostInfo: o.hostInfo,
       log: o.log,
       ports: {
@@ -102,7 +112,13 @@ export class AppPanel implements vscode.Disposable {
         void session.close(true);
         for (const d of this.disposables.splice(0)) d.dispose();
       }),
-      vscode.window.onDidChangeActiveColorTheme(() => session.updateHostContext(hostContext())),
+      vscode.window.onDidChangeActiveColorTheme(() => session.updateHostContext(hostContext(variables))),
+      // The page reports the theme's colours and fonts (they exist only inside the webview).
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        if (typeof m !== 'object' || m === null || (m as { kind?: unknown }).kind !== 'styles') return;
+        variables = appStyleVariables((m as { variables?: unknown }).variables);
+        session.updateHostContext(hostContext(variables));
+      }),
     );
     await session.start();
     session.deliverInput(o.args);

@@ -82,3 +82,20 @@ test('checkAppLink and boundedSize', () => {
   assert.deepEqual(boundedSize({ width: 10.2, height: Infinity }), { width: 11 });
   assert.deepEqual(boundedSize({ height: 1e9, width: -3 }), { height: 20_000 });
 });
+
+test('appStyleVariables: known names only, short values without markup or CSS breakers', async () => {
+  const { appStyleVariables } = await import('../../../src/core/apps/styles.js');
+  assert.deepEqual(
+    appStyleVariables({
+      '--color-background-primary': ' #1f1f1f ',
+      '--font-sans': 'system-ui, sans-serif',
+      '--color-text-primary': 'red; background: url(https://evil.example)',
+      '--color-border-primary': '</style><script>',
+      '--font-mono': 'x'.repeat(400),
+      '--not-a-variable': 'blue',
+      '--color-text-secondary': 5,
+    }),
+    { '--color-background-primary': '#1f1f1f', '--font-sans': 'system-ui, sans-serif' },
+  );
+  assert.deepEqual(appStyleVariables('nope'), {});
+});
