@@ -92,6 +92,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    // Tools with an MCP App open it in a panel (src/extension/apps).
+    apps: true,
   });
   host = h;
 
