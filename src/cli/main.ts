@@ -3,7 +3,9 @@
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
 import { doctor } from './commands/doctor.js';
+import { addCommand, addJsonCommand, importCommand, removeCommand } from './commands/edit.js';
 import { call, prompt, read } from './commands/invoke.js';
+import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
@@ -21,6 +23,11 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  search: searchCommand,
+  add: addCommand,
+  'add-json': addJsonCommand,
+  remove: removeCommand,
+  import: importCommand,
 };
 
 function printError(io: Io, err: unknown): void {
@@ -49,7 +56,7 @@ export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Se
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

@@ -3,9 +3,11 @@
  * the servers a command needs, and always disposes (stopping every process it started).
  */
 import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ServerSnapshot } from '../core/api.js';
 import { loadConfig } from '../core/config/load.js';
+import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
@@ -22,6 +24,8 @@ export interface Io {
 export interface SessionOptions {
   workspace?: string;
   configs: string[];
+  /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
+  userSettings?: string;
 }
 
 export class Session {
@@ -31,6 +35,10 @@ export class Session {
     readonly io: Io,
     readonly workspace: string,
     readonly config: LoadedConfig,
+    /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
+    readonly userSettingsFile: string,
+    /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
+    readonly userSettings: Record<string, unknown> = {},
   ) {}
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
@@ -41,15 +49,25 @@ export class Session {
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
     }
+    const settingsFile = userSettingsFile({
+      override: o.userSettings ? resolve(io.cwd, o.userSettings) : undefined,
+      env: io.env,
+      homeDir: io.env.HOME || homedir(),
+      platform: process.platform,
+    });
+    // The same user servers the editor runs; a broken settings.json is reported, not fatal.
+    const user = await readUserSettingsServers(settingsFile);
     const config = await loadConfig({
       folders: [workspace],
+      userServers: user.servers,
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
     });
-    return new Session(io, workspace, config);
+    config.problems.unshift(...user.problems);
+    return new Session(io, workspace, config, settingsFile, user.settings);
   }
 
   get host(): ConnectionManager {
