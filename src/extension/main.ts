@@ -9,6 +9,7 @@ import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { registerServerCommands } from './commands.js';
+import { registerConfigToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       updateViewMessage();
     }),
     ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth }),
+    ...registerConfigToolCommands({ controller, secrets: context.secrets, log }),
   );
 
   // Connections start after activate has returned.

@@ -99,3 +99,17 @@ describe('lenient server.json parsing', () => {
     assert.equal(results.find((r) => r.server?.name === 'io.github.example/weather')!.server!.status, 'active');
   });
 });
+
+describe('installed marks', () => {
+  it('a configured server running the package or a remote (URL template filled) counts as installed', async () => {
+    const { installedAs } = await import('../../../src/core/registry/installed.js');
+    const configured = [
+      { name: 'ev', config: { type: 'stdio' as const, command: 'npx', args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`] } },
+      { name: 'api', config: { type: 'http' as const, url: 'https://mcp.example.com/acme/mcp' } },
+      { name: 'other', config: { type: 'stdio' as const, command: 'node', args: ['x.js'] } },
+    ];
+    assert.deepEqual(installedAs(server('io.github.modelcontextprotocol/everything'), configured), ['ev']);
+    assert.deepEqual(installedAs(server('com.example/remote-api'), configured), ['api']);
+    assert.deepEqual(installedAs(server('io.github.example/weather'), configured), []);
+  });
+});
