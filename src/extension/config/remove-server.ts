@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { ConfigController } from './controller.js';
 import { removeServerFromConfig } from './files.js';
+import { inputSecretKey } from '../ports/inputs.js';
 
 const EDITABLE = new Set(['user', 'workspace', 'project']);
 
@@ -11,10 +12,11 @@ function where(def: ServerDefinition): string {
 
 /**
  * `Remove Server`: removes exactly that entry from its file (comments and every other entry
- * stay) after a confirmation; the reload then stops it. Servers from files MCP Host does not
+ * stay) after a confirmation; the reload then stops it, and stored values of `${input:…}`
+ * secrets no other entry of the file uses are deleted. Servers from files MCP Host does not
  * own (managed, other apps, extensions) are explained rather than edited.
  */
-export async function removeServer(controller: ConfigController, name: string | undefined): Promise<void> {
+export async function removeServer(controller: ConfigController, secrets: vscode.SecretStorage, name: string | undefined): Promise<void> {
   if (!name) {
     const picks = controller
       .servers()
@@ -36,6 +38,8 @@ export async function removeServer(controller: ConfigController, name: string | 
   }
   const ok = await vscode.window.showWarningMessage(`Remove MCP server "${name}" from ${where(def)}?`, { modal: true, detail: 'Only this entry is removed; comments and other servers in the file stay.' }, 'Remove');
   if (ok !== 'Remove') return;
-  await removeServerFromConfig(def);
+  const { file, orphanedInputs } = await removeServerFromConfig(def);
+  // Secrets only this entry used (e.g. a token entered at install) go with it.
+  for (const id of orphanedInputs) await secrets.delete(inputSecretKey(file, id));
   await controller.reload();
 }

@@ -30,7 +30,7 @@ export function registerConfigToolCommands(deps: ConfigToolDeps): vscode.Disposa
     });
   return [
     reg('mcpHost.browseRegistry', 'Browse Servers', () => browseRegistry(deps)),
-    reg('mcpHost.removeServer', 'Remove Server', (arg) => removeServer(deps.controller, serverName(arg))),
+    reg('mcpHost.removeServer', 'Remove Server', (arg) => removeServer(deps.controller, deps.secrets, serverName(arg))),
     reg('mcpHost.importServers', 'Import Servers', () => importServers(deps.controller)),
   ];
 }
