@@ -50,6 +50,10 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
   const forms = [a.fromRegistry !== undefined, a.url !== undefined, (a.rest?.length ?? 0) > 0].filter(Boolean).length;
   if (forms !== 1) throw usageError('add needs exactly one of --from-registry ID, --url URL, or -- COMMAND [ARGS...]', 'usage: mcp-host add NAME --from-registry ID | --url URL [--transport http|sse|ws] | -- COMMAND [ARGS...]');
   const t = targetFor(session, a.scope ?? 'project');
+  // Before anything is asked of the registry or written (input declarations come first).
+  if (namesIn(await readTarget(t), t.format).has(name)) {
+    throw usageError(`${t.file} already has a server "${name}"`, `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`);
+  }
   let entry: Record<string, unknown>;
   let note: string[] = [];
   if (a.fromRegistry !== undefined) {
@@ -64,7 +68,7 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
     } else note = r.secrets.map((s) => `${s.label}: set the environment variable ${s.id} before starting the server.`);
     note.unshift(`${r.server.name}${r.server.version ? `@${r.server.version}` : ''}: ${r.summary}`);
   } else {
-    if (a.fromRegistry === undefined && a.url !== undefined) {
+    if (a.url !== undefined) {
       if (a.env.length) throw usageError('--env is for local servers; a remote server takes --header');
       entry = { type: remoteType(a.url, a.transport), url: a.url };
       if (a.headers.length) entry.headers = Object.fromEntries(a.headers);
