@@ -84,10 +84,11 @@ test('registry in code-server: browse, search, install with a secret, connected,
     const before = reg.requests.length;
     await widget.locator('input.input').fill('secure');
     await poll('the search to reach the registry', 30_000, async () => (reg.requests.slice(before).some((r) => r.includes('search=secure')) ? true : undefined));
-    await poll('only the match to remain', 30_000, async () => {
-      const items = await v.quickPickItems();
-      return items.length === 1 && /Secure Echo/.test(items[0]!) ? true : undefined;
+    const items = await poll('only the match to remain', 30_000, async () => {
+      const shown = await v.quickPickItems();
+      return shown.some((l) => /Secure Echo/.test(l)) && !shown.some((l) => /Everything|weather|Remote API/.test(l)) ? shown : undefined;
     });
+    t.diagnostic(`after the search: ${items.join(' | ')}`);
   });
 
   await step('Install from the details: workspace scope, name, the secret in a password box', async () => {
@@ -101,7 +102,19 @@ test('registry in code-server: browse, search, install with a secret, connected,
     assert.match(await rowText(v, /secure.*1 tool/), /1 tool/);
     assert.ok(secure.requests.some((r) => r.authorized), 'the server received the token');
     assert.ok(secure.requests.every((r) => r.authorized), `no request went without it: ${JSON.stringify(secure.requests)}`);
-    await v.page.locator('.part.sidebar').screenshot({ path: join(SHOTS, 'tree.png') });
+    // The tree with the server's tools showing, cropped to the rows (a small PNG for the README).
+    await v.clickTreeItem(/secure.*1 tool/);
+    if (!(await v.treeItems()).some((l) => /^Tools/.test(l))) await v.page.keyboard.press('ArrowRight');
+    await v.waitForTreeItem(/^Tools/, 30_000);
+    await v.clickTreeItem(/^Tools/);
+    // A click on a row that is not focused yet may only select it: the keyboard expands it then.
+    await poll('the echo tool row', 30_000, async () => {
+      if ((await v.treeItems()).some((l) => /^echo/.test(l))) return true;
+      await v.page.keyboard.press('ArrowRight');
+      return undefined;
+    });
+    const box = (await v.page.locator('.part.sidebar').boundingBox())!;
+    await v.page.screenshot({ path: join(SHOTS, 'tree.png'), clip: { x: box.x, y: box.y, width: box.width, height: 140 } });
   });
 
   await step('the entry refers to the secret; the token is in no file, log or setting', async () => {

@@ -40,6 +40,8 @@ export class UnsupportedInstallError extends Error {
 
 const MARK = '\u0000';
 const token = (id: string): string => `${MARK}${id}${MARK}`;
+/** Placeholders as the user reads them in a summary: `<API_KEY>`. */
+const showTokens = (s: string): string => s.replace(new RegExp(`${MARK}([^${MARK}]*)${MARK}`, 'g'), '<$1>');
 
 /** Upper snake case, safe in `${input:…}` and as an environment variable name. */
 function idOf(s: string): string {
@@ -148,7 +150,7 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
   }
   const template: Record<string, unknown> = { type: 'stdio', command, args: argv };
   if (Object.keys(environment).length) template.env = environment;
-  return { template, variables: c.variables, summary: [command, ...argv].join(' ').replaceAll(MARK, '') };
+  return { template, variables: c.variables, summary: showTokens([command, ...argv].join(' ')) };
 }
 
 function remotePlan(remote: RegistryRemote): InstallPlan {
@@ -159,7 +161,7 @@ function remotePlan(remote: RegistryRemote): InstallPlan {
   const h = headers(remote.headers, c);
   const template: Record<string, unknown> = { type, url };
   if (Object.keys(h).length) template.headers = h;
-  return { template, variables: c.variables, summary: `${type} ${remote.url}` };
+  return { template, variables: c.variables, summary: `${type} ${showTokens(url)}` };
 }
 
 export function planInstall(server: RegistryServer, choice: InstallChoice): InstallPlan {
