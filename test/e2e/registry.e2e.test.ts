@@ -1,16 +1,17 @@
 // The registry in real VS Code (code-server): Browse Servers searches a local registry as you
 // type, the details offer Install, the install asks where and for a secret token, the server
 // connects with that token, the token is in no file (only SecretStorage), and Remove Server takes
-// the entry out again, keeping the file's comment. Screenshots of the registry browser and the
-// tree go to media/screenshots/ for the README.
+// the entry out again, keeping the file's comment. Import Servers copies Claude Desktop's servers
+// and reports a name clash; a server added to .mcp.json on disk asks for approval. Screenshots of
+// the registry browser, the tree and the approval prompt go to media/screenshots/ for the README.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { sampleServers, startFakeRegistry } from '../fixtures/registry/fake-registry.js';
-import { repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
+import { EVERYTHING, killMarked, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { startTokenServer } from './support/token-server.js';
 import { poll } from './support/workbench.js';
 
@@ -44,6 +45,9 @@ const SHOTS = join(repoRoot, 'media', 'screenshots');
 
 test('registry in code-server: browse, search, install with a secret, connected, secret in no file, remove', { timeout: 900_000 }, async (t) => {
   const secret = `tok-${randomBytes(12).toString('hex')}`;
+  // Servers of this run carry a marker argument, so none can outlive it.
+  const mark = `mcp-e2e-registry-${randomBytes(6).toString('hex')}`;
+  t.after(() => killMarked(mark));
   const secure = await startTokenServer(secret);
   t.after(() => secure.close());
   const reg = await startFakeRegistry({
@@ -64,7 +68,8 @@ test('registry in code-server: browse, search, install with a secret, connected,
   });
   t.after(() => reg.close());
 
-  const v = await startVSCode({ workspace: 'registry', name: 'registry', settings: { 'mcpHost.registry.url': reg.url } });
+  // A disabled user server named "fs": the import below must report it as a name clash.
+  const v = await startVSCode({ workspace: 'registry', name: 'registry', settings: { 'mcpHost.registry.url': reg.url, 'mcpHost.servers': { fs: { command: 'node', args: ['fs.js'], disabled: true } } } });
   t.after(() => v.dispose());
   const step = stepRunner(t, v, () => {
     t.diagnostic(`host log:\n${v.readLogFile('MCP Host') ?? '(none)'}`);
@@ -114,7 +119,7 @@ test('registry in code-server: browse, search, install with a secret, connected,
       return undefined;
     });
     const box = (await v.page.locator('.part.sidebar').boundingBox())!;
-    await v.page.screenshot({ path: join(SHOTS, 'tree.png'), clip: { x: box.x, y: box.y, width: box.width, height: 140 } });
+    await v.page.screenshot({ path: join(SHOTS, 'tree.png'), clip: { x: box.x, y: box.y, width: box.width, height: 200 } });
   });
 
   await step('the entry refers to the secret; the token is in no file, log or setting', async () => {
@@ -145,5 +150,34 @@ test('registry in code-server: browse, search, install with a secret, connected,
     const after = readFileSync(join(v.workspaceDir, '.vscode', 'mcp.json'), 'utf8');
     assert.match(after, /\/\/ Team servers/);
     assert.deepEqual((parse(after) as { servers: object }).servers, {});
+  });
+
+  await step('Import Servers from Claude Desktop: the name clash is reported, the other server imported and started', async () => {
+    const desktop = join(v.homeDir, '.config', 'Claude');
+    mkdirSync(desktop, { recursive: true });
+    writeFileSync(join(desktop, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { fs: { command: 'node', args: ['other.js'] }, ev: { command: 'node', args: [EVERYTHING, 'stdio', mark] } } }));
+    const settingsFile = join(v.userDataDir, 'User', 'settings.json');
+    await v.runCommand('MCP Host: Import Servers…');
+    await v.pickQuickItem(/^Claude Desktop$/);
+    await v.pickQuickItem(/^User Settings$/);
+    await poll('the servers to import', 30_000, async () => ((await v.quickPickItems()).some((l) => /^ev$/.test(l)) ? true : undefined));
+    await widget.locator('input.input').press('Enter');
+    const message = await v.waitForNotification(/Imported 1 server from Claude Desktop/, 60_000);
+    assert.match(message, /: ev\./);
+    assert.match(message, /Name clash, kept the existing entry: fs\./);
+    assert.match(await rowText(v, /^ev.*tools/), /tools/);
+    const servers = (parse(readFileSync(settingsFile, 'utf8')) as Record<string, Record<string, unknown>>)['mcpHost.servers']!;
+    assert.deepEqual(servers.fs, { command: 'node', args: ['fs.js'], disabled: true });
+    assert.deepEqual(servers.ev, { command: 'node', args: [EVERYTHING, 'stdio', mark] });
+  });
+
+  await step('a server added to .mcp.json on disk asks for approval first (screenshot); Don\'t Allow holds it back', async () => {
+    // Not started at all (Don't Allow), so the README shows the usual npx line without running it.
+    writeFileSync(join(v.workspaceDir, '.mcp.json'), JSON.stringify({ mcpServers: { team: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } }, null, 2));
+    const dialog = v.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 60_000 });
+    await dialog.screenshot({ path: join(SHOTS, 'approval.png') });
+    assert.match(await v.clickDialogButton("Don't Allow"), /Allow the MCP server "team"/);
+    assert.match(await rowText(v, /^team/), /waiting for your approval/);
   });
 });
