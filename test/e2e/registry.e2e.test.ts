@@ -171,6 +171,14 @@ test('registry in code-server: browse, search, install with a secret, connected,
     assert.deepEqual(servers.ev, { command: 'node', args: [EVERYTHING, 'stdio', mark] });
   });
 
+  await step('Remove Server from the tree context menu takes the imported server out of the user settings', async () => {
+    await v.contextAction(/^ev.*tools/, 'Remove Server');
+    assert.match(await v.clickDialogButton('Remove'), /Remove MCP server "ev" from your user settings/);
+    await poll('the ev row to go', 60_000, async () => ((await v.treeItems()).some((l) => /^ev\b/.test(l)) ? undefined : true));
+    const servers = (parse(readFileSync(join(v.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, Record<string, unknown>>)['mcpHost.servers']!;
+    assert.deepEqual(Object.keys(servers), ['fs']);
+  });
+
   await step('a server added to .mcp.json on disk asks for approval first (screenshot); Don\'t Allow holds it back', async () => {
     // Not started at all (Don't Allow), so the README shows the usual npx line without running it.
     writeFileSync(join(v.workspaceDir, '.mcp.json'), JSON.stringify({ mcpServers: { team: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } }, null, 2));
