@@ -72,8 +72,12 @@ export class RegistryClient {
     try {
       body = await this.getJson(url, o.signal);
     } catch (e) {
-      if (e instanceof RegistryError && e.code === 'not-found') throw new RegistryError('not-found', `The registry has no server named "${name}". Search for it with: mcp-host search ${name.split('/').pop() ?? name}`);
-      throw e;
+      if (!(e instanceof RegistryError && e.code === 'not-found')) throw e;
+      // Some registries serve only the list: look the name up there before giving up.
+      const page = await this.search(name, { limit: 100, signal: o.signal });
+      const found = page.servers.find((s) => s.name === name);
+      if (found) return found;
+      throw new RegistryError('not-found', `The registry has no server named "${name}". Search for it with: mcp-host search ${name.split('/').pop() ?? name}`);
     }
     const r = parseServerItem(body);
     if (!r.server) throw new RegistryError('invalid-response', `The registry's entry for "${name}" cannot be used: ${r.reason}`);

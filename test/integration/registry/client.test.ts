@@ -59,6 +59,19 @@ describe('registry client against a local registry', () => {
   });
 });
 
+describe('a registry that serves only the list', () => {
+  it('get finds the server by searching for its exact name', async () => {
+    const reg = await startFakeRegistry({ listOnly: true });
+    try {
+      const c = new RegistryClient({ baseUrl: reg.url });
+      assert.equal((await c.get('io.github.example/weather')).version, '0.5.0');
+      await assert.rejects(c.get('io.github.example/wea'), (e: unknown) => e instanceof RegistryError && e.code === 'not-found');
+    } finally {
+      await reg.close();
+    }
+  });
+});
+
 describe('a registry that misbehaves gives a clear error', () => {
   it('slow: times out with a message naming the registry', async () => {
     const slow = await startFakeRegistry({ delayMs: 5_000 });
