@@ -36,7 +36,12 @@ export async function installFromRegistry(server: RegistryServer, choice: Instal
   if (folders.length) {
     scopes.push(
       { label: 'Workspace: .vscode/mcp.json', description: hasSecrets ? 'recommended: secrets become password inputs' : undefined, detail: 'VS Code format, in this folder', scope: 'workspace' },
-      { label: 'Project: .mcp.json', detail: 'Shared with the team and Claude Code; teammates approve it before it runs', scope: 'project' },
+      {
+        label: 'Project: .mcp.json',
+        // Claude Code reads this file too, and it does not know `${input:…}`.
+        detail: `Shared with the team and Claude Code; teammates approve it before it runs${hasSecrets ? '. Secrets are written as ${input:…}, which only MCP Host resolves' : ''}`,
+        scope: 'project',
+      },
     );
   }
   scopes.push({ label: 'User Settings', detail: 'Only for you, in every window (mcpHost.servers)', scope: 'user' });
