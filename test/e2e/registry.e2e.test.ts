@@ -2,8 +2,9 @@
 // type, the details offer Install, the install asks where and for a secret token, the server
 // connects with that token, the token is in no file (only SecretStorage), and Remove Server takes
 // the entry out again, keeping the file's comment. Import Servers copies Claude Desktop's servers
-// and reports a name clash; a server added to .mcp.json on disk asks for approval. Screenshots of
-// the registry browser, the tree and the approval prompt go to media/screenshots/ for the README.
+// and reports a name clash; a tool call shows its result; a server added to .mcp.json on disk asks
+// for approval. Screenshots of the registry browser, the tree, the tool call and the approval
+// prompt go to media/screenshots/ for the README.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -169,6 +170,23 @@ test('registry in code-server: browse, search, install with a secret, connected,
     const servers = (parse(readFileSync(settingsFile, 'utf8')) as Record<string, Record<string, unknown>>)['mcpHost.servers']!;
     assert.deepEqual(servers.fs, { command: 'node', args: ['fs.js'], disabled: true });
     assert.deepEqual(servers.ev, { command: 'node', args: [EVERYTHING, 'stdio', mark] });
+  });
+
+  await step('Call Tool on the imported server: the result document (screenshot)', async () => {
+    await v.runCommand('MCP Host: Call Tool…');
+    await widget.locator('input.input').fill('echo');
+    await v.pickQuickItem(/^echo$/);
+    await poll('the message input', 30_000, async () => (/message/.test(await widget.innerText().catch(() => '')) ? true : undefined));
+    await v.submitQuickInput('hello from the registry test');
+    await poll('the result preview', 60_000, async () => {
+      for (const frame of v.page.frames()) {
+        const text = await frame.evaluate(() => (document.querySelector('.markdown-body') ? document.body.innerText : '')).catch(() => '');
+        if (text.includes('Echo: hello from the registry test')) return true;
+      }
+      return undefined;
+    });
+    const box = (await v.page.locator('.part.editor').boundingBox())!;
+    await v.page.screenshot({ path: join(SHOTS, 'tool-call.png'), clip: { x: box.x, y: box.y, width: Math.min(box.width, 760), height: 300 } });
   });
 
   await step('Remove Server from the tree context menu takes the imported server out of the user settings', async () => {
