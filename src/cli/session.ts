@@ -6,11 +6,14 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { ServerSnapshot } from '../core/api.js';
+import { formatJsonPath } from '../core/config/jsonc.js';
 import { loadConfig } from '../core/config/load.js';
 import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
+
+export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
-import { cliAuthProvider, createCliAuth } from './auth.js';
+import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { usageError } from './errors.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
@@ -60,6 +63,8 @@ export class Session {
     const config = await loadConfig({
       folders: [workspace],
       userServers: user.servers,
+      // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
+      managedPath: managedPathFor(io.env, user.settings),
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),
@@ -134,6 +139,11 @@ export function formatProblem(p: ConfigProblem): string {
   return `${where}: ${p.severity}: ${p.message}${path}`;
 }
 
-export function formatJsonPath(path: (string | number)[]): string {
-  return path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : /^[A-Za-z_$][\w$-]*$/.test(seg) ? `${i ? '.' : ''}${seg}` : `[${JSON.stringify(seg)}]`)).join('');
+/**
+ * The managed (policy) file: `MCP_HOST_MANAGED_CONFIG`, else the editor's `mcpHost.managedConfigPath`
+ * from the user settings.json, so the CLI obeys the same policy (servers and registry) as the editor.
+ */
+export function managedPathFor(env: Record<string, string | undefined>, settings: Record<string, unknown>): string | undefined {
+  const fromSettings = settings['mcpHost.managedConfigPath'];
+  return env.MCP_HOST_MANAGED_CONFIG || (typeof fromSettings === 'string' && fromSettings ? fromSettings : undefined);
 }

@@ -5,16 +5,15 @@ import type { RegistryServer } from '../../core/registry/schema.js';
 import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
 import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
-import type { Session } from '../session.js';
+import { managedPathFor, type Session } from '../session.js';
 import { printJson } from './shared.js';
 
 async function client(session: Session): Promise<RegistryClient> {
   const setting = session.userSettings['mcpHost.registry.url'];
-  const managed = session.userSettings['mcpHost.managedConfigPath'];
   const s = await registrySettings({
     settingUrl: typeof setting === 'string' ? setting : undefined,
     env: session.io.env,
-    managedPath: typeof managed === 'string' && managed ? managed : undefined,
+    managedPath: managedPathFor(session.io.env, session.userSettings),
   });
   try {
     requireEnabled(s);

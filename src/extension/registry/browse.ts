@@ -4,6 +4,7 @@ import { installChoices, type InstallChoice } from '../../core/registry/install.
 import { installedAs } from '../../core/registry/installed.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
+import type { Logger } from '../../core/ports.js';
 import type { ConfigController } from '../config/controller.js';
 import { debounce } from '../config/debounce.js';
 import { installFromRegistry } from './install.js';
@@ -11,7 +12,7 @@ import { installFromRegistry } from './install.js';
 export interface BrowseDeps {
   controller: ConfigController;
   secrets: vscode.SecretStorage;
-  log: vscode.LogOutputChannel;
+  log: Logger;
 }
 
 type ResultItem = vscode.QuickPickItem & { server?: RegistryServer; more?: true };

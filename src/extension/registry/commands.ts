@@ -1,14 +1,18 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import type { CommandTable } from '../command-table.js';
 import type { ConfigController } from '../config/controller.js';
 import { importServers } from '../config/import-servers.js';
 import { removeServer } from '../config/remove-server.js';
+import type { ChannelLogger } from '../ports/logger.js';
 import { browseRegistry } from './browse.js';
 
 export interface ConfigToolDeps {
   controller: ConfigController;
   secrets: vscode.SecretStorage;
-  log: vscode.LogOutputChannel;
+  log: ChannelLogger;
 }
+
+export type ConfigToolCommandId = 'mcpHost.browseRegistry' | 'mcpHost.removeServer' | 'mcpHost.importServers';
 
 function serverName(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
@@ -16,21 +20,11 @@ function serverName(arg: unknown): string | undefined {
   return typeof s === 'string' ? s : undefined;
 }
 
-/** Browse Servers…, Remove Server and Import Servers…; each failure is logged and shown, never thrown at the editor. */
-export function registerConfigToolCommands(deps: ConfigToolDeps): vscode.Disposable[] {
-  const reg = (id: string, what: string, fn: (arg?: unknown) => Promise<void>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await fn(arg);
-      } catch (e) {
-        const msg = e instanceof Error ? e.message : String(e);
-        deps.log.error(`${what}: ${msg}`);
-        void vscode.window.showErrorMessage(`${what}: ${msg}`);
-      }
-    });
-  return [
-    reg('mcpHost.browseRegistry', 'Browse Servers', () => browseRegistry(deps)),
-    reg('mcpHost.removeServer', 'Remove Server', (arg) => removeServer(deps.controller, deps.secrets, serverName(arg))),
-    reg('mcpHost.importServers', 'Import Servers', () => importServers(deps.controller)),
-  ];
+/** Browse Servers…, Remove Server and Import Servers… for the command table (failures are reported there). */
+export function configToolCommands(deps: ConfigToolDeps): Pick<CommandTable, ConfigToolCommandId> {
+  return {
+    'mcpHost.browseRegistry': () => browseRegistry(deps),
+    'mcpHost.removeServer': (arg?: unknown) => removeServer(deps.controller, deps.secrets, serverName(arg)),
+    'mcpHost.importServers': () => importServers(deps.controller),
+  };
 }
