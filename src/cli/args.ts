@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'search', 'add', 'add-json', 'remove', 'import'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'search', 'add', 'add-json', 'remove', 'import'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -47,6 +47,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   doctor: { required: [], optional: [] },
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
+  serve: { required: [], optional: [] },
   search: { required: [], optional: ['QUERY'] },
   add: { required: ['NAME'], optional: [] },
   'add-json': { required: ['NAME', 'JSON'], optional: [] },
@@ -217,6 +218,8 @@ commands:
   doctor                            check every server and say what to fix
   auth SERVER                       sign in to a remote server (OAuth in your browser)
   logout SERVER                     forget the server's stored tokens
+  serve                             the gateway over stdio: one MCP server with every server's
+                                    tools (<server>__<tool>), prompts and resources, for agents
   search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server

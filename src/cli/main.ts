@@ -7,6 +7,7 @@ import { addCommand, addJsonCommand, importCommand, removeCommand } from './comm
 import { call, prompt, read } from './commands/invoke.js';
 import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
+import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
 import { errorMessage } from '../core/connection/errors.js';
@@ -24,6 +25,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  serve,
   search: searchCommand,
   add: addCommand,
   'add-json': addJsonCommand,

@@ -5,9 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { ServerSnapshot } from '../core/api.js';
+import type { HostOptions, ServerSnapshot } from '../core/api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
-import { loadConfig } from '../core/config/load.js';
+import { configFilesToWatch, loadConfig, type LoadAndAdmitOptions } from '../core/config/load.js';
 import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
 
 export { formatJsonPath } from '../core/config/jsonc.js';
@@ -33,11 +33,13 @@ export interface SessionOptions {
 
 export class Session {
   private hostInstance: ConnectionManager | undefined;
+  /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
+  hostExtras: Partial<HostOptions> = {};
 
   private constructor(
     readonly io: Io,
     readonly workspace: string,
-    readonly config: LoadedConfig,
+    public config: LoadedConfig,
     /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
     readonly userSettingsFile: string,
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
@@ -60,7 +62,7 @@ export class Session {
     });
     // The same user servers the editor runs; a broken settings.json is reported, not fatal.
     const user = await readUserSettingsServers(settingsFile);
-    const config = await loadConfig({
+    const options: LoadAndAdmitOptions = {
       folders: [workspace],
       userServers: user.servers,
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
@@ -70,9 +72,35 @@ export class Session {
       inputs: envInputs(io.env),
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
-    });
+    };
+    const config = await loadConfig(options);
     config.problems.unshift(...user.problems);
-    return new Session(io, workspace, config, settingsFile, user.settings);
+    const session = new Session(io, workspace, config, settingsFile, user.settings);
+    session.loadOptions = options;
+    return session;
+  }
+
+  private loadOptions: LoadAndAdmitOptions | undefined;
+
+  /**
+   * Reads the config again (a long-running `serve` follows edits); returns the new one.
+   * `ownGateways`: gateway URLs admission holds back (an entry pointing at one would loop).
+   */
+  async reload(ownGateways?: readonly string[]): Promise<LoadedConfig> {
+    if (this.loadOptions) {
+      if (ownGateways) this.loadOptions = { ...this.loadOptions, ownGateways };
+      // The user's servers may have changed in settings.json too.
+      const user = await readUserSettingsServers(this.userSettingsFile);
+      this.loadOptions = { ...this.loadOptions, userServers: user.servers };
+      this.config = await loadConfig(this.loadOptions);
+      this.config.problems.unshift(...user.problems);
+    }
+    return this.config;
+  }
+
+  /** The config files this session reads: what a long-running command watches. */
+  files(): string[] {
+    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile] : [];
   }
 
   get host(): ConnectionManager {
@@ -83,6 +111,7 @@ export class Session {
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      ...this.hostExtras,
     });
     return this.hostInstance;
   }
