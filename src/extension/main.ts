@@ -10,6 +10,7 @@ import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { reportCommandError, serverCommands } from './commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
+import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -189,7 +190,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const callCommands = registerCallCommands(context, h, logger, elicitation);
   const ide = startIdeIntegration(context, logger);
   context.subscriptions.push(ide);
-  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...gateway.commands };
+  const table: CommandTable = {
+    ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
+    ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
+    ...callCommands,
+    ...ide.commands,
+    ...gateway.commands,
+  };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
