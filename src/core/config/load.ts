@@ -7,7 +7,7 @@
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { InputResolver } from '../ports.js';
-import { admit, type AdmitContext } from './admit.js';
+import { admit, runs, type AdmitContext } from './admit.js';
 import { findNearestOffset } from './jsonc.js';
 import { dedupeBySignature, shadowByName, type Ranked } from './merge.js';
 import type { Policy } from './policy.js';
@@ -69,6 +69,11 @@ export interface ReadConfig extends LoadedConfig {
   prepare: PrepareContext;
   /** File texts, to give later problems a line and column. */
   texts: ReadonlyMap<string, string>;
+  /**
+   * Precedence of each server (reading order, folder index) for the dedupe in `resolveAdmitted`:
+   * dedupe waits for admission so a held-back entry never shadows a lower-scope one that runs.
+   */
+  ranks: ReadonlyMap<string, Ranked>;
 }
 
 type Valid = Ranked & { raw: RawEntry; config?: StdioServerConfig | RemoteServerConfig | InProcessServerConfig };
@@ -198,14 +203,23 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
     }
   }
 
-  const dedupe = dedupeBySignature(defs.map((d) => ({ ...d, disabled: d.config.disabled === true })));
-  problems.push(...dedupe.problems);
   locate(problems, texts);
 
-  const servers: ServerDefinition[] = dedupe.kept
-    .sort((a, b) => a.order - b.order)
-    .map(({ order: _o, folderIndex: _f, disabled: _d, ...def }) => def);
-  return { servers, problems, files: [...files], ...(policy ? { policy } : {}), entries: rawByName, prepare, texts };
+  const sorted = defs.sort((a, b) => a.order - b.order);
+  const ranks = new Map<string, Ranked>(sorted.map((d) => [d.name, { name: d.name, source: d.source, order: d.order, folderIndex: d.folderIndex }]));
+  const servers: ServerDefinition[] = sorted.map(({ order: _o, folderIndex: _f, ...def }) => def);
+  return { servers, problems, files: [...files], ...(policy ? { policy } : {}), entries: rawByName, prepare, texts, ranks };
+}
+
+/**
+ * The same server under two names: among the definitions that run, the higher scope wins and the
+ * others are dropped with a `duplicate` warning. Held-back definitions (awaiting approval,
+ * untrusted, denied, disabled) neither win nor lose: they stay as rows and displace nothing.
+ */
+export function dedupeAdmitted(admitted: readonly ServerDefinition[], ranks: ReadonlyMap<string, Ranked>): { kept: ServerDefinition[]; problems: ConfigProblem[] } {
+  const ranked = admitted.map((d, i) => ({ ...(ranks.get(d.name) ?? { order: i }), ...d, def: d, disabled: !runs(d) }));
+  const r = dedupeBySignature(ranked);
+  return { kept: r.kept.map((x) => x.def), problems: r.problems };
 }
 
 /**
@@ -215,10 +229,11 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
  */
 export async function resolveAdmitted(read: ReadConfig, admitted: readonly ServerDefinition[], o: { inputs?: InputResolver } = {}): Promise<LoadedConfig> {
   const ctx: ResolveContext = { ...read.prepare, policy: read.policy, inputs: o.inputs, inputCache: new Map(), envFiles: new Set() };
-  const problems: ConfigProblem[] = [];
+  const dedupe = dedupeAdmitted(admitted, read.ranks);
+  const problems: ConfigProblem[] = [...dedupe.problems];
   const servers: ServerDefinition[] = [];
   // Sequential: resolving inputs may prompt the user, one question at a time.
-  for (const def of admitted) {
+  for (const def of dedupe.kept) {
     const raw = read.entries.get(def.name);
     const r = raw ? await resolveDefinition(def, raw, ctx) : { def, problems: [] };
     problems.push(...r.problems);
