@@ -3,6 +3,7 @@
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CreateMessageRequest, CreateMessageResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
@@ -197,4 +198,9 @@ export interface HostOptions {
   clientInfo?: { name: string; version: string };
   /** The front end renders MCP Apps: declare the `io.modelcontextprotocol/ui` extension to servers. */
   apps?: boolean;
+  /**
+   * Test port: the transport for a definition instead of the real one (e.g. an in-memory pair for
+   * an `http` server, so reconnects and session expiry run without sockets). Undefined: the real one.
+   */
+  transportFor?: (def: ServerDefinition) => { transport: Transport; beforeConnect?: () => Promise<void> } | undefined;
 }

@@ -12,7 +12,8 @@ import { systemClock, type Clock, type Disposable, type Logger } from '../ports.
 import { redactArgs, redactUrl } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
-import { createTransport } from './transports.js';
+import { createTransport, type CreatedTransport } from './transports.js';
+import type { HostOptions } from '../api.js';
 
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
@@ -25,6 +26,8 @@ export interface ConnectOptions {
   clock?: Clock;
   /** Registers request/notification handlers on the fresh client before it connects. */
   setupClient(client: Client): void;
+  /** Test port (HostOptions.transportFor): a transport in place of the real one. */
+  transportFor?: HostOptions['transportFor'];
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -76,7 +79,7 @@ async function closeQuietly(t: Transport): Promise<void> {
 
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
-  const created = createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
+  const created: CreatedTransport = o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
   const { transport, stdio } = created;
   const health = { terminalErrors: 0 };
   transport.onmessage = () => {

@@ -203,6 +203,7 @@ export class Server {
         signal: scope.signal,
         clock: this.ctx.clock,
         setupClient: (client) => this.setupClient(client),
+        transportFor: this.ctx.options.transportFor,
       });
     } catch (err) {
       if (!scope.disposed) this.onAttemptFailed(err, attemptNo);
