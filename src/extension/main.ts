@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
+import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
@@ -27,6 +27,7 @@ import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 import { errorMessage } from '../core/connection/errors.js';
 import { GatewayBridge } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
+import { readSettings } from './settings.js';
 
 let host: McpHost | undefined;
 
@@ -40,14 +41,14 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
 function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
+  const s = readSettings();
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-    userServers: cfg.get('servers'),
-    managedPath: cfg.get<string>('managedConfigPath') || undefined,
+    userServers: s.servers,
+    managedPath: s.managedConfigPath,
     discovery: {
-      enabled: cfg.get<boolean>('discovery.enabled', false),
-      sources: cfg.get<DiscoverySource[]>('discovery.sources'),
+      enabled: s.discovery.enabled,
+      sources: s.discovery.sources,
       homeDir: homedir(),
       platform: process.platform,
     },
@@ -71,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const late: { controller?: ConfigController } = {};
   const logs = new ServerLogs(redact, (name) => secretValues(late.controller?.definition(name)));
   const roots = workspaceRoots();
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
+  const settings = readSettings();
 
   const auth = createEditorAuth(context, logger);
   context.subscriptions.push(auth);
@@ -79,13 +80,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const elicitation = new VsCodeElicitationPort(logger);
   // Questions from servers during an agent's call go back to that agent; all others to the dialogs.
   const bridge = new GatewayBridge(elicitation);
-  const gatewayOn = cfg.get<boolean>('gateway.enabled', true);
+  const gatewayOn = settings.gateway.enabled;
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
-    concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
-    timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
+    concurrency: settings.concurrency,
+    timeouts: settings.timeouts,
     roots,
     elicitation: bridge,
     // Sampling needs a model: only agents behind the gateway have one.
@@ -97,6 +98,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     apps: true,
   });
   host = h;
+  // Concurrency and timeouts apply when changed, without a reload: pools resize, the next attempt and call use the new values.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mcpHost.concurrency') && !e.affectsConfiguration('mcpHost.timeouts')) return;
+      const now = readSettings();
+      h.updateSettings({ concurrency: now.concurrency, timeouts: now.timeouts });
+      logger.info(`settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`);
+    }),
+  );
 
   const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge });
   context.subscriptions.push(gateway);

@@ -23,6 +23,11 @@ export interface ConnectionManager extends McpHost {
   recentStderr(name: string): string;
   /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined;
+  /**
+   * New concurrency and timeouts (the editor settings changed): pools resize at once, timeouts apply
+   * to the next attempt and the next call. The MCP_* environment overrides still win.
+   */
+  updateSettings(s: Pick<HostOptions, 'concurrency' | 'timeouts'>): void;
 }
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
@@ -73,6 +78,13 @@ export class Manager implements ConnectionManager {
         }),
       );
     }
+  }
+
+  updateSettings(s: Pick<HostOptions, 'concurrency' | 'timeouts'>): void {
+    // Same object: every server object reads its settings through ctx at the moment it needs them.
+    Object.assign(this.ctx.settings, readSettings({ ...this.options, ...s }));
+    this.localPool.resize(this.ctx.settings.localConcurrency);
+    this.remotePool.resize(this.ctx.settings.remoteConcurrency);
   }
 
   // ---- observation -------------------------------------------------------------------------

@@ -5,9 +5,31 @@
 export class Pool {
   private active = 0;
   private readonly waiters: (() => void)[] = [];
+  private max: number;
 
-  constructor(readonly limit: number) {
+  constructor(limit: number) {
+    this.max = Pool.checked(limit);
+  }
+
+  private static checked(limit: number): number {
     if (!(limit >= 1)) throw new RangeError(`pool limit must be at least 1, got ${limit}`);
+    return limit;
+  }
+
+  get limit(): number {
+    return this.max;
+  }
+
+  /**
+   * A new limit (the setting changed): a larger one admits waiters at once; a smaller one lets
+   * holders finish and admits nobody new until the count is below it.
+   */
+  resize(limit: number): void {
+    this.max = Pool.checked(limit);
+    while (this.active < this.max && this.waiters.length) {
+      this.active++;
+      this.waiters.shift()!();
+    }
   }
 
   get running(): number {
@@ -42,8 +64,8 @@ export class Pool {
     return () => {
       if (released) return;
       released = true;
-      const next = this.waiters.shift();
-      // The slot passes straight to the next waiter; `active` stays the same.
+      // The slot passes straight to the next waiter (`active` stays the same), unless the pool shrank.
+      const next = this.active <= this.max ? this.waiters.shift() : undefined;
       if (next) next();
       else this.active--;
     };

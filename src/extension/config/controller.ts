@@ -9,6 +9,7 @@ import type { TreeSource } from '../tree/provider.js';
 import { keepLastGood } from './last-good.js';
 import { debounce } from './debounce.js';
 import { approvalHashOf, type ApprovalLookup } from '../../core/trust.js';
+import { readSettings } from '../settings.js';
 
 /** Approval of project/workspace definitions (name + approval hash), see `../trust.ts`. */
 export interface Approvals extends ApprovalLookup {
@@ -139,7 +140,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       return false;
     }
     this.read = { ...read, servers: keepLastGood(this.read?.servers ?? [], read) };
-    if (!this.loadedOnce && !vscode.workspace.getConfiguration('mcpHost').get<boolean>('autoStart', true)) {
+    if (!this.loadedOnce && !readSettings().autoStart) {
       for (const d of this.read.servers) this.manual.add(d.name);
       this.deps.log.info('mcpHost.autoStart is off: servers start when you start them');
     }

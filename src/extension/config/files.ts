@@ -4,6 +4,7 @@ import { addInputDeclarations, type PromptStringInput } from '../../core/config/
 import { removeServerEntry, setServerEntry, updateServerEntry, type ConfigFileFormat } from '../../core/config/edit.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { inputIdsIn } from '../../core/config/variables.js';
+import { userServersSetting } from '../settings.js';
 
 /** The scopes `Add Server…` and Enable/Disable write to; other scopes are never edited. */
 export type EditableScope = 'user' | 'workspace' | 'project';
@@ -35,9 +36,7 @@ async function writeText(uri: vscode.Uri, text: string): Promise<void> {
 
 /** The user setting is an object; VS Code's own writer keeps settings.json's comments. */
 async function updateUserServers(fn: (servers: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const current = cfg.inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
-  await cfg.update('servers', fn({ ...current }), vscode.ConfigurationTarget.Global);
+  await userServersSetting.update(fn({ ...userServersSetting.get() }));
 }
 
 /**
@@ -134,7 +133,7 @@ export async function removeServerFromConfig(def: ServerDefinition): Promise<{ f
 
 /** Names in the scope's file, for clash checks before a write. */
 export async function namesInScope(scope: EditableScope, folder: string | undefined): Promise<Set<string>> {
-  if (scope === 'user') return new Set(Object.keys(vscode.workspace.getConfiguration('mcpHost').inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
+  if (scope === 'user') return new Set(Object.keys(userServersSetting.get()));
   if (!folder) return new Set();
   const text = await readText(fileFor(scope, folder));
   if (!text) return new Set();

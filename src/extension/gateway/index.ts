@@ -12,6 +12,7 @@ import { discoveryDir, discoveryFile, Gateway, GatewayHttpServer, removeDiscover
 import { CONNECT_AGENT_COMMAND, connectAgent } from './connect-agent.js';
 import { registerGatewayProvider } from './provider.js';
 import { gatewayStatusItem } from './statusItem.js';
+import { readSettings } from '../settings.js';
 
 export interface GatewayIntegration extends vscode.Disposable {
   /** URL and token while the gateway runs. */
@@ -39,9 +40,7 @@ const URL_VAR = 'MCP_HOST_GATEWAY_URL';
 const TOKEN_VAR = 'MCP_HOST_GATEWAY_TOKEN';
 
 function settings(): { enabled: boolean; exclude: string[] } {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const exclude = cfg.get<unknown>('gateway.exclude', []);
-  return { enabled: cfg.get<boolean>('gateway.enabled', true), exclude: Array.isArray(exclude) ? exclude.filter((x): x is string => typeof x === 'string') : [] };
+  return readSettings().gateway;
 }
 
 export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {

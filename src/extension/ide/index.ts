@@ -11,6 +11,7 @@ import { VsCodeEditorPort } from './vscodeEditorPort.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import { errorMessage } from '../../core/connection/errors.js';
 import type { CommandTable } from '../command-table.js';
+import { readSettings } from '../settings.js';
 
 export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent' as const;
 
@@ -39,7 +40,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   // Start/stop requests run one after another, so flipping the setting quickly cannot leave two servers.
   let queue: Promise<void> = Promise.resolve();
 
-  const enabled = (): boolean => vscode.workspace.getConfiguration('mcpHost').get<boolean>('ideServer.enabled', true);
+  const enabled = (): boolean => readSettings().ideServerEnabled;
 
   async function stop(): Promise<void> {
     const s = server;

@@ -8,6 +8,7 @@ import type { Logger } from '../../core/ports.js';
 import type { ConfigController } from '../config/controller.js';
 import { debounce } from '../config/debounce.js';
 import { installFromRegistry } from './install.js';
+import { readSettings } from '../settings.js';
 
 export interface BrowseDeps {
   controller: ConfigController;
@@ -19,8 +20,8 @@ type ResultItem = vscode.QuickPickItem & { server?: RegistryServer; more?: true 
 
 /** The registry the settings (and the managed policy) allow, or an error message saying why not. */
 export async function editorRegistry(): Promise<RegistryClient> {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const s = await registrySettings({ settingUrl: cfg.get<string>('registry.url'), env: process.env, managedPath: cfg.get<string>('managedConfigPath') || undefined });
+  const cfg = readSettings();
+  const s = await registrySettings({ settingUrl: cfg.registryUrl, env: process.env, managedPath: cfg.managedConfigPath });
   requireEnabled(s);
   return new RegistryClient({ baseUrl: s.url });
 }

@@ -170,3 +170,24 @@ test('calls on a disposed host fail with a clear error instead of starting anyth
   await host.dispose();
   await assert.rejects(host.callTool('a', 'echo', { message: 'x' }), /disposed/);
 });
+
+test('updateSettings: a new connect timeout applies to the next attempt without a new host', async (t) => {
+  const { host, clock } = newHost(t);
+  host.updateSettings({ timeouts: { connectMs: 2_000 } });
+  host.setDefinitions([inProcess('mute', () => new Promise<void>(() => {}))]);
+  const failed = until(host, 'mute', (s) => s.state.kind === 'failed');
+  clock.advance(1_999);
+  assert.equal(host.server('mute')!.state.kind, 'pending');
+  clock.advance(1);
+  const s = await failed;
+  assert.match(s.state.kind === 'failed' ? s.state.error.message : '', /within 2000 ms/);
+  host.updateSettings({ timeouts: { connectMs: 9_000 } });
+  const again = host.restart('mute');
+  await until(host, 'mute', (x) => x.state.kind === 'pending');
+  const failedAgain = until(host, 'mute', (x) => x.state.kind === 'failed');
+  clock.advance(8_999);
+  assert.equal(host.server('mute')!.state.kind, 'pending', 'the raised timeout holds');
+  clock.advance(1);
+  assert.match(((await failedAgain).state as { error: { message: string } }).error.message, /within 9000 ms/);
+  await again;
+});

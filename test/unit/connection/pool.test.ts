@@ -67,4 +67,25 @@ describe('Pool', () => {
   test('rejects a limit below 1', () => {
     assert.throws(() => new Pool(0), RangeError);
   });
+
+  test('resize: a larger limit admits waiters at once, a smaller one admits nobody until holders drop below it', async () => {
+    const pool = new Pool(1);
+    const held = [await pool.acquire()];
+    const got: number[] = [];
+    const waiting = [1, 2, 3].map((i) => pool.acquire().then((r) => (got.push(i), held.push(r))));
+    pool.resize(3);
+    await Promise.all(waiting.slice(0, 2));
+    assert.deepEqual(got, [1, 2]);
+    assert.equal(pool.running, 3);
+    pool.resize(1);
+    held.shift()!();
+    held.shift()!();
+    assert.equal(pool.running, 1, 'two released while over the new limit: nobody admitted');
+    assert.deepEqual(got, [1, 2]);
+    held.shift()!();
+    await waiting[2];
+    assert.deepEqual(got, [1, 2, 3]);
+    assert.equal(pool.running, 1);
+    assert.throws(() => pool.resize(0), /at least 1/);
+  });
 });
