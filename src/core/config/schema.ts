@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
+import { ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, SERVER_DOCS } from './schema-docs.js';
 import type { ConfigProblem, RemoteServerConfig, Scope, StdioServerConfig } from './types.js';
 
 /** Accepted spellings of `type`; `streamableHttp` and friends are what other apps write for `http`. */
@@ -20,34 +21,40 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
 const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile'] as const;
 const REMOTE_ONLY = ['headers', 'oauth'] as const;
 
-const oauthSchema = z.object({
-  clientId: z.string().min(1, { error: 'must not be empty' }).optional(),
-  callbackPort: z.number().int({ error: 'must be a whole number' }).min(1, { error: 'must be a port between 1 and 65535' }).max(65535, { error: 'must be a port between 1 and 65535' }).optional(),
-  authServerMetadataUrl: z
-    .string()
-    .refine((u) => isHttpsUrl(u), { error: 'must be an https:// URL (metadata is only fetched over HTTPS)' })
-    .optional(),
-  scopes: z.array(z.string()).optional(),
-});
+const oauthSchema = z
+  .object({
+    clientId: z.string().min(1, { error: 'must not be empty' }).meta(OAUTH_DOCS.clientId).optional(),
+    callbackPort: z.number().int({ error: 'must be a whole number' }).min(1, { error: 'must be a port between 1 and 65535' }).max(65535, { error: 'must be a port between 1 and 65535' }).meta(OAUTH_DOCS.callbackPort).optional(),
+    authServerMetadataUrl: z
+      .string()
+      .refine((u) => isHttpsUrl(u), { error: 'must be an https:// URL (metadata is only fetched over HTTPS)' })
+      .meta(OAUTH_DOCS.authServerMetadataUrl)
+      .optional(),
+    scopes: z.array(z.string()).meta(OAUTH_DOCS.scopes).optional(),
+  })
+  .meta(OAUTH_OBJECT_DOCS);
 
 /**
  * Shape of one server entry as written in a file (before type resolution and expansion).
  * Unknown keys are ignored: other apps add their own (`autoApprove`, `alwaysAllow`, ...).
  */
-export const serverEntrySchema = z.object({
-  type: z.string().optional(),
-  command: z.string().optional(),
-  args: z.array(z.string()).optional(),
-  // Numbers and booleans are common in hand-written env blocks ("PORT": 3000); they become strings.
-  env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-  cwd: z.string().optional(),
-  envFile: z.string().optional(),
-  url: z.string().optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-  oauth: oauthSchema.optional(),
-  timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).optional(),
-  disabled: z.boolean().optional(),
-});
+export const serverEntrySchema = z
+  .object({
+    // Any string is accepted here (aliases and typos get their own messages below); the docs list the valid ones.
+    type: z.string().meta(ENTRY_DOCS.type).optional(),
+    command: z.string().meta(ENTRY_DOCS.command).optional(),
+    args: z.array(z.string()).meta(ENTRY_DOCS.args).optional(),
+    // Numbers and booleans are common in hand-written env blocks ("PORT": 3000); they become strings.
+    env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).meta(ENTRY_DOCS.env).optional(),
+    cwd: z.string().meta(ENTRY_DOCS.cwd).optional(),
+    envFile: z.string().meta(ENTRY_DOCS.envFile).optional(),
+    url: z.string().meta(ENTRY_DOCS.url).optional(),
+    headers: z.record(z.string(), z.string()).meta(ENTRY_DOCS.headers).optional(),
+    oauth: oauthSchema.optional(),
+    timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).meta(ENTRY_DOCS.timeout).optional(),
+    disabled: z.boolean().meta(ENTRY_DOCS.disabled).optional(),
+  })
+  .meta(SERVER_DOCS);
 
 export type ServerEntryInput = z.infer<typeof serverEntrySchema>;
 

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { SERVER_ENTRY_KEYS } from '../../../src/core/config/schema.js';
+import { embeddedEntry, mediaSchemas, schemaText } from '../../../src/core/config/schema-json.js';
 
 const media = join(__dirname, '..', '..', '..', 'media');
 const load = (name: string) => JSON.parse(readFileSync(join(media, name), 'utf8')) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
@@ -43,4 +44,26 @@ test('the mcpHost.servers setting carries the same entry schema inline (VS Code 
   };
   const { $schema: _s, ...entry } = load('mcp-server.schema.json');
   assert.deepEqual(pkg.contributes.configuration.properties['mcpHost.servers']!.additionalProperties, entry);
+});
+
+test('the committed schema files are exactly what scripts/gen-schema.mjs generates from the zod schema', () => {
+  const files = mediaSchemas();
+  assert.deepEqual(Object.keys(files).sort(), ['mcp-server.schema.json', 'mcp.json.schema.json', 'vscode-mcp.json.schema.json']);
+  for (const [name, schema] of Object.entries(files)) assert.equal(readFileSync(join(media, name), 'utf8'), schemaText(schema), `media/${name} is stale: run npm run build`);
+  const pkg = JSON.parse(readFileSync(join(media, '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { additionalProperties?: unknown }> } } };
+  assert.deepEqual(pkg.contributes.configuration.properties['mcpHost.servers']!.additionalProperties, embeddedEntry());
+});
+
+test('generated: a zod-only change reaches the JSON schema (the docs ride on .meta(), the shape on zod)', () => {
+  const entry = embeddedEntry() as { properties: Record<string, Record<string, unknown>> };
+  const oauth = entry.properties.oauth.properties as Record<string, unknown>;
+  assert.deepEqual(Object.keys(oauth), ['clientId', 'callbackPort', 'authServerMetadataUrl', 'scopes']);
+  assert.deepEqual(oauth.callbackPort, {
+    type: 'integer',
+    minimum: 1,
+    maximum: 65535,
+    description: 'Fixed port of the loopback redirect (http://127.0.0.1:<port>/callback), when the client registration requires one.',
+  });
+  assert.deepEqual(entry.properties.timeout.exclusiveMinimum, 0, 'from z.number().positive()');
+  assert.deepEqual(entry.properties.env.additionalProperties, { type: ['string', 'number', 'boolean'] }, 'from the zod union');
 });

@@ -1,0 +1,141 @@
+/**
+ * What users see in settings.json and the mcp.json files (hover text, completions, snippets) for
+ * each key of a server entry. schema.ts attaches these to the zod schema with `.meta()`, and
+ * scripts/gen-schema.mjs turns that into media/*.schema.json and the `mcpHost.servers` setting.
+ * Only documentation and editor hints live here; the shape itself is the zod schema.
+ */
+
+export const ENTRY_DOCS = {
+  type: {
+    "enum": [
+      "stdio",
+      "sse",
+      "http",
+      "ws",
+      "streamableHttp",
+      "streamable-http"
+    ],
+    "enumDescriptions": [
+      "A local process the host starts, talking JSON-RPC over stdin/stdout. The default when \"command\" is set.",
+      "A remote server using the older HTTP + Server-Sent Events transport.",
+      "A remote server using Streamable HTTP (the current MCP transport). The default for a \"url\" unless its path ends in /sse.",
+      "A remote server over WebSocket (ws:// or wss://), subprotocol \"mcp\".",
+      "Same as \"http\" (the spelling some other apps use).",
+      "Same as \"http\" (the spelling some other apps use)."
+    ],
+    "markdownDescription": "How to talk to the server. Omit it for a local server with `command`; for a `url` it defaults to `http` (Streamable HTTP), or `sse` when the path ends in `/sse`, or `ws` for `ws://` URLs.",
+    "description": "How to talk to the server: stdio (local), sse, http (Streamable HTTP) or ws."
+  },
+  command: {
+    "minLength": 1,
+    "description": "Program that starts a local server, e.g. \"npx\", \"uvx\", \"node\" or an absolute path. Found on PATH.",
+    "examples": [
+      "npx",
+      "uvx",
+      "node",
+      "docker"
+    ]
+  },
+  args: {
+    "description": "Arguments passed to \"command\", e.g. [\"-y\", \"@modelcontextprotocol/server-everything\"].",
+    "default": []
+  },
+  env: {
+    "description": "Environment variables for the server process, added to a safe default environment. Put secrets in ${input:id} or ${env:VAR} rather than in the file. Values are never shown in logs."
+  },
+  cwd: {
+    "description": "Working directory of the server process. Relative paths start at the workspace folder of the file (or the file's folder)."
+  },
+  envFile: {
+    "description": "A .env file (KEY=VALUE lines, # comments, quotes allowed) whose variables are added to the server's environment; \"env\" wins on conflicts. Relative paths start at the workspace folder of the file.",
+    "examples": [
+      "${workspaceFolder}/.env"
+    ]
+  },
+  url: {
+    "minLength": 1,
+    "description": "Address of a remote server, e.g. \"https://example.com/mcp\" (http/sse) or \"wss://example.com/mcp\" (ws).",
+    "examples": [
+      "https://example.com/mcp",
+      "http://127.0.0.1:3000/sse"
+    ]
+  },
+  headers: {
+    "description": "HTTP headers sent with every request to a remote server, e.g. {\"Authorization\": \"Bearer ${input:token}\"}. Credential values are redacted in logs."
+  },
+  timeout: {
+    "description": "Connect timeout for this server in milliseconds; overrides mcpHost.timeouts.connect and MCP_TIMEOUT."
+  },
+  disabled: {
+    "default": false,
+    "description": "Keep this server configured but do not start it."
+  },
+} as const;
+
+export const OAUTH_DOCS = {
+  clientId: {
+    "minLength": 1,
+    "description": "A pre-registered OAuth client ID, for authorization servers without dynamic client registration."
+  },
+  callbackPort: {
+    "description": "Fixed port of the loopback redirect (http://127.0.0.1:<port>/callback), when the client registration requires one."
+  },
+  authServerMetadataUrl: {
+    "pattern": "^https://",
+    "description": "HTTPS URL of the authorization server's metadata (RFC 8414 / OpenID), skipping discovery."
+  },
+  scopes: {
+    "description": "Scopes to request, e.g. [\"read\", \"write\"]."
+  },
+} as const;
+
+export const OAUTH_OBJECT_DOCS = {
+  "description": "OAuth settings for a remote server that requires sign-in. Usually not needed: the host discovers the authorization server and registers itself.",
+  "additionalProperties": false
+};
+
+export const SERVER_DOCS = {
+  "title": "MCP server",
+  "description": "One Model Context Protocol server. A local server has \"command\" (and \"args\", \"env\"); a remote server has \"url\" (and \"type\", \"headers\", \"oauth\"). Strings may use ${VAR}, ${VAR:-default}, ${env:VAR}, ${workspaceFolder}, ${userHome} and ${input:id}.",
+  "anyOf": [
+    {
+      "required": [
+        "command"
+      ],
+      "not": {
+        "required": [
+          "url"
+        ]
+      }
+    },
+    {
+      "required": [
+        "url"
+      ],
+      "not": {
+        "required": [
+          "command"
+        ]
+      }
+    }
+  ],
+  "defaultSnippets": [
+    {
+      "label": "Local server (stdio)",
+      "body": {
+        "command": "${1:npx}",
+        "args": [
+          "${2:-y}",
+          "${3:package}"
+        ]
+      }
+    },
+    {
+      "label": "Remote server (Streamable HTTP)",
+      "body": {
+        "type": "http",
+        "url": "${1:https://example.com/mcp}"
+      }
+    }
+  ]
+};
