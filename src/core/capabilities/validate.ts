@@ -1,7 +1,8 @@
 /**
- * Checks tool arguments against the tool's input schema before the call, with messages a person
- * can act on (`/count: must be integer`). Uses ajv + ajv-formats, the validator the SDK itself
- * uses for output schemas; compiled validators are cached per schema object.
+ * The one JSON-schema validator of the host: tool arguments before a call (`validateToolArgs`) and
+ * form fields (`forms/validate-value.ts`) both go through `validatorFor`. ajv + ajv-formats, the
+ * validator the SDK itself uses for output schemas, with the engine picked by `$schema` (draft-07,
+ * 2019-09, 2020-12); compiled validators are cached per schema object.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
@@ -31,7 +32,8 @@ function ajvFor(schema: Record<string, unknown>): Compiler {
 /** Keyed by the schema object: a refreshed tool list brings new objects, so stale entries go with it. */
 const cache = new WeakMap<object, ValidateFunction | null>();
 
-function validatorFor(schema: Record<string, unknown>): ValidateFunction | null {
+/** The compiled validator of `schema`, or null when ajv cannot compile it (then the server judges). */
+export function validatorFor(schema: Record<string, unknown>): ValidateFunction | null {
   const hit = cache.get(schema);
   if (hit !== undefined) return hit;
   let fn: ValidateFunction | null;

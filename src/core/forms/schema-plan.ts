@@ -214,6 +214,8 @@ function withDefs(root: Schema, s: Schema): Schema {
   const out: Schema = { ...s };
   if (isObj(root.$defs) && !('$defs' in out)) out.$defs = root.$defs;
   if (isObj(root.definitions) && !('definitions' in out)) out.definitions = root.definitions;
+  // The dialect picks the validator's engine: a 2020-12 tool's nested field is checked as 2020-12.
+  if (typeof root.$schema === 'string' && !('$schema' in out)) out.$schema = root.$schema;
   return out;
 }
 

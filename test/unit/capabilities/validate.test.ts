@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HostTool } from '../../../src/core/api.js';
 import { validateToolArgs } from '../../../src/core/capabilities/index.js';
+import { validatorFor } from '../../../src/core/capabilities/validate.js';
+import { planForm } from '../../../src/core/forms/schema-plan.js';
+import { validateValue } from '../../../src/core/forms/validate-value.js';
 
 function tool(inputSchema: Record<string, unknown>): HostTool {
   return { server: 's', name: 't', qualifiedName: 'mcp__s__t', description: '', inputSchema, annotations: {} };
@@ -74,4 +77,22 @@ test('schemas with internal $refs validate after the engine forgets them', () =>
   const t = tool({ type: 'object', properties: { r: { $ref: '#/definitions/s' } }, definitions: { s: { type: 'string' } } });
   assert.deepEqual(validateToolArgs(t, { r: 'ok' }), []);
   assert.deepEqual(validateToolArgs(t, { r: 2 }), ['/r: must be string']);
+});
+
+test('one validator: tool arguments and a form field of the same 2020-12 schema agree (prefixItems, items: false)', () => {
+  const schema = {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { pair: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } },
+  };
+  const t = tool(schema);
+  const field = planForm(schema).fields.find((f) => f.name === 'pair')!;
+  assert.equal(field.kind, 'json');
+  // Draft-07 reads `items: false` as "no items at all" and ignores prefixItems: [1, "a"] would fail there.
+  assert.deepEqual(validateToolArgs(t, { pair: [1, 'a'] }), []);
+  assert.equal(validateValue(field.schema, [1, 'a'], 'pair'), undefined);
+  assert.equal(validateToolArgs(t, { pair: [1, 'a', 3] }).length, 1);
+  assert.match(validateValue(field.schema, [1, 'a', 3], 'pair') ?? '', /^pair must NOT have more than 2 items$/);
+  assert.match(validateValue(field.schema, ['a', 'a'], 'pair') ?? '', /^pair\/0 must be number$/);
+  assert.equal(validatorFor(field.schema), validatorFor(field.schema), 'compiled once per schema object');
 });
