@@ -25,9 +25,22 @@ export function fence(text: string, lang = ''): string {
   return `${f}${lang}\n${text}${text.endsWith('\n') ? '' : '\n'}${f}`;
 }
 
-/** Escapes characters that Markdown would read as formatting in a short inline label. */
+/**
+ * Escapes text that came from a server or a config file before it goes into Markdown (the one
+ * copy: the tree's tooltips and the status bar use it too). Line breaks are kept. `-` and `.` are
+ * escaped only where they would start a list or a rule (`- `, `1. ` at a line start): escaping
+ * them everywhere made paths, versions and MIME types in the raw text hard to read.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`)
+    .replace(/^(\s*)-/gm, '$1\\-')
+    .replace(/^(\s*\d+)\./gm, '$1\\.');
+}
+
+/** `escapeMarkdown` for a short inline label: line breaks become spaces. */
 export function escapeInline(text: string): string {
-  return text.replace(/[\\`*_{}[\]()<>#+!|~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return escapeMarkdown(text).replace(/\r?\n/g, ' ');
 }
 
 function link(label: string, href: string): string {

@@ -10,6 +10,7 @@ import { isRemote } from '../../core/connection/settings.js';
 import type { ConnectionState } from '../../core/connection/state.js';
 import { ConnectionStates, assertNever } from '../../core/connection/state.js';
 import { heldReason, type HeldReason } from '../../core/config/admit.js';
+import { escapeMarkdown } from '../../core/forms/render-markdown.js';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {
@@ -67,10 +68,7 @@ export function scopeLabel(scope: Scope): string {
   return SCOPE_LABELS[scope];
 }
 
-/** Escapes text that came from a server or a config file before it goes into Markdown. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
-}
+export { escapeMarkdown };
 
 /** Inline code span that survives backticks inside the text. */
 function code(text: string): string {

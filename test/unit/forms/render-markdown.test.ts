@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fence, promptPlainText, renderFailure, renderPrompt, renderResource, renderToolResult, type RenderOptions } from '../../../src/core/forms/render-markdown.js';
+import { escapeInline, escapeMarkdown, fence, promptPlainText, renderFailure, renderPrompt, renderResource, renderToolResult, type RenderOptions } from '../../../src/core/forms/render-markdown.js';
 
 const opts: RenderOptions = { linkFor: (server, uri) => `link:${server}:${encodeURIComponent(uri)}` };
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -123,4 +123,13 @@ test('resource links round-trip through their path; the relative href resolves f
   assert.equal(parseReadPath('/read/bm90IGpzb24/x.md'), undefined, 'not JSON');
   assert.equal(parseReadPath('/r/1/echo.md'), undefined);
   assert.equal(resultPath(3, 'tool / with spaces'), '/r/3/tool-with-spaces.md');
+});
+
+test('one Markdown escaper: formatting and list starts are neutralised, paths and versions stay readable', () => {
+  assert.equal(escapeMarkdown('[x](y) *a* <b> ~~s~~'), '\\[x\\]\\(y\\) \\*a\\* \\<b\\> \\~\\~s\\~\\~');
+  assert.equal(escapeMarkdown('- item\n1. first\n  2. nested'), '\\- item\n1\\. first\n  2\\. nested', 'a list never starts');
+  assert.equal(escapeMarkdown('v1.2.3 application/octet-stream /tmp/y.bin'), 'v1.2.3 application/octet-stream /tmp/y.bin');
+  assert.equal(escapeInline('- a\nb'), '\\- a b', 'inline labels are one line');
+  const md = renderPrompt({ server: 's', name: 'p', args: {}, result: { description: '- not a list', messages: [] } }, opts);
+  assert.ok(md.includes('> \\- not a list'));
 });
