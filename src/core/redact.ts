@@ -160,3 +160,22 @@ export function redactValue(value: unknown, depth = 0): unknown {
   }
   return value;
 }
+
+/** Shorter values are too common (e.g. "true", a port) to replace in text without mangling it. */
+const MIN_KNOWN_SECRET = 6;
+
+/**
+ * Replaces every literal occurrence of known secret values (a token just issued, a server's own
+ * env and header values) with the marker: the one copy used by auth errors and server logs.
+ */
+export function redactKnown(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text;
+  for (const s of secrets) if (s && s.length >= MIN_KNOWN_SECRET) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** The literal values of a server's env (stdio) or headers (remote): what its stderr might echo. */
+export function configSecretValues(config: ServerConfig | undefined): string[] {
+  if (!config || config.type === 'inprocess') return [];
+  return Object.values((config.type === 'stdio' ? config.env : config.headers) ?? {});
+}

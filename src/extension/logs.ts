@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerChangeEvent } from '../core/api.js';
 import { ConnectionStates } from '../core/connection/state.js';
 import type { Logger } from '../core/ports.js';
-import { REDACTED } from '../core/redact.js';
+import { redactKnown } from '../core/redact.js';
 import { channelLogger } from './ports/logger.js';
 import { heldReason, type HeldReason } from '../core/config/admit.js';
 
@@ -41,9 +41,7 @@ export class ServerLogs implements vscode.Disposable {
   /** HostOptions.serverLogger. */
   logger(server: string): Logger {
     return channelLogger(this.channel(server), (text) => {
-      let out = text;
-      for (const v of this.secretsOf(server)) out = out.split(v).join(REDACTED);
-      return this.redact(out);
+      return this.redact(redactKnown(text, this.secretsOf(server)));
     });
   }
 

@@ -3,10 +3,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
-import type { ServerDefinition } from '../core/config/types.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
-import { redactString } from '../core/redact.js';
+import { configSecretValues, redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { reportCommandError, serverCommands } from './commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
@@ -31,13 +30,6 @@ import { readSettings } from './settings.js';
 
 let host: McpHost | undefined;
 
-/** Values a server's log must never show: its env values and header values (short ones are too common to matter). */
-function secretValues(def: ServerDefinition | undefined): string[] {
-  if (!def) return [];
-  const c = def.config;
-  const values = c.type === 'stdio' ? Object.values(c.env ?? {}) : c.type === 'inprocess' ? [] : Object.values(c.headers ?? {});
-  return values.filter((v) => v.length >= 6);
-}
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
 function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
@@ -70,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const logger = channelLogger(log, redact);
   // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
   const late: { controller?: ConfigController } = {};
-  const logs = new ServerLogs(redact, (name) => secretValues(late.controller?.definition(name)));
+  const logs = new ServerLogs(redact, (name) => configSecretValues(late.controller?.definition(name)?.config));
   const roots = workspaceRoots();
   const settings = readSettings();
 

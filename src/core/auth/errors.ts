@@ -47,10 +47,4 @@ export function isAuthRequired(err: unknown): boolean {
 }
 
 /** Removes every known secret value from a message (belt and braces for errors echoed by servers). */
-export function redact(message: string, secrets: (string | undefined)[]): string {
-  let out = message;
-  for (const s of secrets) {
-    if (s && s.length >= 6) out = out.split(s).join('[redacted]');
-  }
-  return out;
-}
+export { redactKnown as redact } from '../redact.js';
