@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeTarget } from '../core/config/describe.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../core/trust.js';
 import type { Approvals } from './config/controller.js';
@@ -6,7 +7,7 @@ import type { Approvals } from './config/controller.js';
 /** What a definition would run, as the prompt lists it (secrets redacted). */
 export function describeDefinition(def: ServerDefinition, redact: (t: string) => string): string {
   const c = def.config;
-  const what = c.type === 'stdio' ? [c.command, ...c.args].join(' ') : c.type === 'inprocess' ? `in-process ${c.id}` : `${c.type} ${c.url}`;
+  const what = c.type === 'stdio' || c.type === 'inprocess' ? describeTarget(c) : `${c.type} ${describeTarget(c)}`;
   const file = def.source.file.split(/[\\/]/).slice(-2).join('/');
   return `• ${def.name}: ${redact(what)}  (${file})`;
 }

@@ -9,7 +9,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
-import { redactArgs, redactUrl } from '../redact.js';
+import { describeTarget } from '../config/describe.js';
+import { redactUrl } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
@@ -47,14 +48,6 @@ export interface LiveConnection {
 /** Outcome of a failed attempt: needs-auth is a state of its own, not a failure to retry. */
 export class NeedsAuthError extends Error {}
 
-function describe(def: ServerDefinition): string {
-  const c = def.config;
-  if (c.type === 'stdio') return [c.command, ...redactArgs(c.args)].join(' ');
-  if (c.type === 'inprocess') return `in-process server ${c.id}`;
-  // URLs may carry keys in their query string; they end up in states and logs.
-  return redactUrl(c.url);
-}
-
 /** Turns whatever an attempt threw into an error that says what happened and what to do. */
 export function connectError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
   if (err instanceof HostError && err.code !== 'connection-closed') return err;
@@ -66,7 +59,7 @@ export function connectError(err: unknown, def: ServerDefinition, stdio: StdioPr
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return new HostError('connect-failed', `could not reach ${redactUrl(def.config.url)}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`, 'Is the server running and the URL right?', { cause: err });
   }
-  return new HostError('connect-failed', `${def.name} (${describe(def)}) failed to connect: ${errorMessage(err)}`, undefined, { cause: err });
+  return new HostError('connect-failed', `${def.name} (${describeTarget(def.config)}) failed to connect: ${errorMessage(err)}`, undefined, { cause: err });
 }
 
 async function closeQuietly(t: Transport): Promise<void> {
