@@ -12,9 +12,10 @@
 // State (user settings, SecretStorage, approvals) persists in .cache/start/ between runs; delete
 // that folder for a fresh profile. Ctrl+C stops code-server's whole process tree and the watcher.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree, signalTree } from './lib/kill-tree.cjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -81,52 +82,14 @@ if (!existsSync(settingsFile)) {
 const children = [];
 let stopping = false;
 
-/** Every descendant of pid (read from /proc), so the extension host's MCP servers go too. */
-function descendants(pid) {
-  const kids = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const out = [];
-  const queue = [pid];
-  while (queue.length) {
-    const p = queue.shift();
-    out.push(p);
-    queue.push(...(kids.get(p) ?? []));
-  }
-  return out;
-}
-
-function signalAll(pids, group, sig) {
-  try {
-    process.kill(-group, sig);
-  } catch {
-    // group gone
-  }
-  for (const p of pids) {
-    try {
-      process.kill(p, sig);
-    } catch {
-      // gone
-    }
-  }
-}
-
 function stop(code) {
   if (stopping) return;
   stopping = true;
   console.log('\n[start] stopping…');
-  const trees = children.filter((c) => c.pid).map((c) => ({ pid: c.pid, pids: descendants(c.pid) }));
-  for (const t of trees) signalAll(t.pids, t.pid, 'SIGTERM');
+  const trees = children.filter((c) => c.pid).map((c) => ({ pid: c.pid, pids: processTree(c.pid) }));
+  for (const t of trees) signalTree(t.pids, 'SIGTERM', t.pid);
   setTimeout(() => {
-    for (const t of trees) signalAll([...new Set([...t.pids, ...descendants(t.pid)])], t.pid, 'SIGKILL');
+    for (const t of trees) signalTree(new Set([...t.pids, ...processTree(t.pid)]), 'SIGKILL', t.pid);
     process.exit(code);
   }, 1500).unref();
 }
