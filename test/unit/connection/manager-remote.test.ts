@@ -18,6 +18,7 @@ import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { HostError } from '../../../src/core/connection/errors.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { FakeClock, RecordingLogger } from '../auth/fakes.js';
+import { until } from './helpers.js';
 
 const remote = (name: string): ServerDefinition => {
   const config = { type: 'http' as const, url: `https://${name}.test/mcp` };
@@ -70,19 +71,6 @@ function rig(t: TestContext, attempt: (r: Rig) => Attempt, extra: Partial<HostOp
   r.host = host;
   t.after(() => host.dispose());
   return r;
-}
-
-function until(host: ConnectionManager, name: string, pred: (s: ServerSnapshot) => boolean): Promise<ServerSnapshot> {
-  const now = host.server(name);
-  if (now && pred(now)) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const sub = host.onDidChangeServer((e) => {
-      if (e.name === name && e.snapshot && pred(e.snapshot)) {
-        sub.dispose();
-        resolve(e.snapshot);
-      }
-    });
-  });
 }
 
 const pendingAt = (n: number) => (s: ServerSnapshot) => s.state.kind === 'pending' && s.state.attempt === n;

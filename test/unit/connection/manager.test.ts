@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ServerSnapshot } from '../../../src/core/api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { FakeClock, RecordingLogger } from '../auth/fakes.js';
+import { until } from './helpers.js';
 
 function inProcess(name: string, start: (t: Transport) => Promise<void>, timeout?: number): ServerDefinition {
   const config = { type: 'inprocess' as const, id: name, start, ...(timeout !== undefined ? { timeout } : {}) };
@@ -36,20 +36,6 @@ function newHost(t: { after(fn: () => Promise<void>): void }, clock = new FakeCl
   const host = createHost({ logger: log, blobDir: '/nonexistent-blobs', env: {}, clock });
   t.after(() => host.dispose());
   return { host, clock, log };
-}
-
-/** Resolves with the first snapshot of `name` that satisfies `pred`. */
-function until(host: ConnectionManager, name: string, pred: (s: ServerSnapshot) => boolean): Promise<ServerSnapshot> {
-  const now = host.server(name);
-  if (now && pred(now)) return Promise.resolve(now);
-  return new Promise((resolve) => {
-    const sub = host.onDidChangeServer((e) => {
-      if (e.name === name && e.snapshot && pred(e.snapshot)) {
-        sub.dispose();
-        resolve(e.snapshot);
-      }
-    });
-  });
 }
 
 test('connects an in-process server, lists its tools and calls one', async (t) => {
