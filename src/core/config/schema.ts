@@ -28,6 +28,17 @@ const oauthSchema = z.object({
     .refine((u) => isHttpsUrl(u), { error: 'must be an https:// URL (metadata is only fetched over HTTPS)' })
     .optional(),
   scopes: z.array(z.string()).optional(),
+  // Machine-to-machine sign-in (SEP-1046): no browser, the client authenticates itself.
+  grantType: z.enum(['authorization_code', 'client_credentials'], { error: 'must be "authorization_code" or "client_credentials"' }).optional(),
+  tokenEndpointAuthMethod: z
+    .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt'], { error: 'must be "client_secret_basic", "client_secret_post" or "private_key_jwt"' })
+    .optional(),
+  signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).optional(),
+  issuer: z.string().refine((u) => isUrl(u), { error: 'must be the authorization server\'s issuer URL' }).optional(),
+  clientMetadataUrl: z
+    .string()
+    .refine((u) => isHttpsUrl(u) && new URL(u).pathname !== '/', { error: 'must be an https:// URL with a path (where the client ID metadata document is published)' })
+    .optional(),
 });
 
 /**
@@ -46,6 +57,7 @@ export const serverEntrySchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   oauth: oauthSchema.optional(),
   timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).optional(),
+  toolTimeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).optional(),
   disabled: z.boolean().optional(),
 });
 
@@ -53,6 +65,10 @@ export type ServerEntryInput = z.infer<typeof serverEntrySchema>;
 
 /** The keys the schema knows; media/mcp-server.schema.json must describe the same set. */
 export const SERVER_ENTRY_KEYS = Object.keys(serverEntrySchema.shape);
+
+function isUrl(u: string): boolean {
+  return URL.canParse(u);
+}
 
 function isHttpsUrl(u: string): boolean {
   try {
@@ -205,6 +221,7 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
 
   const common = {
     ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
+    ...(e.toolTimeout !== undefined ? { toolTimeout: e.toolTimeout } : {}),
     ...(e.disabled !== undefined ? { disabled: e.disabled } : {}),
   };
   if (hasCommand) {

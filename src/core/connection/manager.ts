@@ -39,7 +39,7 @@ import { clientCapabilities, installClientHandlers } from './clientHandlers.js';
 import { NeedsAuthError, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
 import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isSessionExpired, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import { Pool } from './pool.js';
-import { backoffDelay, connectTimeoutFor, isRemote, readSettings, type ConnectionSettings } from './settings.js';
+import { backoffDelay, connectTimeoutFor, isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import type { ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 
@@ -577,7 +577,7 @@ export class Manager implements ConnectionManager {
     if (opts?.signal?.aborted) return new HostError('cancelled', `${what} was cancelled`, undefined, { cause: err });
     if (isRequestTimeout(err)) {
       const ms = opts?.timeoutMs ?? this.settings.toolTimeoutMs;
-      return new HostError('request-timeout', `${what} on ${e.name} timed out after ${ms} ms`, 'Raise the call timeout (MCP_TOOL_TIMEOUT) if the server is just slow.', { cause: err });
+      return new HostError('request-timeout', `${what} on ${e.name} timed out after ${ms} ms`, 'Raise the server\'s "toolTimeout" (or MCP_TOOL_TIMEOUT) if it is just slow.', { cause: err });
     }
     if (isUnauthorized(err) || isUnauthorized((err as { cause?: unknown } | undefined)?.cause)) {
       // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
@@ -597,7 +597,8 @@ export class Manager implements ConnectionManager {
     return new HostError('server-error', `${what} on ${e.name} failed: ${errorMessage(err)}`, undefined, { cause: err });
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolCallResult> {
+  async callTool(server: string, tool: string, args: Record<string, unknown>, callOpts?: CallOptions): Promise<ToolCallResult> {
+    const opts = withToolTimeout(callOpts, this.entry(server).def.config, this.settings);
     return this.use(server, `tool ${tool}`, opts, async (conn, e) => {
       const t = e.tools.find((x) => x.name === tool) ?? e.tools.find((x) => x.qualifiedName === tool);
       if (!t) {
