@@ -31,9 +31,13 @@ export class AuthError extends Error {
 export class AuthRequiredError extends UnauthorizedError {
   constructor(
     readonly server: string,
-    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed',
+    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed' | 'no-client-credentials',
   ) {
-    super(`${server} needs you to sign in (run "Authenticate" on it).`);
+    super(
+      reason === 'no-client-credentials'
+        ? `${server} needs its client credentials (run "Authenticate" on it to enter the client secret or private key).`
+        : `${server} needs you to sign in (run "Authenticate" on it).`,
+    );
     this.name = 'AuthRequiredError';
   }
 }

@@ -8,6 +8,11 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
+import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { ClientCredentialsProvider, usesClientCredentials } from './client-credentials.js';
+import { revokeTokens, type RevocationOutcome } from './revoke.js';
+import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
 
@@ -87,11 +92,34 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
   }
 }
 
-/** Forgets everything stored for the server: tokens, registration, verifier, discovery, client secret. */
-export async function signOut(def: ServerDefinition, deps: Pick<ProviderContext, 'store' | 'needsAuth'>, key: string): Promise<void> {
+/**
+ * Revokes the server's tokens where its authorization server offers revocation (RFC 7009), then
+ * forgets everything stored for it: tokens, registration, verifier, discovery, client secret or key.
+ */
+export async function signOut(def: ServerDefinition, deps: ProviderContext, key: string): Promise<RevocationOutcome> {
+  const record = await deps.store.read(key);
+  let outcome: RevocationOutcome;
+  try {
+    outcome = await revokeTokens(record, signedInClient(def, record), deps.fetch ?? ((u, i) => fetch(u, i)), machineAuthFor(def, deps));
+  } catch (err) {
+    outcome = { kind: 'failed', message: redact(message(err), [record.tokens?.access_token, record.tokens?.refresh_token, record.clientSecret]) };
+  }
+  if (outcome.kind === 'revoked') deps.logger.info(`${def.name}: ${outcome.tokens.join(' and ')} revoked at the authorization server.`);
+  else if (outcome.kind === 'failed') deps.logger.warn(`${def.name}: token revocation failed (${outcome.message}); the tokens are forgotten here but may stay valid until they expire.`);
   await deps.store.delete(key);
   await deps.needsAuth.clear(key);
-  void def;
+  return outcome;
+}
+
+/** The client the stored tokens were issued to. */
+function signedInClient(def: ServerDefinition, record: AuthRecord): OAuthClientInformationMixed | undefined {
+  const oauth = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth : undefined;
+  if (oauth?.clientId) return { client_id: oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
+  return record.client;
+}
+
+function machineAuthFor(def: ServerDefinition, deps: ProviderContext): AddClientAuthentication | undefined {
+  return usesClientCredentials(def) ? new ClientCredentialsProvider(def, deps).addClientAuthentication : undefined;
 }
 
 /**

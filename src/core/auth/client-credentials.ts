@@ -1,0 +1,194 @@
+/**
+ * Machine-to-machine authorization (SEP-1046): `"oauth": { "grantType": "client_credentials" }`.
+ * No browser and no person: the SDK's `auth()` sees a provider without a redirect URL, discovers
+ * the authorization server and asks its token endpoint for a token with `grant_type=client_credentials`,
+ * authenticating the client with its secret (client_secret_basic / _post, applied by the SDK) or
+ * a JWT signed with its private key (private_key_jwt, the SDK's `createPrivateKeyJwtAuth`).
+ *
+ * The SDK's own ClientCredentialsProvider / PrivateKeyJwtProvider keep tokens in memory and take
+ * the secret at construction; here the secret or key and the tokens live in the SecretStore
+ * (AuthRecordStore), so this is a thin provider that reuses the SDK's grant and signing pieces.
+ */
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthSettings, RemoteServerConfig, ServerDefinition } from '../config/types.js';
+import { AuthError, AuthRequiredError, redact } from './errors.js';
+import { serverAuthKey } from './keys.js';
+import type { ProviderContext } from './provider.js';
+
+type RemoteDefinition = ServerDefinition & { config: RemoteServerConfig };
+export type ClientCredentialKind = 'client secret' | 'private key';
+
+/** Refresh this long before expiry: client_credentials has no refresh token, so simply ask again. */
+const EXPIRY_SKEW_MS = 60_000;
+const DEFAULT_SIGNING_ALG = 'RS256';
+
+export function usesClientCredentials(def: ServerDefinition): def is RemoteDefinition {
+  return (def.config.type === 'http' || def.config.type === 'sse') && def.config.oauth?.grantType === 'client_credentials';
+}
+
+function methodOf(o: OAuthSettings): NonNullable<OAuthSettings['tokenEndpointAuthMethod']> {
+  return o.tokenEndpointAuthMethod ?? 'client_secret_basic';
+}
+
+/** What the user must supply for this server: its client secret or its private key. */
+export function credentialKind(def: RemoteDefinition): ClientCredentialKind {
+  return methodOf(def.config.oauth ?? {}) === 'private_key_jwt' ? 'private key' : 'client secret';
+}
+
+/** A configuration problem that no credential can fix, as a message; undefined when fine. */
+export function clientCredentialsConfigProblem(def: RemoteDefinition): string | undefined {
+  if (!def.config.oauth?.clientId) return `${def.name}: "oauth.grantType": "client_credentials" needs "oauth.clientId" (the client registered with the authorization server).`;
+  return undefined;
+}
+
+/** Parses a stored private key: JWK JSON stays an object, PEM stays a string (jose imports both). */
+function keyMaterial(raw: string): string | Record<string, unknown> {
+  const t = raw.trim();
+  if (t.startsWith('{')) {
+    try {
+      return JSON.parse(t) as Record<string, unknown>;
+    } catch {
+      throw new AuthError('config', 'The stored private key looks like JSON but is not valid JWK; enter it again.');
+    }
+  }
+  return t;
+}
+
+export class ClientCredentialsProvider implements OAuthClientProvider {
+  readonly key: string;
+  private readonly oauth: OAuthSettings;
+
+  constructor(
+    readonly def: RemoteDefinition,
+    private readonly ctx: ProviderContext,
+  ) {
+    this.key = serverAuthKey(def);
+    this.oauth = def.config.oauth ?? {};
+  }
+
+  /** No redirect: this is what tells the SDK's auth() to run a non-interactive grant. */
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scopes = this.oauth.scopes;
+    return {
+      redirect_uris: [],
+      client_name: this.ctx.clientName,
+      grant_types: ['client_credentials'],
+      token_endpoint_auth_method: methodOf(this.oauth),
+      ...(scopes && scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
+    };
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const problem = clientCredentialsConfigProblem(this.def);
+    if (problem) throw new AuthError('config', problem);
+    const record = await this.ctx.store.read(this.key);
+    const method = methodOf(this.oauth);
+    const credential = method === 'private_key_jwt' ? record.privateKey : record.clientSecret;
+    if (!credential) {
+      await this.ctx.needsAuth.mark(this.key);
+      throw new AuthRequiredError(this.def.name, 'no-client-credentials');
+    }
+    // Stamped with an issuer, the SDK refuses to send the credentials to any other authorization server.
+    const issuer = this.oauth.issuer ?? record.boundIssuer;
+    return {
+      client_id: this.oauth.clientId!,
+      ...(method !== 'private_key_jwt' ? { client_secret: record.clientSecret } : {}),
+      token_endpoint_auth_method: method,
+      ...(issuer ? { issuer } : {}),
+    };
+  }
+
+  /** The SDK calls this once to bind unstamped credentials to the server that accepted them. */
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    const issuer = (info as { issuer?: unknown }).issuer;
+    if (typeof issuer === 'string' && !this.oauth.issuer) await this.ctx.store.update(this.key, (r) => ({ ...r, boundIssuer: issuer }));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const record = await this.ctx.store.read(this.key);
+    // Expired (or nearly): send nothing, the 401 makes the SDK fetch a fresh token.
+    if (record.expiresAt !== undefined && this.ctx.clock.now() >= record.expiresAt - EXPIRY_SKEW_MS) return undefined;
+    return record.tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const expiresAt = tokens.expires_in !== undefined ? this.ctx.clock.now() + tokens.expires_in * 1000 : undefined;
+    await this.ctx.store.update(this.key, (r) => ({ ...r, serverUrl: this.def.config.url, tokens, expiresAt }));
+    await this.ctx.needsAuth.clear(this.key);
+  }
+
+  redirectToAuthorization(): void {
+    throw new AuthError('config', `${this.def.name} uses client credentials; there is no browser sign-in.`);
+  }
+
+  saveCodeVerifier(): void {}
+
+  codeVerifier(): string {
+    throw new AuthError('config', `${this.def.name} uses client credentials; there is no authorization code.`);
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams {
+    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) params.set('scope', scope);
+    return params;
+  }
+
+  /** Only for private_key_jwt; the secret methods are applied by the SDK from clientInformation. */
+  get addClientAuthentication(): OAuthClientProvider['addClientAuthentication'] {
+    if (methodOf(this.oauth) !== 'private_key_jwt') return undefined;
+    return async (headers: Headers, params: URLSearchParams, url: string | URL, metadata?: AuthorizationServerMetadata) => {
+      const record = await this.ctx.store.read(this.key);
+      if (!record.privateKey) throw new AuthRequiredError(this.def.name, 'no-client-credentials');
+      const alg = this.oauth.signingAlgorithm ?? metadata?.token_endpoint_auth_signing_alg_values_supported?.[0] ?? DEFAULT_SIGNING_ALG;
+      const sign = createPrivateKeyJwtAuth({ issuer: this.oauth.clientId!, subject: this.oauth.clientId!, privateKey: keyMaterial(record.privateKey), alg });
+      await sign(headers, params, url, metadata);
+    };
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'all' || scope === 'tokens') {
+      await this.ctx.store.update(this.key, (r) => ({ ...r, tokens: undefined, expiresAt: undefined }));
+    }
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.ctx.store.read(this.key)).discovery;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.ctx.store.update(this.key, (r) => ({ ...r, discovery: state }));
+  }
+}
+
+/**
+ * The explicit "sign-in" of a machine client: with its credential stored, fetch a token now so a
+ * wrong secret or key shows at once rather than as a failing server later.
+ */
+export async function authenticateClientCredentials(def: RemoteDefinition, ctx: ProviderContext & { fetch?: FetchLike }): Promise<void> {
+  const problem = clientCredentialsConfigProblem(def);
+  if (problem) throw new AuthError('config', problem);
+  const provider = new ClientCredentialsProvider(def, ctx);
+  await ctx.needsAuth.clear(provider.key);
+  const record = await ctx.store.read(provider.key);
+  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
+    throw new AuthError('config', `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`);
+  }
+  // Whatever token was stored may be for the old credential.
+  await provider.invalidateCredentials('tokens');
+  try {
+    const result = await auth(provider, { serverUrl: def.config.url, fetchFn: ctx.fetch ?? ((u, i) => fetch(u, i)) });
+    if (result !== 'AUTHORIZED') throw new Error(`unexpected result ${result}`);
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    const msg = redact(err instanceof Error ? err.message : String(err), [record.clientSecret]);
+    throw new AuthError('token', `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`);
+  }
+}
