@@ -135,9 +135,16 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     throw new AuthError('config', `${this.def.name} uses client credentials; there is no authorization code.`);
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams {
+  /**
+   * The SDK passes only the configured scopes here. Without any, follow the MCP scope selection
+   * rule the authorization-code flow uses: the protected resource's `scopes_supported`
+   * (auth() saved its discovery just before asking for the token).
+   */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
-    if (scope) params.set('scope', scope);
+    const supported = scope ? undefined : (await this.ctx.store.read(this.key)).discovery?.resourceMetadata?.scopes_supported;
+    const chosen = scope || supported?.join(' ');
+    if (chosen) params.set('scope', chosen);
     return params;
   }
 
