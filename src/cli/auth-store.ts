@@ -5,16 +5,12 @@
  * registrations; `state.json` the needs-auth cache.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { KeyValueStore, SecretStore } from '../core/ports.js';
+import { userConfigDir } from '../core/user-dir.js';
 
-export function cliConfigDir(env: Record<string, string | undefined>): string {
-  if (env.MCP_HOST_CONFIG_DIR) return env.MCP_HOST_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'mcp-host');
-  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'mcp-host');
-  return join(homedir(), '.config', 'mcp-host');
-}
+/** The same folder the editor keeps its per-workspace tool choices in (core/user-dir.ts). */
+export const cliConfigDir = userConfigDir;
 
 /** A JSON object in a file only the user can read; every write replaces the file atomically. */
 class PrivateJsonFile {

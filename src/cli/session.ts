@@ -9,6 +9,9 @@ import { loadConfig } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
+import { ToolFilter } from '../core/tools/tool-filter.js';
+import { WorkspaceStateStore } from '../core/tools/workspace-state.js';
+import { cliConfigDir } from './auth-store.js';
 import { usageError } from './errors.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
@@ -26,6 +29,7 @@ export interface SessionOptions {
 
 export class Session {
   private hostInstance: ConnectionManager | undefined;
+  private toolFilterInstance: ToolFilter | undefined;
 
   private constructor(
     readonly io: Io,
@@ -62,6 +66,12 @@ export class Session {
       authProvider: cliAuthProvider(createCliAuth(this.io)),
     });
     return this.hostInstance;
+  }
+
+  /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
+  get toolFilter(): ToolFilter {
+    this.toolFilterInstance ??= new ToolFilter(new WorkspaceStateStore(cliConfigDir(this.io.env), this.workspace));
+    return this.toolFilterInstance;
   }
 
   /** Every configured server name, in config order. */

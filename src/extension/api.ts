@@ -1,3 +1,4 @@
+import type { ToolFilter } from '../core/tools/tool-filter.js';
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
 import type { InProcessServerConfig, Scope } from '../core/config/types.js';
@@ -42,7 +43,7 @@ export interface McpHostApi {
   readonly onDidChangeServers: vscode.Event<{ name: string; removed: boolean }>;
 }
 
-export function createApi(host: McpHost, controller: ConfigController, ready: Promise<void>): McpHostApi & vscode.Disposable {
+export function createApi(host: McpHost, controller: ConfigController, ready: Promise<void>, toolFilter?: ToolFilter): McpHostApi & vscode.Disposable {
   const emitter = new vscode.EventEmitter<{ name: string; removed: boolean }>();
   const sub = host.onDidChangeServer((e) => emitter.fire({ name: e.name, removed: e.snapshot === undefined }));
   return {
@@ -71,8 +72,18 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
           prompts: s.prompts.length,
         };
       }),
-    listTools: (server) => host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools),
-    callTool: (server, tool, args, opts) => host.callTool(server, tool, args, opts),
+    // Tools the user switched off in the tree are neither listed nor callable for other extensions.
+    listTools: (server) => {
+      const all = host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools);
+      return toolFilter ? toolFilter.filter(all) : all;
+    },
+    callTool: async (server, tool, args, opts) => {
+      const t = host.server(server)?.tools.find((x) => x.name === tool || x.qualifiedName === tool);
+      if (t && toolFilter && !toolFilter.isEnabled(server, t.name)) {
+        throw new Error(`${server}: tool "${t.name}" is disabled in this workspace (tick it in the MCP Host view to enable it).`);
+      }
+      return host.callTool(server, tool, args, opts);
+    },
     async whenSettled() {
       await ready;
       await host.whenSettled();

@@ -1,3 +1,7 @@
+import { ToolFilter } from '../core/tools/tool-filter.js';
+import { WorkspaceStateStore } from '../core/tools/workspace-state.js';
+import { userConfigDir } from '../core/user-dir.js';
+import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -102,8 +106,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   late.controller = controller;
-  const tree = new ServerTreeProvider(controller, redact);
-  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  const toolFilter = workspaceToolFilter();
+  const tree = new ServerTreeProvider(controller, redact, toolFilter);
+  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
   const status = new StatusBar(controller);
   const notifier = new Notifier();
   const updateViewMessage = (): void => {
@@ -152,12 +158,21 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  registerCallCommands(context, h, log, elicitation);
+  registerCallCommands(context, h, log, elicitation, toolFilter);
   context.subscriptions.push(startIdeIntegration(context, log));
-  const api = createApi(h, controller, ready);
+  const api = createApi(h, controller, ready, toolFilter);
   context.subscriptions.push(api);
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
+}
+
+/**
+ * Tool choices live in a per-workspace file the CLI reads too (core/tools/workspace-state.ts),
+ * keyed by the .code-workspace file or the first folder.
+ */
+function workspaceToolFilter(): ToolFilter {
+  const ws = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return new ToolFilter(new WorkspaceStateStore(userConfigDir(process.env), ws ?? '(no folder)'));
 }
 
 /** Stops every server and waits until their process trees are gone. */

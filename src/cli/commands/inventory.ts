@@ -46,7 +46,8 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
 
 export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await snapshots(session, a.positionals[0]);
-  const all = snaps.flatMap((s) => s.tools);
+  // Tools switched off in the editor's tree for this folder stay hidden here too.
+  const all = session.toolFilter.filter(snaps.flatMap((s) => s.tools));
   if (a.json) {
     printJson(
       session,

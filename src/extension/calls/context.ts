@@ -2,6 +2,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type * as vscode from 'vscode';
 import type { ElicitationPort, HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
@@ -13,6 +14,8 @@ export interface CallsContext {
   history: CallHistory;
   /** Asks the user to open pages a tool call needs first (error -32042). */
   elicitation: ElicitationPort;
+  /** Tools switched off in the tree are left out of the pick. */
+  toolFilter?: ToolFilter;
 }
 
 const MAX_BLOB_IMAGE_BYTES = 6 * 1024 * 1024;

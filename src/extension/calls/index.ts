@@ -4,6 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { ElicitationPort, McpHost } from '../../core/api.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { CallHistory } from '../../core/forms/call-history.js';
 import type { CallsContext } from './context.js';
 import { registerResourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
@@ -26,9 +27,10 @@ export function registerCallCommands(
   host: McpHost,
   log: vscode.LogOutputChannel,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
+  toolFilter?: ToolFilter,
 ): void {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
-  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation };
+  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation, ...(toolFilter ? { toolFilter } : {}) };
   context.subscriptions.push(results, registerJsonEditor(), ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
 }

@@ -25,10 +25,11 @@ export function isDestructive(t: HostTool): boolean {
 }
 
 function liveTools(ctx: CallsContext, server?: string): HostTool[] {
-  return ctx.host
+  const tools = ctx.host
     .servers()
     .filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server))
     .flatMap((s) => s.tools);
+  return ctx.toolFilter ? ctx.toolFilter.filter(tools) : tools;
 }
 
 function findTool(ctx: CallsContext, server: string, tool: string): HostTool | undefined {

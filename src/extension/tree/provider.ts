@@ -29,6 +29,8 @@ import {
   problemId,
   type TreeNode,
 } from './nodes.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
+import { applyToolCheckbox } from './tool-checkboxes.js';
 
 /** What the tree reads; the config controller and the host provide it. */
 export interface TreeSource {
@@ -51,12 +53,16 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private shape = '';
   private readonly sub: { dispose(): void };
 
+  private readonly filterSub?: { dispose(): void };
+
   constructor(
     private readonly source: TreeSource,
     private readonly redact: (text: string) => string,
+    private readonly toolFilter?: ToolFilter,
   ) {
     this.shape = this.computeShape();
     this.sub = source.onDidChange((name) => this.refresh(name));
+    this.filterSub = toolFilter?.onDidChange((c) => this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools/${c.tool}`)));
   }
 
   /** Fires for one server when only it changed, for the root when rows were added or removed. */
@@ -142,7 +148,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
-    return toTreeItem(this.view(element), element.id);
+    const item = toTreeItem(this.view(element), element.id);
+    applyToolCheckbox(item, element, this.toolFilter);
+    return item;
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
@@ -195,6 +203,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   dispose(): void {
     this.sub.dispose();
+    this.filterSub?.dispose();
     this.changed.dispose();
   }
 }
