@@ -30,7 +30,8 @@ export function inputVariableName(id: string): string {
  */
 export function envInputs(env: Record<string, string | undefined>): InputResolver {
   return {
-    resolve: (id) => Promise.resolve(env[inputVariableName(id)]),
+    // The CLI never prompts: the environment, else the declared default (a command input has none).
+    resolve: (id, ctx) => Promise.resolve(env[inputVariableName(id)] ?? (ctx.declaration?.type !== 'command' ? ctx.declaration?.default : undefined)),
   };
 }
 

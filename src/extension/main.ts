@@ -15,7 +15,7 @@ import { createApi, type McpHostApi } from './api.js';
 import { registerServerCommands } from './commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
-import { inputResolver } from './ports/inputs.js';
+import { inputResolver, registerClearInputs } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
 import { mementoStore } from './ports/memento.js';
 import { workspaceRoots } from './ports/roots.js';
@@ -92,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   host = h;
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
-  const inputs = inputResolver(context.secrets);
+  const inputs = inputResolver(context.secrets, context.workspaceState);
   const controller = new ConfigController({
     host: h,
     log: logger,
@@ -106,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   late.controller = controller;
+  context.subscriptions.push(registerClearInputs(inputs, () => controller.reload()));
   const toolFilter = workspaceToolFilter();
   const tree = new ServerTreeProvider(controller, redact, toolFilter);
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });

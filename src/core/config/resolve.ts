@@ -100,7 +100,14 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
     if (!ctx.inputCache.has(key)) {
       let v: string | undefined;
       try {
-        v = ctx.inputs ? await ctx.inputs.resolve(id, { file: raw.source.file, ...(decl?.description !== undefined ? { description: decl.description } : {}), ...(decl?.password ? { password: true } : {}) }) : undefined;
+        v = ctx.inputs
+          ? await ctx.inputs.resolve(id, {
+              file: raw.source.file,
+              ...(decl?.description !== undefined ? { description: decl.description } : {}),
+              ...(decl?.password ? { password: true } : {}),
+              ...(decl ? { declaration: decl } : {}),
+            })
+          : undefined;
       } catch {
         v = undefined;
       }
