@@ -164,6 +164,10 @@ export function registerToolCommands(ctx: CallsContext): vscode.Disposable[] {
           void vscode.window.showWarningMessage(`${target.server} has no tool "${target.tool}" right now (is the server connected?).`);
           return;
         }
+        if (ctx.toolFilter && !ctx.toolFilter.isEnabled(t.server, t.name)) {
+          void vscode.window.showInformationMessage(`"${t.name}" of ${t.server} is turned off in this workspace. Tick its checkbox in the MCP Host view to call it.`);
+          return;
+        }
       } else {
         t = await pickTool(ctx, target.server);
       }
