@@ -15,6 +15,8 @@ async function snapshots(session: Session, server: string | undefined): Promise<
 
 export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await connectAll(session);
+  // Counts leave out tools switched off for this folder, as `tools` does.
+  const toolCount = (s: (typeof snaps)[number]): number => session.toolFilter.filter(s.tools).length;
   if (a.json) {
     printJson(
       session,
@@ -27,7 +29,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           transport: transportOf(s.definition),
           state: s.state.kind,
           ...(err ? { error: err.message } : {}),
-          tools: s.tools.length,
+          tools: toolCount(s),
           resources: s.resources.length + s.resourceTemplates.length,
           prompts: s.prompts.length,
         };
@@ -39,7 +41,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     session.io.stdout(`No servers configured for ${session.workspace} (.mcp.json, .vscode/mcp.json or --config).\n`);
     return EXIT.ok;
   }
-  const rows = snaps.map((s) => [s.name, transportOf(s.definition), s.definition.source.scope, String(s.tools.length), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), stateText(s.state)]);
+  const rows = snaps.map((s) => [s.name, transportOf(s.definition), s.definition.source.scope, String(toolCount(s)), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), stateText(s.state)]);
   session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
   return EXIT.ok;
 }

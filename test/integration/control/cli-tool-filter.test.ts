@@ -39,10 +39,18 @@ test('a tool disabled for the folder is missing from `tools` and refused by `cal
   assert.ok(!names.includes('echo'), 'echo is hidden');
   assert.ok(names.includes('pid'), 'the others stay');
 
+  const list = io(env, project);
+  assert.equal(await runCli(['list', '--json'], list), 0, list.err);
+  assert.equal((JSON.parse(list.out) as { tools: number }[])[0]!.tools, names.length, 'list counts the enabled tools');
+
   const call = io(env, project);
   assert.equal(await runCli(['call', 'fx', 'echo', '--args', '{"text":"hi"}'], call), 2);
   assert.match(call.err, /tool "echo" of server "fx" is disabled/);
 
-  const elsewhere = io(env, project);
-  assert.equal(await runCli(['call', 'fx', 'echo', '--args', '{"text":"hi"}', '--workspace', project, '--config', join(project, '.mcp.json')], elsewhere), 2, 'same folder, same choice');
+  const other = join(work, 'other');
+  mkdirSync(other);
+  writeFileSync(join(other, '.mcp.json'), JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [STDIO_FIXTURE, '--name', 'fx'] } } }));
+  const elsewhere = io(env, other);
+  assert.equal(await runCli(['call', 'fx', 'echo', '--args', '{"text":"hi"}'], elsewhere), 0, 'another folder has its own choices');
+  assert.match(elsewhere.out, /echo: hi/);
 });
