@@ -1,6 +1,7 @@
 // Control in real VS Code (code-server): a pickString input of .vscode/mcp.json asked with a pick
 // list whose answer reaches the server's command line and is remembered across a reload, and a
-// tool unticked in the tree that disappears from the Call Tool pick (and comes back when ticked).
+// tool unticked in the tree that disappears from the Call Tool pick (and comes back when ticked);
+// Clear Remembered Inputs asks again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -137,5 +138,15 @@ test('control: a pickString input, and a tool unticked in the tree leaves the Ca
     await paletteThenPick(vs, 'MCP Host: Call Tool…', /Call Tool/);
     await vs.pickQuickItem('echo');
     await vs.page.keyboard.press('Escape');
+  });
+
+  await step('Clear Remembered Inputs asks again; a new answer restarts the server with it', async () => {
+    const before = pidsWith(mark);
+    await paletteThenPick(vs, 'MCP Host: Clear Remembered Inputs', /value for "greeting"/);
+    await vs.pickQuickItem('hola');
+    const fresh = await poll('the server restarted with the new answer', WAIT, async () => pidsWith(mark).find((p) => !before.includes(p)));
+    const line = readFileSync(`/proc/${fresh}/cmdline`, 'utf8').split('\0').join(' ');
+    assert.ok(line.includes('greeting=hola'), line);
+    await vs.waitForNotification(/Forgot 1 remembered input value/, WAIT);
   });
 });
