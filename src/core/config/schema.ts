@@ -219,6 +219,14 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has an empty "url". Set it to the server's address, e.g. "https://example.com/mcp".`, ['url'])] };
   }
 
+  if (e.oauth?.grantType === 'client_credentials' && !e.oauth.clientId) {
+    return {
+      ok: false,
+      problems: [
+        problem(loc, 'schema', `Server "${loc.name}" uses "oauth.grantType": "client_credentials" without "oauth.clientId". Add the client ID registered with the authorization server (its secret or key is asked for at Authenticate).`, ['oauth']),
+      ],
+    };
+  }
   const common = {
     ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
     ...(e.toolTimeout !== undefined ? { toolTimeout: e.toolTimeout } : {}),

@@ -6,7 +6,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import { validateServerEntry } from '../../../src/core/config/schema.js';
 import { MemoryLogger, stdioDef, tempDir } from '../connection/helpers.js';
 
 const dir = tempDir('tool-timeout');
@@ -44,12 +43,4 @@ test('an explicit per-call timeout beats the entry toolTimeout', async () => {
   h.setDefinitions([stdioDef('slowish', [], { toolTimeout: 600_000 })]);
   await h.whenSettled();
   assert.match(await timeoutOf(h.callTool('slowish', 'hang', {}, { timeoutMs: 200 })), /timed out after 200 ms/);
-});
-
-test('toolTimeout is validated and carried into the config', () => {
-  const loc = { file: 'f.json', jsonPath: ['mcpServers', 's'], name: 's', scope: 'project' as const };
-  const ok = validateServerEntry({ command: 'node', toolTimeout: 1500 }, loc);
-  assert.ok(ok.ok && ok.config.toolTimeout === 1500);
-  const bad = validateServerEntry({ command: 'node', toolTimeout: -1 }, loc);
-  assert.ok(!bad.ok && /toolTimeout.*positive number of milliseconds/.test(bad.problems[0].message));
 });
