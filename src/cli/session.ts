@@ -9,9 +9,7 @@ import { loadConfig } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
-import { ToolFilter } from '../core/tools/tool-filter.js';
-import { WorkspaceStateStore } from '../core/tools/workspace-state.js';
-import { cliConfigDir } from './auth-store.js';
+import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { usageError } from './errors.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
@@ -70,7 +68,7 @@ export class Session {
 
   /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
   get toolFilter(): ToolFilter {
-    this.toolFilterInstance ??= new ToolFilter(new WorkspaceStateStore(cliConfigDir(this.io.env), this.workspace));
+    this.toolFilterInstance ??= toolFilterFor(this.workspace, this.io.env);
     return this.toolFilterInstance;
   }
 

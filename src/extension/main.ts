@@ -1,6 +1,4 @@
-import { ToolFilter } from '../core/tools/tool-filter.js';
-import { WorkspaceStateStore } from '../core/tools/workspace-state.js';
-import { userConfigDir } from '../core/user-dir.js';
+import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
@@ -173,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
  */
 function workspaceToolFilter(): ToolFilter {
   const ws = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return new ToolFilter(new WorkspaceStateStore(userConfigDir(process.env), ws ?? '(no folder)'));
+  return toolFilterFor(ws ?? '(no folder)');
 }
 
 /** Stops every server and waits until their process trees are gone. */
