@@ -10,12 +10,10 @@
  * (AuthRecordStore), so this is a thin provider that reuses the SDK's grant and signing pieces.
  */
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthSettings, RemoteServerConfig, ServerDefinition } from '../config/types.js';
-import { AuthError, AuthRequiredError, redact } from './errors.js';
+import { AuthError, AuthRequiredError } from './errors.js';
 import { serverAuthKey } from './keys.js';
 import type { ProviderContext } from './provider.js';
 
@@ -172,30 +170,5 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     await this.ctx.store.update(this.key, (r) => ({ ...r, discovery: state }));
-  }
-}
-
-/**
- * The explicit "sign-in" of a machine client: with its credential stored, fetch a token now so a
- * wrong secret or key shows at once rather than as a failing server later.
- */
-export async function authenticateClientCredentials(def: RemoteDefinition, ctx: ProviderContext & { fetch?: FetchLike }): Promise<void> {
-  const problem = clientCredentialsConfigProblem(def);
-  if (problem) throw new AuthError('config', problem);
-  const provider = new ClientCredentialsProvider(def, ctx);
-  await ctx.needsAuth.clear(provider.key);
-  const record = await ctx.store.read(provider.key);
-  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
-    throw new AuthError('config', `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`);
-  }
-  // Whatever token was stored may be for the old credential.
-  await provider.invalidateCredentials('tokens');
-  try {
-    const result = await auth(provider, { serverUrl: def.config.url, fetchFn: ctx.fetch ?? ((u, i) => fetch(u, i)) });
-    if (result !== 'AUTHORIZED') throw new Error(`unexpected result ${result}`);
-  } catch (err) {
-    if (err instanceof AuthError) throw err;
-    const msg = redact(err instanceof Error ? err.message : String(err), [record.clientSecret]);
-    throw new AuthError('token', `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`);
   }
 }

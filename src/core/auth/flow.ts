@@ -1,7 +1,9 @@
 /**
  * The explicit sign-in the user asks for (Authenticate in the editor, `mcp-host auth` in the
  * CLI): listen for the redirect, let the SDK's `auth()` discover, register and build the
- * authorization URL, open it, wait for the code with our `state`, and exchange it.
+ * authorization URL, open it, wait for the code with our `state`, and exchange it. A machine
+ * (client_credentials) server has no browser step: its stored credential is exchanged at once.
+ * Sign Out revokes, then forgets.
  */
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +12,7 @@ import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
 import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { ClientCredentialsProvider, usesClientCredentials } from './client-credentials.js';
+import { clientCredentialsConfigProblem, ClientCredentialsProvider, credentialKind, usesClientCredentials } from './client-credentials.js';
 import { revokeTokens, type RevocationOutcome } from './revoke.js';
 import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
@@ -89,6 +91,38 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
     }
   } finally {
     await session.close();
+  }
+}
+
+/**
+ * The explicit "sign-in" of a machine client: with its credential stored, fetch a token now so a
+ * wrong secret or key shows at once rather than as a failing server later.
+ */
+export async function authenticateClientCredentials(def: ServerDefinition, ctx: ProviderContext): Promise<void> {
+  if (!usesClientCredentials(def)) throw new AuthError('config', `${def.name} does not use client credentials.`);
+  const problem = clientCredentialsConfigProblem(def);
+  if (problem) throw new AuthError('config', problem);
+  const provider = new ClientCredentialsProvider(def, ctx);
+  await ctx.needsAuth.clear(provider.key);
+  const record = await ctx.store.read(provider.key);
+  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
+    throw new AuthError('config', `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`);
+  }
+  // Whatever token was stored may be for the old credential.
+  await provider.invalidateCredentials('tokens');
+  // The challenge may name the resource metadata where the well-known path does not have it.
+  const challenge = await probe(def, ctx);
+  try {
+    const result = await auth(provider, {
+      serverUrl: def.config.url,
+      resourceMetadataUrl: challenge.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined,
+      fetchFn: ctx.fetch ?? ((u, i) => fetch(u, i)),
+    });
+    if (result !== 'AUTHORIZED') throw new Error(`unexpected result ${result}`);
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    const msg = redact(err instanceof Error ? err.message : String(err), [record.clientSecret]);
+    throw new AuthError('token', `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`);
   }
 }
 
