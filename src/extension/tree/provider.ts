@@ -62,7 +62,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   ) {
     this.shape = this.computeShape();
     this.sub = source.onDidChange((name) => this.refresh(name));
-    this.filterSub = toolFilter?.onDidChange((c) => this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools/${c.tool}`)));
+    this.filterSub = toolFilter?.onDidChange((c) => {
+      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools/${c.tool}`));
+      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools`));
+    });
   }
 
   /** Fires for one server when only it changed, for the root when rows were added or removed. */
@@ -149,7 +152,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
     const item = toTreeItem(this.view(element), element.id);
-    applyToolCheckbox(item, element, this.toolFilter);
+    applyToolCheckbox(item, element, this.toolFilter, () => ('server' in element ? (this.source.server(element.server)?.tools.map((t) => t.name) ?? []) : []));
     return item;
   }
 

@@ -7,9 +7,19 @@ import * as vscode from 'vscode';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { TreeNode } from './nodes.js';
 
-/** Decorates a tool row's item with its checkbox (the provider calls this from getTreeItem). */
-export function applyToolCheckbox(item: vscode.TreeItem, node: TreeNode, filter: ToolFilter | undefined): void {
-  if (!filter || node.type !== 'tool') return;
+/**
+ * Decorates a tool row with its checkbox, and a server's Tools folder with how many are off (the
+ * provider calls this from getTreeItem; `toolNames` are the server's current tools).
+ */
+export function applyToolCheckbox(item: vscode.TreeItem, node: TreeNode, filter: ToolFilter | undefined, toolNames: () => string[] = () => []): void {
+  if (!filter) return;
+  if (node.type === 'category' && node.kind === 'tools') {
+    const names = new Set(toolNames());
+    const off = filter.disabledTools(node.server).filter((t) => names.has(t)).length;
+    if (off) item.description = `${String(item.description ?? '')}, ${off} off`;
+    return;
+  }
+  if (node.type !== 'tool') return;
   const on = filter.isEnabled(node.server, node.tool);
   item.checkboxState = {
     state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
