@@ -104,8 +104,7 @@ test('control: a pickString input, and a tool unticked in the tree leaves the Ca
     assert.equal(await ticked(box), true, 'a tool starts enabled');
     await box.click();
     await poll('echo to show as off', WAIT, async () => ((await echo.innerText()).includes('off') ? true : undefined));
-    const toolsFolder = vs.serversView().locator('.monaco-list-row').filter({ hasText: /^\s*Tools\b/ }).first();
-    await poll('the Tools folder to count one tool off', WAIT, async () => (/\d+, 1 off/.test(await toolsFolder.innerText()) ? true : undefined));
+    await vs.waitForTreeItem(/Tools\W*\d+, 1 off/, WAIT);
     const file = await poll('the workspace state file', WAIT, async () => {
       const dir = join(configDir, 'workspaces');
       const f = existsSync(dir) ? readdirSync(dir).find((n) => n.endsWith('.json')) : undefined;
