@@ -17,6 +17,7 @@ import { revokeTokens, type RevocationOutcome } from './revoke.js';
 import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
+import { errorMessage } from '../connection/errors.js';
 
 export interface AuthenticateOptions {
   signal?: AbortSignal;
@@ -200,5 +201,5 @@ function registeredLoopbackPort(client: unknown): number | undefined {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

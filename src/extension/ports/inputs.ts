@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { InputDeclaration } from '../../core/config/sources/entry.js';
 import type { InputResolver } from '../../core/ports.js';
+import type { CommandTable } from '../command-table.js';
 
 const PREFIX = 'mcpHost.input:';
 /** workspaceState key listing the SecretStorage keys this workspace stored (SecretStorage cannot list keys). */
@@ -94,10 +95,12 @@ export function inputResolver(secrets: vscode.SecretStorage, workspaceState: vsc
 }
 
 /** `mcpHost.clearInputs`: forget the answers, then reload so servers that use them ask again. */
-export function registerClearInputs(resolver: EditorInputResolver, reload: () => Promise<void>): vscode.Disposable {
-  return vscode.commands.registerCommand('mcpHost.clearInputs', async () => {
-    const n = await resolver.clear();
-    void vscode.window.showInformationMessage(n ? `Forgot ${n} remembered input ${n === 1 ? 'value' : 'values'} of this workspace; servers that use them ask again.` : 'No input values were remembered for this workspace.');
-    if (n) await reload();
-  });
+export function clearInputsCommand(resolver: EditorInputResolver, reload: () => Promise<void>): Pick<CommandTable, 'mcpHost.clearInputs'> {
+  return {
+    'mcpHost.clearInputs': async () => {
+      const n = await resolver.clear();
+      void vscode.window.showInformationMessage(n ? `Forgot ${n} remembered input ${n === 1 ? 'value' : 'values'} of this workspace; servers that use them ask again.` : 'No input values were remembered for this workspace.');
+      if (n) await reload();
+    },
+  };
 }
