@@ -1,8 +1,8 @@
-import type { ToolFilter } from '../core/tools/tool-filter.js';
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
 import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
 import type { StateKind } from '../core/connection/state.js';
+import type { ToolFilter } from '../core/tools/tool-filter.js';
 import type { ConfigController } from './config/controller.js';
 
 /** A server another extension registers at run time (dynamic scope); same fields as a `.mcp.json` entry. */

@@ -1,9 +1,8 @@
-import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
-import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
+import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
@@ -20,6 +19,7 @@ import { mementoStore } from './ports/memento.js';
 import { workspaceRoots } from './ports/roots.js';
 import { StatusBar } from './status-bar.js';
 import { Notifier } from './status-notify.js';
+import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
