@@ -1,3 +1,4 @@
+import { visibleToModel } from '../core/apps/meta.js';
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
 import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
@@ -73,9 +74,9 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
           prompts: s.prompts.length,
         };
       }),
-    // Tools the user switched off in the tree are neither listed nor callable for other extensions.
+    // App-only tools (MCP Apps) are not for other extensions' agents, nor tools the user switched off in the tree.
     listTools: (server) => {
-      const all = host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools);
+      const all = host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools.filter(visibleToModel));
       return toolFilter ? toolFilter.filter(all) : all;
     },
     callTool: async (server, tool, args, opts) => {

@@ -1,6 +1,6 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ElicitationPort, HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
+import type { ElicitationPort, HostContent, HostTool, McpHost, ResourceReadResult, ToolCallResult } from '../../core/api.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
@@ -16,6 +16,8 @@ export interface CallsContext {
   elicitation: ElicitationPort;
   /** Tools switched off in the tree are left out of the pick. */
   toolFilter?: ToolFilter;
+  /** Opens a tool's MCP App for a finished call; false when there is none or it failed to load. */
+  apps?: { open(tool: HostTool, args: Record<string, unknown>, result: ToolCallResult): Promise<boolean> };
 }
 
 const MAX_BLOB_IMAGE_BYTES = 6 * 1024 * 1024;

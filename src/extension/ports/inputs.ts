@@ -4,6 +4,7 @@
  * `command` (runs the command; its result is the value, asked for again at each start).
  * Answers are remembered per workspace (workspaceState), passwords in SecretStorage only;
  * `MCP Host: Clear Remembered Inputs` forgets both.
+ * Keys: `inputSecretKey(file, id)` (SecretStorage and workspaceState alike).
  */
 import * as vscode from 'vscode';
 import type { InputDeclaration } from '../../core/config/sources/entry.js';
@@ -11,6 +12,11 @@ import type { InputResolver } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 
 const PREFIX = 'mcpHost.input:';
+
+/** Where the value of `${input:id}` used in `file` is kept. */
+export function inputSecretKey(file: string, id: string): string {
+  return `${PREFIX}${file}#${id}`;
+}
 /** workspaceState key listing the SecretStorage keys this workspace stored (SecretStorage cannot list keys). */
 const SECRET_INDEX = 'mcpHost.inputSecrets';
 
@@ -55,15 +61,15 @@ export function inputResolver(secrets: vscode.SecretStorage, workspaceState: vsc
   const pendingAsks = new Map<string, Promise<string | undefined>>();
   return {
     async resolve(id, ctx) {
-      const key = `${PREFIX}${ctx.file}#${id}`;
+      const key = inputSecretKey(ctx.file, id);
       const decl = ctx.declaration;
       const password = ctx.password === true;
       // A command's result is not an answer: it is fetched again each time, as VS Code does.
       const remember = decl?.type !== 'command';
-      if (remember) {
-        const known = password ? await secrets.get(key) : workspaceState.get<string>(key);
-        if (known !== undefined) return known;
-      }
+      // SecretStorage first for every input: installing from the registry stores secret values
+      // there ahead of time, also for files whose format cannot mark an input as a password.
+      const known = (await secrets.get(key)) ?? (password || !remember ? undefined : workspaceState.get<string>(key));
+      if (known !== undefined) return known;
       // Several servers may use one input: ask once and share the answer.
       let pending = pendingAsks.get(key);
       if (!pending) {
@@ -104,3 +110,4 @@ export function clearInputsCommand(resolver: EditorInputResolver, reload: () => 
     },
   };
 }
+
