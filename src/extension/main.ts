@@ -100,7 +100,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
   host = h;
 
-  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge });
+  // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
+  const toolFilter = workspaceToolFilter();
+  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge, isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool) });
+  context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
   context.subscriptions.push(gateway);
   const gatewayEnv = (): Record<string, string> => {
     const ep = gateway.endpoint();
@@ -140,7 +143,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       controller.scheduleReload();
     }),
   );
-  const toolFilter = workspaceToolFilter();
   const tree = new ServerTreeProvider(controller, redact, toolFilter);
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
