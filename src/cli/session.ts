@@ -10,6 +10,7 @@ import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/conf
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
 import { usageError } from './errors.js';
+import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -27,11 +28,18 @@ export interface SessionOptions {
 export class Session {
   private hostInstance: ConnectionManager | undefined;
 
+  /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
+  readonly redact: (text: string) => string;
+
   private constructor(
     readonly io: Io,
     readonly workspace: string,
     readonly config: LoadedConfig,
-  ) {}
+  ) {
+    const secrets = knownSecrets(io.env, config.servers);
+    (io as Partial<SafeIo>).learn?.(secrets);
+    this.redact = redactWith(secrets);
+  }
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
   static async open(io: Io, o: SessionOptions): Promise<Session> {

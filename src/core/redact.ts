@@ -139,6 +139,34 @@ export function redactString(s: string): string {
   return redactTokens(out);
 }
 
+/** Shorter values are too likely to be ordinary words to scrub from every line. */
+const MIN_KNOWN_SECRET_LENGTH = 6;
+
+/** A server's env and header values: whatever an error or a log line repeats of them is a secret. */
+export function secretValuesOf(config: ServerConfig): string[] {
+  if (config.type === 'stdio') return Object.values(config.env ?? {});
+  if (config.type === 'inprocess') return [];
+  return Object.values(config.headers ?? {});
+}
+
+/**
+ * `text` with each of `values` (the longest first) replaced wherever it appears, also when it is
+ * echoed line by line or JSON-escaped (a header value with CR/LF in an HTTP client's error).
+ */
+export function redactKnownValues(text: string, values: readonly string[]): string {
+  const forms = new Set<string>();
+  for (const v of values) {
+    forms.add(v);
+    forms.add(JSON.stringify(v).slice(1, -1));
+    for (const part of v.split(/\r?\n|\r/)) forms.add(part.trim());
+  }
+  let out = text;
+  for (const f of [...forms].filter((x) => x.length >= MIN_KNOWN_SECRET_LENGTH).sort((a, b) => b.length - a.length)) {
+    if (out.includes(f)) out = out.split(f).join(REDACTED);
+  }
+  return out;
+}
+
 /** Copy of the headers with credential values replaced (the auth scheme is kept for context). */
 export function redactHeaders(headers: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!headers) return headers;
