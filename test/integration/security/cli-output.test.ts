@@ -86,6 +86,7 @@ test('terminal escapes and bidi controls from config and servers are shown, not 
     const run = io();
     await runCli([...args, '--workspace', dir], run);
     for (const [label, text] of [['stdout', run.out], ['stderr', run.err]] as const) {
+      // eslint-disable-next-line no-control-regex -- looking for raw control characters is the test.
       assert.ok(!/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(text), `${args.join(' ')} ${label} holds a raw control character: ${JSON.stringify(text)}`);
     }
     assert.ok((run.out + run.err).includes('\\u001b'), `${args.join(' ')} shows the escape as text`);
