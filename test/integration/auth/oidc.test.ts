@@ -219,7 +219,12 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
   test('a redirect with the wrong state gets an error page, is ignored (the sign-in keeps waiting) and nothing is saved', async () => {
     const s = setup((redirect) => redirect.searchParams.set('state', 'forged-state-value-0123456789abcdef'));
     const ac = new AbortController();
-    const signIn = s.auth.authenticate(s.def, { signal: ac.signal });
+    // The browser is asked right after the URL is announced; the page is what it got back.
+    let signIn!: Promise<void>;
+    const opened = new Promise<void>((resolve) => {
+      signIn = s.auth.authenticate(s.def, { signal: ac.signal, onAuthorizationUrl: () => setImmediate(resolve) });
+    });
+    await opened;
     const page = (await s.browsing[0]) as { status: number; body: string };
     assert.equal(page.status, 400);
     assert.match(page.body, /state mismatch/);
