@@ -224,11 +224,15 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const opened = new Promise<void>((resolve) => {
       signIn = s.auth.authenticate(s.def, { signal: ac.signal, onAuthorizationUrl: () => setImmediate(resolve) });
     });
-    await opened;
-    const page = (await s.browsing[0]) as { status: number; body: string };
-    assert.equal(page.status, 400);
-    assert.match(page.body, /state mismatch/);
-    ac.abort();
+    try {
+      await opened;
+      const page = (await s.browsing[0]) as { status: number; body: string };
+      assert.equal(page.status, 400);
+      assert.match(page.body, /state mismatch/);
+    } finally {
+      // The clock is fake, so only the abort ends the waiting sign-in (and its listener).
+      ac.abort();
+    }
     await assert.rejects(signIn, (err: unknown) => err instanceof AuthError && err.code === 'cancelled');
     assert.equal(record(s).tokens, undefined);
     assert.equal(await s.auth.hasSession(s.def), false);
