@@ -123,8 +123,10 @@ export function redactString(s: string): string {
   out = out.replace(/\b(bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
   out = out.replace(/\b(Basic|Token|Digest)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/g, (_m, scheme: string) => `${scheme} ${REDACTED}`);
   // JSON-ish and Python-ish "key": "value" / 'key': 'value' (also `key: "value"` in YAML).
-  out = out.replace(/(["']?)([\w.-]+)\1(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g, (m, q: string, key: string, sep: string, vq: string) =>
-    isSecretKey(key) ? `${q}${key}${q}${sep}${vq}${REDACTED}${vq}` : m,
+  // The key starts at a quote or at the start of a word, never inside one: a long token-like line
+  // would otherwise be tried at every character (quadratic).
+  out = out.replace(/(?:(["'])|(?<![\w.-]))([\w.-]+)\1?(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g, (m, q: string | undefined, key: string, sep: string, vq: string) =>
+    isSecretKey(key) && (q === undefined || m.startsWith(`${q}${key}${q}`)) ? `${q ?? ''}${key}${q ?? ''}${sep}${vq}${REDACTED}${vq}` : m,
   );
   // key=value (query strings, env assignments, `aws_secret_access_key = X`, --api-key=xyz), quoted or not.
   out = out.replace(new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'), (m, pre: string, key: string, eq: string, value: string) => {
