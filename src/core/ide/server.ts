@@ -36,7 +36,7 @@ export interface IdeServerOptions {
   selectionDebounceMs?: number;
   /** Sockets waiting for their handshake and how long they may wait (limits.ts). */
   limits?: ConnectionLimits & {
-    /** Open sockets in all (agents and handshakes); more are refused by Node. Default 256. */
+    /** Open sockets in all (agents and handshakes); more are refused by Node. Default 1,024 (the review served 500 agents at once). */
     maxConnections?: number;
     /** Answers a client has not read (bytes) before the server stops reading its requests. Default 8 MiB. */
     pauseUnreadBytes?: number;
@@ -191,7 +191,7 @@ export class IdeServer {
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.http.on('clientError', (_err, socket) => socket.destroy());
     // No token is needed to open a TCP connection, so idle ones are bounded in number and time.
-    this.http.maxConnections = this.opts.limits?.maxConnections ?? 256;
+    this.http.maxConnections = this.opts.limits?.maxConnections ?? 1024;
     this.http.on('connection', (socket: Socket) => this.pending.add(socket));
     this.http.on('request', (req: IncomingMessage) => this.pending.forget(req.socket));
     const interval = this.opts.keepAliveMs ?? 30_000;
