@@ -8,6 +8,7 @@ import { list, prompts, resources, tools } from './commands/inventory.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 export const VERSION = '0.1.0';
 
@@ -25,7 +26,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
 };
 
 function printError(io: Io, err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   io.stderr(`mcp-host: ${message}\n`);
   const hint = (err as { hint?: unknown }).hint;
   if (typeof hint === 'string' && hint) io.stderr(`  ${hint}\n`);

@@ -13,7 +13,7 @@ import { stateError, targetOf, transportOf } from '../format.js';
 import { cell } from '../output.js';
 import { inputVariableName } from '../ports.js';
 import { formatJsonPath, formatProblem, type Session } from '../session.js';
-import { printJson } from './shared.js';
+import { heldHint, printJson } from './shared.js';
 
 interface CommandCheck {
   command: string;
@@ -91,7 +91,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
   if (err) {
     r.error = session.redact(err.message);
-    const hint = err.hint ?? (s.state.kind === 'disabled' ? 'Remove "disabled": true from the entry to use it.' : undefined);
+    const hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);
     if (hint !== undefined) r.hint = session.redact(hint);
   }
   if (s.state.kind === 'failed') {

@@ -10,6 +10,7 @@ import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
+import { errorMessage } from '../connection/errors.js';
 import { openableUrl } from './safe-url.js';
 
 export interface AuthenticateOptions {
@@ -144,5 +145,5 @@ function registeredLoopbackPort(client: unknown): number | undefined {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
