@@ -19,6 +19,7 @@ export const COMMAND_IDS = [
   'mcpHost.sendSelectionToAgent',
   'mcpHost.ide.acceptDiff',
   'mcpHost.ide.rejectDiff',
+  'mcpHost.connectAgent',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
