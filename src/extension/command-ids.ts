@@ -20,6 +20,9 @@ export const COMMAND_IDS = [
   'mcpHost.ide.acceptDiff',
   'mcpHost.ide.rejectDiff',
   'mcpHost.connectAgent',
+  'mcpHost.browseRegistry',
+  'mcpHost.removeServer',
+  'mcpHost.importServers',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];
