@@ -81,6 +81,9 @@ const VALUE = `(?:"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^&\\s;,"'}\\]]+)`
 /** A port after `-p` (`-p 3000`) is not a password; anything else after `-p` may be (`mysql -p X`). */
 const PORT_LIKE = /^\d{1,5}(:\d{1,5})?$/;
 
+/** Bare words that end many sentences before a colon ("X is secret: its value…"); compounds still count. */
+const PROSE_FIELD_RE = /^(secret|secrets|token|tokens|credential|credentials|key|keys)$/i;
+
 const FIELD_RE = /(^|[\s{,;(])([A-Za-z][\w.-]*)(\s*:[ \t]*|[ \t]*=[ \t]*(?=[A-Za-z]+[ \t]))/g;
 
 /**
@@ -95,7 +98,7 @@ function redactFields(s: string): string {
       for (const m of line.matchAll(FIELD_RE)) {
         const valueAt = m.index + m[0].length;
         const rest = line.slice(valueAt);
-        if (!SECRET_FIELD_RE.test(m[2]!) || rest === '' || /^["']/.test(rest) || rest.startsWith(REDACTED)) continue;
+        if (!SECRET_FIELD_RE.test(m[2]!) || PROSE_FIELD_RE.test(m[2]!) || rest === '' || /^["']/.test(rest) || rest.startsWith(REDACTED)) continue;
         return `${line.slice(0, valueAt)}${REDACTED}`;
       }
       return line;

@@ -96,6 +96,7 @@ const PLAIN = [
   'GET https://registry.npmjs.org/@modelcontextprotocol/sdk',
   'the basic idea is a token of thanks',
   'Error: connect ECONNREFUSED 127.0.0.1:443',
+  'mcp-host: environment variable EVERYTHING_TOKEN is secret: its value is not written',
 ];
 
 test('redaction corpus: ordinary text is left alone', () => {
