@@ -3,6 +3,7 @@ import type { HostContent, ServerSnapshot } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { revealMisleadingUnicode } from '../core/capabilities/sanitize.js';
 import { ConnectionStates } from '../core/connection/state.js';
+import { redactArgs, redactUrl } from '../core/redact.js';
 
 /**
  * A server-chosen identifier (tool, prompt, resource name) for a terminal: bidi controls,
@@ -35,12 +36,12 @@ export function transportOf(def: ServerDefinition): string {
   return def.config.type;
 }
 
-/** What a server runs or connects to, for one table cell. */
+/** What a server runs or connects to, for one table cell: secret-looking args and URL credentials hidden. */
 export function targetOf(def: ServerDefinition): string {
   const c = def.config;
-  if (c.type === 'stdio') return [c.command, ...c.args].join(' ');
+  if (c.type === 'stdio') return [c.command, ...redactArgs(c.args)].join(' ');
   if (c.type === 'inprocess') return `in-process:${c.id}`;
-  return c.url;
+  return redactUrl(c.url);
 }
 
 /** `connected (120 ms)`, `failed: <message>`, ... */

@@ -9,6 +9,7 @@ import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
+import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
 import { errorMessage } from '../core/connection/errors.js';
 
@@ -41,7 +42,9 @@ function printError(io: Io, err: unknown): void {
 }
 
 /** Runs one command line; never throws. `onSession` lets the caller stop servers on a signal. */
-export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Session) => void): Promise<ExitCode> {
+export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s: Session) => void): Promise<ExitCode> {
+  // Everything printed passes here: terminal escapes from config or servers shown, stderr redacted.
+  const io = safeIo(rawIo);
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv);

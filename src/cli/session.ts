@@ -16,6 +16,7 @@ import { createHost, type ConnectionManager } from '../core/host.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { usageError } from './errors.js';
+import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -38,6 +39,9 @@ export class Session {
   /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
 
+  /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
+  redact: (text: string) => string;
+
   private constructor(
     readonly io: Io,
     readonly workspace: string,
@@ -46,7 +50,16 @@ export class Session {
     readonly userSettingsFile: string,
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
     readonly userSettings: Record<string, unknown> = {},
-  ) {}
+  ) {
+    this.redact = this.learnSecrets();
+  }
+
+  /** The env and header values of the current config (and secret-named env variables) become known secrets. */
+  private learnSecrets(): (text: string) => string {
+    const secrets = knownSecrets(this.io.env, this.config.servers);
+    (this.io as Partial<SafeIo>).learn?.(secrets);
+    return redactWith(secrets);
+  }
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
   static async open(io: Io, o: SessionOptions): Promise<Session> {
@@ -96,6 +109,7 @@ export class Session {
       this.loadOptions = { ...this.loadOptions, userServers: user.servers };
       this.config = await loadConfig(this.loadOptions);
       this.config.problems.unshift(...user.problems);
+      this.redact = this.learnSecrets();
     }
     return this.config;
   }

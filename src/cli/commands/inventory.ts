@@ -4,6 +4,7 @@ import type { ServerSnapshot } from '../../core/api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';
+import { cell } from '../output.js';
 import type { Session } from '../session.js';
 import { connectAll, connectOne, printJson, reportUnavailable } from './shared.js';
 
@@ -41,7 +42,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
           transport: transportOf(s.definition),
           state: s.state.kind,
-          ...(err ? { error: err.message } : {}),
+          ...(err ? { error: session.redact(err.message) } : {}),
           tools: toolCount(s),
           resources: s.resources.length + s.resourceTemplates.length,
           prompts: s.prompts.length,
@@ -55,7 +56,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     session.io.stdout(`No servers configured for ${session.workspace} (.mcp.json, .vscode/mcp.json or --config).\n`);
     return EXIT.ok;
   }
-  const rows = snaps.map((s) => [s.name, transportOf(s.definition), s.definition.source.scope, String(toolCount(s)), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), stateText(s.state)]);
+  const rows = snaps.map((s) => [cell(s.name), transportOf(s.definition), s.definition.source.scope, String(toolCount(s)), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), cell(session.redact(stateText(s.state)))]);
   session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
   return EXIT.ok;
 }

@@ -10,7 +10,8 @@ export type AuthErrorCode =
   | 'cancelled'
   | 'browser'
   | 'token'
-  | 'callback-port';
+  | 'callback-port'
+  | 'unsafe-url';
 
 /** A failure of the explicit sign-in flow (or of a configured value it needs). */
 export class AuthError extends Error {

@@ -18,6 +18,7 @@ import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
 import { errorMessage } from '../connection/errors.js';
+import { openableUrl } from './safe-url.js';
 
 export interface AuthenticateOptions {
   signal?: AbortSignal;
@@ -58,8 +59,13 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
       redirectUrl: session.redirectUrl,
       freshSignIn: true,
       openAuthorizationUrl: async (url) => {
-        opts.onAuthorizationUrl?.(url.href);
-        const opened = await deps.browser.open(url.href).catch(() => false);
+        // Checked before it is printed or opened: the metadata that chose it is the server's.
+        const href = openableUrl(url, `Sign-in to ${def.name}`);
+        opts.onAuthorizationUrl?.(href);
+        const opened = await deps.browser.open(href).catch((err: unknown) => {
+          if (err instanceof AuthError) throw err;
+          return false;
+        });
         if (!opened && !opts.continueWithoutBrowser) {
           throw new AuthError('browser', 'The browser was not opened, so sign-in stopped. Try again and allow opening the link.');
         }

@@ -23,6 +23,7 @@ export { serverAuthKey } from './keys.js';
 export { NeedsAuthCache, NEEDS_AUTH_TTL_MS } from './needs-auth-cache.js';
 export { HostOAuthProvider, isOAuthCapable } from './provider.js';
 export { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from './loopback-receiver.js';
+export { isOpenableUrl, openableUrl } from './safe-url.js';
 export type { RedirectReceiver, RedirectSession } from './ports.js';
 export type { AuthenticateOptions } from './flow.js';
 export { ClientCredentialsProvider, usesClientCredentials, credentialKind, type ClientCredentialKind } from './client-credentials.js';

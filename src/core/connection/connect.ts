@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
-import { redactArgs, redactUrl } from '../redact.js';
+import { redactArgs, redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport } from './transports.js';
@@ -52,8 +52,23 @@ function describe(def: ServerDefinition): string {
   return redactUrl(c.url);
 }
 
-/** Turns whatever an attempt threw into an error that says what happened and what to do. */
+/**
+ * Turns whatever an attempt threw into an error that says what happened and what to do. The text
+ * ends up in the server's state, logs and CLI output, and HTTP clients repeat raw URLs (with their
+ * credentials) and header values in theirs: it is redacted here, once, for all of them.
+ */
 export function connectError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
+  const e = describeError(err, def, stdio);
+  const clean = (text: string) => redactString(redactKnownValues(text, secretValuesOf(def.config)));
+  if (e instanceof HostError) {
+    const message = clean(e.message);
+    return message === e.message ? e : new HostError(e.code, message, e.hint === undefined ? undefined : clean(e.hint), { cause: e.cause });
+  }
+  if (e instanceof NeedsAuthError) return new NeedsAuthError(clean(e.message));
+  return e;
+}
+
+function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
   if (err instanceof HostError && err.code !== 'connection-closed') return err;
   if (isUnauthorized(err)) return new NeedsAuthError(`${def.name} needs authentication: ${errorMessage(err)}`);
   if (stdio && (stdio.exit || isConnectionClosed(err) || err instanceof HostError)) {

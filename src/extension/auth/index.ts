@@ -17,6 +17,7 @@ import type { ServerDefinition } from '../../core/config/types.js';
 import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';
+import { externalOpener } from './opener.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
 import { errorMessage } from '../../core/connection/errors.js';
 
@@ -41,12 +42,7 @@ export function needsUriRedirect(): boolean {
   return vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined;
 }
 
-const browser: BrowserOpener = {
-  // The string is passed through on purpose: the extension host accepts one and forwards it
-  // verbatim, whereas a vscode.Uri is re-serialised with `=`/`&`/`+` in the query percent-encoded,
-  // which breaks the authorization URL (scope, redirect_uri, resource).
-  open: async (url) => vscode.env.openExternal(url as unknown as vscode.Uri),
-};
+const browser: BrowserOpener = externalOpener((target) => vscode.env.openExternal(target as unknown as vscode.Uri));
 
 export function createEditorAuth(context: vscode.ExtensionContext, log: Logger): EditorAuth {
   const uriReceiver = needsUriRedirect() ? new UriRedirectReceiver(context.extension.id) : undefined;
