@@ -13,6 +13,8 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationPort, RootsPort } from '../api.js';
+import { answerMaybeAsTask } from '../features/tasks.js';
+import { nullLogger, type Logger } from '../ports.js';
 import type { ListKind } from './connect.js';
 
 /** Capabilities declared in `initialize`: only what a port is there to serve (no sampling). */
@@ -27,6 +29,7 @@ export interface ClientHandlerContext {
   server: string;
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  log?: Logger;
   /** Re-fetches one cached list after the server said it changed. */
   refresh(kind: ListKind): Promise<void>;
 }
@@ -41,13 +44,16 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
   if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots() }));
   const elicitation = ctx.elicitation;
   if (elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (req, extra): Promise<ElicitResult> => {
+    client.setRequestHandler(ElicitRequestSchema, (req, extra): Promise<ElicitResult> => {
       const p = req.params;
-      const answer =
-        p.mode === 'url'
-          ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
-          : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
-      return answer as ElicitResult;
+      // A server may ask for the answer as a task (2025-11-25) and poll for it.
+      return answerMaybeAsTask(p, extra, async () => {
+        const answer =
+          p.mode === 'url'
+            ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
+            : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
+        return answer as ElicitResult;
+      }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
     });
   }
 }

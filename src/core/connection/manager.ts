@@ -33,6 +33,7 @@ import {
 } from '../capabilities/index.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
+import { ClientFeatures } from '../features/index.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities, installClientHandlers } from './clientHandlers.js';
@@ -68,6 +69,8 @@ interface Entry {
   lastStdio?: StdioProcessTransport;
   removed: boolean;
   log: Logger;
+  /** What src/core/features runs for the live connection (ping, …); disposed when it goes. */
+  featureScope?: Disposable;
 }
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */
@@ -76,6 +79,13 @@ export interface ConnectionManager extends McpHost {
   recentStderr(name: string): string;
   /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined;
+  /** Sampling, logging, ping, tasks, subscriptions: the running tasks and resource listeners. */
+  readonly features: ClientFeatures;
+  /**
+   * Runs `op` with the server's live SDK client (connecting first if needed), with the same
+   * error handling as calls: for the protocol features in src/core/features.
+   */
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
 }
 
 function prefixed(logger: Logger, prefix: string): Logger {
@@ -98,6 +108,7 @@ export class Manager implements ConnectionManager {
   private readonly remotePool: Pool;
   private readonly clock: Clock;
   private readonly capabilities: ClientCapabilities;
+  readonly features: ClientFeatures;
   private readonly clientInfo: { name: string; version: string };
   private settledWaiters: (() => void)[] = [];
   private readonly subscriptions: Disposable[] = [];
@@ -109,7 +120,8 @@ export class Manager implements ConnectionManager {
     this.remotePool = new Pool(this.settings.remoteConcurrency);
     this.clock = options.clock ?? systemClock;
     this.clientInfo = options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' };
-    this.capabilities = clientCapabilities(options);
+    this.features = new ClientFeatures(options.features ?? {}, this.clock);
+    this.capabilities = this.features.capabilities(clientCapabilities(options));
     if (options.roots) {
       this.subscriptions.push(
         options.roots.onDidChange(() => {
@@ -286,6 +298,7 @@ export class Manager implements ConnectionManager {
     attempt?.abort.abort();
     const conn = e.conn;
     e.conn = undefined;
+    this.endFeatures(e);
     this.clearLists(e);
     if (conn) conn.closedBecause = `${e.name} was stopped`;
     await Promise.all([conn?.close(), attempt?.promise]);
@@ -353,15 +366,20 @@ export class Manager implements ConnectionManager {
     const timeoutMs = connectTimeoutFor(def.config, this.settings);
     const stale = (): boolean => launch !== e.launch || e.removed || this.disposed;
     let conn: LiveConnection;
+    const clientOptions = this.features.clientOptions();
     try {
       conn = await openConnection(def, {
         clientInfo: this.clientInfo,
         capabilities: this.capabilities,
+        clientOptions,
         logger: e.log,
         authProvider: def.config.type === 'stdio' || def.config.type === 'inprocess' ? undefined : this.options.authProvider?.(def),
         timeoutMs,
         signal,
-        setupClient: (client) => this.setupClient(e, client),
+        setupClient: (client) => {
+          this.setupClient(e, client);
+          this.features.setup(e.name, client, e.log, clientOptions.taskStore);
+        },
       });
     } catch (err) {
       if (stale()) return;
@@ -395,6 +413,7 @@ export class Manager implements ConnectionManager {
     }
     this.watch(e, conn);
     e.conn = conn;
+    e.featureScope = this.features.connected(e.name, conn.client, e.log, (why) => this.onUnresponsive(e, conn, why));
     e.tools = wrapTools(e.name, lists.tools, this.takenNames(e));
     e.resources = wrapResources(e.name, lists.resources);
     e.resourceTemplates = wrapResourceTemplates(e.name, lists.resourceTemplates);
@@ -472,6 +491,7 @@ export class Manager implements ConnectionManager {
       markClosed?.();
       if (e.conn !== conn) return;
       e.conn = undefined;
+      this.endFeatures(e);
       this.clearLists(e);
       const why = conn.stdio ? `${e.name} ${conn.stdio.describeExit()}` : (conn.closedBecause ?? `${e.name} closed the connection`);
       conn.closedBecause ??= why;
@@ -487,6 +507,23 @@ export class Manager implements ConnectionManager {
     };
   }
 
+  private endFeatures(e: Entry): void {
+    e.featureScope?.dispose();
+    e.featureScope = undefined;
+  }
+
+  /** A server that stopped answering pings: shown as unresponsive, then reconnected. */
+  private onUnresponsive(e: Entry, conn: LiveConnection, why: string): void {
+    if (e.conn !== conn || this.disposed) return;
+    const message = `${e.name} is unresponsive: it ${why}`;
+    e.log.warn(`${message}; reconnecting`);
+    void this.shutdown(e).then(() => {
+      if (e.removed || this.disposed) return;
+      this.setState(e, { kind: 'failed', error: { code: 'unresponsive', message, hint: 'Reconnecting now.' }, at: this.clock.now() });
+      void this.connect(e, 1);
+    });
+  }
+
   private takenNames(e: Entry): Set<string> {
     const taken = new Set<string>();
     for (const other of this.entries.values()) if (other !== e) for (const t of other.tools) taken.add(t.qualifiedName);
@@ -498,6 +535,7 @@ export class Manager implements ConnectionManager {
       server: e.name,
       roots: this.options.roots,
       elicitation: this.options.elicitation,
+      log: e.log,
       refresh: async (kind) => {
         const conn = e.conn;
         if (!conn || conn.client !== client) return;
@@ -608,9 +646,13 @@ export class Manager implements ConnectionManager {
       const problems = validateToolArgs(t, args);
       if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
       const started = this.clock.now();
-      const raw = await conn.client.callTool({ name: t.name, arguments: args }, undefined, this.requestOptions(opts));
+      const raw = await this.features.callTool(e.name, conn.client, t, args, this.requestOptions(opts), e.log, opts?.onTaskStatus);
       return toToolCallResult(raw as CallToolResult, this.clock.now() - started, this.options.blobDir);
     });
+  }
+
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
+    return this.use(server, what, opts, (conn) => op(conn.client));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
