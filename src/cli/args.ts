@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'complete'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -19,6 +19,12 @@ export interface ParsedArgs {
   args?: string;
   /** `--timeout` in ms. */
   timeoutMs?: number;
+  /** `--verbose`: print the servers' log messages on stderr. */
+  verbose?: boolean;
+  /** `complete`: `--prompt NAME` or `--resource URI_TEMPLATE`, and `--context K=V` (repeatable). */
+  prompt?: string;
+  resource?: string;
+  context?: Record<string, string>;
 }
 
 /** Positional arguments each command takes: [required, optional]. */
@@ -33,16 +39,20 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   doctor: { required: [], optional: [] },
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
+  complete: { required: ['SERVER', 'ARG'], optional: ['VALUE'] },
 };
 
 /** Which commands accept which command options. */
 const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--args': ['call', 'prompt'],
   '--timeout': ['call', 'read', 'prompt'],
+  '--prompt': ['complete'],
+  '--resource': ['complete'],
+  '--context': ['complete'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout']);
-const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--version', '-V']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--prompt', '--resource', '--context']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false };
@@ -63,6 +73,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (FLAG_OPTIONS.has(name)) {
       if (eq > 0) throw usageError(`option ${name} takes no value`);
       if (name === '--json') out.json = true;
+      else if (name === '--verbose') out.verbose = true;
       else if (name === '--help' || name === '-h') out.help = true;
       else out.version = true;
       continue;
@@ -85,6 +96,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--args':
         out.args = value;
         break;
+      case '--prompt':
+        out.prompt = value;
+        break;
+      case '--resource':
+        out.resource = value;
+        break;
+      case '--context': {
+        const eqAt = value.indexOf('=');
+        if (eqAt <= 0) throw usageError(`--context takes KEY=VALUE, got "${value}"`);
+        (out.context ??= {})[value.slice(0, eqAt)] = value.slice(eqAt + 1);
+        break;
+      }
       case '--timeout': {
         const n = Number(value);
         if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw usageError(`--timeout must be a positive number of milliseconds, got "${value}"`);
@@ -112,14 +135,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const allowed = COMMAND_OPTIONS[opt];
     if (allowed && !allowed.includes(out.command)) throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
+  if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
+    throw usageError('complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE', `usage: mcp-host ${usageLine(out.command)}`);
+  }
   return out;
 }
+
+const OPTION_VALUE: Record<string, string> = { '--args': 'JSON', '--prompt': 'NAME', '--resource': 'URI_TEMPLATE', '--context': 'K=V' };
 
 export function usageLine(c: Command): string {
   const { required, optional } = ARITY[c];
   const opts = Object.entries(COMMAND_OPTIONS)
     .filter(([, cmds]) => cmds.includes(c))
-    .map(([o]) => `[${o} ${o === '--args' ? 'JSON' : 'MS'}]`);
+    .map(([o]) => `[${o} ${OPTION_VALUE[o] ?? 'MS'}]`);
   return [c, ...required, ...optional.map((o) => `[${o}]`), ...opts].join(' ');
 }
 
@@ -140,15 +168,22 @@ commands:
   doctor                            check every server and say what to fix
   auth SERVER                       sign in to a remote server (OAuth in your browser)
   logout SERVER                     forget the server's stored tokens
+  complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
+                                    the server's completions for a prompt argument or
+                                    a resource-template variable
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)
   --config FILE      extra .mcp.json-format file (repeatable)
   --json             machine-readable output
+  --verbose          print the servers' log messages (notifications/message) on stderr
   --help, --version
 
 exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,
             3 connection failure or timeout
+
+servers are offered the workspace folder as their root; a server's questions (elicitation) are
+asked in the terminal, and declined when stdin is not a terminal. Sampling is not offered.
 
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go)

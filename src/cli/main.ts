@@ -2,6 +2,7 @@
 // stops every server it started, and exits with the contract's code (see errors.ts).
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
+import { complete } from './commands/complete.js';
 import { doctor } from './commands/doctor.js';
 import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
@@ -21,6 +22,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  complete,
 };
 
 function printError(io: Io, err: unknown): void {
@@ -49,7 +51,7 @@ export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Se
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, verbose: parsed.verbose });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

@@ -9,6 +9,7 @@ import { loadConfig } from '../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
+import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
@@ -17,11 +18,14 @@ export interface Io {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Where elicitation questions are asked; defaults to the process's terminal. */
+  terminal?: Terminal;
 }
 
 export interface SessionOptions {
   workspace?: string;
   configs: string[];
+  verbose?: boolean;
 }
 
 export class Session {
@@ -31,6 +35,7 @@ export class Session {
     readonly io: Io,
     readonly workspace: string,
     readonly config: LoadedConfig,
+    private readonly verbose = false,
   ) {}
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
@@ -49,7 +54,7 @@ export class Session {
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
     });
-    return new Session(io, workspace, config);
+    return new Session(io, workspace, config, o.verbose);
   }
 
   get host(): ConnectionManager {
@@ -58,6 +63,11 @@ export class Session {
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
+      // no sampling: the CLI has no model to serve it.
+      roots: cliRoots(this.workspace),
+      elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
+      features: this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
     });
