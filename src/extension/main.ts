@@ -22,6 +22,8 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { editorFeatureOptions, logLevelFor, registerFeatureCommands } from './features/index.js';
+import { applyLogLevel } from '../core/features/logging.js';
 
 let host: McpHost | undefined;
 
@@ -83,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     roots,
     elicitation,
     authProvider: (def) => auth.providerFor(def),
+    features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   host = h;
@@ -153,6 +156,17 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   registerCallCommands(context, h, log, elicitation);
+  context.subscriptions.push(
+    ...registerFeatureCommands(h, log),
+    // A changed log level reaches connected servers at once (ping interval: at the next connect).
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mcpHost.logging')) return;
+      for (const s of h.servers()) {
+        if (s.state.kind !== 'connected') continue;
+        void h.withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name))).catch(() => undefined);
+      }
+    }),
+  );
   context.subscriptions.push(startIdeIntegration(context, log));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);

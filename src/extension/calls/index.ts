@@ -3,7 +3,8 @@
  * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
  */
 import type * as vscode from 'vscode';
-import type { ElicitationPort, McpHost } from '../../core/api.js';
+import type { ElicitationPort } from '../../core/api.js';
+import type { ConnectionManager } from '../../core/host.js';
 import { CallHistory } from '../../core/forms/call-history.js';
 import type { CallsContext } from './context.js';
 import { registerResourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
@@ -23,7 +24,7 @@ export { RESULT_SCHEME } from './result-documents.js';
  */
 export function registerCallCommands(
   context: vscode.ExtensionContext,
-  host: McpHost,
+  host: ConnectionManager,
   log: vscode.LogOutputChannel,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
 ): void {
