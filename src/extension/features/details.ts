@@ -17,10 +17,10 @@ export function detailsMarkdown(s: ServerSnapshot, instructions: string | undefi
   if (st.kind === 'connected') {
     lines.push(`Server: ${escapeInline(st.serverInfo.title ?? st.serverInfo.name)} ${escapeInline(st.serverInfo.version)}`, '');
     lines.push(`${s.tools.length} tools, ${s.resources.length} resources, ${s.resourceTemplates.length} resource templates, ${s.prompts.length} prompts`, '');
-    lines.push('## Capabilities', '', fence(JSON.stringify(st.capabilities, null, 2), 'json'), '');
     lines.push('## Instructions', '');
     // Shown as text, not rendered: they are the server's words to a model, not markup for us.
     lines.push(instructions ? fence(stripMisleadingUnicode(instructions), 'text') : '_The server sent no instructions._', '');
+    lines.push('## Capabilities', '', fence(JSON.stringify(st.capabilities, null, 2), 'json'), '');
   } else {
     lines.push('Instructions and capabilities are shown once the server is connected.', '');
   }

@@ -1,0 +1,101 @@
+// The protocol features' editor faces in real VS Code (code-server) against server-everything:
+// server log messages in the server's output channel, sampling consent and (no model in
+// code-server) a clear error back to the server, completions as you type in the prompt argument
+// pick, and the server details document with the instructions whole.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { EVERYTHING, killMarked, poll, startVSCode } from './harness.js';
+import { WAIT, answerDialog, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+
+test('protocol features in the editor: logging, sampling consent, completions, server details', { timeout: 900_000 }, async (t) => {
+  const mark = `mcp-host-features-e2e-${randomBytes(4).toString('hex')}`;
+  const vs = await startVSCode({
+    workspace: 'features',
+    name: 'editor-features',
+    settings: { 'mcpHost.logging.level': 'debug' },
+    env: { MCP_HOST_E2E_NODE: process.execPath, MCP_HOST_E2E_EVERYTHING: EVERYTHING, MCP_HOST_E2E_MARK: mark },
+  });
+  t.after(async () => {
+    await vs.dispose();
+    killMarked(mark);
+  });
+
+  await t.test('the project server is approved and connects', async () => {
+    await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
+    await answerDialog(vs, /Allow the MCP server .*defined by this workspace|Allow 1 MCP server/, 'Allow');
+    await vs.focusMcpHostView();
+    // With sampling, roots, elicitation and tasks declared, server-everything offers all 19 tools.
+    await vs.waitForTreeItem(/everything.*19 tools/, WAIT);
+  });
+
+  await t.test('server log messages land in the server\'s output channel at their level', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+    await pickRow(vs, 'toggle-simulated-logging');
+    const log = await vs.waitForLogFile('MCP Host: everything', /\[(debug|info|warning|error)\] (\w+: )?\w+[- ]level[- ]message/i, WAIT);
+    assert.match(log, /log level set to debug/);
+    const shown = await vs.waitForOutput('MCP Host: everything', /level[- ]message/i, WAIT);
+    assert.match(shown, /level[- ]message/i);
+  });
+
+  await t.test('sampling asks first; with no language model the server gets a clear error', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+    await pickRow(vs, 'trigger-sampling-request');
+    await waitForQuickInput(vs, /trigger-sampling-request: prompt/);
+    await quickInput(vs).input.fill('say hi');
+    await quickInput(vs).input.press('Enter');
+    await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
+    await quickInput(vs).input.press('Enter');
+    const asked = await answerDialog(vs, /everything wants to send this to a language model/, 'Allow once');
+    assert.match(asked, /say hi/);
+    assert.match(asked, /up to 100 tokens/);
+    const text = await previewText(vs, /No language model is available/);
+    assert.match(text, /trigger-sampling-request/);
+  });
+
+  await t.test('prompt arguments offer the server\'s completions as you type, narrowed by earlier answers', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Get Prompt…', /MCP Host: Get Prompt/);
+    await pickRow(vs, 'Team Management');
+    await waitForQuickInput(vs, /completable-prompt: department/);
+    await quickInput(vs).input.fill('S');
+    await poll('completions for "S"', WAIT, async () => {
+      const l = await rowLabels(vs);
+      return l.includes('Sales') && l.includes('Support') && !l.includes('Engineering') ? true : undefined;
+    });
+    await pickRow(vs, 'Sales', false);
+    await waitForQuickInput(vs, /completable-prompt: name/);
+    const names = await poll('completions for the Sales team', WAIT, async () => {
+      const l = await rowLabels(vs);
+      return l.includes('Eve') ? l : undefined;
+    });
+    assert.deepEqual(names, ['David', 'Eve', 'Frank']);
+    await pickRow(vs, 'Eve', false);
+    await previewText(vs, /Eve/);
+  });
+
+  await t.test('Show Server Details opens a document with the instructions whole', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Show Server Details', /Show Server Details/);
+    await pickRow(vs, 'everything', false);
+    const top = await poll('the details document', WAIT, async () => {
+      const text = await vs.activeEditorText().catch(() => '');
+      return /## Instructions/.test(text) ? text : undefined;
+    });
+    assert.match(top, /Everything Server – Server Instructions/);
+    // The end of the instructions (past the tooltip's cut) is in the document too.
+    await vs.page.keyboard.press('Control+End');
+    const end = await poll('the end of the document', WAIT, async () => {
+      const text = await vs.activeEditorText().catch(() => '');
+      return /Defined in/.test(text) ? text : undefined;
+    });
+    assert.match(end, /## Capabilities/);
+    await vs.page.keyboard.press('Control+Home');
+    await vs.page.keyboard.press('Control+F');
+    await vs.page.keyboard.type('properly passed server instructions');
+    await vs.page.keyboard.press('Escape');
+    const found = await poll('the last sentence of the instructions', WAIT, async () => {
+      const text = await vs.activeEditorText().catch(() => '');
+      return /properly passed server instructions/.test(text) ? text : undefined;
+    });
+    assert.match(found, /Easter Egg/);
+  });
+});
