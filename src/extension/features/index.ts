@@ -9,6 +9,7 @@ import { LOGGING_LEVELS } from '../../core/features/logging.js';
 import type { ConnectionManager } from '../../core/host.js';
 import { registerDetailsDocument } from './details.js';
 import { editorSampling, settingsConsentStore } from './sampling.js';
+import { registerTasksView } from './tasks-view.js';
 
 /** `mcpHost.logging.level` (default for every server) and `mcpHost.logging.serverLevels` (per server). */
 export function logLevelFor(server: string): LoggingLevel | undefined {
@@ -45,6 +46,7 @@ export function registerFeatureCommands(host: ConnectionManager, log: vscode.Log
   const details = registerDetailsDocument(host);
   return [
     details,
+    ...registerTasksView(host, log),
     vscode.commands.registerCommand('mcpHost.showServerDetails', async (arg?: unknown) => {
       const name = await pick(host, arg, 'Show Server Details');
       if (name) await details.open(name);
