@@ -1,7 +1,8 @@
 // The protocol features' editor faces in real VS Code (code-server) against server-everything:
 // server log messages in the server's output channel, sampling consent and (no model in
-// code-server) a clear error back to the server, completions as you type in the prompt argument
-// pick, and the server details document with the instructions whole.
+// code-server) a clear error back to the server, a task's status and Cancel in the call notification,
+// completions as you type in the prompt argument pick, and the server details document with the
+// instructions whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -51,6 +52,26 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     assert.match(asked, /up to 100 tokens/);
     const text = await previewText(vs, /No language model is available/);
     assert.match(text, /trigger-sampling-request/);
+  });
+
+  await t.test('a task tool shows its status in the call notification; Cancel sends tasks/cancel', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+    await pickRow(vs, 'simulate-research-query');
+    await waitForQuickInput(vs, /simulate-research-query: topic/);
+    await quickInput(vs).input.fill('tides');
+    await quickInput(vs).input.press('Enter');
+    await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
+    await pickRow(vs, 'false', false);
+    const toast = vs.page.locator('.notification-toast').filter({ hasText: /simulate-research-query/ });
+    const status = await poll('the task status in the notification', WAIT, async () => {
+      const text = (await toast.first().innerText().catch(() => '')) ?? '';
+      return /task working/.test(text) ? text : undefined;
+    });
+    assert.match(status, /task working: (Gathering sources|Analyzing content|Synthesizing findings|Generating report)/);
+    await toast.first().locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    const log = await vs.waitForLogFile('MCP Host everything', /task \w+ \(simulate-research-query\) cancelled/, WAIT);
+    assert.match(log, /tool simulate-research-query runs as task \w+/);
+    await vs.waitForLogFile('MCP Host', /everything\/simulate-research-query cancelled by the user/, WAIT);
   });
 
   await t.test('prompt arguments offer the server\'s completions as you type, narrowed by earlier answers', async () => {

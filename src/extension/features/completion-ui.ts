@@ -38,6 +38,8 @@ function completingPick(field: FormField, ctx: { step: number; total: number; ti
   (qp as unknown as { sortByLabel?: boolean }).sortByLabel = false;
   qp.value = typeof ctx.initial === 'string' ? ctx.initial : '';
   let asked = 0;
+  /** The typed value the shown items were computed for: a pick from a stale list must not beat what was typed. */
+  let itemsFor: string | undefined;
   const refresh = async (value: string): Promise<void> => {
     const mine = ++asked;
     qp.busy = true;
@@ -46,6 +48,7 @@ function completingPick(field: FormField, ctx: { step: number; total: number; ti
       if (mine !== asked) return;
       const typed: Item[] = value && !values.includes(value) ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
       qp.items = [...typed, ...values.map((v) => ({ label: v, value: v, alwaysShow: true }))];
+      itemsFor = value;
     } catch (e) {
       log.warn(`completion for ${field.name} failed: ${(e as Error).message}`);
       if (mine === asked) qp.items = value ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
@@ -63,7 +66,8 @@ function completingPick(field: FormField, ctx: { step: number; total: number; ti
     };
     qp.onDidChangeValue((v) => void refresh(v));
     qp.onDidAccept(() => {
-      const text = qp.selectedItems[0]?.value ?? qp.value;
+      const picked = itemsFor === qp.value ? qp.selectedItems[0]?.value : undefined;
+      const text = picked ?? qp.value;
       const r = parseFieldInput(field, text);
       if ('error' in r) {
         // QuickPick has no validation message in this API version; the title carries it.
