@@ -1,8 +1,8 @@
 // The protocol features' editor faces in real VS Code (code-server) against server-everything:
 // server log messages in the server's output channel, sampling consent and (no model in
 // code-server) a clear error back to the server, a task's status and Cancel in the call notification,
-// completions as you type in the prompt argument pick, and the server details document with the
-// instructions whole.
+// completions as you type in the prompt argument pick, a resource document following its
+// subscription, and the server details document with the instructions whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -93,6 +93,16 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     for (const n of ['Alice', 'Grace', 'John']) assert.ok(!names.includes(n), `${n} is not in the Sales team`);
     await pickRow(vs, 'Eve', false);
     await previewText(vs, /Eve/);
+  });
+
+  await t.test('an open resource document subscribes and re-reads when the server says it changed', async () => {
+    await runCommandThenPick(vs, 'MCP Host: Read Resource…', /MCP Host: Read Resource/);
+    await pickRow(vs, 'features.md');
+    await previewText(vs, 'demo://resource/static/document/features.md');
+    await vs.waitForLogFile('MCP Host', /following demo:\/\/resource\/static\/document\/features\.md from everything \(resources\/subscribe\)/, WAIT);
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+    await pickRow(vs, 'toggle-subscriber-updates');
+    await vs.waitForLogFile('MCP Host', /demo:\/\/resource\/static\/document\/features\.md from everything changed; re-read/, WAIT);
   });
 
   await t.test('Show Server Details opens a document with the instructions whole', async () => {
