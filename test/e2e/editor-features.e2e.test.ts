@@ -54,6 +54,33 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     assert.match(text, /trigger-sampling-request/);
   });
 
+  await t.test('"Always for this server" stops the asking; Revoke Sampling Consent brings it back', async () => {
+    const finished = () => (vs.readLogFile('MCP Host') ?? '').split('\n').filter((l) => /everything\/trigger-sampling-request (returned an error|done|failed)/.test(l)).length;
+    const callSampling = async (): Promise<void> => {
+      await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+      await pickRow(vs, 'trigger-sampling-request');
+      await waitForQuickInput(vs, /trigger-sampling-request: prompt/);
+      await quickInput(vs).input.fill('again');
+      await quickInput(vs).input.press('Enter');
+      await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
+      await quickInput(vs).input.press('Enter');
+    };
+    const before = finished();
+    await callSampling();
+    await answerDialog(vs, /everything wants to send this to a language model/, 'Always for this server');
+    await poll('the second sampling call to finish', WAIT, async () => (finished() > before ? true : undefined));
+    await callSampling();
+    await poll('the third call to finish without a dialog', WAIT, async () => (finished() > before + 1 ? true : undefined));
+    assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no consent dialog once always allowed');
+    await runCommandThenPick(vs, 'MCP Host: Revoke Sampling Consent', /Revoke Sampling Consent/);
+    await pickRow(vs, 'everything', false);
+    await vs.waitForNotification(/everything will ask again before its next sampling request/);
+    await callSampling();
+    await answerDialog(vs, /everything wants to send this to a language model/, 'Deny');
+    await poll('the denied call to finish', WAIT, async () => (finished() > before + 2 ? true : undefined));
+    await previewText(vs, /declined the sampling request from everything/);
+  });
+
   await t.test('a task tool shows its status in the call notification; Cancel sends tasks/cancel', async () => {
     await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
     await pickRow(vs, 'simulate-research-query');
