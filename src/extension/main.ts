@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import { configFilesToWatch, loadConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
+import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
-import { registerServerCommands } from './commands.js';
+import { reportCommandError, serverCommands } from './commands.js';
+import { registerCommandTable, type CommandTable } from './command-table.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -22,7 +23,8 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
-import { editorFeatureOptions, logLevelFor, registerFeatureCommands } from './features/index.js';
+import { errorMessage } from '../core/connection/errors.js';
+import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { applyLogLevel } from '../core/features/logging.js';
 
 let host: McpHost | undefined;
@@ -36,7 +38,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -50,9 +52,6 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions[
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
     env: process.env,
-    inputs,
-    trusted: vscode.workspace.isTrusted,
-    approvals,
   };
 }
 
@@ -75,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const auth = createEditorAuth(context, logger);
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
-  const elicitation = new VsCodeElicitationPort(log);
+  const elicitation = new VsCodeElicitationPort(logger);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -95,11 +94,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const controller = new ConfigController({
     host: h,
     log: logger,
-    load: async (dynamic) => {
-      const opts = loadOptions(dynamic, inputs, approvals);
-      const loaded = await loadConfig(opts);
-      return { ...loaded, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
+    read: async (dynamic) => {
+      const opts = loadOptions(dynamic);
+      const read = await readConfig(opts);
+      return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
     },
+    inputs,
+    trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
     workspaceState: context.workspaceState,
   });
@@ -123,8 +124,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     view,
     status,
     h.onDidChangeServer((e) => {
-      logs.onServerChange(e, controller.gate(e.name));
-      notifier.onServer(e.name, e.snapshot, controller.gate(e.name) !== undefined);
+      logs.onServerChange(e);
+      notifier.onServer(e.name, e.snapshot);
     }),
     controller.onDidChange((name) => {
       if (name !== undefined) return;
@@ -132,7 +133,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth }),
   );
 
   // Connections start after activate has returned.
@@ -143,21 +143,24 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
         .reload()
         .then(async () => {
           resolve();
-          log.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
+          logger.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
           await h.whenSettled();
           const states = controller.servers().map((s) => `${s.name}=${controller.gate(s.name) ?? s.state.kind}`);
-          log.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
+          logger.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
         })
         .catch((e: unknown) => {
           resolve();
-          log.error(`starting servers failed: ${e instanceof Error ? e.message : String(e)}`);
+          logger.error(`starting servers failed: ${errorMessage(e)}`);
         });
     });
   });
 
-  registerCallCommands(context, h, log, elicitation);
+  const callCommands = registerCallCommands(context, h, logger, elicitation);
+  const ide = startIdeIntegration(context, logger);
+  const features = featureCommands(h, logger);
   context.subscriptions.push(
-    ...registerFeatureCommands(h, log),
+    ide,
+    ...features.disposables,
     // A changed log level reaches connected servers at once (ping interval: at the next connect).
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('mcpHost.logging')) return;
@@ -167,10 +170,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       }
     }),
   );
-  context.subscriptions.push(startIdeIntegration(context, log));
+  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...features.commands };
+  context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
 }
 

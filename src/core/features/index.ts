@@ -73,6 +73,16 @@ export class ClientFeatures {
     };
   }
 
+  /** Runs `connected` for a live connection and stops it when the connection closes (for whatever reason). */
+  attach(server: string, conn: { client: Client; close(): Promise<void> }, log: Logger, onUnresponsive: (message: string) => void): void {
+    const scope = this.connected(server, conn.client, log, onUnresponsive);
+    const close = conn.close.bind(conn);
+    conn.close = async () => {
+      scope.dispose();
+      await close();
+    };
+  }
+
   /** Calls a tool, as a task when the tool and server allow it (status reported through `onTaskStatus`). */
   callTool(server: string, client: Client, tool: HostTool, args: Record<string, unknown>, opts: RequestOptions, log: Logger, onTaskStatus?: (t: RunningTask) => void): Promise<CallToolResult> {
     if (this.tasksEnabled && runsAsTask(client, tool)) {

@@ -17,6 +17,7 @@ import { followResource } from '../features/subscriptions.js';
 import { completeArgument, type CompletionRef } from '../../core/features/completions.js';
 import type { FormUi } from '../../core/forms/collect.js';
 import { readTarget } from './targets.js';
+import type { CommandTable } from '../command-table.js';
 
 type ResourcePick = vscode.QuickPickItem & ({ resource: HostResource } | { template: HostResourceTemplate });
 
@@ -153,9 +154,9 @@ async function getAndShowPrompt(ctx: CallsContext, p: HostPrompt): Promise<void>
   });
 }
 
-export function registerResourcePromptCommands(ctx: CallsContext): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('mcpHost.readResource', async (arg?: unknown) => {
+export function resourcePromptCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
+  return {
+    'mcpHost.readResource': async (arg?: unknown) => {
       const target = readTarget(arg);
       let server = target.server;
       let uri = target.uri;
@@ -168,8 +169,8 @@ export function registerResourcePromptCommands(ctx: CallsContext): vscode.Dispos
       if (!uri && template) uri = await expandTemplate(ctx, server, template);
       if (!uri) return;
       await readAndShow(ctx, server, uri);
-    }),
-    vscode.commands.registerCommand('mcpHost.getPrompt', async (arg?: unknown) => {
+    },
+    'mcpHost.getPrompt': async (arg?: unknown) => {
       const target = readTarget(arg);
       let p: HostPrompt | undefined;
       if (target.server && target.prompt) {
@@ -182,6 +183,6 @@ export function registerResourcePromptCommands(ctx: CallsContext): vscode.Dispos
         p = await pickPrompt(ctx, target.server);
       }
       if (p) await getAndShowPrompt(ctx, p);
-    }),
-  ];
+    },
+  };
 }

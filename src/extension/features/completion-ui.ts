@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { FormUi } from '../../core/forms/collect.js';
 import { fieldPrompt, parseFieldInput, type FieldAnswer } from '../../core/forms/field-input.js';
 import type { FormField } from '../../core/forms/schema-plan.js';
+import type { Logger } from '../../core/ports.js';
 
 export type Completer = (argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
 
@@ -15,7 +16,7 @@ interface Item extends vscode.QuickPickItem {
 }
 
 /** Wraps `base`: string fields become a completing pick, everything else is asked by `base`. */
-export function completingFormUi(base: FormUi, complete: Completer, log: vscode.LogOutputChannel): FormUi {
+export function completingFormUi(base: FormUi, complete: Completer, log: Logger): FormUi {
   const given: Record<string, string> = {};
   return {
     async ask(field, ctx) {
@@ -27,7 +28,7 @@ export function completingFormUi(base: FormUi, complete: Completer, log: vscode.
   };
 }
 
-function completingPick(field: FormField, ctx: { step: number; total: number; title: string; initial?: unknown }, context: Record<string, string>, complete: Completer, log: vscode.LogOutputChannel): Promise<FieldAnswer | undefined> {
+function completingPick(field: FormField, ctx: { step: number; total: number; title: string; initial?: unknown }, context: Record<string, string>, complete: Completer, log: Logger): Promise<FieldAnswer | undefined> {
   const qp = vscode.window.createQuickPick<Item>();
   const title = `${ctx.title}: ${field.label}${ctx.total > 1 ? ` (${ctx.step}/${ctx.total})` : ''}`;
   qp.title = title;

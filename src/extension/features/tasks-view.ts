@@ -36,21 +36,13 @@ class TasksProvider implements vscode.TreeDataProvider<RunningTask> {
   }
 }
 
-export function registerTasksView(host: ConnectionManager, log: vscode.LogOutputChannel): vscode.Disposable[] {
+/** The view and the context key that shows it; Cancel is `mcpHost.cancelTask` in the command table. */
+export function registerTasksView(host: ConnectionManager): vscode.Disposable[] {
   const provider = new TasksProvider(host);
   const view = vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider });
   const sub = host.features.tasks.onDidChange(() => {
     provider.refresh();
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasTasks', host.features.tasks.list().length > 0);
   });
-  return [
-    provider,
-    view,
-    sub,
-    vscode.commands.registerCommand('mcpHost.cancelTask', async (t?: RunningTask) => {
-      if (!t?.taskId) return vscode.commands.executeCommand('mcpHost.showRunningTasks');
-      log.info(`cancelling task ${t.taskId} (${t.server}/${t.tool})`);
-      if (!(await host.features.tasks.cancel(t.taskId))) void vscode.window.showInformationMessage('That task has already finished.');
-    }),
-  ];
+  return [provider, view, sub];
 }
