@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'complete'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'complete'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -40,6 +40,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
   complete: { required: ['SERVER', 'ARG'], optional: ['VALUE'] },
+  serve: { required: [], optional: [] },
 };
 
 /** Which commands accept which command options. */
@@ -171,6 +172,8 @@ commands:
   complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
                                     the server's completions for a prompt argument or
                                     a resource-template variable
+  serve                             the gateway over stdio: one MCP server with every server's
+                                    tools (<server>__<tool>), prompts and resources, for agents
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)

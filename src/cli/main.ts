@@ -6,6 +6,7 @@ import { complete } from './commands/complete.js';
 import { doctor } from './commands/doctor.js';
 import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
+import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
 import { errorMessage } from '../core/connection/errors.js';
@@ -24,6 +25,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   auth: authCommand,
   logout: logoutCommand,
   complete,
+  serve,
 };
 
 function printError(io: Io, err: unknown): void {

@@ -3,6 +3,7 @@
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { CreateMessageRequest, CreateMessageResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
@@ -147,6 +148,15 @@ export interface ElicitationPort {
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 }
 
+/**
+ * Answers a server's `sampling/createMessage` (a model completion). Only given where a model is
+ * reachable (the gateway forwards to an agent that declared sampling); without it the host does
+ * not declare the capability.
+ */
+export interface SamplingPort {
+  createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal): Promise<CreateMessageResult>;
+}
+
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
   roots(): { uri: string; name?: string }[];
@@ -169,6 +179,9 @@ export interface HostOptions {
   backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  sampling?: SamplingPort;
+  /** Hears every `notifications/message` (log line) a server sends. */
+  onServerLog?: (server: string, params: LoggingMessageNotification['params']) => void;
   /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */
   authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
   /** Sampling, logging, ping and tasks (src/core/features). */

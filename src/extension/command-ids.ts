@@ -23,6 +23,7 @@ export const COMMAND_IDS = [
   'mcpHost.revokeSamplingConsent',
   'mcpHost.showRunningTasks',
   'mcpHost.cancelTask',
+  'mcpHost.connectAgent',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -1,4 +1,3 @@
-import type { FeatureCommandId } from './features/index.js';
 import * as vscode from 'vscode';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
@@ -55,7 +54,21 @@ export function reportCommandError(log: ChannelLogger, id: CommandId, e: unknown
 }
 
 /** Server-action commands (the tree's inline and context actions, the view title, the palette). */
-export type ServerCommandId = Exclude<CommandId, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt' | 'mcpHost.sendSelectionToAgent' | 'mcpHost.ide.acceptDiff' | 'mcpHost.ide.rejectDiff' | FeatureCommandId>;
+/** The commands this module handles (listed, so a new command elsewhere needs no change here). */
+export type ServerCommandId = Extract<
+  CommandId,
+  | 'mcpHost.refresh'
+  | 'mcpHost.showLogs'
+  | 'mcpHost.startServer'
+  | 'mcpHost.stopServer'
+  | 'mcpHost.restartServer'
+  | 'mcpHost.enableServer'
+  | 'mcpHost.disableServer'
+  | 'mcpHost.authenticate'
+  | 'mcpHost.signOut'
+  | 'mcpHost.openConfig'
+  | 'mcpHost.addServer'
+>;
 
 export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
   const { host, controller, logs } = deps;

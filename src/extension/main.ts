@@ -26,6 +26,8 @@ import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 import { errorMessage } from '../core/connection/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { applyLogLevel } from '../core/features/logging.js';
+import { GatewayBridge } from '../core/gateway/index.js';
+import { startGatewayIntegration } from './gateway/index.js';
 
 let host: McpHost | undefined;
 
@@ -38,7 +40,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -51,7 +53,8 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
       platform: process.platform,
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
-    env: process.env,
+    // The gateway's variables resolve here too, so an entry written for agents is recognised as ours.
+    env: { ...process.env, ...gatewayEnv },
   };
 }
 
@@ -75,6 +78,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
   const elicitation = new VsCodeElicitationPort(logger);
+  // Questions from servers during an agent's call go back to that agent; all others to the dialogs.
+  const bridge = new GatewayBridge(elicitation);
+  const gatewayOn = cfg.get<boolean>('gateway.enabled', true);
   const h = createHost({
     logger,
     serverLogger: (name) => logs.logger(name),
@@ -82,12 +88,22 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
-    elicitation,
+    elicitation: bridge,
+    // Sampling needs a model: only agents behind the gateway have one.
+    ...(gatewayOn ? { sampling: bridge } : {}),
+    onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
     features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
   });
   host = h;
+
+  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge });
+  context.subscriptions.push(gateway);
+  const gatewayEnv = (): Record<string, string> => {
+    const ep = gateway.endpoint();
+    return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
+  };
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets);
@@ -95,9 +111,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     host: h,
     log: logger,
     read: async (dynamic) => {
-      const opts = loadOptions(dynamic);
+      await gateway.ready;
+      const opts = loadOptions(dynamic, gatewayEnv());
       const read = await readConfig(opts);
       return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
+    },
+    // MCP Host never connects to its own gateway (a project .mcp.json written for agents): admission holds such entries back.
+    ownGateways: () => {
+      const own = gateway.endpoint();
+      return own ? [own.url] : [];
     },
     inputs,
     trusted: () => vscode.workspace.isTrusted,
@@ -106,6 +128,16 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   late.controller = controller;
+  // A new gateway URL (turned off and on) changes which entries are our own.
+  let lastUrl = gateway.endpoint()?.url;
+  context.subscriptions.push(
+    gateway.onDidChange(() => {
+      const url = gateway.endpoint()?.url;
+      if (url === lastUrl) return;
+      lastUrl = url;
+      controller.scheduleReload();
+    }),
+  );
   const tree = new ServerTreeProvider(controller, redact);
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   const status = new StatusBar(controller);
@@ -170,7 +202,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       }
     }),
   );
-  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...features.commands };
+  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...gateway.commands, ...features.commands };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);

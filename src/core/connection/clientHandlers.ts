@@ -4,7 +4,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -12,16 +14,17 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, RootsPort } from '../api.js';
+import type { ElicitationPort, HostOptions, RootsPort, SamplingPort } from '../api.js';
 import { answerMaybeAsTask } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
 import type { ListKind } from './connect.js';
 
-/** Capabilities declared in `initialize`: only what a port is there to serve (no sampling). */
-export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort }): ClientCapabilities {
+/** Capabilities declared in `initialize`: only what a port is there to serve (sampling only with a model). */
+export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; sampling?: SamplingPort }): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
+  if (ports.sampling) caps.sampling = {};
   return caps;
 }
 
@@ -30,6 +33,8 @@ export interface ClientHandlerContext {
   roots?: RootsPort;
   elicitation?: ElicitationPort;
   log?: Logger;
+  sampling?: SamplingPort;
+  onServerLog?: HostOptions['onServerLog'];
   /** Re-fetches one cached list after the server said it changed. */
   refresh(kind: ListKind): Promise<void>;
 }
@@ -56,4 +61,8 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
     });
   }
+  const sampling = ctx.sampling;
+  if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => sampling.createMessage(ctx.server, req.params, extra.signal));
+  const onLog = ctx.onServerLog;
+  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(ctx.server, n.params));
 }
