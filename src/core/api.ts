@@ -9,6 +9,7 @@ import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
 import type { FeatureOptions, RunningTask } from './features/index.js';
+import type { ToolUi } from './apps/meta.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -32,6 +33,8 @@ export interface HostTool {
   annotations: ToolAnnotations;
   /** `execution.taskSupport` (2025-11-25): such a tool runs as a task when the server supports tasks. */
   taskSupport?: 'required' | 'optional';
+  /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
+  ui?: ToolUi;
 }
 
 export interface HostResource {
@@ -73,10 +76,21 @@ export interface ToolCallResult {
   structuredContent?: Record<string, unknown>;
   isError: boolean;
   durationMs: number;
+  /** The result's `_meta`, passed through (apps may read it). */
+  meta?: Record<string, unknown>;
 }
 
 export interface ResourceReadResult {
-  contents: { uri: string; mimeType?: string; text?: string; /** Blobs are written to disk; this is the file. */ blobPath?: string; size?: number }[];
+  contents: {
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    /** Blobs are written to disk; this is the file. */
+    blobPath?: string;
+    size?: number;
+    /** The content item's `_meta` (an MCP App's HTML carries its CSP here). */
+    meta?: Record<string, unknown>;
+  }[];
 }
 
 export interface PromptGetResult {
@@ -188,4 +202,6 @@ export interface HostOptions {
   features?: FeatureOptions;
   /** Client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** The front end renders MCP Apps: declare the `io.modelcontextprotocol/ui` extension to servers. */
+  apps?: boolean;
 }

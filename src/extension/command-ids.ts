@@ -24,6 +24,9 @@ export const COMMAND_IDS = [
   'mcpHost.showRunningTasks',
   'mcpHost.cancelTask',
   'mcpHost.connectAgent',
+  'mcpHost.browseRegistry',
+  'mcpHost.removeServer',
+  'mcpHost.importServers',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -10,6 +10,7 @@ import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { reportCommandError, serverCommands } from './commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
+import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -95,6 +96,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     authProvider: (def) => auth.providerFor(def),
     features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    // Tools with an MCP App open it in a panel (src/extension/apps).
+    apps: true,
   });
   host = h;
 
@@ -202,7 +205,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       }
     }),
   );
-  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...gateway.commands, ...features.commands };
+  const table: CommandTable = {
+    ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
+    ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
+    ...callCommands,
+    ...ide.commands,
+    ...gateway.commands,
+    ...features.commands,
+  };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
