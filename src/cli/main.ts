@@ -2,6 +2,7 @@
 // stops every server it started, and exits with the contract's code (see errors.ts).
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
+import { complete } from './commands/complete.js';
 import { doctor } from './commands/doctor.js';
 import { addCommand, addJsonCommand, importCommand, removeCommand } from './commands/edit.js';
 import { call, prompt, read } from './commands/invoke.js';
@@ -26,6 +27,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  complete,
   serve,
   search: searchCommand,
   add: addCommand,
@@ -62,7 +64,7 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, verbose: parsed.verbose });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

@@ -15,6 +15,7 @@ import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/conf
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
+import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
@@ -24,11 +25,14 @@ export interface Io {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Where elicitation questions are asked; defaults to the process's terminal. */
+  terminal?: Terminal;
 }
 
 export interface SessionOptions {
   workspace?: string;
   configs: string[];
+  verbose?: boolean;
   /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
   userSettings?: string;
 }
@@ -50,6 +54,7 @@ export class Session {
     readonly userSettingsFile: string,
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
     readonly userSettings: Record<string, unknown> = {},
+    private readonly verbose = false,
   ) {
     this.redact = this.learnSecrets();
   }
@@ -90,7 +95,7 @@ export class Session {
     };
     const config = await loadConfig(options);
     config.problems.unshift(...user.problems);
-    const session = new Session(io, workspace, config, settingsFile, user.settings);
+    const session = new Session(io, workspace, config, settingsFile, user.settings, o.verbose);
     session.loadOptions = options;
     return session;
   }
@@ -125,6 +130,11 @@ export class Session {
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
+      // no sampling: the CLI has no model to serve it.
+      roots: cliRoots(this.workspace),
+      elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
+      features: this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
       ...this.hostExtras,

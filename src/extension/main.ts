@@ -27,6 +27,8 @@ import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 import { errorMessage } from '../core/connection/errors.js';
+import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
+import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
 
@@ -94,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...(gatewayOn ? { sampling: bridge } : {}),
     onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
+    features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     // Tools with an MCP App open it in a panel (src/extension/apps).
     apps: true,
@@ -195,7 +198,19 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const callCommands = registerCallCommands(context, h, logger, elicitation, toolFilter);
   const ide = startIdeIntegration(context, logger);
-  context.subscriptions.push(ide);
+  const features = featureCommands(h, logger);
+  context.subscriptions.push(
+    ide,
+    ...features.disposables,
+    // A changed log level reaches connected servers at once (ping interval: at the next connect).
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mcpHost.logging')) return;
+      for (const s of h.servers()) {
+        if (s.state.kind !== 'connected') continue;
+        void h.withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name))).catch(() => undefined);
+      }
+    }),
+  );
   const table: CommandTable = {
     ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
     ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
@@ -203,6 +218,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...ide.commands,
     ...gateway.commands,
     ...clearInputsCommand(inputs, () => controller.reload()),
+    ...features.commands,
   };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);

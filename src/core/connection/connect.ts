@@ -3,7 +3,7 @@
  * abortable (stop/restart during connect), then the advertised lists fetched page by page.
  * The transport is always closed when the attempt fails, so no process outlives a failed attempt.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -17,6 +17,8 @@ import { createTransport } from './transports.js';
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
   capabilities: ClientCapabilities;
+  /** More SDK Client options (the task store of src/core/features). */
+  clientOptions?: Partial<ClientOptions>;
   logger: Logger;
   authProvider?: OAuthClientProvider;
   timeoutMs: number;
@@ -97,7 +99,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   transport.onmessage = () => {
     health.terminalErrors = 0;
   };
-  const client = new Client(o.clientInfo, { capabilities: o.capabilities });
+  const client = new Client(o.clientInfo, { ...o.clientOptions, capabilities: o.capabilities });
   o.setupClient(client);
 
   let timer: Disposable | undefined;

@@ -3,12 +3,14 @@
  * each, see server.ts), the two connect pools (local, remote) side by side, the definition diff,
  * `whenSettled` and the change events.
  */
-import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
+import { ClientFeatures } from '../features/index.js';
 import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities } from './clientHandlers.js';
@@ -23,6 +25,13 @@ export interface ConnectionManager extends McpHost {
   recentStderr(name: string): string;
   /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined;
+  /** Sampling, logging, ping, tasks, subscriptions: the running tasks and resource listeners. */
+  readonly features: ClientFeatures;
+  /**
+   * Runs `op` with the server's live SDK client (connecting first if needed), with the same
+   * error handling as calls: for the protocol features in src/core/features.
+   */
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
 }
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
@@ -38,6 +47,7 @@ export class Manager implements ConnectionManager {
   private readonly localPool: Pool;
   private readonly remotePool: Pool;
   private readonly ctx: ServerContext;
+  readonly features: ClientFeatures;
   private settledWaiters: (() => void)[] = [];
   private readonly subscriptions: Disposable[] = [];
   private disposed = false;
@@ -47,13 +57,25 @@ export class Manager implements ConnectionManager {
     this.localPool = new Pool(settings.localConcurrency);
     this.remotePool = new Pool(settings.remoteConcurrency);
     const clock: Clock = options.clock ?? systemClock;
-    const capabilities: ClientCapabilities = clientCapabilities(options);
+    // The gateway's bridge (HostOptions.sampling / onServerLog) serves where no feature port is given.
+    const f = options.features ?? {};
+    const hostLog = options.onServerLog;
+    this.features = new ClientFeatures(
+      {
+        ...f,
+        ...(f.sampling ?? options.sampling ? { sampling: f.sampling ?? options.sampling } : {}),
+        ...(f.onServerLog || hostLog ? { onServerLog: (server, m) => (f.onServerLog?.(server, m), hostLog?.(server, m)) } : {}),
+      },
+      clock,
+    );
+    const capabilities: ClientCapabilities = this.features.capabilities(clientCapabilities(options));
     this.ctx = {
       settings,
       clock,
       options,
       capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      features: this.features,
       poolFor: (def) => (def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool),
       takenNames: (except) => {
         const taken = new Set<string>();
@@ -199,9 +221,13 @@ export class Manager implements ConnectionManager {
       const problems = validateToolArgs(t, args);
       if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
       const started = this.ctx.clock.now();
-      const raw = await conn.client.callTool({ name: t.name, arguments: args }, undefined, e.requestOptions(opts));
-      return toToolCallResult(raw as CallToolResult, this.ctx.clock.now() - started, this.options.blobDir);
+      const raw = await this.features.callTool(e.name, conn.client, t, args, e.requestOptions(opts), e.log, opts?.onTaskStatus);
+      return toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
     });
+  }
+
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
+    return this.entry(server).use(what, opts, (conn) => op(conn.client));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {

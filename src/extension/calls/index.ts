@@ -3,7 +3,8 @@
  * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
  */
 import type * as vscode from 'vscode';
-import type { ElicitationPort, McpHost } from '../../core/api.js';
+import type { ElicitationPort } from '../../core/api.js';
+import type { ConnectionManager } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { CallHistory } from '../../core/forms/call-history.js';
 import type { CallsContext } from './context.js';
@@ -27,7 +28,7 @@ export { RESULT_SCHEME } from './result-documents.js';
  */
 export function registerCallCommands(
   context: vscode.ExtensionContext,
-  host: McpHost,
+  host: ConnectionManager,
   log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
   toolFilter?: ToolFilter,
