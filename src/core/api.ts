@@ -3,6 +3,7 @@
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
@@ -144,7 +145,8 @@ export interface ElicitationPort {
 
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
-  roots(): { uri: string; name?: string }[];
+  /** `server` lets a front end add roots for one server beyond the workspace folders. */
+  roots(server?: string): { uri: string; name?: string }[];
   onDidChange: Event<void>;
 }
 
@@ -166,4 +168,9 @@ export interface HostOptions {
   authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
   /** Client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Wraps every new transport of a server (the protocol trace, src/core/trace); returns the
+   * transport the client uses. Must pass messages through unchanged.
+   */
+  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
 }

@@ -5,6 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, ClientCapabilities, Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   CallOptions,
@@ -45,6 +46,9 @@ import type { StdioProcessTransport } from './stdioTransport.js';
 
 const TERMINAL_ERROR_LIMIT = 3;
 
+/** Any JSON object: a free-form request's result is shown to the user as it came. */
+const anyResult = z.looseObject({});
+
 interface Attempt {
   launch: number;
   promise: Promise<void>;
@@ -76,6 +80,8 @@ export interface ConnectionManager extends McpHost {
   recentStderr(name: string): string;
   /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined;
+  /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
+  request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown>;
 }
 
 function prefixed(logger: Logger, prefix: string): Logger {
@@ -362,6 +368,7 @@ export class Manager implements ConnectionManager {
         timeoutMs,
         signal,
         setupClient: (client) => this.setupClient(e, client),
+        wrapTransport: this.options.wrapTransport,
       });
     } catch (err) {
       if (stale()) return;
@@ -611,6 +618,10 @@ export class Manager implements ConnectionManager {
       const raw = await conn.client.callTool({ name: t.name, arguments: args }, undefined, this.requestOptions(opts));
       return toToolCallResult(raw as CallToolResult, this.clock.now() - started, this.options.blobDir);
     });
+  }
+
+  async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
+    return this.use(server, method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(opts)));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
