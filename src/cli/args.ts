@@ -19,6 +19,8 @@ export interface ParsedArgs {
   args?: string;
   /** `--timeout` in ms. */
   timeoutMs?: number;
+  /** `--trace FILE`: NDJSON protocol trace of the whole run. */
+  trace?: string;
 }
 
 /** Positional arguments each command takes: [required, optional]. */
@@ -41,7 +43,7 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--timeout': ['call', 'read', 'prompt'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--trace']);
 const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -84,6 +86,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--args':
         out.args = value;
+        break;
+      case '--trace':
+        out.trace = value;
         break;
       case '--timeout': {
         const n = Number(value);
@@ -145,6 +150,7 @@ options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)
   --config FILE      extra .mcp.json-format file (repeatable)
   --json             machine-readable output
+  --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
 
 exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,

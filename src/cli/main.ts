@@ -49,7 +49,7 @@ export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Se
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, trace: parsed.trace });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

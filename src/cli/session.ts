@@ -10,6 +10,7 @@ import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/conf
 import { createHost, type ConnectionManager } from '../core/host.js';
 import { cliAuthProvider, createCliAuth } from './auth.js';
 import { usageError } from './errors.js';
+import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -22,6 +23,8 @@ export interface Io {
 export interface SessionOptions {
   workspace?: string;
   configs: string[];
+  /** `--trace FILE` */
+  trace?: string;
 }
 
 export class Session {
@@ -31,6 +34,7 @@ export class Session {
     readonly io: Io,
     readonly workspace: string,
     readonly config: LoadedConfig,
+    private readonly trace?: TraceFile,
   ) {}
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
@@ -49,7 +53,7 @@ export class Session {
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
     });
-    return new Session(io, workspace, config);
+    return new Session(io, workspace, config, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
   }
 
   get host(): ConnectionManager {
@@ -60,6 +64,7 @@ export class Session {
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });
     return this.hostInstance;
   }
@@ -105,7 +110,11 @@ export class Session {
   }
 
   async dispose(): Promise<void> {
-    await this.hostInstance?.dispose();
+    try {
+      await this.hostInstance?.dispose();
+    } finally {
+      this.trace?.close();
+    }
   }
 }
 
