@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
 import { RingBuffer } from './ring.js';
-import { RequestPairer, makeRecord, type TraceRecord } from './record.js';
+import { RequestPairer, makeRecord, redactMessage, type TraceRecord } from './record.js';
 import { traceTransport } from './transport.js';
 
 export const DEFAULT_TRACE_CAPACITY = 2000;
@@ -31,8 +31,14 @@ export function secretValuesOf(def: ServerDefinition): string[] {
   return values.filter((v) => v.length >= 4);
 }
 
+export interface InitializeInfo {
+  at: number;
+  result: { protocolVersion: string; capabilities?: Record<string, unknown>; serverInfo?: Record<string, unknown>; instructions?: string };
+}
+
 export class TraceHub {
   private readonly buffers = new Map<string, RingBuffer<TraceRecord>>();
+  private readonly initialized = new Map<string, InitializeInfo>();
   private all: boolean;
   private readonly on = new Set<string>();
   private readonly capacity: number;
@@ -69,6 +75,11 @@ export class TraceHub {
     this.enabledEmitter.fire(undefined);
   }
 
+  /** The last `initialize` result of a server (redacted), traced or not. */
+  initializeResult(server: string): InitializeInfo | undefined {
+    return this.initialized.get(server);
+  }
+
   records(server: string): TraceRecord[] {
     return this.buffers.get(server)?.toArray() ?? [];
   }
@@ -87,6 +98,9 @@ export class TraceHub {
     const pairer = new RequestPairer();
     const secrets = secretValuesOf(def);
     return traceTransport(transport, (direction, msg) => {
+      const result = direction === 'in' ? (msg as { result?: { protocolVersion?: unknown } }).result : undefined;
+      // Kept whether or not the server is traced: the details view shows the negotiated version.
+      if (result && typeof result.protocolVersion === 'string') this.initialized.set(def.name, { at: this.now(), result: redactMessage(result, secrets) as InitializeInfo['result'] });
       if (!this.isEnabled(def.name)) return;
       const rec = makeRecord(def.name, direction, msg, this.now(), pairer, secrets);
       let buf = this.buffers.get(def.name);

@@ -47,6 +47,9 @@ describe('trace through the host', () => {
       await host.callTool('quiet', 'echo', { text: 'hi' });
       assertProtocolStory(hub.records('traced'), 'traced');
       assert.equal(hub.records('quiet').length, 0, 'servers not traced keep nothing');
+      // The negotiated protocol version is known for every server, traced or not (the details view).
+      assert.match(hub.initializeResult('quiet')?.result.protocolVersion ?? '', /^\d{4}-\d{2}-\d{2}$/);
+      assert.equal(hub.initializeResult('quiet')?.result.serverInfo?.name, 'quiet');
     } finally {
       await host.dispose();
     }

@@ -102,3 +102,22 @@ test('TraceHub records only while a server is traced, per server, within capacit
   hub.setEnabledServers([]);
   assert.ok(!hub.isEnabled('srv'));
 });
+
+test('formatTrace: direction arrows, ids, paired durations, sizes, filters and cut JSON', async () => {
+  const { formatTrace } = await import('../../../src/core/trace/format.js');
+  const p = new RequestPairer();
+  const recs = [
+    makeRecord('s', 'out', req(1, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(100) } }), Date.UTC(2026, 0, 1, 10, 0, 0, 5), p, []),
+    makeRecord('s', 'in', res(1, { content: [] }), Date.UTC(2026, 0, 1, 10, 0, 0, 47), p, []),
+    makeRecord('s', 'out', req(2, 'ping'), Date.UTC(2026, 0, 1, 10, 0, 1), p, []),
+  ];
+  const text = formatTrace('s', recs, {}, { maxJson: 40, dropped: 3 });
+  assert.match(text, /3 of 3 messages, 3 older ones dropped/);
+  assert.match(text, /10:00:00\.005 {2}→ {2}request +#1 +tools\/call/);
+  assert.match(text, /10:00:00\.047 {2}← {2}response +#1 +tools\/call +42 ms/);
+  assert.match(text, /more characters; export NDJSON/);
+  const only = formatTrace('s', recs, { method: 'ping' });
+  assert.match(only, /1 of 3 messages \(method contains "ping"\)/);
+  assert.doesNotMatch(only, /tools\/call/);
+  assert.match(formatTrace('s', [], {}, { enabled: false }), /Tracing is off/);
+});
