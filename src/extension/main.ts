@@ -14,7 +14,6 @@ import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
 import { mementoStore } from './ports/memento.js';
-import { workspaceRoots } from './ports/roots.js';
 import { StatusBar } from './status-bar.js';
 import { Notifier } from './status-notify.js';
 import { ServerTreeProvider } from './tree/provider.js';
@@ -22,6 +21,10 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
+import { registerInspector } from './inspector/commands.js';
+import { ServerRoots } from './inspector/roots.js';
+import { createTraceHub, registerTrace } from './trace/index.js';
 
 let host: McpHost | undefined;
 
@@ -65,9 +68,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const redact = (t: string): string => redactString(t);
   const logger = channelLogger(log, redact);
   // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
-  const late: { controller?: ConfigController } = {};
+  const late: { controller?: ConfigController; dev?: DevMode } = {};
   const logs = new ServerLogs(redact, (name) => secretValues(late.controller?.definition(name)));
-  const roots = workspaceRoots();
+  // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
+  const roots = new ServerRoots(context.workspaceState);
+  const trace = createTraceHub();
   const cfg = vscode.workspace.getConfiguration('mcpHost');
 
   const auth = createEditorAuth(context, logger);
@@ -76,7 +81,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const elicitation = new VsCodeElicitationPort(log);
   const h = createHost({
     logger,
-    serverLogger: (name) => logs.logger(name),
+    // Dev mode reads the server's stderr for the debugger's port.
+    serverLogger: (name) => tapLogger(logs.logger(name), (line) => late.dev?.debug.onServerLine(name, line)),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
@@ -84,13 +90,18 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     elicitation,
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    wrapTransport: (def, t) => trace.attach(def, t),
   });
   host = h;
+  const dev = startDevMode(h, (name) => logs.logger(name));
+  late.dev = dev;
+  context.subscriptions.push(dev, trace, ...registerTrace(h, trace));
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets);
   const controller = new ConfigController({
-    host: h,
+    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
+    host: dev.host,
     log: logger,
     load: async (dynamic) => {
       const opts = loadOptions(dynamic, inputs, approvals);
@@ -152,7 +163,18 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  registerCallCommands(context, h, log, elicitation);
+  const history = registerCallCommands(context, h, log, elicitation);
+  context.subscriptions.push(
+    ...registerInspector({
+      host: h,
+      hub: trace,
+      roots,
+      history,
+      storageDir: context.globalStorageUri.fsPath,
+      definition: (name) => controller.definition(name),
+      lastDevChange: (name) => dev.watcher.lastChange(name),
+    }),
+  );
   context.subscriptions.push(startIdeIntegration(context, log));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);

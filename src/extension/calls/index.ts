@@ -26,9 +26,11 @@ export function registerCallCommands(
   host: McpHost,
   log: vscode.LogOutputChannel,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
-): void {
+): CallHistory {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation };
   context.subscriptions.push(results, registerJsonEditor(), ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
+  // The Inspector commands export and copy from the same history (src/extension/inspector).
+  return ctx.history;
 }
