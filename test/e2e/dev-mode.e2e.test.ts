@@ -1,0 +1,77 @@
+// Dev mode in real VS Code (code-server): editing a server's source (adding a tool) restarts only
+// that server and the new tool appears in the tree with no user action; a server with
+// `dev.debug` node starts under the debugger, VS Code attaches, and ending the session stops it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { killMarked, pidsWith, poll, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
+
+function serverLog(vs: VSCode, server: string, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return poll(`the log of server ${server} to match ${String(pattern)}`, timeoutMs, async () => {
+    // VS Code drops ':' from a log channel's file name ("MCP Host: x" → "MCP Host x.log").
+    const text = vs.readLogFile(`MCP Host: ${server}`) ?? vs.readLogFile(`MCP Host ${server}`);
+    return text !== undefined && pattern.test(text) ? text : undefined;
+  });
+}
+
+test('dev mode: edit a server and its new tool appears; a debug server is attached and stops with its session', { timeout: 900_000 }, async (t) => {
+  const mark = `mcp-host-dev-e2e-${randomBytes(4).toString('hex')}`;
+  const vs = await startVSCode({
+    workspace: 'dev',
+    name: 'dev-mode',
+    settings: { 'mcpHost.dev.restartDelay': 300 },
+    env: {
+      MCP_HOST_E2E_NODE: process.execPath,
+      MCP_HOST_E2E_SDK: join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk'),
+      MCP_HOST_E2E_MARK: mark,
+    },
+  });
+  const step = stepRunner(t, vs);
+  t.after(async () => {
+    await vs.dispose();
+    killMarked(mark);
+  });
+
+  await step('approve the workspace servers; calc connects with its one tool', async () => {
+    await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
+    const text = await vs.clickDialogButton('Allow');
+    assert.match(text, /Allow 2 MCP servers/);
+    await vs.focusMcpHostView();
+    await vs.waitForTreeItem(/calc.*1 tool/, 120_000);
+    await vs.clickTreeItem(/calc.*1 tool/);
+    await vs.waitForTreeItem(/^\s*echo_back/);
+    await serverLog(vs, 'calc', /dev: watching server\/\*\*\/\*\.mjs/, 60_000);
+  });
+
+  await step('adding a tool to the source restarts calc alone and the tree shows the tool', async () => {
+    const debugPids = pidsWith(mark).length;
+    assert.equal(debugPids, 2, 'both servers run');
+    const file = join(vs.workspaceDir, 'server', 'calc.mjs');
+    const source = readFileSync(file, 'utf8');
+    writeFileSync(file, source.replace('// NEW TOOLS GO HERE', "server.registerTool('multiply', { description: 'Multiplies' }, async () => text('6'));\n// NEW TOOLS GO HERE"));
+    await vs.waitForTreeItem(/^\s*multiply/, 60_000);
+    const log = await serverLog(vs, 'calc', /dev: restarted: tool `multiply` added/, 60_000);
+    assert.match(log, /dev: server\/calc\.mjs changed; restarting/);
+    // Only calc restarted: debugme's log has no restart.
+    const other = vs.readLogFile('MCP Host: debugme') ?? vs.readLogFile('MCP Host debugme') ?? '';
+    assert.doesNotMatch(other, /dev: .*restarting/);
+    await vs.screenshot('tool-added');
+  });
+
+  await step('debugme runs under the Node debugger and VS Code attaches', async () => {
+    const log = await serverLog(vs, 'debugme', /dev: node debugger attached on 127\.0\.0\.1:\d+/, 120_000);
+    assert.match(log, /Debugger listening on ws:\/\/127\.0\.0\.1:\d+\//);
+    await vs.page.locator('.debug-toolbar').waitFor({ state: 'visible', timeout: 60_000 });
+    await vs.screenshot('debugger-attached');
+  });
+
+  await step('stopping the debug session stops the server', async () => {
+    const before = pidsWith(mark).length;
+    await vs.runCommand('Debug: Stop');
+    await serverLog(vs, 'debugme', /the debug session ended; stopping the server/, 60_000);
+    await poll('the debugged server process to exit', 60_000, async () => (pidsWith(mark).length === before - 1 ? true : undefined));
+    await vs.waitForTreeItem(/debugme.*stopped/, 60_000);
+  });
+});
