@@ -50,6 +50,8 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     assert.equal(debugPids, 2, 'both servers run');
     const file = join(vs.workspaceDir, 'server', 'calc.mjs');
     const source = readFileSync(file, 'utf8');
+    // The debug session of the other server may have started meanwhile; the tree must be in view.
+    await vs.focusMcpHostView();
     writeFileSync(file, source.replace('// NEW TOOLS GO HERE', "server.registerTool('multiply', { description: 'Multiplies' }, async () => text('6'));\n// NEW TOOLS GO HERE"));
     await vs.waitForTreeItem(/^\s*multiply/, 60_000);
     const log = await serverLog(vs, 'calc', /dev: restarted: tool `multiply` added/, 60_000);
@@ -72,6 +74,7 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     await vs.runCommand('Debug: Stop');
     await serverLog(vs, 'debugme', /the debug session ended; stopping the server/, 60_000);
     await poll('the debugged server process to exit', 60_000, async () => (pidsWith(mark).length === before - 1 ? true : undefined));
+    await vs.focusMcpHostView();
     await vs.waitForTreeItem(/debugme.*stopped/, 60_000);
   });
 });

@@ -88,7 +88,6 @@ export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[]
       if (!server) return;
       const on = !hub.isEnabled(server);
       hub.setEnabled(server, on);
-      void vscode.commands.executeCommand('setContext', 'mcpHost.tracedServers', host.servers().map((s) => s.name).filter((n) => hub.isEnabled(n)));
       if (on) await show(server);
       else void vscode.window.showInformationMessage(`Protocol trace of ${server} is off (the ${hub.records(server).length} messages recorded are kept).`);
     }),
