@@ -25,14 +25,20 @@ export function freePort(): Promise<number> {
 
 interface Attached {
   session?: vscode.DebugSession;
-  /** The server process the session belongs to: ending it stops the server only while it is this one. */
-  pid?: number;
   port: number;
+}
+
+/** The server a session (or its parent: js-debug attaches child sessions) was started for. */
+function serverOfSession(s: vscode.DebugSession | undefined): string | undefined {
+  for (let cur = s; cur; cur = cur.parentSession) {
+    const v = (cur.configuration as Record<string, unknown>)[SERVER_KEY];
+    if (typeof v === 'string') return v;
+  }
+  return undefined;
 }
 
 export interface DebugDeps {
   host: McpHost;
-  pid: (server: string) => number | undefined;
   log: (server: string) => Logger;
 }
 
@@ -40,6 +46,10 @@ export class DebugSessions implements vscode.Disposable {
   private readonly types = new Map<string, 'node' | 'python'>();
   private readonly pythonPorts = new Map<string, number>();
   private readonly attached = new Map<string, Attached>();
+  /** Servers whose session the user ended (Stop/Disconnect before the debugger itself ended). */
+  private readonly userEnded = new Set<string>();
+  /** Servers whose session we are ending because the server stopped. */
+  private readonly selfEnding = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly startedEmitter = new vscode.EventEmitter<{ server: string; session: vscode.DebugSession }>();
   /** Fires when a debug session attached to a server. */
@@ -49,6 +59,23 @@ export class DebugSessions implements vscode.Disposable {
     this.disposables.push(
       this.startedEmitter,
       vscode.debug.onDidTerminateDebugSession((s) => this.onTerminated(s)),
+      // Who ended a session? The UI's disconnect/terminate request before the adapter said
+      // "terminated" is the user's Stop; after it, the debuggee went away (a restart, a crash).
+      vscode.debug.registerDebugAdapterTrackerFactory('*', {
+        createDebugAdapterTracker: (session) => {
+          const server = serverOfSession(session);
+          if (!server) return undefined;
+          let adapterEnded = false;
+          return {
+            onDidSendMessage: (m: { type?: string; event?: string }) => {
+              if (m.type === 'event' && (m.event === 'terminated' || m.event === 'exited')) adapterEnded = true;
+            },
+            onWillReceiveMessage: (m: { type?: string; command?: string }) => {
+              if (m.type === 'request' && (m.command === 'disconnect' || m.command === 'terminate') && !adapterEnded && !this.selfEnding.has(server)) this.userEnded.add(server);
+            },
+          };
+        },
+      }),
       deps.host.onDidChangeServer((e) => this.onServerChange(e)),
     );
   }
@@ -94,7 +121,6 @@ export class DebugSessions implements vscode.Disposable {
     const a = this.attached.get(e.name);
     if (st === 'connected') {
       const type = this.types.get(e.name);
-      if (a && a.pid === undefined) a.pid = this.deps.pid(e.name);
       const port = this.pythonPorts.get(e.name);
       if (type === 'python' && port !== undefined && !a?.session) void this.attach(e.name, 'python', '127.0.0.1', port);
       return;
@@ -102,11 +128,14 @@ export class DebugSessions implements vscode.Disposable {
     if (!a) return;
     // The server stopped, failed or is restarting: its session ends with it.
     this.attached.delete(e.name);
-    if (a.session) void vscode.debug.stopDebugging(a.session);
+    if (a.session && !this.userEnded.has(e.name)) {
+      this.selfEnding.add(e.name);
+      void vscode.debug.stopDebugging(a.session);
+    }
   }
 
   private async attach(server: string, type: 'node' | 'python', host: string, port: number): Promise<void> {
-    const entry: Attached = { port, pid: this.deps.pid(server) };
+    const entry: Attached = { port };
     this.attached.set(server, entry);
     const config = attachConfiguration(server, type, host, port);
     const folder = vscode.workspace.workspaceFolders?.[0];
@@ -141,14 +170,13 @@ export class DebugSessions implements vscode.Disposable {
   }
 
   private onTerminated(s: vscode.DebugSession): void {
-    const server = (s.configuration as Record<string, unknown>)[SERVER_KEY];
-    if (typeof server !== 'string') return;
+    const server = serverOfSession(s);
+    if (!server) return;
+    this.selfEnding.delete(server);
     const a = this.attached.get(server);
-    if (!a || a.session?.id !== s.id) return;
-    this.attached.delete(server);
-    // Only when the process we attached to still runs: a restart or crash also ends the session.
-    const pid = this.deps.pid(server);
-    if (pid === undefined || (a.pid !== undefined && pid !== a.pid)) return;
+    if (a?.session?.id === s.id) this.attached.delete(server);
+    if (!this.userEnded.delete(server)) return;
+    // The user ended the session (the debugger may have killed the process on Stop): the server stops.
     this.deps.log(server).info('dev: the debug session ended; stopping the server');
     void this.deps.host.stop(server);
   }

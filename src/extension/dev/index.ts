@@ -35,7 +35,7 @@ export function tapLogger(logger: Logger, onLine: (line: string) => void): Logge
 export function startDevMode(host: ConnectionManager, log: (server: string) => Logger): DevMode {
   const settleMs = (): number => vscode.workspace.getConfiguration('mcpHost').get<number>('dev.restartDelay', 500);
   const watcher = new DevWatcher({ host, log, settleMs });
-  const debug = new DebugSessions({ host, pid: (n) => host.pid(n), log });
+  const debug = new DebugSessions({ host, log });
   let generation = 0;
   const apply = (defs: ServerDefinition[]): void => {
     watcher.update(defs);
