@@ -113,7 +113,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   late.controller = controller;
-  const tree = new ServerTreeProvider(controller, redact);
+  const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name));
+  context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   const status = new StatusBar(controller);
   const notifier = new Notifier();

@@ -21,7 +21,7 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
   const vs = await startVSCode({
     workspace: 'dev',
     name: 'dev-mode',
-    settings: { 'mcpHost.dev.restartDelay': 300 },
+    settings: { 'mcpHost.dev.restartDelay': 300, 'mcpHost.trace.servers': ['calc'] },
     env: {
       MCP_HOST_E2E_NODE: process.execPath,
       MCP_HOST_E2E_SDK: join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk'),
@@ -52,14 +52,41 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     const source = readFileSync(file, 'utf8');
     // The debug session of the other server may have started meanwhile; the tree must be in view.
     await vs.focusMcpHostView();
-    writeFileSync(file, source.replace('// NEW TOOLS GO HERE', "server.registerTool('multiply', { description: 'Multiplies' }, async () => text('6'));\n// NEW TOOLS GO HERE"));
+    writeFileSync(file, source.replace('// NEW TOOLS GO HERE', "server.registerTool('multiply', { description: 'Multiplies', annotations: { readOnlyHint: true } }, async () => text('6'));\n// NEW TOOLS GO HERE"));
     await vs.waitForTreeItem(/^\s*multiply/, 60_000);
+    // The server's row says what the restart changed.
+    await vs.waitForTreeItem(/calc.*2 tools · tool `multiply` added/, 30_000);
     const log = await serverLog(vs, 'calc', /dev: restarted: tool `multiply` added/, 60_000);
     assert.match(log, /dev: server\/calc\.mjs changed; restarting/);
     // Only calc restarted: debugme's log has no restart.
     const other = vs.readLogFile('MCP Host: debugme') ?? vs.readLogFile('MCP Host debugme') ?? '';
     assert.doesNotMatch(other, /dev: .*restarting/);
     await vs.screenshot('tool-added');
+  });
+
+  await step('the protocol trace of a call from the tree shows initialize, tools/list and the call with its duration', async () => {
+    await vs.clickTreeItem(/^\s*multiply/);
+    const filtered = async (method: string): Promise<string> => {
+      await vs.runCommand('MCP Host: Filter Protocol Trace…');
+      await vs.pickQuickItem('calc');
+      await vs.submitQuickInput(method);
+      await vs.pickQuickItem('Both directions');
+      return poll(`the trace filtered by ${method}`, 60_000, async () => {
+        const text = await vs.activeEditorText();
+        return text.includes(`method contains "${method}"`) ? text : undefined;
+      });
+    };
+    const calls = await poll('the tools/call response in the trace', 60_000, async () => {
+      const text = await filtered('tools/call');
+      return /←\s+response\s+#\d+\s+tools\/call\s+\d+ ms/.test(text) ? text : undefined;
+    });
+    assert.match(calls, /→\s+request\s+#\d+\s+tools\/call/);
+    assert.match(calls, /"name":"multiply"/);
+    const start = await filtered('i');
+    assert.match(start, /→\s+request\s+#\d+\s+initialize/);
+    assert.match(start, /←\s+response\s+#\d+\s+initialize\s+\d+ ms/);
+    assert.match(start, /→\s+request\s+#\d+\s+tools\/list/);
+    await vs.screenshot('trace');
   });
 
   await step('debugme runs under the Node debugger and VS Code attaches', async () => {
@@ -76,5 +103,15 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     await poll('the debugged server process to exit', 60_000, async () => (pidsWith(mark).length === before - 1 ? true : undefined));
     await vs.focusMcpHostView();
     await vs.waitForTreeItem(/debugme.*stopped/, 60_000);
+  });
+
+  await step('started again it is attached again; stopping the server ends its session', async () => {
+    await vs.runCommand('MCP Host: Start Server');
+    await vs.pickQuickItem('debugme');
+    await serverLog(vs, 'debugme', /dev: node debugger attached[\s\S]*dev: node debugger attached/, 120_000);
+    await vs.page.locator('.debug-toolbar').waitFor({ state: 'visible', timeout: 60_000 });
+    await vs.runCommand('MCP Host: Stop Server');
+    await vs.pickQuickItem('debugme');
+    await vs.page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
   });
 });
