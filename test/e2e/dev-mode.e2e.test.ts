@@ -66,23 +66,23 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
 
   await step('the protocol trace of a call from the tree shows initialize, tools/list and the call with its duration', async () => {
     await vs.clickTreeItem(/^\s*multiply/);
-    const filtered = async (method: string): Promise<string> => {
+    // The call's result document opens when the call is done.
+    await vs.page.locator('.tabs-container .tab').filter({ hasText: /multiply/ }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    const filtered = async (method: string, want: RegExp): Promise<string> => {
       await vs.runCommand('MCP Host: Filter Protocol Trace…');
       await vs.pickQuickItem('calc');
       await vs.submitQuickInput(method);
       await vs.pickQuickItem('Both directions');
-      return poll(`the trace filtered by ${method}`, 60_000, async () => {
+      // The document follows the trace live.
+      return poll(`the trace filtered by ${method} to match ${String(want)}`, 60_000, async () => {
         const text = await vs.activeEditorText();
-        return text.includes(`method contains "${method}"`) ? text : undefined;
+        return text.includes(`method contains "${method}"`) && want.test(text) ? text : undefined;
       });
     };
-    const calls = await poll('the tools/call response in the trace', 60_000, async () => {
-      const text = await filtered('tools/call');
-      return /←\s+response\s+#\d+\s+tools\/call\s+\d+ ms/.test(text) ? text : undefined;
-    });
+    const calls = await filtered('tools/call', /←\s+response\s+#\d+\s+tools\/call\s+\d+ ms/);
     assert.match(calls, /→\s+request\s+#\d+\s+tools\/call/);
     assert.match(calls, /"name":"multiply"/);
-    const start = await filtered('i');
+    const start = await filtered('i', /tools\/list/);
     assert.match(start, /→\s+request\s+#\d+\s+initialize/);
     assert.match(start, /←\s+response\s+#\d+\s+initialize\s+\d+ ms/);
     assert.match(start, /→\s+request\s+#\d+\s+tools\/list/);
