@@ -1,29 +1,18 @@
 /**
- * `npm run bench` [--quick] [--only group,group]: runs every benchmark, prints a table with each
- * figure beside its same-run baseline, and writes bench/results.json. `--quick` is a smoke test
- * for CI: tiny sizes, and no figure is judged.
+ * `npm run bench` [--quick] [--only=group,group]: runs every benchmark, prints a table with each
+ * figure beside its same-run baseline, and writes bench/results.json when the run was complete
+ * (see lib/results.ts). `--quick` is a smoke test for CI: tiny sizes, and no figure is judged.
  */
-import { writeFileSync } from 'node:fs';
-import { calls } from './calls.js';
-import { flood } from './flood.js';
-import { footprint } from './footprint.js';
-import { ide } from './ide.js';
-import { scale } from './scale.js';
-import { startup } from './startup.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname } from 'node:path';
+import { resultsFile, withBenchTable, type Results } from './lib/results.js';
 import { table, type Figure } from './lib/stats.js';
+import { suites } from './suites.js';
 
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
-
-const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
-  ['footprint', footprint],
-  ['startup', startup],
-  ['calls', calls],
-  ['scale', scale],
-  ['ide', ide],
-  ['flood', flood],
-];
 
 async function main(): Promise<void> {
   if (!globalThis.gc) console.warn('note: run with --expose-gc for stable heap figures (npm run bench does)');
@@ -42,12 +31,19 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n' + table(figures));
-  if (!quick) {
-    writeFileSync(
-      'bench/results.json',
-      JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, figures }, null, 2) + '\n',
-    );
-    console.log('\nwrote bench/results.json');
+  if (only) {
+    const unknown = [...only].filter((name) => !suites.some(([n]) => n === name));
+    if (unknown.length) console.error(`[bench] no such group: ${unknown.join(', ')} (groups: ${suites.map(([n]) => n).join(', ')})`);
+  }
+  const out = resultsFile({ quick, only, failedGroups: failed });
+  const groups = [...new Set(figures.map((f) => f.group))];
+  const results: Results = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete: out.complete, figures };
+  mkdirSync(dirname(out.path), { recursive: true });
+  writeFileSync(out.path, JSON.stringify({ ...results, groups }, null, 2) + '\n');
+  console.log(`\nwrote ${out.path}${out.complete ? '' : ' (a partial or quick run never replaces bench/results.json)'}`);
+  if (out.complete) {
+    writeFileSync('README.md', withBenchTable(readFileSync('README.md', 'utf8'), results));
+    console.log('updated the benchmark table in README.md');
   }
   // Timings are never judged here; only a benchmark that could not run fails the command.
   process.exitCode = failed ? 1 : 0;

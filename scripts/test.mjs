@@ -19,7 +19,8 @@ function walk(dir, out) {
   return out;
 }
 
-const files = dirs.flatMap((d) => walk(d, []));
+// A path may also name a single test file.
+const files = dirs.flatMap((d) => (existsSync(d) && statSync(d).isFile() ? [d] : walk(d, [])));
 if (files.length === 0) {
   console.error(`no test files under ${dirs.join(', ')}`);
   process.exit(1);

@@ -31,7 +31,6 @@ async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<
   return text;
 }
 
-/** Right-clicks a tree row and picks `item` from its context menu. */
 /**
  * Right after a reload the sidebar may still be restoring, and a click on the activity-bar item at
  * that moment toggles it closed again: click until the MCP Host title stays visible.

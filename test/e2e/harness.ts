@@ -20,7 +20,8 @@ import {
   MCP_HOST_CONTAINER,
   activeEditor,
   activityBarItem,
-  clickContextMenuItem,
+  clickInlineAction,
+  runContextMenuEntry,
   clickDialogButton,
   editorText,
   notificationMessages,
@@ -130,15 +131,16 @@ export interface VSCode {
   submitQuickInput(value: string): Promise<void>;
   /** Waits for a modal dialog, clicks the button labelled exactly `label`, returns the dialog's text. */
   clickDialogButton(label: string): Promise<string>;
-  /** Clicks the entry labelled exactly `label` in the open context menu (see clickTreeItem's `button`). */
-  clickContextMenuItem(label: string): Promise<void>;
+  /** Runs the entry labelled exactly `label` of the open context menu (see runContextMenuEntry). */
+  runContextMenuEntry(label: string): Promise<void>;
   /**
-   * Right-clicks the servers-view row matching `row` and runs `item` from its context menu. In
-   * headless Chromium a click on a menu entry that has just appeared is now and then swallowed
-   * (the menu stays open, nothing runs): then the menu is closed and the whole thing tried again.
-   * Resolves with the number of attempts it took.
+   * Right-clicks the servers-view row matching `row` and runs `item` from its context menu with the
+   * keyboard (see runContextMenuEntry: a mouse click on a menu that has just opened can be ignored).
+   * Fails at once, naming the entries, when the menu lacks `item`.
    */
-  contextAction(row: string | RegExp, item: string): Promise<number>;
+  contextAction(row: string | RegExp, item: string): Promise<void>;
+  /** Clicks the inline action button titled `title` on the servers-view row matching `row`. */
+  inlineAction(row: string | RegExp, title: string): Promise<void>;
   /** Reloads the window (Developer: Reload Window) and waits for the workbench again. */
   reload(): Promise<void>;
   /**
@@ -441,20 +443,12 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       pickQuickItem: (label) => pickQuickItem(page, label, timeoutMs),
       submitQuickInput: (value) => submitQuickInput(page, value, timeoutMs),
       clickDialogButton: (label) => clickDialogButton(page, label, timeoutMs),
-      clickContextMenuItem: (label) => clickContextMenuItem(page, label, timeoutMs),
+      runContextMenuEntry: (label) => runContextMenuEntry(page, label, timeoutMs),
       contextAction: async (row, item) => {
-        const menu = page.locator('.monaco-menu-container, .context-view .monaco-menu').first();
-        let attempts = 0;
-        await poll(`the context menu entry "${item}" to run`, timeoutMs, async () => {
-          attempts++;
-          await vs.clickTreeItem(row, { button: 'right' });
-          await clickContextMenuItem(page, item, timeoutMs);
-          if (await menu.waitFor({ state: 'hidden', timeout: 5000 }).then(() => true, () => false)) return true;
-          await page.keyboard.press('Escape');
-          return undefined;
-        });
-        return attempts;
+        await vs.clickTreeItem(row, { button: 'right' });
+        await runContextMenuEntry(page, item, timeoutMs);
       },
+      inlineAction: async (row, title) => clickInlineAction(await vs.waitForTreeItem(row), title, timeoutMs),
       reload: async () => {
         await runCommand(page, 'Developer: Reload Window', timeoutMs);
         await page.waitForLoadState('load', { timeout: startTimeoutMs });

@@ -104,11 +104,6 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
     },
   );
 
-  async function contextAction(row: RegExp, item: string): Promise<void> {
-    const attempts = await v.contextAction(row, item);
-    if (attempts > 1) t.diagnostic(`context menu "${item}": ${attempts} attempts`);
-  }
-
   // What the extension hands to `env.openExternal` travels from the extension host to the
   // workbench over code-server's WebSocket. code-server 4.100.3 rewrites a loopback URL opened
   // that way to its port proxy and keeps only the port: `http://127.0.0.1:PORT/auth?…` opens as
@@ -155,8 +150,8 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
     await v.screenshot('needs-auth');
   });
 
-  await step('Authenticate from the tree runs the flow through the browser and the server connects', async () => {
-    await contextAction(/secure.*needs authentication/, 'Authenticate');
+  await step("Authenticate from the tree row's inline button runs the flow through the browser and the server connects", async () => {
+    await v.inlineAction(/secure.*needs authentication/, 'Authenticate');
     const started = Date.now();
     const { opened: openedUrl, authUrl, redirect } = await completeSignIn();
     const redirected = Date.now();
@@ -190,6 +185,14 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
     assert.match(await rowText(v, /secure.*needs authentication/), /needs authentication/);
     await v.waitForLogFile('MCP Host', /secure: signed out; stored tokens removed/, 30_000);
     await v.screenshot('signed-out');
+  });
+
+  await step('Authenticate from the context menu signs in again', async () => {
+    const grantsBefore = tokens.length;
+    await v.contextAction(/secure.*needs authentication/, 'Authenticate');
+    await completeSignIn();
+    assert.match(await rowText(v, /secure.*1 tool/), /1 tool/);
+    assert.ok(tokens.length > grantsBefore, 'a new token was issued for the new sign-in');
   });
 
   await step('no token in the extension logs, the user settings or the workspace', async () => {

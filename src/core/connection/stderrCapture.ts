@@ -3,7 +3,7 @@
  * are forwarded to the server's log at a capped rate, so a server flooding stderr costs neither
  * memory nor a frozen log view.
  */
-import type { Clock, Logger } from '../ports.js';
+import type { Clock, Disposable, Logger } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { redactString } from '../redact.js';
 
@@ -24,6 +24,9 @@ export class StderrCapture {
   private linesInWindow = 0;
   private suppressed = 0;
   private totalBytes = 0;
+  /** Fires when the current window closes while lines are held back, so a burst that ends inside its
+   * window is still reported. The Clock's timers do not keep the process alive. */
+  private reportTimer: Disposable | undefined;
   private readonly maxBytes: number;
   private readonly maxLinesPerSecond: number;
   private readonly maxLineLength: number;
@@ -63,7 +66,7 @@ export class StderrCapture {
     this.forward(chunk);
   }
 
-  /** Forwards what is left of an unterminated last line (on exit). */
+  /** Forwards what is left of an unterminated last line and the held-back count (on exit). */
   flush(): void {
     if (this.partial) this.emit(this.partial);
     this.partial = '';
@@ -86,7 +89,7 @@ export class StderrCapture {
         // Over the rate: count the remaining lines without building strings for them.
         let count = 1;
         for (let i = chunk.indexOf('\n', nl + 1); i !== -1; i = chunk.indexOf('\n', i + 1)) count++;
-        this.suppressed += count;
+        this.suppress(count);
         this.partial = '';
         const rest = chunk.slice(chunk.lastIndexOf('\n') + 1);
         this.partial = rest.length > this.maxLineLength ? '' : rest;
@@ -117,7 +120,20 @@ export class StderrCapture {
     return true;
   }
 
+  /** Counts held-back lines; the first of a window arms the report for when that window closes. */
+  private suppress(count: number): void {
+    this.suppressed += count;
+    if (this.reportTimer) return;
+    const closesIn = Math.max(0, this.windowStart + 1000 - this.clock.now());
+    this.reportTimer = this.clock.setTimeout(() => {
+      this.reportTimer = undefined;
+      this.reportSuppressed();
+    }, closesIn);
+  }
+
   private reportSuppressed(): void {
+    this.reportTimer?.dispose();
+    this.reportTimer = undefined;
     if (this.suppressed > 0) {
       this.log.warn(`[stderr] ${this.suppressed} lines not shown (more than ${this.maxLinesPerSecond} lines per second)`);
       this.suppressed = 0;

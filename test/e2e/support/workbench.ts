@@ -248,12 +248,45 @@ export async function clickDialogButton(page: Page, label: string, timeoutMs: nu
   return text;
 }
 
-/** Clicks the entry labelled exactly `label` in the open context menu. */
-export async function clickContextMenuItem(page: Page, label: string, timeoutMs: number): Promise<void> {
-  const item = page
-    .locator('.monaco-menu .action-item .action-label')
-    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) })
-    .first();
-  await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  await item.click();
+/** The context menu on screen (VS Code renders it inside a shadow root, which locators pierce). */
+export function contextMenu(page: Page): Locator {
+  return page.locator('.context-view .monaco-menu').first();
+}
+
+/**
+ * Runs `label` from the context menu that is open, with the keyboard: arrow down until that entry
+ * has focus, then Enter. Not with the mouse: VS Code's menu entries attach their mouse-up handler
+ * 100 ms after they render (a RunOnceScheduler in the menu item's render(), so the release of the
+ * right click that opened the menu selects nothing). On an idle machine Playwright clicks within
+ * those 100 ms, the click is lost and the menu stays open; on a loaded one it is slower and works.
+ * The keyboard goes through the menu's key handler, which has no such window.
+ * Throws, listing the entries, when the menu has no such entry.
+ */
+export async function runContextMenuEntry(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const menu = contextMenu(page);
+  await menu.waitFor({ state: 'visible', timeout: timeoutMs });
+  const labels = (await menu.locator('.action-item:not(.disabled) .action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+  if (!labels.includes(label)) throw new Error(`the context menu has no "${label}" entry; it shows: ${JSON.stringify(labels)}`);
+  const focused = menu.locator('.action-item.focused .action-label');
+  for (let i = 0; i <= labels.length; i++) {
+    await page.keyboard.press('ArrowDown');
+    const now = (await focused.allInnerTexts()).map((s) => s.trim());
+    if (now[0] === label) {
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: timeoutMs });
+      return;
+    }
+  }
+  throw new Error(`"${label}" never took the focus in the context menu ${JSON.stringify(labels)}`);
+}
+
+/**
+ * Clicks the inline action titled `title` on a tree row (the icon buttons at the row's right end,
+ * `group: "inline…"` in package.json). They show on hover or selection, so the row is hovered first.
+ */
+export async function clickInlineAction(row: Locator, title: string, timeoutMs: number): Promise<void> {
+  await row.hover();
+  const button = row.locator(`.actions .action-label[aria-label="${title.replace(/"/g, '\\"')}"]`).first();
+  await button.waitFor({ state: 'visible', timeout: timeoutMs });
+  await button.click();
 }

@@ -258,8 +258,16 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
       await (await fx.provider.AccessToken.find(tokens.access_token))!.destroy();
       await (await fx.provider.RefreshToken.find(tokens.refresh_token!))!.destroy();
       await assert.rejects(host.callTool(s.def.name, 'whoami', {}), (err: unknown) => (err as { code?: string }).code === 'needs-auth');
-      for (let i = 0; i < 100 && host.server(s.def.name)!.state.kind !== 'needs-auth'; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(host.server(s.def.name)!.state.kind, 'needs-auth');
+      const needsAuth = await new Promise<string>((resolve) => {
+        if (host.server(s.def.name)!.state.kind === 'needs-auth') return resolve('needs-auth');
+        const sub = host.onDidChangeServer((e) => {
+          if (e.name === s.def.name && e.snapshot?.state.kind === 'needs-auth') {
+            sub.dispose();
+            resolve('needs-auth');
+          }
+        });
+      });
+      assert.equal(needsAuth, 'needs-auth');
     } finally {
       await host.dispose();
     }

@@ -35,9 +35,21 @@ export class MemoryLogger implements Logger {
   lines: string[] = [];
   /** Every line ever logged, including those not kept. */
   count = 0;
+  private waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
   private add(level: string, m: string): void {
     this.count++;
-    if (this.lines.length < 5000) this.lines.push(`${level} ${m}`);
+    const line = `${level} ${m}`;
+    if (this.lines.length < 5000) this.lines.push(line);
+    for (const w of this.waiters.filter((x) => x.re.test(line))) {
+      this.waiters.splice(this.waiters.indexOf(w), 1);
+      w.resolve(line);
+    }
+  }
+  /** Resolves with the first line (already logged or still to come) that matches. */
+  nextLine(re: RegExp): Promise<string> {
+    const seen = this.lines.find((l) => re.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiters.push({ re, resolve }));
   }
   trace(m: string): void {
     this.add('trace', m);

@@ -174,6 +174,8 @@ describe('client capabilities through the host', () => {
     let roots = [{ uri: 'file:///work/a', name: 'a' }];
     const asked: string[] = [];
     let rootsChanged = 0;
+    let heardRootsChanged!: () => void;
+    const rootsChangedHeard = new Promise<void>((resolve) => (heardRootsChanged = resolve));
     const host = createHost({
       logger: new MemoryLogger(),
       blobDir: dir,
@@ -195,6 +197,7 @@ describe('client capabilities through the host', () => {
           const server = new McpServer({ name: 'caps', version: '1.0.0' });
           server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
             rootsChanged++;
+            heardRootsChanged();
           });
           server.registerTool('roots', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify((await server.server.listRoots()).roots) }] }));
           server.registerTool('ask', {}, async () => {
@@ -213,7 +216,7 @@ describe('client capabilities through the host', () => {
     assert.deepEqual(asked, ['caps:form:Proceed?']);
     roots = [...roots, { uri: 'file:///work/b', name: 'b' }];
     folders.fire();
-    for (let i = 0; i < 100 && rootsChanged === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await rootsChangedHeard;
     assert.equal(rootsChanged, 1);
     assert.equal((JSON.parse(textOf(await host.callTool('caps', 'roots', {}))) as unknown[]).length, 2);
   });

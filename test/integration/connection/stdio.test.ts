@@ -149,7 +149,7 @@ describe('misbehaving stdio servers', () => {
       await assert.rejects(p, (e: HostError) => e.code === 'cancelled');
       // Timeouts and the abort each sent notifications/cancelled to the server.
       const cancelled = (): number => fs.readFileSync(rec, 'utf8').split('\n').filter((l) => l.startsWith('cancelled')).length;
-      for (let i = 0; i < 200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 1200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(cancelled(), 3);
       assert.equal(textOf(await host.callTool('hung', 'echo', { text: 'ok' })), 'echo: ok');
     } finally {
@@ -229,7 +229,9 @@ describe('misbehaving stdio servers', () => {
       assert.ok(growthMb < 100, `RSS grew by ${growthMb.toFixed(1)} MB`);
       assert.ok(host.recentStderr('flood').length <= 64 * 1024, `stderr buffer ${host.recentStderr('flood').length}`);
       assert.ok(log.count < 20_000, `log was rate-limited (${log.count} lines for ~1,000,000 written)`);
-      assert.ok(log.lines.some((l) => /lines not shown/.test(l)), 'suppressed lines were reported');
+      // The count of held-back lines is reported when the rate window closes, whether or not the
+      // server writes anything after its burst: a test timeout here means it never was.
+      assert.match(await log.nextLine(/lines not shown/), /\d+ lines not shown/);
       assert.ok(calmCalls >= 1);
       assert.equal(host.server('flood')!.state.kind, 'connected');
     } finally {

@@ -3,11 +3,43 @@ import assert from 'node:assert/strict';
 import { StderrCapture } from '../../../src/core/connection/stderrCapture.js';
 import type { Clock, Logger } from '../../../src/core/ports.js';
 
-function fakes(): { log: Logger; lines: string[]; clock: Clock & { t: number } } {
+interface FakeClock extends Clock {
+  t: number;
+  /** Moves time forward, firing every timer that falls due, in order. */
+  advance(ms: number): void;
+  pending(): number;
+}
+
+function fakeClock(): FakeClock {
+  let timers: { at: number; fn: () => void }[] = [];
+  const clock: FakeClock = {
+    t: 0,
+    now: () => clock.t,
+    setTimeout(fn, ms) {
+      const timer = { at: clock.t + ms, fn };
+      timers.push(timer);
+      return { dispose: () => void (timers = timers.filter((x) => x !== timer)) };
+    },
+    advance(ms) {
+      const end = clock.t + ms;
+      for (;;) {
+        const due = timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at)[0];
+        if (!due) break;
+        timers = timers.filter((x) => x !== due);
+        clock.t = due.at;
+        due.fn();
+      }
+      clock.t = end;
+    },
+    pending: () => timers.length,
+  };
+  return clock;
+}
+
+function fakes(): { log: Logger; lines: string[]; clock: FakeClock } {
   const lines: string[] = [];
   const log: Logger = { trace() {}, debug() {}, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
-  const clock = { t: 0, now: () => clock.t, setTimeout: () => ({ dispose() {} }) };
-  return { log, lines, clock };
+  return { log, lines, clock: fakeClock() };
 }
 
 describe('StderrCapture', () => {
@@ -38,6 +70,37 @@ describe('StderrCapture', () => {
     c.push('after\n');
     assert.ok(lines.some((l) => /990 lines not shown/.test(l)), lines.join('|'));
     assert.equal(lines.at(-1), '[stderr] after');
+  });
+
+  test('a burst that ends inside its window is reported when the window closes, with nothing after it', () => {
+    const { log, lines, clock } = fakes();
+    const c = new StderrCapture(log, { clock, maxLinesPerSecond: 10 });
+    clock.t = 5_000;
+    c.push('x\n'.repeat(300));
+    clock.advance(200);
+    c.push('y\n'.repeat(200));
+    assert.equal(lines.length, 10, 'only the first ten lines of the window are shown');
+    clock.advance(799);
+    assert.ok(!lines.some((l) => /not shown/.test(l)), 'not reported before the window closes');
+    clock.advance(1);
+    assert.deepEqual(lines.slice(10), ['[stderr] 490 lines not shown (more than 10 lines per second)']);
+    assert.equal(clock.pending(), 0, 'no timer is left once the count is reported');
+    clock.advance(10_000);
+    assert.equal(lines.length, 11, 'the count is reported once');
+  });
+
+  test('the window report and the next window do not count the same lines twice', () => {
+    const { log, lines, clock } = fakes();
+    const c = new StderrCapture(log, { clock, maxLinesPerSecond: 2 });
+    c.push('a\nb\nc\nd\n');
+    clock.advance(1_000);
+    c.push('e\nf\ng\n');
+    c.flush();
+    assert.deepEqual(
+      lines.filter((l) => /not shown/.test(l)),
+      ['[stderr] 2 lines not shown (more than 2 lines per second)', '[stderr] 1 lines not shown (more than 2 lines per second)'],
+    );
+    assert.equal(clock.pending(), 0);
   });
 
   test('an endless line without newline is cut, not accumulated', () => {
