@@ -89,6 +89,36 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     await vs.screenshot('trace');
   });
 
+  await step('server details show the protocol version and a ping; Send Request… sends tools/call from a JSON editor', async () => {
+    await vs.runCommand('MCP Host: Show Server Details');
+    await vs.pickQuickItem('calc');
+    const details = await poll('the details of calc', 60_000, async () => {
+      const text = await vs.activeEditorText();
+      return /Protocol version:\*\* \d{4}-\d{2}-\d{2}/.test(text) && /Ping:\*\* [\d.]+ ms/.test(text) ? text : undefined;
+    });
+    assert.match(details, /\*\*Server:\*\* calc 1\.0\.0/);
+    await vs.runCommand('MCP Host: Send Request…');
+    await vs.pickQuickItem('calc');
+    await vs.pickQuickItem('tools/call');
+    const editor = vs.page.locator('.editor-instance .monaco-editor').first();
+    const lens = (text: string | RegExp) => editor.locator('.codelens-decoration a, .codelens-decoration span').filter({ hasText: text }).first();
+    await lens('Send').waitFor({ state: 'visible', timeout: 60_000 });
+    const template = await vs.activeEditorText();
+    assert.match(template, /"\$schema": "file:\/\/.*tools_call\.schema\.json"/);
+    assert.match(template, /"name": ""/);
+    await editor.locator('.view-lines').click();
+    await vs.page.keyboard.press('Control+A');
+    await vs.page.keyboard.press('Delete');
+    await vs.page.keyboard.type('{"name": "multiply"}');
+    await lens('Send').click();
+    const result = await poll('the result of the request', 60_000, async () => {
+      const text = await vs.activeEditorText();
+      return /tools\/call → calc answered in [\d.]+ ms/.test(text) ? text : undefined;
+    });
+    assert.match(result, /"text": "6"/);
+    await vs.screenshot('send-request');
+  });
+
   await step('debugme runs under the Node debugger and VS Code attaches', async () => {
     const log = await serverLog(vs, 'debugme', /dev: node debugger attached on 127\.0\.0\.1:\d+/, 120_000);
     assert.match(log, /Debugger listening on ws:\/\/127\.0\.0\.1:\d+\//);

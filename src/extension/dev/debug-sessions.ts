@@ -150,8 +150,9 @@ export class DebugSessions implements vscode.Disposable {
         resolve(undefined);
       }, 30_000).unref?.();
     });
-    // The server starts with the window: attaching must not take the sidebar away from the user.
-    const ok = await vscode.debug.startDebugging(folder, config, { suppressDebugView: true });
+    // The server starts with the window: attaching must not take the sidebar away from the user,
+    // nor ask to save dirty editors (an untitled one would block the attach behind a Save As dialog).
+    const ok = await vscode.debug.startDebugging(folder, config, { suppressDebugView: true, suppressSaveBeforeStart: true });
     if (!ok) {
       this.deps.log(server).error(`dev: could not attach the ${type} debugger to 127.0.0.1:${port}${type === 'python' ? ' (is the Python extension with debugpy support installed?)' : ''}`);
       if (this.attached.get(server) === entry) this.attached.delete(server);
