@@ -22,6 +22,10 @@ import { editJsonDocument } from '../calls/json-editor.js';
 import type { ServerRoots } from './roots.js';
 
 export const DETAILS_SCHEME = 'mcp-host-details';
+export const RESPONSE_SCHEME = 'mcp-host-response';
+/** The last responses of Send Request…, by document URI (bounded: they are only for reading). */
+const responses = new Map<string, string>();
+let responseSeq = 0;
 
 export interface InspectorDeps {
   host: ConnectionManager;
@@ -133,6 +137,12 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
   return [
     detailsChanged,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
+    vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
+      provideTextDocumentContent: (uri) => responses.get(uri.toString()) ?? '// This response is no longer kept; send the request again.\n',
+    }),
+    vscode.workspace.onDidCloseTextDocument((d) => {
+      if (d.uri.scheme === RESPONSE_SCHEME) responses.delete(d.uri.toString());
+    }),
     reg('mcpHost.showServerDetails', async (arg) => {
       const name = await pick(arg, 'Server Details');
       if (!name) return;
@@ -178,7 +188,10 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       const t0 = performance.now();
       const result = await host.request(name, method, Object.keys(params).length ? params : undefined);
       const ms = performance.now() - t0;
-      const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: `// ${method} → ${name} answered in ${ms.toFixed(1)} ms\n${JSON.stringify(result, null, 2)}\n` });
+      // A read-only document: closing it never asks to save.
+      const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${name}/${method}.jsonc`, query: String(++responseSeq) });
+      responses.set(uri.toString(), `// ${method} → ${name} answered in ${ms.toFixed(1)} ms\n${JSON.stringify(result, null, 2)}\n`);
+      const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });
     }),
     reg('mcpHost.addRoot', async (arg) => {
