@@ -3,6 +3,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const NODE_PREFIX = { group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.artifacts/**', '**/*.mjs', '**/*.js'] },
   js.configs.recommended,
@@ -32,11 +34,25 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.' }],
-        patterns: [{ group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' }],
+        patterns: [
+          NODE_PREFIX,
+          { group: ['**/extension/**', '**/extension'], message: 'src/core must not import src/extension: core is the layer both front ends stand on.' },
+          { group: ['**/cli/**', '**/cli'], message: 'src/core must not import src/cli: core is the layer both front ends stand on.' },
+        ],
       }],
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
         message: 'src/core must not import vscode.',
+      }],
+    },
+  },
+  {
+    // The CLI is a second front end over core; it never reaches into the editor layer.
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/cli runs without an editor.' }],
+        patterns: [NODE_PREFIX, { group: ['**/extension/**', '**/extension'], message: 'src/cli must not import src/extension; move shared code to src/core.' }],
       }],
     },
   },

@@ -1,39 +1,16 @@
 /**
- * `mcp-host auth SERVER` and `mcp-host logout SERVER`, and the OAuth provider the CLI's host uses.
+ * `mcp-host auth SERVER` and `mcp-host logout SERVER` (the host's auth is in host-auth.ts).
  * Tokens live in the CLI's own config folder (auth-store.ts), never in the project.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { AuthError, createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
+import { AuthError } from '../core/auth/index.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import type { BrowserOpener } from '../core/ports.js';
 import type { ParsedArgs } from './args.js';
-import { systemBrowser } from './auth-browser.js';
-import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
 import { CliError, EXIT, usageError, type ExitCode } from './errors.js';
-import { stderrLogger } from './ports.js';
-import type { Io, Session } from './session.js';
+import { createCliAuth, type CliAuthOptions } from './host-auth.js';
+import type { Session } from './session.js';
 
-export interface CliAuthOptions {
-  /** Tests replace the browser; everything else is real. */
-  browser?: BrowserOpener;
-}
-
-export function createCliAuth(io: Pick<Io, 'env' | 'stderr'>, opts: CliAuthOptions = {}): HostAuth {
-  const dir = cliConfigDir(io.env);
-  return createHostAuth({
-    secrets: new FileSecretStore(dir),
-    kv: new FileKeyValueStore(dir),
-    logger: stderrLogger(io.env, io.stderr),
-    browser: opts.browser ?? systemBrowser(io.env),
-    receiver: createLoopbackReceiver(),
-    clientName: 'MCP Host CLI',
-  });
-}
-
-/** For `createHost({ authProvider })` in the CLI session: stored tokens are used, never a browser. */
-export function cliAuthProvider(auth: HostAuth): (def: ServerDefinition) => OAuthClientProvider | undefined {
-  return (def) => auth.providerFor(def);
-}
+export type { CliAuthOptions } from './host-auth.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 function remoteOrUsage(session: Session, name: string | undefined): ServerDefinition {
   if (!name) throw usageError('missing SERVER', 'Usage: mcp-host auth SERVER | mcp-host logout SERVER');
@@ -46,7 +23,7 @@ function remoteOrUsage(session: Session, name: string | undefined): ServerDefini
 
 function cliError(err: unknown): CliError {
   if (err instanceof AuthError) return new CliError(err.code === 'config' || err.code === 'callback-port' ? EXIT.usage : EXIT.connection, err.message);
-  return new CliError(EXIT.connection, err instanceof Error ? err.message : String(err));
+  return new CliError(EXIT.connection, errorMessage(err));
 }
 
 /** `mcp-host auth SERVER`: opens the browser (and prints the URL), waits for the loopback redirect. */

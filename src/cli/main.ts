@@ -7,6 +7,7 @@ import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 export const VERSION = '0.1.0';
 
@@ -24,7 +25,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
 };
 
 function printError(io: Io, err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   io.stderr(`mcp-host: ${message}\n`);
   const hint = (err as { hint?: unknown }).hint;
   if (typeof hint === 'string' && hint) io.stderr(`  ${hint}\n`);

@@ -5,10 +5,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ServerSnapshot } from '../core/api.js';
+import { formatJsonPath } from '../core/config/jsonc.js';
 import { loadConfig } from '../core/config/load.js';
+
+export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
-import { cliAuthProvider, createCliAuth } from './auth.js';
+import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { usageError } from './errors.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
@@ -47,6 +50,8 @@ export class Session {
     }
     const config = await loadConfig({
       folders: [workspace],
+      // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
+      managedPath: io.env.MCP_HOST_MANAGED_CONFIG || undefined,
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),
@@ -123,8 +128,4 @@ export function formatProblem(p: ConfigProblem): string {
   const where = p.line !== undefined ? `${p.file}:${p.line}:${p.column ?? 1}` : p.file;
   const path = p.jsonPath.length ? ` (at ${formatJsonPath(p.jsonPath)})` : '';
   return `${where}: ${p.severity}: ${p.message}${path}`;
-}
-
-export function formatJsonPath(path: (string | number)[]): string {
-  return path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : /^[A-Za-z_$][\w$-]*$/.test(seg) ? `${i ? '.' : ''}${seg}` : `[${JSON.stringify(seg)}]`)).join('');
 }

@@ -162,6 +162,8 @@ export interface HostOptions {
   blobDir: string;
   concurrency?: { local?: number; remote?: number };
   timeouts?: { connectMs?: number; toolCallMs?: number };
+  /** Reconnect backoff of remote servers: base * 2^(n-1) ms, capped at maxMs, at most maxAttempts (defaults 1000, 30000, 5). */
+  backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;
   elicitation?: ElicitationPort;
   /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */

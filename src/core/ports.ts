@@ -61,3 +61,14 @@ export const nullLogger: Logger = {
   warn() {},
   error() {},
 };
+
+/** A logger that prefixes every line (e.g. with the server's name). */
+export function prefixed(logger: Logger, prefix: string): Logger {
+  return {
+    trace: (m) => logger.trace(`${prefix} ${m}`),
+    debug: (m) => logger.debug(`${prefix} ${m}`),
+    info: (m) => logger.info(`${prefix} ${m}`),
+    warn: (m) => logger.warn(`${prefix} ${m}`),
+    error: (m) => logger.error(`${prefix} ${m}`),
+  };
+}

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
-import type { InProcessServerConfig, Scope } from '../core/config/types.js';
+import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
 import type { StateKind } from '../core/connection/state.js';
 import type { ConfigController } from './config/controller.js';
 
@@ -17,7 +17,8 @@ export interface ApiServer {
   transport: string;
   state: StateKind;
   /** Set when held back by the editor: not trusted, not approved, or disabled for this workspace. */
-  heldBack?: 'untrusted' | 'not-approved' | 'user-disabled' | 'manual';
+  /** Why admission holds it back (`config`: disabled in its file, `policy`: the managed policy denies it). */
+  heldBack?: HeldReason;
   error?: string;
   serverInfo?: { name: string; version: string };
   tools: number;

@@ -6,6 +6,12 @@ import type { ConfigController } from './config/controller.js';
 import { setDisabled } from './config/files.js';
 import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
 import type { ServerLogs } from './logs.js';
+import type { ChannelLogger } from './ports/logger.js';
+import { errorText } from '../core/connection/errors.js';
+import type { CommandId, CommandTable } from './command-table.js';
+import type { InspectorCommandId } from './inspector/commands.js';
+import type { TraceCommandId } from './trace/index.js';
+import { isRemote } from '../core/connection/settings.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -19,7 +25,7 @@ export interface CommandDeps {
   host: McpHost;
   controller: ConfigController;
   logs: ServerLogs;
-  mainLog: vscode.LogOutputChannel;
+  mainLog: ChannelLogger;
   auth: AuthActions;
 }
 
@@ -41,35 +47,32 @@ async function pickServer(deps: CommandDeps, arg: unknown, title: string, filter
   return vscode.window.showQuickPick(names, { title: `MCP Host: ${title}`, placeHolder: 'Server' });
 }
 
-function report(deps: CommandDeps, what: string): (e: unknown) => void {
-  return (e) => {
-    const msg = e instanceof Error ? e.message : String(e);
-    deps.mainLog.error(`${what}: ${msg}`);
-    void vscode.window.showErrorMessage(`${what}: ${msg}`);
-  };
+/** How every command's failure is shown: logged, and a message with the hint (what to do next). */
+export function reportCommandError(log: ChannelLogger, id: CommandId, e: unknown): void {
+  const what = id.replace('mcpHost.', '');
+  const msg = errorText(e);
+  log.error(`${what}: ${msg}`);
+  void vscode.window.showErrorMessage(`${what}: ${msg}`);
 }
 
 /** Server-action commands (the tree's inline and context actions, the view title, the palette). */
-export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
+export type ServerCommandId = Exclude<
+  CommandId,
+  'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt' | 'mcpHost.sendSelectionToAgent' | 'mcpHost.ide.acceptDiff' | 'mcpHost.ide.rejectDiff' | TraceCommandId | InspectorCommandId
+>;
+
+export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
   const { host, controller, logs } = deps;
-  const reg = (id: string, fn: (arg?: unknown) => Promise<void> | void): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await fn(arg);
-      } catch (e) {
-        report(deps, id.replace('mcpHost.', ''))(e);
-      }
-    });
 
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
     const def = controller.definition(name);
-    if (def && isRemote(def)) await deps.auth.clearNeedsAuth(def);
+    if (def && isRemoteDef(def)) await deps.auth.clearNeedsAuth(def);
   };
 
   /** Picks a remote server, runs an OAuth action on it, then reconnects it with the new credentials. */
   const withRemote = async (arg: unknown, title: string, act: (def: ServerDefinition) => Promise<void>): Promise<void> => {
-    const name = await pickServer(deps, arg, title, (n) => isRemote(controller.definition(n)));
+    const name = await pickServer(deps, arg, title, (n) => isRemoteDef(controller.definition(n)));
     const def = name ? controller.definition(name) : undefined;
     if (!def) return;
     await act(def);
@@ -78,14 +81,19 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
 
   const start = async (name: string): Promise<void> => {
     await forgetNeedsAuth(name);
-    if (controller.gate(name)) {
-      await controller.approveAndStart(name);
-      return;
-    }
-    const def = controller.definition(name);
-    if (def?.config.disabled) {
+    const held = controller.gate(name);
+    if (held === 'config') {
       const pick = await vscode.window.showInformationMessage(`"${name}" is disabled in its configuration.`, 'Enable');
       if (pick) await vscode.commands.executeCommand('mcpHost.enableServer', name);
+      return;
+    }
+    const admission = controller.definition(name)?.admission;
+    if (admission && !admission.run && admission.reason === 'policy') {
+      void vscode.window.showWarningMessage(`"${name}": ${admission.message}`);
+      return;
+    }
+    if (held) {
+      await controller.approveAndStart(name);
       return;
     }
     await host.start(name);
@@ -104,42 +112,42 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
     await controller.reload();
   };
 
-  return [
-    reg('mcpHost.refresh', async () => {
+  return {
+    'mcpHost.refresh': async () => {
       deps.mainLog.info('refresh requested');
       await controller.reload();
-    }),
-    reg('mcpHost.showLogs', async (arg) => {
+    },
+    'mcpHost.showLogs': async (arg) => {
       const name = serverArg(arg);
       if (name) logs.show(name);
       else deps.mainLog.show(true);
-    }),
-    reg('mcpHost.startServer', async (arg) => {
+    },
+    'mcpHost.startServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Start Server');
       if (name) await start(name);
-    }),
-    reg('mcpHost.stopServer', async (arg) => {
+    },
+    'mcpHost.stopServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Stop Server');
       if (name) await host.stop(name);
-    }),
-    reg('mcpHost.restartServer', async (arg) => {
+    },
+    'mcpHost.restartServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Restart Server');
       if (!name) return;
       await forgetNeedsAuth(name);
-      if (controller.gate(name)) await controller.approveAndStart(name);
+      if (controller.gate(name)) await start(name);
       else await host.restart(name);
-    }),
-    reg('mcpHost.enableServer', async (arg) => {
+    },
+    'mcpHost.enableServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Enable Server');
       if (name) await enable(name, false);
-    }),
-    reg('mcpHost.disableServer', async (arg) => {
+    },
+    'mcpHost.disableServer': async (arg) => {
       const name = await pickServer(deps, arg, 'Disable Server');
       if (name) await enable(name, true);
-    }),
-    reg('mcpHost.authenticate', (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def))),
-    reg('mcpHost.signOut', (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def))),
-    reg('mcpHost.openConfig', async (arg) => {
+    },
+    'mcpHost.authenticate': (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def)),
+    'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
+    'mcpHost.openConfig': async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
         await createProjectConfig();
         return;
@@ -147,15 +155,15 @@ export function registerServerCommands(deps: CommandDeps): vscode.Disposable[] {
       const target = configTarget(controller, arg);
       if (target) await revealEntry(target);
       else await openConfigPicker(controller);
-    }),
-    reg('mcpHost.addServer', async () => {
+    },
+    'mcpHost.addServer': async () => {
       await addServer(controller);
-    }),
-  ];
+    },
+  };
 }
 
-function isRemote(def: ServerDefinition | undefined): boolean {
-  return !!def && (def.config.type === 'sse' || def.config.type === 'http' || def.config.type === 'ws');
+function isRemoteDef(def: ServerDefinition | undefined): boolean {
+  return !!def && isRemote(def.config);
 }
 
 function configTarget(controller: ConfigController, arg: unknown): ConfigTarget | undefined {

@@ -4,9 +4,11 @@ import { ConnectionStates } from '../core/connection/state.js';
 import type { Logger } from '../core/ports.js';
 import { REDACTED } from '../core/redact.js';
 import { channelLogger } from './ports/logger.js';
-import type { GateReason } from './tree/model.js';
+import { heldReason, type HeldReason } from '../core/config/admit.js';
 
-const GATE_LOG: Record<GateReason, string> = {
+const HELD_LOG: Record<HeldReason, string> = {
+  config: 'disabled in its config ("disabled": true)',
+  policy: 'blocked by the managed policy',
   untrusted: 'the workspace is not trusted',
   'not-approved': 'waiting for your approval of this workspace server',
   'user-disabled': 'disabled in this workspace',
@@ -50,7 +52,7 @@ export class ServerLogs implements vscode.Disposable {
   }
 
   /** Logs each state transition once (the host also fires for list refreshes). */
-  onServerChange(e: ServerChangeEvent, gate?: GateReason): void {
+  onServerChange(e: ServerChangeEvent): void {
     if (!e.snapshot) {
       if (this.channels.has(e.name)) this.channel(e.name).info('removed from the configuration; stopped');
       this.lastState.delete(e.name);
@@ -63,7 +65,8 @@ export class ServerLogs implements vscode.Disposable {
       st.kind === 'needs-auth' ? `: ${st.message}` :
       st.kind === 'connected' ? ` to ${st.serverInfo.name} ${st.serverInfo.version} in ${Math.round(st.connectMs)} ms (${e.snapshot.tools.length} tools)` :
       st.kind === 'disabled' ? ` (${st.reason}${st.message ? `: ${st.message}` : ''})` : '';
-    const line = gate ? `not started: ${GATE_LOG[gate]}` : `${label}${detail}`;
+    const held = heldReason(e.snapshot.definition);
+    const line = held ? `not started: ${HELD_LOG[held]}` : `${label}${detail}`;
     if (this.lastState.get(e.name) === line) return;
     this.lastState.set(e.name, line);
     const log = this.logger(e.name);

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import type { McpHost } from '../core/api.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import { configFilesToWatch, loadConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
+import { configFilesToWatch, readConfig, type DiscoverySource, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
 import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
-import { registerServerCommands } from './commands.js';
+import { reportCommandError, serverCommands } from './commands.js';
+import { registerCommandTable, type CommandTable } from './command-table.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -21,10 +22,12 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { CallHistory } from '../core/forms/call-history.js';
 import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
 import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
+import { errorMessage } from '../core/connection/errors.js';
 
 let host: McpHost | undefined;
 
@@ -37,7 +40,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions['inputs'], approvals: ServerApprovals): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -51,9 +54,6 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, inputs: LoadOptions[
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
     env: process.env,
-    inputs,
-    trusted: vscode.workspace.isTrusted,
-    approvals,
   };
 }
 
@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const auth = createEditorAuth(context, logger);
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
-  const elicitation = new VsCodeElicitationPort(log);
+  const elicitation = new VsCodeElicitationPort(logger);
   const h = createHost({
     logger,
     // Dev mode reads the server's stderr for the debugger's port.
@@ -95,7 +95,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   host = h;
   const dev = startDevMode(h, (name) => logs.logger(name));
   late.dev = dev;
-  context.subscriptions.push(dev, trace, ...registerTrace(h, trace));
+  const traceUi = registerTrace(h, trace);
+  context.subscriptions.push(dev, trace, ...traceUi.disposables);
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets);
@@ -103,11 +104,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
     host: dev.host,
     log: logger,
-    load: async (dynamic) => {
-      const opts = loadOptions(dynamic, inputs, approvals);
-      const loaded = await loadConfig(opts);
-      return { ...loaded, files: [...new Set([...(loaded.files ?? []), ...configFilesToWatch(opts)])] };
+    read: async (dynamic) => {
+      const opts = loadOptions(dynamic);
+      const read = await readConfig(opts);
+      return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
     },
+    inputs,
+    trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
     workspaceState: context.workspaceState,
   });
@@ -132,8 +135,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     view,
     status,
     h.onDidChangeServer((e) => {
-      logs.onServerChange(e, controller.gate(e.name));
-      notifier.onServer(e.name, e.snapshot, controller.gate(e.name) !== undefined);
+      logs.onServerChange(e);
+      notifier.onServer(e.name, e.snapshot);
     }),
     controller.onDidChange((name) => {
       if (name !== undefined) return;
@@ -141,7 +144,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       notifier.onProblems(controller.problems());
       updateViewMessage();
     }),
-    ...registerServerCommands({ host: h, controller, logs, mainLog: log, auth }),
   );
 
   // Connections start after activate has returned.
@@ -152,34 +154,37 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
         .reload()
         .then(async () => {
           resolve();
-          log.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
+          logger.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
           await h.whenSettled();
           const states = controller.servers().map((s) => `${s.name}=${controller.gate(s.name) ?? s.state.kind}`);
-          log.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
+          logger.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
         })
         .catch((e: unknown) => {
           resolve();
-          log.error(`starting servers failed: ${e instanceof Error ? e.message : String(e)}`);
+          logger.error(`starting servers failed: ${errorMessage(e)}`);
         });
     });
   });
 
-  const history = registerCallCommands(context, h, log, elicitation);
-  context.subscriptions.push(
-    ...registerInspector({
-      host: h,
-      hub: trace,
-      roots,
-      history,
-      storageDir: context.globalStorageUri.fsPath,
-      definition: (name) => controller.definition(name),
-      lastDevChange: (name) => dev.watcher.lastChange(name),
-    }),
-  );
-  context.subscriptions.push(startIdeIntegration(context, log));
+  const history = new CallHistory(20);
+  const callCommands = registerCallCommands(context, h, logger, elicitation, history);
+  const inspector = registerInspector({
+    host: h,
+    hub: trace,
+    roots,
+    history,
+    storageDir: context.globalStorageUri.fsPath,
+    definition: (name) => controller.definition(name),
+    lastDevChange: (name) => dev.watcher.lastChange(name),
+  });
+  context.subscriptions.push(...inspector.disposables);
+  const ide = startIdeIntegration(context, logger);
+  context.subscriptions.push(ide);
+  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...traceUi.commands, ...inspector.commands };
+  context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
 }
 

@@ -16,12 +16,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(): void {
-    const gates = new Map<string, NonNullable<ReturnType<TreeSource['gate']>>>();
-    for (const s of this.source.servers()) {
-      const g = this.source.gate(s.name);
-      if (g) gates.set(s.name, g);
-    }
-    const v = statusView(this.source.servers(), gates, this.source.problems());
+    const v = statusView(this.source.servers(), this.source.problems());
     this.item.text = v.text;
     const md = new vscode.MarkdownString(v.tooltip, true);
     this.item.tooltip = md;

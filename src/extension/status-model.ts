@@ -3,7 +3,8 @@
  */
 import type { ServerSnapshot } from '../core/api.js';
 import type { ConfigProblem } from '../core/config/types.js';
-import { displayKind, escapeMarkdown, type GateReason } from './tree/model.js';
+import { heldReason } from '../core/config/admit.js';
+import { displayKind, escapeMarkdown } from './tree/model.js';
 
 export interface StatusView {
   /** e.g. `$(plug) 2/3`. */
@@ -17,20 +18,20 @@ export interface StatusView {
 
 /** Servers that are meant to run (disabled and stopped ones do not count against the total). */
 function counts(kind: string): boolean {
-  return kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual';
+  return kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual' && kind !== 'policy';
 }
 
-export function statusView(servers: ServerSnapshot[], gates: ReadonlyMap<string, GateReason>, configProblems: ConfigProblem[]): StatusView {
+export function statusView(servers: ServerSnapshot[], configProblems: ConfigProblem[]): StatusView {
   let connected = 0;
   let total = 0;
   const problems: string[] = [];
   let warning = false;
   for (const s of servers) {
-    const kind = displayKind(s.state, gates.get(s.name));
+    const kind = displayKind(s);
     if (!counts(kind)) continue;
     total++;
     if (kind === 'connected') connected++;
-    else if (s.state.kind === 'failed' && !gates.has(s.name)) {
+    else if (s.state.kind === 'failed' && !heldReason(s.definition)) {
       warning = true;
       problems.push(`$(error) ${escapeMarkdown(s.name)}: ${escapeMarkdown(s.state.error.message.split('\n')[0])}`);
     } else if (kind === 'needs-auth') {

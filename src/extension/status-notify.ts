@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../core/api.js';
+import { heldReason } from '../core/config/admit.js';
 import type { ConfigProblem } from '../core/config/types.js';
 import { NoticeDeduper, noticeForProblem, noticeForServer, type Notice } from './status-notices.js';
 
@@ -10,7 +11,8 @@ import { NoticeDeduper, noticeForProblem, noticeForServer, type Notice } from '.
 export class Notifier {
   private readonly dedupe = new NoticeDeduper();
 
-  onServer(name: string, snapshot: ServerSnapshot | undefined, gated: boolean): void {
+  onServer(name: string, snapshot: ServerSnapshot | undefined): void {
+    const gated = heldReason(snapshot?.definition) !== undefined;
     const notice = snapshot && !gated ? noticeForServer(snapshot) : undefined;
     const fresh = this.dedupe.take(name, notice, gated ? 'disabled' : snapshot?.state.kind);
     if (fresh) void this.show(fresh, { server: name });

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/core/config/load.js';
 import type { KeyValueStore } from '../../src/core/ports.js';
-import { APPROVALS_KEY, gateDefinitions, needsApproval, ServerApprovals } from '../../src/core/trust.js';
+import { admit, awaitingApproval, heldReason } from '../../src/core/config/admit.js';
+import type { ServerDefinition } from '../../src/core/config/types.js';
+import { APPROVALS_KEY, needsApproval, ServerApprovals } from '../../src/core/trust.js';
 import { fakeInputs, json, server, tempTree } from './config/helpers.js';
+
+const message = (d: ServerDefinition): string => (d.admission && !d.admission.run ? d.admission.message : '');
 
 /** In-memory KeyValueStore that round-trips through JSON like VS Code's Memento. */
 function memoryStore(): KeyValueStore & { data: Map<string, unknown> } {
@@ -34,32 +38,31 @@ test('workspace and project servers need approval; user ones do not; approval su
   const load = () => loadConfig({ folders: [dir], env: {}, approvals, userServers: { mine: { command: 'node' } } });
 
   const first = await load();
-  assert.equal(server(first, 'mine').config.disabled, undefined);
+  assert.deepEqual(server(first, 'mine').admission, { run: true });
   assert.ok(needsApproval(server(first, 'proj')));
   assert.ok(!needsApproval(server(first, 'mine')));
   for (const n of ['proj', 'ws']) {
     const d = server(first, n);
-    assert.equal(d.config.disabled, true);
-    assert.equal(d.disabledBy?.reason, 'not-approved');
-    assert.match(d.disabledBy!.message, /starts after you approve it/);
+    assert.equal(d.config.disabled, undefined, 'admission does not rewrite the config');
+    assert.equal(heldReason(d), 'not-approved');
+    assert.match(message(d), /starts after you approve it/);
   }
-  assert.deepEqual(approvals.pending(first.servers).map((d) => d.name).sort(), ['proj', 'ws']);
+  assert.deepEqual(awaitingApproval(first.servers).map((d) => d.name).sort(), ['proj', 'ws']);
 
-  await approvals.approve(approvals.pending(first.servers));
+  await approvals.approve(awaitingApproval(first.servers));
   const second = await load();
-  assert.equal(server(second, 'proj').config.disabled, undefined);
-  assert.equal(server(second, 'proj').disabledBy, undefined);
-  assert.notEqual(server(second, 'proj').hash, server(first, 'proj').hash, 'the manager sees the approval as a change');
-  assert.deepEqual(approvals.pending(second.servers), []);
+  assert.deepEqual(server(second, 'proj').admission, { run: true });
+  assert.equal(server(second, 'proj').approvalHash, server(first, 'proj').approvalHash);
+  assert.deepEqual(awaitingApproval(second.servers), []);
   // Persisted through the store, not in memory of this instance.
   assert.equal(new ServerApprovals(store).status('proj', server(second, 'proj').approvalHash!), 'approved');
 
   await writeFile(join(dir, '.mcp.json'), json({ mcpServers: { proj: { command: 'node', args: ['p.js', '--changed'] } } }));
   const third = await load();
-  assert.equal(server(third, 'proj').disabledBy?.reason, 'not-approved');
-  assert.match(server(third, 'proj').disabledBy!.message, /changed since you approved it/);
-  assert.equal(server(third, 'ws').disabledBy, undefined, 'the unchanged server stays approved');
-  assert.deepEqual(approvals.pending(third.servers).map((d) => d.name), ['proj']);
+  assert.equal(heldReason(server(third, 'proj')), 'not-approved');
+  assert.match(message(server(third, 'proj')), /changed since you approved it/);
+  assert.equal(heldReason(server(third, 'ws')), undefined, 'the unchanged server stays approved');
+  assert.deepEqual(awaitingApproval(third.servers).map((d) => d.name), ['proj']);
 });
 
 test('a denied server stays off without asking again, until its definition changes', async (t) => {
@@ -68,11 +71,9 @@ test('a denied server stays off without asking again, until its definition chang
   const first = await loadConfig({ folders: [dir], env: {}, approvals });
   await approvals.deny(first.servers);
   const second = await loadConfig({ folders: [dir], env: {}, approvals });
-  assert.equal(server(second, 'proj').disabledBy?.reason, 'not-approved');
-  assert.match(server(second, 'proj').disabledBy!.message, /chose not to run/);
-  assert.deepEqual(approvals.pending(second.servers), []);
-  await approvals.forget(['proj']);
-  assert.equal(approvals.pending(second.servers).length, 1);
+  assert.equal(heldReason(server(second, 'proj')), 'not-approved');
+  assert.match(message(server(second, 'proj')), /chose not to run/);
+  assert.deepEqual(awaitingApproval(second.servers), []);
 });
 
 test('inputs of a server waiting for approval are not asked for; after approval they are', async (t) => {
@@ -99,27 +100,24 @@ test('untrusted workspace: workspace/project servers disabled with reason untrus
   const inputs = fakeInputs({ x: '1' });
   const approvals = new ServerApprovals(memoryStore());
   const c = await loadConfig({ folders: [dir], env: {}, trusted: false, approvals, inputs, userServers: { mine: { command: 'node' } } });
-  assert.equal(server(c, 'proj').disabledBy?.reason, 'untrusted');
-  assert.equal(server(c, 'proj').config.disabled, true);
-  assert.match(server(c, 'proj').disabledBy!.message, /not trusted/);
-  assert.equal(server(c, 'mine').config.disabled, undefined);
+  assert.equal(heldReason(server(c, 'proj')), 'untrusted');
+  assert.match(message(server(c, 'proj')), /not trusted/);
+  assert.deepEqual(server(c, 'mine').admission, { run: true });
   assert.equal(inputs.calls.length, 0);
-  assert.deepEqual(approvals.pending(c.servers), []);
+  assert.deepEqual(awaitingApproval(c.servers), []);
 });
 
-test('without an approval store (the CLI) project servers run; gateDefinitions applies the same rules afterwards', async (t) => {
+test('without an approval store (the CLI) project servers run; admit applies the same rules to the same definitions', async (t) => {
   const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { proj: { command: 'node' } } }) });
   const c = await loadConfig({ folders: [dir], env: {} });
-  assert.equal(server(c, 'proj').config.disabled, undefined);
-  const [untrusted] = gateDefinitions(c.servers, { trusted: false });
-  assert.equal(untrusted.disabledBy?.reason, 'untrusted');
-  assert.equal(untrusted.config.disabled, true);
-  assert.notEqual(untrusted.hash, c.servers[0].hash);
-  assert.equal(c.servers[0].config.disabled, undefined, 'the input is not mutated');
+  assert.deepEqual(server(c, 'proj').admission, { run: true });
+  const [untrusted] = admit(c.servers, { trusted: false });
+  assert.equal(heldReason(untrusted), 'untrusted');
+  assert.deepEqual(c.servers[0].admission, { run: true }, 'the input is not mutated');
   const approvals = new ServerApprovals(memoryStore());
-  assert.equal(gateDefinitions(c.servers, { approvals })[0].disabledBy?.reason, 'not-approved');
+  assert.equal(heldReason(admit(c.servers, { trusted: true, approvals })[0]), 'not-approved');
   await approvals.approve(c.servers);
-  assert.equal(gateDefinitions(c.servers, { approvals })[0], c.servers[0]);
+  assert.deepEqual(admit(c.servers, { trusted: true, approvals })[0].admission, { run: true });
 });
 
 test('a damaged store is treated as no decision', () => {

@@ -12,7 +12,7 @@ import { EXIT, type ExitCode } from '../errors.js';
 import { stateError, targetOf, transportOf } from '../format.js';
 import { inputVariableName } from '../ports.js';
 import { formatJsonPath, formatProblem, type Session } from '../session.js';
-import { printJson } from './shared.js';
+import { heldHint, printJson } from './shared.js';
 
 interface CommandCheck {
   command: string;
@@ -90,7 +90,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
   if (err) {
     r.error = err.message;
-    r.hint = err.hint ?? (s.state.kind === 'disabled' ? 'Remove "disabled": true from the entry to use it.' : undefined);
+    r.hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);
   }
   if (s.state.kind === 'failed') {
     const stderr = session.host.recentStderr(s.name).trim();

@@ -1,5 +1,6 @@
 /** Helpers the commands share: starting one or all servers and insisting on a live connection. */
 import type { ServerSnapshot } from '../../core/api.js';
+import { heldReason } from '../../core/config/admit.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';
 import type { Session } from '../session.js';
@@ -15,11 +16,16 @@ export async function connectOne(session: Session, name: string): Promise<Server
 export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
   const s = snap.state;
   if (s.kind === 'connected') return snap;
-  if (s.kind === 'disabled') {
-    throw usageError(`server "${snap.name}" is ${stateText(s)}`, 'Remove "disabled": true from its entry to use it.');
-  }
+  if (s.kind === 'disabled') throw usageError(`server "${snap.name}" is ${stateText(s)}`, heldHint(snap));
   const err = stateError(s, snap.name);
   throw new CliError(EXIT.connection, `server "${snap.name}": ${err?.message ?? stateText(s)}`, err?.hint);
+}
+
+/** What to do about a server the host did not run: admission says why (policy, or disabled in its entry). */
+export function heldHint(snap: ServerSnapshot): string {
+  return heldReason(snap.definition) === 'policy'
+    ? 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.'
+    : 'Remove "disabled": true from its entry to use it.';
 }
 
 /** Starts every configured server (problems to stderr); returns their snapshots in config order. */

@@ -10,6 +10,7 @@ import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
+import { errorMessage } from '../connection/errors.js';
 
 export interface AuthenticateOptions {
   signal?: AbortSignal;
@@ -138,5 +139,5 @@ function registeredLoopbackPort(client: unknown): number | undefined {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

@@ -32,6 +32,7 @@ import { serverAuthKey } from './keys.js';
 import type { NeedsAuthCache } from './needs-auth-cache.js';
 import { createOAuthFetch } from './oauth-fetch.js';
 import type { AuthRecord, AuthRecordStore } from './store.js';
+import { errorMessage } from '../connection/errors.js';
 
 /** Refresh this long before `expires_at`, so a request never leaves with a token about to lapse. */
 export const REFRESH_SKEW_MS = 60_000;
@@ -340,7 +341,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
         if (this.mode.kind === 'background') throw await this.requireAuth('refresh-failed');
         return undefined;
       }
-      const msg = redact(err instanceof Error ? err.message : String(err), [tokens.access_token, tokens.refresh_token]);
+      const msg = redact(errorMessage(err), [tokens.access_token, tokens.refresh_token]);
       this.ctx.logger.warn(`${this.def.name}: token refresh failed (${msg}); using the current token until the server refuses it.`);
       return tokens;
     }
@@ -351,7 +352,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     try {
       res = await this.fetch(url, { headers: { Accept: 'application/json' } });
     } catch (err) {
-      throw new AuthError('discovery', `${this.def.name}: could not load ${url.href}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new AuthError('discovery', `${this.def.name}: could not load ${url.href}: ${errorMessage(err)}`);
     }
     if (!res.ok) {
       await res.body?.cancel();

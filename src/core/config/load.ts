@@ -1,16 +1,17 @@
 /**
- * The public entry of the config layer: reads every source, validates, expands, applies policy,
- * trust and precedence, and returns the servers plus every problem found. Read only: nothing is
- * ever written to a user's file here.
+ * The public entry of the config layer, in pipeline order: `readConfig` reads every source,
+ * validates, expands and merges (no gating, no prompts, no file an entry points at); `admit`
+ * (admit.ts) decides what runs; `resolveAdmitted` reads env files and asks for inputs of admitted
+ * servers only. `loadConfig` runs all three. Read only: nothing is ever written to a user's file.
  */
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import type { InputResolver } from '../ports.js';
-import type { ApprovalLookup } from '../trust.js';
+import { admit, type AdmitContext } from './admit.js';
 import { findNearestOffset } from './jsonc.js';
 import { dedupeBySignature, shadowByName, type Ranked } from './merge.js';
-import { evaluatePolicy, type Policy } from './policy.js';
-import { resolveEntry, type ResolveContext } from './resolve.js';
+import type { Policy } from './policy.js';
+import { prepareEntry, resolveDefinition, type PrepareContext, type ResolveContext } from './resolve.js';
 import { validateServerEntry } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
@@ -49,10 +50,6 @@ export interface LoadOptions {
   env?: Record<string, string | undefined>;
   /** For `${input:id}`; without it such servers are reported as unresolved. */
   inputs?: InputResolver;
-  /** false: workspace/project servers are disabled with reason `untrusted`. Default true. */
-  trusted?: boolean;
-  /** When given, workspace/project servers not approved for their current definition are disabled (`not-approved`). */
-  approvals?: ApprovalLookup;
   /** `${userHome}`; default discovery.homeDir, then os.homedir(). */
   homeDir?: string;
   /**
@@ -60,6 +57,18 @@ export interface LoadOptions {
    * scope, in order, after the folders' files. A missing file reads as no servers (callers check).
    */
   configFiles?: readonly string[];
+}
+
+/** `loadConfig`: reading plus what admission needs (trust defaults to true; the policy comes from the managed file). */
+export type LoadAndAdmitOptions = LoadOptions & Partial<Omit<AdmitContext, 'policy'>>;
+
+/** What `readConfig` found: definitions not yet admitted nor resolved, plus what resolving needs. */
+export interface ReadConfig extends LoadedConfig {
+  /** Raw entries by server name: declared inputs and base folders for the resolve stage. */
+  entries: ReadonlyMap<string, RawEntry>;
+  prepare: PrepareContext;
+  /** File texts, to give later problems a line and column. */
+  texts: ReadonlyMap<string, string>;
 }
 
 type Valid = Ranked & { raw: RawEntry; config?: StdioServerConfig | RemoteServerConfig | InProcessServerConfig };
@@ -101,7 +110,7 @@ function validateInProcess(raw: RawEntry): { config?: InProcessServerConfig; pro
 }
 
 /** Adds line/column to problems that point into a file whose text was read. */
-function locate(problems: ConfigProblem[], texts: Map<string, string>): void {
+function locate(problems: ConfigProblem[], texts: ReadonlyMap<string, string>): void {
   for (const p of problems) {
     if (p.line !== undefined) continue;
     const text = texts.get(p.file);
@@ -114,8 +123,8 @@ function locate(problems: ConfigProblem[], texts: Map<string, string>): void {
   }
 }
 
-/** Reads, validates and merges every config source. Never throws for bad input; see `problems`. */
-export async function loadConfig(o: LoadOptions): Promise<LoadedConfig> {
+/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
+export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const env = o.env ?? process.env;
   const folders = [...o.folders];
   const onlyFolder = folders.length === 1 ? folders[0] : undefined;
@@ -169,44 +178,64 @@ export async function loadConfig(o: LoadOptions): Promise<LoadedConfig> {
   const shadow = shadowByName(valid);
   problems.push(...shadow.problems);
 
-  const ctx: ResolveContext = {
-    vars: { env, folders, userHome: home },
-    onlyFolder,
-    policy,
-    inputs: o.inputs,
-    inputCache: new Map(),
-    envFiles: new Set(),
-    trusted: o.trusted,
-    approvals: o.approvals,
-  };
+  const prepare: PrepareContext = { vars: { env, folders, userHome: home }, onlyFolder };
   const defs: (ServerDefinition & Ranked)[] = [];
-  // Sequential: resolving inputs may prompt the user, one question at a time.
+  const rawByName = new Map<string, RawEntry>();
   for (const v of shadow.kept) {
     if (!v.config) continue;
     let def: ServerDefinition | undefined;
     if (v.config.type === 'inprocess') {
       const c = v.config;
-      const denied = evaluatePolicy(policy, v.name, c);
-      if (!denied.allowed) {
-        problems.push({ severity: 'error', code: 'policy-denied', message: `Server "${v.name}" is blocked by the policy in ${policy!.file}: ${denied.reason}.`, file: v.source.file, jsonPath: v.source.jsonPath, server: v.name, scope: 'dynamic' });
-        continue;
-      }
       def = { name: v.name, config: c, source: v.source, signature: signatureOf(c), hash: stableHash(c) };
     } else {
-      const r = await resolveEntry(v.raw, v.config, ctx);
+      const r = prepareEntry(v.raw, v.config, prepare);
       problems.push(...r.problems);
       def = r.def;
     }
-    if (def) defs.push({ ...def, order: v.order, folderIndex: v.folderIndex });
+    if (def) {
+      defs.push({ ...def, order: v.order, folderIndex: v.folderIndex });
+      rawByName.set(def.name, v.raw);
+    }
   }
 
   const dedupe = dedupeBySignature(defs.map((d) => ({ ...d, disabled: d.config.disabled === true })));
   problems.push(...dedupe.problems);
-  for (const f of ctx.envFiles) files.add(f);
   locate(problems, texts);
 
   const servers: ServerDefinition[] = dedupe.kept
     .sort((a, b) => a.order - b.order)
     .map(({ order: _o, folderIndex: _f, disabled: _d, ...def }) => def);
-  return { servers, problems, files: [...files] };
+  return { servers, problems, files: [...files], ...(policy ? { policy } : {}), entries: rawByName, prepare, texts };
+}
+
+/**
+ * Resolve stage over admitted definitions (`admit(read.servers, …)`): env files and inputs of the
+ * servers that run; held ones pass through untouched. Returns the definitions for the host and
+ * every problem (the read's, the resolve's, and one per server the policy blocks).
+ */
+export async function resolveAdmitted(read: ReadConfig, admitted: readonly ServerDefinition[], o: { inputs?: InputResolver } = {}): Promise<LoadedConfig> {
+  const ctx: ResolveContext = { ...read.prepare, policy: read.policy, inputs: o.inputs, inputCache: new Map(), envFiles: new Set() };
+  const problems: ConfigProblem[] = [];
+  const servers: ServerDefinition[] = [];
+  // Sequential: resolving inputs may prompt the user, one question at a time.
+  for (const def of admitted) {
+    const raw = read.entries.get(def.name);
+    const r = raw ? await resolveDefinition(def, raw, ctx) : { def, problems: [] };
+    problems.push(...r.problems);
+    if (!r.def) continue;
+    servers.push(r.def);
+    const a = r.def.admission;
+    if (a && !a.run && a.reason === 'policy') {
+      problems.push({ severity: 'error', code: 'policy-denied', message: a.message, file: def.source.file, jsonPath: def.source.jsonPath, server: def.name, scope: def.source.scope });
+    }
+  }
+  locate(problems, read.texts);
+  return { servers, problems: [...read.problems, ...problems], files: [...new Set([...(read.files ?? []), ...ctx.envFiles])], ...(read.policy ? { policy: read.policy } : {}) };
+}
+
+/** The whole pipeline: read → admit → resolve. Trust defaults to true, no approvals are required unless given. */
+export async function loadConfig(o: LoadAndAdmitOptions): Promise<LoadedConfig> {
+  const read = await readConfig(o);
+  const admitted = admit(read.servers, { trusted: o.trusted ?? true, approvals: o.approvals, userDisabled: o.userDisabled, manualStart: o.manualStart, policy: read.policy });
+  return resolveAdmitted(read, admitted, { inputs: o.inputs });
 }

@@ -1,14 +1,17 @@
 /**
- * Turns one validated entry into a runnable definition: variables (two phases), `envFile`,
- * relative `cwd`, URL check, policy and trust gating. Any failure excludes only this server.
+ * Two stages of one entry. `prepareEntry` (load stage) expands `${VAR}`-style variables and makes
+ * `cwd`/`envFile` absolute, reading nothing. `resolveDefinition` (after admission, for admitted
+ * servers only) reads the `envFile`, asks for `${input:}` values and checks the URL: nothing an
+ * entry points at is opened, and nobody is asked for a secret, before the server is admitted.
+ * Any failure excludes only this server.
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { gateReason, type GateOptions } from '../trust.js';
 import type { InputResolver } from '../ports.js';
 import { parseEnvFile } from './envFile.js';
 import { formatJsonPath, type JsonPath } from './jsonc.js';
-import { evaluatePolicy, type Policy } from './policy.js';
+import { policyAdmission, runs } from './admit.js';
+import type { Policy } from './policy.js';
 import { checkRemoteUrl } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
 import type { RawEntry } from './sources/entry.js';
@@ -17,10 +20,13 @@ import { expandableStrings, expandConfig, inputIdsIn, inputIdsOf, type Unresolve
 
 type FileConfig = StdioServerConfig | RemoteServerConfig;
 
-export interface ResolveContext extends GateOptions {
+export interface PrepareContext {
   vars: Omit<VariableContext, 'workspaceFolder'>;
   /** The only open folder, for entries not tied to one. */
   onlyFolder?: string;
+}
+
+export interface ResolveContext extends PrepareContext {
   policy?: Policy;
   inputs?: InputResolver;
   /** Input values already given during this load, by file + id (ask once per file). */
@@ -30,6 +36,10 @@ export interface ResolveContext extends GateOptions {
 }
 
 export type ResolveResult = { def?: ServerDefinition; problems: ConfigProblem[] };
+
+function varsOf(raw: RawEntry, ctx: PrepareContext): VariableContext {
+  return { ...ctx.vars, workspaceFolder: raw.workspaceFolder ?? ctx.onlyFolder };
+}
 
 function entryProblem(raw: RawEntry, code: string, message: string, sub: JsonPath = []): ConfigProblem {
   return { severity: 'error', code, message, file: raw.source.file, jsonPath: [...raw.source.jsonPath, ...sub], server: raw.name, scope: raw.source.scope };
@@ -51,17 +61,9 @@ function identityHasInputs(c: FileConfig): boolean {
   return parts.some((p) => inputIdsIn(p).length > 0);
 }
 
-function policyProblem(raw: RawEntry, policy: Policy, reason: string): ConfigProblem {
-  return entryProblem(
-    raw,
-    'policy-denied',
-    `Server "${raw.name}" is blocked by the policy in ${policy.file}: ${reason}. Ask your administrator to allow it, or remove it from ${raw.source.file}.`,
-  );
-}
-
 async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveContext): Promise<{ config?: StdioServerConfig; problems: ConfigProblem[] }> {
   if (c.envFile === undefined) return { config: c, problems: [] };
-  const path = isAbsolute(c.envFile) ? c.envFile : resolvePath(raw.baseDir, c.envFile);
+  const path = c.envFile;
   ctx.envFiles.add(path);
   let text: string;
   try {
@@ -118,64 +120,51 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
   return { values, unresolved };
 }
 
-/** Resolves one validated file entry (see file comment). */
-export async function resolveEntry(raw: RawEntry, config: FileConfig, ctx: ResolveContext): Promise<ResolveResult> {
-  const problems: ConfigProblem[] = [];
+/** Load stage: expands variables other than `${input:}` and makes paths absolute. Reads no file. */
+export function prepareEntry(raw: RawEntry, config: FileConfig, ctx: PrepareContext): ResolveResult {
   const disabled = config.disabled === true;
-  const vars: VariableContext = { ...ctx.vars, workspaceFolder: raw.workspaceFolder ?? ctx.onlyFolder };
-
-  const p1 = expandConfig(config, vars);
+  const p1 = expandConfig(config, varsOf(raw, ctx));
   // A disabled entry never runs: its variables may stay unresolved without bothering anyone.
   if (p1.unresolved.length && !disabled) return { problems: unresolvedProblems(raw, p1.unresolved) };
   let c: FileConfig = p1.config;
-
   if (c.type === 'stdio' && !disabled) {
     if (c.cwd !== undefined && !isAbsolute(c.cwd)) c = { ...c, cwd: resolvePath(raw.baseDir, c.cwd) };
-    const r = await applyEnvFile(raw, c as StdioServerConfig, ctx);
+    if (c.envFile !== undefined && !isAbsolute(c.envFile)) c = { ...c, envFile: resolvePath(raw.baseDir, c.envFile) };
+  }
+  // What a user approves: the definition as written (inputs unresolved, the env file by path).
+  const approvalHash = stableHash(c);
+  return { def: { name: raw.name, config: c, source: raw.source, signature: signatureOf(c), hash: approvalHash, approvalHash }, problems: [] };
+}
+
+/**
+ * Resolve stage, for one admitted definition: env file, `${input:}` values (may prompt), policy
+ * again when an input changed what would run, URL check. A held definition comes back untouched.
+ */
+export async function resolveDefinition(def: ServerDefinition, raw: RawEntry, ctx: ResolveContext): Promise<ResolveResult> {
+  if (!runs(def) || def.config.type === 'inprocess') return { def, problems: [] };
+  const problems: ConfigProblem[] = [];
+  let c: FileConfig = def.config;
+  if (c.type === 'stdio') {
+    const r = await applyEnvFile(raw, c, ctx);
     problems.push(...r.problems);
     if (!r.config) return { problems };
     c = r.config;
   }
-
-  const approvalHash = stableHash(c);
-  let policyDone = false;
-  if (!identityHasInputs(c)) {
-    const v = evaluatePolicy(ctx.policy, raw.name, c);
-    if (!v.allowed) return { problems: [...problems, policyProblem(raw, ctx.policy!, v.reason)] };
-    policyDone = true;
+  const identityHadInputs = identityHasInputs(c);
+  const inp = await resolveInputs(raw, c, ctx);
+  if (inp.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, inp.unresolved)] };
+  if (inp.values.size) {
+    const p2 = expandConfig(c, varsOf(raw, ctx), inp.values);
+    if (p2.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, p2.unresolved)] };
+    c = p2.config;
   }
-
-  const gate = disabled ? undefined : gateReason(raw.source.scope, raw.name, approvalHash, ctx);
-  if (!disabled && !gate) {
-    // Inputs may prompt the user, so they are asked for only for servers that will start.
-    const inp = await resolveInputs(raw, c, ctx);
-    if (inp.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, inp.unresolved)] };
-    if (inp.values.size) {
-      const p2 = expandConfig(c, vars, inp.values);
-      if (p2.unresolved.length) return { problems: [...problems, ...unresolvedProblems(raw, p2.unresolved)] };
-      c = p2.config;
-    }
-    if (!policyDone) {
-      const v = evaluatePolicy(ctx.policy, raw.name, c);
-      if (!v.allowed) return { problems: [...problems, policyProblem(raw, ctx.policy!, v.reason)] };
-    }
-    if (c.type !== 'stdio') {
-      const bad = checkRemoteUrl(c.type, c.url);
-      if (bad) return { problems: [...problems, entryProblem(raw, 'schema', `Server "${raw.name}": ${bad}`, ['url'])] };
-    }
+  if (identityHadInputs) {
+    const denied = policyAdmission(def.name, c, ctx.policy);
+    if (denied) return { def: { ...def, admission: denied }, problems };
   }
-
-  const final: FileConfig = gate ? { ...c, disabled: true } : c;
-  return {
-    def: {
-      name: raw.name,
-      config: final,
-      source: raw.source,
-      signature: signatureOf(final),
-      hash: stableHash(final),
-      approvalHash,
-      ...(gate ? { disabledBy: gate } : disabled ? { disabledBy: { reason: 'config' as const, message: 'Disabled in its config ("disabled": true).' } } : {}),
-    },
-    problems,
-  };
+  if (c.type !== 'stdio') {
+    const bad = checkRemoteUrl(c.type, c.url);
+    if (bad) return { problems: [...problems, entryProblem(raw, 'schema', `Server "${raw.name}": ${bad}`, ['url'])] };
+  }
+  return { def: { ...def, config: c, signature: signatureOf(c), hash: stableHash(c) }, problems };
 }

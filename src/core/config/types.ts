@@ -3,6 +3,7 @@
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Policy } from './policy.js';
 
 /** Config scopes, lowest precedence first. */
 export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
@@ -83,9 +84,15 @@ export interface ServerDefinition {
    * while any change to the command, URL, environment or headers does.
    */
   approvalHash?: string;
-  /** Set when the config layer (not the user) keeps this server from starting; `config.disabled` is true then. */
-  disabledBy?: { reason: 'config' | 'untrusted' | 'not-approved'; message: string };
+  /** Set by admission (`admit.ts`): whether it runs, or why not. Undefined: not admitted yet (runs unless `config.disabled`). */
+  admission?: Admission;
 }
+
+/** Why admission keeps a server from running. */
+export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | 'not-approved' | 'manual';
+
+/** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
+export type Admission = { run: true } | { run: false; reason: HeldReason; message: string; ask?: boolean };
 
 export interface ConfigProblem {
   severity: 'error' | 'warning';
@@ -106,4 +113,6 @@ export interface LoadedConfig {
   problems: ConfigProblem[];
   /** Every file this load read or looked for (config files, env files): what to watch. */
   files?: string[];
+  /** Allow/deny rules of the managed file, for admission. */
+  policy?: Policy;
 }

@@ -8,7 +8,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
-import type { Logger } from '../ports.js';
+import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
 import { redactArgs, redactUrl } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
@@ -21,6 +21,8 @@ export interface ConnectOptions {
   authProvider?: OAuthClientProvider;
   timeoutMs: number;
   signal: AbortSignal;
+  /** The connect timer runs on it (a fake one in tests); default: the system clock. */
+  clock?: Clock;
   /** Registers request/notification handlers on the fresh client before it connects. */
   setupClient(client: Client): void;
   /** Wraps the fresh transport (protocol trace); see HostOptions.wrapTransport. */
@@ -86,10 +88,10 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   const client = new Client(o.clientInfo, { capabilities: o.capabilities });
   o.setupClient(client);
 
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Disposable | undefined;
   let onAbort: (() => void) | undefined;
   const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = (o.clock ?? systemClock).setTimeout(() => {
       reject(new HostError('connect-timeout', `${def.name} did not finish connecting within ${o.timeoutMs} ms`, 'Raise the server\'s "timeout" or MCP_TIMEOUT if it is just slow to start.'));
     }, o.timeoutMs);
     onAbort = () => reject(new HostError('stopped', `${def.name} was stopped while connecting`));
@@ -108,7 +110,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     await closeQuietly(transport);
     throw connectError(err, def, stdio);
   } finally {
-    clearTimeout(timer);
+    timer?.dispose();
     if (onAbort) o.signal.removeEventListener('abort', onAbort);
   }
   guard.catch(() => {});

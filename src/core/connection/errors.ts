@@ -5,6 +5,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { HostErrorInfo } from './state.js';
 
+
 export type HostErrorCode =
   | 'unknown-server'
   | 'unknown-tool'
@@ -21,7 +22,10 @@ export type HostErrorCode =
   | 'request-timeout'
   | 'cancelled'
   | 'stopped'
-  | 'server-error';
+  | 'server-error'
+  | 'reconnect-failed'
+  /** A bug in the host itself, caught so one server's failure never takes down the rest. */
+  | 'internal';
 
 export class HostError extends Error {
   constructor(
@@ -39,9 +43,16 @@ export class HostError extends Error {
   }
 }
 
+/** The one way to turn anything thrown into text. */
 export function errorMessage(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+/** What a person is shown: the message, then the hint (what to do next) when the error has one. */
+export function errorText(err: unknown): string {
+  const hint = err && typeof err === 'object' && typeof (err as { hint?: unknown }).hint === 'string' ? (err as { hint: string }).hint : undefined;
+  return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
 }
 
 /** Node/undici error codes, looked up through `cause` chains (fetch wraps them in "fetch failed"). */

@@ -14,10 +14,6 @@ export class Pool {
     return this.active;
   }
 
-  get waiting(): number {
-    return this.waiters.length;
-  }
-
   /**
    * Resolves with a release function once a slot is free. Release is idempotent. With `signal`,
    * a waiter that is aborted leaves the queue and the promise rejects (a stopped server must not
@@ -51,14 +47,5 @@ export class Pool {
       if (next) next();
       else this.active--;
     };
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
   }
 }

@@ -41,9 +41,9 @@ export function readSettings(options: HostOptions): ConnectionSettings {
     toolTimeoutMs: positiveInt(env, 'MCP_TOOL_TIMEOUT', log) ?? options.timeouts?.toolCallMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     localConcurrency: positiveInt(env, 'MCP_SERVER_CONNECTION_BATCH_SIZE', log) ?? options.concurrency?.local ?? DEFAULT_LOCAL_CONCURRENCY,
     remoteConcurrency: positiveInt(env, 'MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE', log) ?? options.concurrency?.remote ?? DEFAULT_REMOTE_CONCURRENCY,
-    backoffBaseMs: positiveInt(env, 'MCP_RECONNECT_BASE_MS', log) ?? 1000,
-    backoffMaxMs: 30_000,
-    maxReconnectAttempts: MAX_RECONNECT_ATTEMPTS,
+    backoffBaseMs: options.backoff?.baseMs ?? 1000,
+    backoffMaxMs: options.backoff?.maxMs ?? 30_000,
+    maxReconnectAttempts: options.backoff?.maxAttempts ?? MAX_RECONNECT_ATTEMPTS,
   };
 }
 

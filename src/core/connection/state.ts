@@ -1,4 +1,5 @@
 /** Connection state of one server, as a discriminated union with exhaustive helpers. */
+import type { HostErrorCode } from './errors.js';
 
 export interface ServerInfo {
   name: string;
@@ -19,22 +20,22 @@ export type ConnectionState =
     }
   | { kind: 'failed'; error: HostErrorInfo; at: number }
   | { kind: 'needs-auth'; message: string; at: number }
-  | { kind: 'disabled'; reason: 'config' | 'user' | 'policy' | 'untrusted' | 'not-approved'; message?: string };
+  /**
+   * Only what the manager itself causes: `config`, it was handed a definition that does not run
+   * (why: `definition.admission`), or `user`, stopped by the user.
+   */
+  | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };
 
 export type StateKind = ConnectionState['kind'];
 
 /** A serialisable error: code for programs, message (with what to do next) for people. */
 export interface HostErrorInfo {
-  code: string;
+  code: HostErrorCode;
   message: string;
   hint?: string;
 }
 
 export namespace ConnectionStates {
-  export function isLive(s: ConnectionState): s is Extract<ConnectionState, { kind: 'connected' }> {
-    return s.kind === 'connected';
-  }
-
   export function label(s: ConnectionState): string {
     switch (s.kind) {
       case 'pending':

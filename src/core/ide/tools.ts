@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../ports.js';
 import type { DiffOutcome, EditorPort, IdeSelection } from './editorPort.js';
+import { errorMessage } from '../connection/errors.js';
 
 /** What the tools need besides the editor: the server keeps the latest selection across focus changes. */
 export interface IdeToolContext {
@@ -206,7 +207,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
           content: outputs.map((o) => (o.type === 'text' ? { type: 'text' as const, text: o.text } : { type: 'image' as const, mimeType: o.mimeType, data: o.data })),
         };
       } catch (err) {
-        return error(err instanceof Error ? err.message : String(err));
+        return error(errorMessage(err));
       }
     },
   );

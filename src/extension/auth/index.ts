@@ -16,6 +16,7 @@ import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
+import { errorMessage } from '../../core/connection/errors.js';
 
 export interface EditorAuth extends vscode.Disposable {
   /** For `HostOptions.authProvider`: background provider (stored tokens, refresh; never a browser). */
@@ -100,7 +101,7 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
           log.info(`${def.name}: sign-in cancelled`);
           return;
         }
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorMessage(err);
         log.warn(`${def.name}: sign-in failed: ${message}`);
         throw new AuthError(err instanceof AuthError ? err.code : 'token', `Sign-in to ${def.name} failed: ${message}`);
       }

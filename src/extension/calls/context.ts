@@ -1,14 +1,14 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type * as vscode from 'vscode';
 import type { ElicitationPort, HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
+import type { ChannelLogger } from '../ports/logger.js';
 
 export interface CallsContext {
   host: McpHost;
-  log: vscode.LogOutputChannel;
+  log: ChannelLogger;
   results: ResultDocuments;
   history: CallHistory;
   /** Asks the user to open pages a tool call needs first (error -32042). */

@@ -10,6 +10,7 @@ import { collectForm } from '../../core/forms/collect.js';
 import { planForm } from '../../core/forms/schema-plan.js';
 import { validateValue } from '../../core/forms/validate-value.js';
 import { vscodeFormUi } from './form-ui.js';
+import type { ChannelLogger } from '../ports/logger.js';
 
 type Answer = Awaited<ReturnType<ElicitationPort['elicit']>>;
 type Request = Parameters<ElicitationPort['elicit']>[1];
@@ -18,7 +19,7 @@ export class VsCodeElicitationPort implements ElicitationPort {
   /** One conversation at a time: two servers asking at once would interleave their inputs. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  constructor(private readonly log: ChannelLogger) {}
 
   elicit(server: string, request: Request, signal?: AbortSignal): Promise<Answer> {
     const next = this.queue.then(() => this.ask(server, request, signal));

@@ -6,17 +6,19 @@ import type * as vscode from 'vscode';
 import type { ElicitationPort, McpHost } from '../../core/api.js';
 import { CallHistory } from '../../core/forms/call-history.js';
 import type { CallsContext } from './context.js';
-import { registerResourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
+import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
 import { ResultDocuments } from './result-documents.js';
 import { VsCodeElicitationPort } from './elicitation.js';
 import { registerJsonEditor } from './json-editor.js';
-import { registerToolCommands } from './tool-calls.js';
+import { toolCommands } from './tool-calls.js';
+import type { ChannelLogger } from '../ports/logger.js';
+import type { CommandTable } from '../command-table.js';
 
 export { VsCodeElicitationPort } from './elicitation.js';
 export { RESULT_SCHEME } from './result-documents.js';
 
 /**
- * Registers `mcpHost.callTool`, `mcpHost.rerunLastToolCall`, `mcpHost.toolCallHistory`,
+ * The handlers of `mcpHost.callTool`, `mcpHost.rerunLastToolCall`, `mcpHost.toolCallHistory`,
  * `mcpHost.readResource`, `mcpHost.getPrompt` and the `mcp-host-result:` documents.
  * `elicitation` (the port given to the host, if at hand) handles the URL pages a failed call
  * asks for (-32042); by default a port of its own is used.
@@ -24,13 +26,14 @@ export { RESULT_SCHEME } from './result-documents.js';
 export function registerCallCommands(
   context: vscode.ExtensionContext,
   host: McpHost,
-  log: vscode.LogOutputChannel,
+  log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
-): CallHistory {
+  /** Shared with the Inspector commands (export as JSON, copy as a command line). */
+  history: CallHistory = new CallHistory(20),
+): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
-  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation };
-  context.subscriptions.push(results, registerJsonEditor(), ...registerToolCommands(ctx), ...registerResourcePromptCommands(ctx));
-  // The Inspector commands export and copy from the same history (src/extension/inspector).
-  return ctx.history;
+  const ctx: CallsContext = { host, log, results, history, elicitation };
+  context.subscriptions.push(results, registerJsonEditor());
+  return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
 }

@@ -13,6 +13,7 @@ import { blobsOfContents, blobsOfRead, errorText, renderOptions, type CallsConte
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
 import { readTarget } from './targets.js';
+import type { CommandTable } from '../command-table.js';
 
 type ResourcePick = vscode.QuickPickItem & ({ resource: HostResource } | { template: HostResourceTemplate });
 
@@ -135,9 +136,9 @@ async function getAndShowPrompt(ctx: CallsContext, p: HostPrompt): Promise<void>
   });
 }
 
-export function registerResourcePromptCommands(ctx: CallsContext): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('mcpHost.readResource', async (arg?: unknown) => {
+export function resourcePromptCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
+  return {
+    'mcpHost.readResource': async (arg?: unknown) => {
       const target = readTarget(arg);
       let server = target.server;
       let uri = target.uri;
@@ -150,8 +151,8 @@ export function registerResourcePromptCommands(ctx: CallsContext): vscode.Dispos
       if (!uri && template) uri = await expandTemplate(server, template);
       if (!uri) return;
       await readAndShow(ctx, server, uri);
-    }),
-    vscode.commands.registerCommand('mcpHost.getPrompt', async (arg?: unknown) => {
+    },
+    'mcpHost.getPrompt': async (arg?: unknown) => {
       const target = readTarget(arg);
       let p: HostPrompt | undefined;
       if (target.server && target.prompt) {
@@ -164,6 +165,6 @@ export function registerResourcePromptCommands(ctx: CallsContext): vscode.Dispos
         p = await pickPrompt(ctx, target.server);
       }
       if (p) await getAndShowPrompt(ctx, p);
-    }),
-  ];
+    },
+  };
 }

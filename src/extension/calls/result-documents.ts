@@ -9,6 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { parseReadPath, resultPath } from '../../core/forms/result-links.js';
+import type { ChannelLogger } from '../ports/logger.js';
 
 export { resourceLinkHref } from '../../core/forms/result-links.js';
 
@@ -32,7 +33,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
 
   constructor(
     private readonly renderResource: ResourceRenderer,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly log: ChannelLogger,
   ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, this);
   }

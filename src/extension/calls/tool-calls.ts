@@ -14,6 +14,7 @@ import { blobsOfContents, errorText, renderOptions, type CallsContext } from './
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
 import { readTarget } from './targets.js';
+import type { CommandTable } from '../command-table.js';
 
 /**
  * Per the MCP spec a tool is destructive unless it says otherwise: `destructiveHint` defaults to
@@ -152,9 +153,9 @@ async function rerun(ctx: CallsContext, rec: CallRecord): Promise<void> {
   await runToolCall(ctx, rec.server, rec.tool, rec.args);
 }
 
-export function registerToolCommands(ctx: CallsContext): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('mcpHost.callTool', async (arg?: unknown) => {
+export function toolCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory'> {
+  return {
+    'mcpHost.callTool': async (arg?: unknown) => {
       const target = readTarget(arg);
       let t: HostTool | undefined;
       if (target.server && target.tool) {
@@ -170,16 +171,16 @@ export function registerToolCommands(ctx: CallsContext): vscode.Disposable[] {
       const args = await collectToolArgs(t);
       if (args === undefined) return;
       await runToolCall(ctx, t.server, t.name, args);
-    }),
-    vscode.commands.registerCommand('mcpHost.rerunLastToolCall', async () => {
+    },
+    'mcpHost.rerunLastToolCall': async () => {
       const last = ctx.history.last();
       if (!last) {
         void vscode.window.showInformationMessage('No tool has been called yet in this window. Use "MCP Host: Call Tool…".');
         return;
       }
       await rerun(ctx, last);
-    }),
-    vscode.commands.registerCommand('mcpHost.toolCallHistory', async () => {
+    },
+    'mcpHost.toolCallHistory': async () => {
       const records = ctx.history.list();
       if (records.length === 0) {
         void vscode.window.showInformationMessage('No tool calls yet in this window.');
@@ -198,6 +199,6 @@ export function registerToolCommands(ctx: CallsContext): vscode.Disposable[] {
         matchOnDetail: true,
       });
       if (picked) await rerun(ctx, picked.rec);
-    }),
-  ];
+    },
+  };
 }

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { McpHost, ServerSnapshot } from '../../core/api.js';
+import { admit, awaitingApproval, heldReason, type HeldReason } from '../../core/config/admit.js';
+import { resolveAdmitted, type ReadConfig } from '../../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../../core/config/types.js';
 import { Emitter } from '../../core/events.js';
-import type { Logger } from '../../core/ports.js';
+import type { InputResolver, Logger } from '../../core/ports.js';
 import type { TreeSource } from '../tree/provider.js';
-import type { GateReason } from '../tree/model.js';
-import { applyGates, keepLastGood } from './gate.js';
+import { keepLastGood } from './last-good.js';
 import { debounce } from './debounce.js';
 import { approvalHashOf, type ApprovalLookup } from '../../core/trust.js';
 
@@ -19,11 +20,12 @@ export interface Approvals extends ApprovalLookup {
 export interface ControllerDeps {
   host: McpHost;
   log: Logger;
-  /**
-   * Reads every source: core loadConfig with the editor's settings, folders, dynamic servers,
-   * `trusted` and the approvals, so held-back servers come back disabled with `disabledBy`.
-   */
-  load(dynamic: ReadonlyMap<string, unknown>): Promise<LoadedConfig>;
+  /** Reads every source (core `readConfig` with the editor's settings, folders and dynamic servers); no gating. */
+  read(dynamic: ReadonlyMap<string, unknown>): Promise<ReadConfig>;
+  /** For `${input:}` values of admitted servers. */
+  inputs?: InputResolver;
+  /** `vscode.workspace.isTrusted`, read at each admission. */
+  trusted(): boolean;
   approvals: Approvals;
   workspaceState: vscode.Memento;
 }
@@ -31,21 +33,25 @@ export interface ControllerDeps {
 const DISABLED_KEY = 'mcpHost.disabledServers';
 
 /**
- * Config sources → gates → host. Reloads on file, setting, trust and folder changes (debounced),
- * hands the host the whole list (it restarts only what changed), keeps last good servers of a
- * broken file, and asks for approval of new project servers once per change.
+ * Config sources → admission → inputs → host. Re-reads on file, setting and folder changes
+ * (debounced); re-admits without reading on trust, approval, enable/disable and start of a
+ * manual server. Hands the host the whole list (it restarts only what changed), keeps last good
+ * servers of a broken file, and asks for approval of new project servers once per change.
  */
 export class ConfigController implements TreeSource, vscode.Disposable {
   private readonly changed = new Emitter<string | undefined>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The last read (not admitted): what a re-admission starts from. */
+  private read: ReadConfig | undefined;
+  /** The last admitted and resolved result: what the host, the tree and the status bar show. */
   private current: LoadedConfig = { servers: [], problems: [] };
-  private gates = new Map<string, GateReason>();
   private readonly dynamic = new Map<string, unknown>();
   /** Servers the user just added through `Add Server…`: their first definition needs no prompt. */
   private readonly selfAdded = new Set<string>();
   private running: Promise<void> | undefined;
-  private again = false;
+  private readRequested = false;
+  private admitRequested = false;
   private extraWatchers: vscode.Disposable[] = [];
   private watchedExtra = '';
   private loadedOnce = false;
@@ -62,7 +68,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         deps.log.info('workspace trusted: starting its servers');
-        void this.reload();
+        void this.readmit();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.scheduleReload()),
     );
@@ -78,32 +84,42 @@ export class ConfigController implements TreeSource, vscode.Disposable {
   server(name: string): ServerSnapshot | undefined {
     return this.deps.host.server(name);
   }
-  gate(name: string): GateReason | undefined {
-    return this.gates.get(name);
+  /** Why admission holds the server back, or undefined when it runs. */
+  gate(name: string): HeldReason | undefined {
+    return heldReason(this.definition(name));
   }
   problems(): ConfigProblem[] {
     return this.current.problems;
   }
 
-  /** The definition as loaded (not as held back for the host). */
+  /** The definition with its admission (resolved when it runs). */
   definition(name: string): ServerDefinition | undefined {
     return this.current.servers.find((d) => d.name === name);
   }
 
 
   // Reload ---------------------------------------------------------------------------------
-  /** Re-reads every source. Concurrent calls coalesce into one more run after the current one. */
+  /** Re-reads every source, then admits. Concurrent calls coalesce into one more run after the current one. */
   reload(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
+    return this.schedule(true);
+  }
+
+  /** Admits the last read again (trust, approvals, disabled list, manual start changed): no file is read. */
+  readmit(): Promise<void> {
+    return this.schedule(false);
+  }
+
+  private schedule(read: boolean): Promise<void> {
+    if (read) this.readRequested = true;
+    else this.admitRequested = true;
+    this.running ??= (async () => {
       try {
-        do {
-          this.again = false;
-          await this.reloadOnce();
-        } while (this.again);
+        while (this.readRequested || this.admitRequested) {
+          const doRead = this.readRequested || !this.read;
+          this.readRequested = this.admitRequested = false;
+          if (doRead && !(await this.readOnce())) continue;
+          await this.admitOnce();
+        }
       } finally {
         this.running = undefined;
       }
@@ -111,67 +127,64 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     return this.running;
   }
 
-  private async reloadOnce(): Promise<void> {
-    let loaded: LoadedConfig;
+  private async readOnce(): Promise<boolean> {
+    let read: ReadConfig;
     try {
-      loaded = await this.deps.load(this.dynamic);
+      read = await this.deps.read(this.dynamic);
     } catch (e) {
       // The loader reports problems rather than throwing; if it throws anyway, keep what runs.
       this.deps.log.error(`reading the MCP configuration failed: ${(e as Error).message}`);
-      return;
+      return false;
     }
-    const servers = keepLastGood(this.current.servers, loaded);
-    for (const p of loaded.problems) {
-      const msg = `${p.file}${p.jsonPath.length ? ` at ${p.jsonPath.join('.')}` : ''}: ${p.message}`;
-      if (p.severity === 'error') this.deps.log.warn(`config problem: ${msg}`);
-    }
-    this.current = { servers, problems: loaded.problems };
+    this.read = { ...read, servers: keepLastGood(this.read?.servers ?? [], read) };
     if (!this.loadedOnce && !vscode.workspace.getConfiguration('mcpHost').get<boolean>('autoStart', true)) {
-      for (const d of servers) this.manual.add(d.name);
+      for (const d of this.read.servers) this.manual.add(d.name);
       this.deps.log.info('mcpHost.autoStart is off: servers start when you start them');
     }
     this.loadedOnce = true;
     // Self-added servers are approved as written; the user typed them a moment ago.
-    const mine = servers.filter((d) => this.selfAdded.has(d.name) && this.deps.approvals.status(d.name, approvalHashOf(d)) !== 'approved');
+    const mine = this.read.servers.filter((d) => this.selfAdded.has(d.name) && this.deps.approvals.status(d.name, approvalHashOf(d)) !== 'approved');
     if (mine.length) {
       await this.deps.approvals.approve(mine);
       for (const d of mine) this.selfAdded.delete(d.name);
-      // The loader held them back; read again so they come through resolved and ungated.
-      this.again = true;
-      return;
     }
-    const awaiting = this.push();
-    this.watchFiles(loaded.files ?? []);
+    return true;
+  }
+
+  /** admit → resolve inputs of admitted servers → host; then asks about servers awaiting approval. */
+  private async admitOnce(): Promise<void> {
+    const read = this.read;
+    if (!read) return;
+    const admitted = admit(read.servers, {
+      trusted: this.deps.trusted(),
+      approvals: this.deps.approvals,
+      userDisabled: new Set(this.deps.workspaceState.get<string[]>(DISABLED_KEY, [])),
+      manualStart: this.manual,
+      policy: read.policy,
+    });
+    const resolved = await resolveAdmitted(read, admitted, { inputs: this.deps.inputs });
+    for (const p of resolved.problems) {
+      if (p.severity === 'error') this.deps.log.warn(`config problem: ${p.file}${p.jsonPath.length ? ` at ${p.jsonPath.join('.')}` : ''}: ${p.message}`);
+    }
+    this.current = resolved;
+    this.watchFiles(resolved.files ?? []);
+    const t0 = performance.now();
+    this.deps.host.setDefinitions(resolved.servers);
+    this.changed.fire(undefined);
+    const starting = this.deps.host.servers().filter((s) => s.state.kind === 'pending').length;
+    if (starting) {
+      void this.deps.host.whenSettled().then(() => {
+        const states = this.deps.host.servers().map((s) => `${s.name}=${heldReason(s.definition) ?? s.state.kind}`);
+        this.deps.log.info(`${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`);
+      });
+    }
+    const awaiting = awaitingApproval(resolved.servers);
     // Not awaited: a modal left open must not hold back reloads of other files.
     if (awaiting.length) void this.review(awaiting);
   }
 
   private async review(defs: ServerDefinition[]): Promise<void> {
-    if (await this.deps.approvals.review(defs, { force: false })) await this.reload();
-  }
-
-  /** Applies gates to the current definitions and hands them to the host. */
-  private push(): ServerDefinition[] {
-    const userDisabled = new Set(this.deps.workspaceState.get<string[]>(DISABLED_KEY, []));
-    const result = applyGates({
-      defs: this.current.servers,
-      trusted: vscode.workspace.isTrusted,
-      approvals: this.deps.approvals,
-      userDisabled,
-      manual: this.manual,
-    });
-    this.gates = result.gates;
-    const t0 = performance.now();
-    this.deps.host.setDefinitions(result.forHost);
-    this.changed.fire(undefined);
-    const starting = this.deps.host.servers().filter((s) => s.state.kind === 'pending').length;
-    if (starting) {
-      void this.deps.host.whenSettled().then(() => {
-        const states = this.deps.host.servers().map((s) => `${s.name}=${this.gates.get(s.name) ?? s.state.kind}`);
-        this.deps.log.info(`${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`);
-      });
-    }
-    return result.awaitingApproval;
+    if (await this.deps.approvals.review(defs, { force: false })) await this.readmit();
   }
 
   /**
@@ -196,12 +209,14 @@ export class ConfigController implements TreeSource, vscode.Disposable {
   }
 
   // Actions --------------------------------------------------------------------------------
-  /** Start for a held-back server: asks for approval (again, even if once declined). */
+  /** Start for a held-back server: asks for approval (again, even if once declined), enables, or explains. */
   async approveAndStart(name: string): Promise<boolean> {
     const def = this.definition(name);
     if (!def) return false;
-    const gate = this.gates.get(name);
-    if (gate === 'untrusted') {
+    const held = heldReason(def);
+    // Asking to start is the explicit act autoStart waits for, whatever else holds the server.
+    const wasManual = this.manual.delete(name);
+    if (held === 'untrusted') {
       const pick = await vscode.window.showWarningMessage(
         `"${name}" is defined by this workspace, which is not trusted. Trust the workspace to start its servers.`,
         'Manage Workspace Trust',
@@ -209,17 +224,15 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       if (pick) await vscode.commands.executeCommand('workbench.trust.manage');
       return false;
     }
-    if (gate === 'not-approved') {
+    if (held === 'not-approved') {
       if (!(await this.deps.approvals.review([def], { force: true }))) return false;
-      await this.reload();
+      await this.readmit();
       return true;
     }
-    if (gate === 'user-disabled') return this.setUserDisabled(name, false).then(() => true);
-    if (gate === 'manual') {
-      this.manual.delete(name);
-      const awaiting = this.push();
-      if (awaiting.some((d) => d.name === name)) return this.approveAndStart(name);
-      return true;
+    if (held === 'user-disabled') return this.setUserDisabled(name, false).then(() => true);
+    if (held === 'manual' || wasManual) {
+      await this.readmit();
+      return !heldReason(this.definition(name));
     }
     return false;
   }
@@ -234,7 +247,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     if (disabled) list.add(name);
     else list.delete(name);
     await this.deps.workspaceState.update(DISABLED_KEY, [...list]);
-    this.push();
+    await this.readmit();
   }
 
   expectSelfAdded(name: string): void {

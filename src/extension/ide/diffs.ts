@@ -7,11 +7,13 @@ import { basename, dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffOutcome, DiffRequest } from '../../core/ide/editorPort.js';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposalFs.js';
+import type { ChannelLogger } from '../ports/logger.js';
+import { errorMessage } from '../../core/connection/errors.js';
 
 /** Context key: the active tab is one of our pending diffs (drives the editor-title buttons). */
 export const VIEWING_DIFF_KEY = 'mcpHost.ide.viewingProposedDiff';
-export const ACCEPT_COMMAND = 'mcpHost.ide.acceptDiff';
-export const REJECT_COMMAND = 'mcpHost.ide.rejectDiff';
+export const ACCEPT_COMMAND = 'mcpHost.ide.acceptDiff' as const;
+export const REJECT_COMMAND = 'mcpHost.ide.rejectDiff' as const;
 
 interface Pending {
   req: DiffRequest;
@@ -26,11 +28,9 @@ export class DiffManager implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private counter = 0;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(private readonly log: ChannelLogger) {
     this.disposables.push(
       vscode.workspace.registerFileSystemProvider(PROPOSAL_SCHEME, this.fs, { isCaseSensitive: true }),
-      vscode.commands.registerCommand(ACCEPT_COMMAND, (uri?: unknown) => this.accept(uri)),
-      vscode.commands.registerCommand(REJECT_COMMAND, (uri?: unknown) => this.reject(uri)),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) {
           const p = this.pendingOf(tab);
@@ -125,7 +125,7 @@ export class DiffManager implements vscode.Disposable {
     return this.pendingOf(vscode.window.tabGroups.activeTabGroup.activeTab);
   }
 
-  private async accept(arg: unknown): Promise<void> {
+  async accept(arg: unknown): Promise<void> {
     const p = this.target(arg);
     this.log.info(`IDE diff: accept requested (${arg instanceof vscode.Uri ? arg.toString() : typeof arg}) → ${p ? `"${p.req.tabName}"` : 'no pending diff'}`);
     if (!p) {
@@ -139,7 +139,7 @@ export class DiffManager implements vscode.Disposable {
       await writeTarget(p.req.newFilePath, contents);
     } catch (err) {
       this.log.error(`IDE diff: could not write ${p.req.newFilePath}: ${String(err)}`);
-      void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${errorMessage(err)}`);
       return;
     }
     this.log.info(`IDE diff: wrote ${contents.length} characters to ${p.req.newFilePath}`);
@@ -148,7 +148,7 @@ export class DiffManager implements vscode.Disposable {
     await this.closeTabsOf(p);
   }
 
-  private async reject(arg: unknown): Promise<void> {
+  async reject(arg: unknown): Promise<void> {
     const p = this.target(arg);
     if (!p) return;
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());

@@ -5,11 +5,14 @@
 import * as vscode from 'vscode';
 import { IdeServer } from '../../core/ide/server.js';
 import { displayPath } from './convert.js';
-import { DiffManager } from './diffs.js';
+import { ACCEPT_COMMAND, DiffManager, REJECT_COMMAND } from './diffs.js';
 import { ideStatusItem } from './statusItem.js';
 import { VsCodeEditorPort } from './vscodeEditorPort.js';
+import type { ChannelLogger } from '../ports/logger.js';
+import { errorMessage } from '../../core/connection/errors.js';
+import type { CommandTable } from '../command-table.js';
 
-export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent';
+export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent' as const;
 
 export interface IdeIntegration extends vscode.Disposable {
   /** The listening port, undefined while the server is off. */
@@ -18,9 +21,10 @@ export interface IdeIntegration extends vscode.Disposable {
   clientCount(): number;
   /** Fires when the server starts or stops and when an agent connects or disconnects. */
   onDidChange: vscode.Event<void>;
+  commands: Pick<CommandTable, 'mcpHost.sendSelectionToAgent' | 'mcpHost.ide.acceptDiff' | 'mcpHost.ide.rejectDiff'>;
 }
 
-export function startIdeIntegration(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): IdeIntegration {
+export function startIdeIntegration(context: vscode.ExtensionContext, log: ChannelLogger): IdeIntegration {
   const changed = new vscode.EventEmitter<void>();
   const diffs = new DiffManager(log);
   const editor = new VsCodeEditorPort(diffs);
@@ -68,7 +72,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
       env.replace('ENABLE_IDE_INTEGRATION', 'true');
       changed.fire();
     } catch (err) {
-      log.error(`IDE server could not start: ${err instanceof Error ? err.message : String(err)}`);
+      log.error(`IDE server could not start: ${errorMessage(err)}`);
     }
   }
 
@@ -82,7 +86,6 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mcpHost.ideServer')) schedule();
     }),
-    vscode.commands.registerCommand(SEND_SELECTION_COMMAND, () => sendSelection()),
   ];
 
   function sendSelection(): void {
@@ -116,6 +119,11 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: vscod
     port,
     clientCount,
     onDidChange: changed.event,
+    commands: {
+      [SEND_SELECTION_COMMAND]: () => sendSelection(),
+      [ACCEPT_COMMAND]: (uri?: unknown) => diffs.accept(uri),
+      [REJECT_COMMAND]: (uri?: unknown) => diffs.reject(uri),
+    },
     dispose() {
       disposed = true;
       // Lock-file removal is asynchronous; the server also removes it synchronously at process exit.

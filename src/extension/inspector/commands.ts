@@ -19,6 +19,7 @@ import { summariseArgs } from '../../core/forms/call-history.js';
 import { redactArgs } from '../../core/redact.js';
 import type { TraceHub } from '../../core/trace/hub.js';
 import { editJsonDocument } from '../calls/json-editor.js';
+import type { CommandTable } from '../command-table.js';
 import type { ServerRoots } from './roots.js';
 
 export const DETAILS_SCHEME = 'mcp-host-details';
@@ -89,7 +90,18 @@ export async function writtenEntry(def: ServerDefinition): Promise<WrittenEntry>
   return { type: c.type, url: c.url, ...(c.headers ? { headers: c.headers } : {}) };
 }
 
-export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
+export type InspectorCommandId =
+  | 'mcpHost.showServerDetails'
+  | 'mcpHost.pingServer'
+  | 'mcpHost.sendRequest'
+  | 'mcpHost.addRoot'
+  | 'mcpHost.removeRoot'
+  | 'mcpHost.exportCallHistory'
+  | 'mcpHost.copyCallAsCommand'
+  | 'mcpHost.copyServerAsClaudeAdd'
+  | 'mcpHost.copyServerAsMcpJson';
+
+export function registerInspector(deps: InspectorDeps): { disposables: vscode.Disposable[]; commands: Pick<CommandTable, InspectorCommandId> } {
   const { host } = deps;
   const pick = async (arg: unknown, title: string, connectedOnly = false): Promise<string | undefined> => {
     const given = serverOf(arg);
@@ -125,16 +137,7 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       });
     },
   };
-  const reg = (id: string, fn: (arg?: unknown) => Promise<void>): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (arg?: unknown) => {
-      try {
-        await fn(arg);
-      } catch (e) {
-        void vscode.window.showErrorMessage(`${id.replace('mcpHost.', '')}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    });
-
-  return [
+  const disposables: vscode.Disposable[] = [
     detailsChanged,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
@@ -143,7 +146,9 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
     vscode.workspace.onDidCloseTextDocument((d) => {
       if (d.uri.scheme === RESPONSE_SCHEME) responses.delete(d.uri.toString());
     }),
-    reg('mcpHost.showServerDetails', async (arg) => {
+  ];
+  const commands: Pick<CommandTable, InspectorCommandId> = {
+    'mcpHost.showServerDetails': async (arg?: unknown) => {
       const name = await pick(arg, 'Server Details');
       if (!name) return;
       const uri = vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${name}.md` });
@@ -151,15 +156,15 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       detailsChanged.fire(uri);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });
-    }),
-    reg('mcpHost.pingServer', async (arg) => {
+    },
+    'mcpHost.pingServer': async (arg?: unknown) => {
       const name = await pick(arg, 'Ping Server', true);
       if (!name) return;
       const r = await ping(host, name);
       if ('ms' in r) void vscode.window.showInformationMessage(`${name} answered ping in ${r.ms.toFixed(1)} ms.`);
       else void vscode.window.showErrorMessage(`Ping ${name}: ${r.error}`);
-    }),
-    reg('mcpHost.sendRequest', async (arg) => {
+    },
+    'mcpHost.sendRequest': async (arg?: unknown) => {
       const name = await pick(arg, 'Send Request', true);
       if (!name) return;
       const methods = requestMethods().filter((m) => m !== 'initialize');
@@ -193,15 +198,15 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       responses.set(uri.toString(), `// ${method} → ${name} answered in ${ms.toFixed(1)} ms\n${JSON.stringify(result, null, 2)}\n`);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });
-    }),
-    reg('mcpHost.addRoot', async (arg) => {
+    },
+    'mcpHost.addRoot': async (arg?: unknown) => {
       const name = await pick(arg, 'Add Root');
       if (!name) return;
       const folders = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, title: `Roots to offer ${name} (besides the workspace folders)` });
       for (const f of folders ?? []) await deps.roots.add(name, f);
       if (folders?.length) void vscode.window.showInformationMessage(`${name} now has ${deps.roots.roots(name).length} roots; servers were sent roots/list_changed.`);
-    }),
-    reg('mcpHost.removeRoot', async (arg) => {
+    },
+    'mcpHost.removeRoot': async (arg?: unknown) => {
       const name = await pick(arg, 'Remove Root');
       if (!name) return;
       const extra = deps.roots.extraRoots(name);
@@ -211,8 +216,8 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       }
       const picked = await vscode.window.showQuickPick(extra.map((r) => ({ label: r.name ?? r.uri, description: r.uri })), { title: `Remove roots of ${name}`, canPickMany: true });
       for (const p of picked ?? []) await deps.roots.remove(name, p.description);
-    }),
-    reg('mcpHost.exportCallHistory', async () => {
+    },
+    'mcpHost.exportCallHistory': async () => {
       const records = deps.history.list();
       if (records.length === 0) {
         void vscode.window.showInformationMessage('No tool calls yet in this window.');
@@ -220,8 +225,8 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
       }
       const doc = await vscode.workspace.openTextDocument({ language: 'json', content: historyJson(records) });
       await vscode.window.showTextDocument(doc, { preview: false });
-    }),
-    reg('mcpHost.copyCallAsCommand', async () => {
+    },
+    'mcpHost.copyCallAsCommand': async () => {
       const records = deps.history.list();
       if (records.length === 0) {
         void vscode.window.showInformationMessage('No tool calls yet in this window.');
@@ -232,16 +237,17 @@ export function registerInspector(deps: InspectorDeps): vscode.Disposable[] {
         { title: 'MCP Host: Copy Call as mcp-host Command' },
       );
       if (picked) await copy(mcpHostCallLine(picked.rec.server, picked.rec.tool, picked.rec.args), 'the mcp-host call line');
-    }),
-    reg('mcpHost.copyServerAsClaudeAdd', async (arg) => {
+    },
+    'mcpHost.copyServerAsClaudeAdd': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as claude mcp add');
       const def = name ? deps.definition(name) : undefined;
       if (def) await copy(claudeMcpAddLine(def.name, await writtenEntry(def)), `the claude mcp add line of ${def.name}`);
-    }),
-    reg('mcpHost.copyServerAsMcpJson', async (arg) => {
+    },
+    'mcpHost.copyServerAsMcpJson': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as .mcp.json');
       const def = name ? deps.definition(name) : undefined;
       if (def) await copy(mcpJsonSnippet(def.name, await writtenEntry(def)), `the .mcp.json entry of ${def.name}`);
-    }),
-  ];
+    },
+  };
+  return { disposables, commands };
 }

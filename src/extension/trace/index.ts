@@ -10,6 +10,7 @@ import { formatTrace } from '../../core/trace/format.js';
 import { TraceHub } from '../../core/trace/hub.js';
 import { toNdjson, type TraceDirection, type TraceFilter } from '../../core/trace/record.js';
 import { debounce } from '../config/debounce.js';
+import type { CommandTable } from '../command-table.js';
 
 export const TRACE_SCHEME = 'mcp-host-trace';
 
@@ -47,7 +48,9 @@ function serverOf(arg: unknown): string | undefined {
   return typeof s === 'string' ? s : undefined;
 }
 
-export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[] {
+export type TraceCommandId = 'mcpHost.toggleTrace' | 'mcpHost.showTrace' | 'mcpHost.filterTrace' | 'mcpHost.clearTrace' | 'mcpHost.exportTrace';
+
+export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vscode.Disposable[]; commands: Pick<CommandTable, TraceCommandId> } {
   const changed = new vscode.EventEmitter<vscode.Uri>();
   // A busy server sends many messages: refresh open trace documents at most a few times a second.
   const refresh = debounce(() => {
@@ -74,7 +77,7 @@ export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[]
     const doc = await vscode.workspace.openTextDocument(traceUri(server, filter));
     await vscode.window.showTextDocument(doc, { preview: false });
   };
-  return [
+  const disposables: vscode.Disposable[] = [
     changed,
     { dispose: () => refresh.dispose() },
     vscode.workspace.registerTextDocumentContentProvider(TRACE_SCHEME, provider),
@@ -83,19 +86,21 @@ export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[]
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mcpHost.trace.servers')) hub.setEnabledServers(settingServers());
     }),
-    vscode.commands.registerCommand('mcpHost.toggleTrace', async (arg?: unknown) => {
+  ];
+  const commands: Pick<CommandTable, TraceCommandId> = {
+    'mcpHost.toggleTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Toggle Protocol Trace');
       if (!server) return;
       const on = !hub.isEnabled(server);
       hub.setEnabled(server, on);
       if (on) await show(server);
       else void vscode.window.showInformationMessage(`Protocol trace of ${server} is off (the ${hub.records(server).length} messages recorded are kept).`);
-    }),
-    vscode.commands.registerCommand('mcpHost.showTrace', async (arg?: unknown) => {
+    },
+    'mcpHost.showTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Show Protocol Trace');
       if (server) await show(server);
-    }),
-    vscode.commands.registerCommand('mcpHost.filterTrace', async (arg?: unknown) => {
+    },
+    'mcpHost.filterTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Filter Protocol Trace');
       if (!server) return;
       const current = arg instanceof vscode.Uri ? parseTraceUri(arg).filter : {};
@@ -111,14 +116,14 @@ export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[]
       );
       if (!dir) return;
       await show(server, { ...(method ? { method } : {}), ...(dir.value ? { direction: dir.value } : {}) });
-    }),
-    vscode.commands.registerCommand('mcpHost.clearTrace', async (arg?: unknown) => {
+    },
+    'mcpHost.clearTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Clear Protocol Trace');
       if (!server) return;
       hub.clear(server);
       refresh();
-    }),
-    vscode.commands.registerCommand('mcpHost.exportTrace', async (arg?: unknown) => {
+    },
+    'mcpHost.exportTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Export Protocol Trace');
       if (!server) return;
       const records = hub.records(server);
@@ -136,6 +141,7 @@ export function registerTrace(host: McpHost, hub: TraceHub): vscode.Disposable[]
       // Redacted already; 0600 all the same, a trace holds the user's data.
       await writeFile(target.fsPath, toNdjson(records), { mode: 0o600 });
       void vscode.window.showInformationMessage(`Exported ${records.length} messages to ${target.fsPath}.`);
-    }),
-  ];
+    },
+  };
+  return { disposables, commands };
 }

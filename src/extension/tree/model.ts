@@ -4,17 +4,11 @@
  * these views into `vscode.TreeItem`s.
  */
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/api.js';
-import type { ConfigProblem, Scope, ServerConfig } from '../../core/config/types.js';
+import type { ConfigProblem, Scope } from '../../core/config/types.js';
+import { isRemote } from '../../core/connection/settings.js';
 import type { ConnectionState } from '../../core/connection/state.js';
 import { ConnectionStates, assertNever } from '../../core/connection/state.js';
-
-/**
- * Why the editor held a server back before it ever reached the host: the workspace is not
- * trusted, the user has not approved its definition yet, it sits on the per-workspace
- * disabled list (for scopes whose file we do not edit), or `mcpHost.autoStart` is off and the user
- * has not started it yet (`manual`).
- */
-export type GateReason = 'untrusted' | 'not-approved' | 'user-disabled' | 'manual';
+import { heldReason, type HeldReason } from '../../core/config/admit.js';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {
@@ -32,14 +26,17 @@ export interface ItemView {
   command?: { command: string; title: string; arguments: unknown[] };
 }
 
-/** The kind of state a server row shows, including editor-side gates that the host never sees. */
-export type DisplayKind = ConnectionState['kind'] | GateReason | 'stopped';
+/** Held reasons the tree shows as their own kind (`config` is plain `disabled`). */
+type ShownHeld = Exclude<HeldReason, 'config'>;
 
-export function displayKind(state: ConnectionState, gate: GateReason | undefined): DisplayKind {
-  if (gate) return gate;
-  if (state.kind === 'disabled' && state.reason === 'user') return 'stopped';
-  if (state.kind === 'disabled' && (state.reason === 'untrusted' || state.reason === 'not-approved')) return state.reason;
-  return state.kind;
+/** The kind of state a server row shows: admission's reason when it is held back, else the connection's. */
+export type DisplayKind = ConnectionState['kind'] | ShownHeld | 'stopped';
+
+export function displayKind(s: ServerSnapshot): DisplayKind {
+  const held = heldReason(s.definition);
+  if (held) return held === 'config' ? 'disabled' : held;
+  if (s.state.kind === 'disabled' && s.state.reason === 'user') return 'stopped';
+  return s.state.kind;
 }
 
 const ICONS: Record<DisplayKind, { icon: string; color?: string }> = {
@@ -53,6 +50,7 @@ const ICONS: Record<DisplayKind, { icon: string; color?: string }> = {
   manual: { icon: 'debug-stop', color: 'disabledForeground' },
   untrusted: { icon: 'shield', color: 'list.warningForeground' },
   'not-approved': { icon: 'workspace-untrusted', color: 'list.warningForeground' },
+  policy: { icon: 'circle-slash', color: 'list.warningForeground' },
 };
 
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -66,14 +64,6 @@ const SCOPE_LABELS: Record<Scope, string> = {
 
 export function scopeLabel(scope: Scope): string {
   return SCOPE_LABELS[scope];
-}
-
-export function transportOf(config: ServerConfig): string {
-  return config.type;
-}
-
-function isRemote(config: ServerConfig): boolean {
-  return config.type === 'sse' || config.type === 'http' || config.type === 'ws';
 }
 
 /** Escapes text that came from a server or a config file before it goes into Markdown. */
@@ -97,7 +87,9 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-const GATE_TEXT: Record<GateReason, string> = {
+const HELD_TEXT: Record<HeldReason, string> = {
+  config: 'disabled',
+  policy: 'denied by policy',
   untrusted: 'workspace not trusted',
   'not-approved': 'waiting for your approval',
   'user-disabled': 'disabled in this workspace',
@@ -105,8 +97,9 @@ const GATE_TEXT: Record<GateReason, string> = {
 };
 
 /** Short description next to the server name: state plus counts, or a short error. */
-export function serverDescription(s: ServerSnapshot, gate: GateReason | undefined): string {
-  if (gate) return GATE_TEXT[gate];
+export function serverDescription(s: ServerSnapshot): string {
+  const held = heldReason(s.definition);
+  if (held) return HELD_TEXT[held];
   const st = s.state;
   switch (st.kind) {
     case 'connected': {
@@ -122,18 +115,15 @@ export function serverDescription(s: ServerSnapshot, gate: GateReason | undefine
     case 'pending':
       return ConnectionStates.label(st);
     case 'disabled':
-      if (st.reason === 'user') return 'stopped';
-      if (st.reason === 'untrusted') return GATE_TEXT.untrusted;
-      if (st.reason === 'not-approved') return GATE_TEXT['not-approved'];
-      return st.reason === 'policy' ? 'denied by policy' : 'disabled';
+      return st.reason === 'user' ? 'stopped' : 'disabled';
     default:
       return assertNever(st);
   }
 }
 
 /** `mcpServer.<kind>` plus `.remote` for servers that can authenticate; menus match on it. */
-export function serverContextValue(s: ServerSnapshot, gate: GateReason | undefined): string {
-  const kind = displayKind(s.state, gate);
+export function serverContextValue(s: ServerSnapshot): string {
+  const kind = displayKind(s);
   return `mcpServer.${kind}${isRemote(s.definition.config) ? '.remote' : ''}`;
 }
 
@@ -141,10 +131,11 @@ export function serverContextValue(s: ServerSnapshot, gate: GateReason | undefin
  * The hover of a server row. `redact` removes secrets from command lines and URLs (core redact.ts);
  * everything that came from a server or a file is escaped.
  */
-export function serverTooltip(s: ServerSnapshot, gate: GateReason | undefined, redact: (text: string) => string): string {
+export function serverTooltip(s: ServerSnapshot, redact: (text: string) => string): string {
   const lines: string[] = [];
-  const kind = displayKind(s.state, gate);
-  lines.push(`**${escapeMarkdown(s.name)}** — ${escapeMarkdown(gate ? GATE_TEXT[gate] : ConnectionStates.label(s.state))}`, '');
+  const kind = displayKind(s);
+  const held = heldReason(s.definition);
+  lines.push(`**${escapeMarkdown(s.name)}** — ${escapeMarkdown(held ? HELD_TEXT[held] : ConnectionStates.label(s.state))}`, '');
   const c = s.definition.config;
   lines.push(`Transport: ${code(c.type)}  `);
   if (c.type === 'stdio') lines.push(`Command: ${code(redact([c.command, ...c.args].join(' ')))}  `);
@@ -172,16 +163,16 @@ export function serverTooltip(s: ServerSnapshot, gate: GateReason | undefined, r
   return lines.join('\n');
 }
 
-export function serverView(s: ServerSnapshot, gate: GateReason | undefined, redact: (text: string) => string): ItemView {
-  const look = ICONS[displayKind(s.state, gate)];
-  const hasChildren = s.state.kind === 'connected' && !gate && s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0;
+export function serverView(s: ServerSnapshot, redact: (text: string) => string): ItemView {
+  const look = ICONS[displayKind(s)];
+  const hasChildren = s.state.kind === 'connected' && !heldReason(s.definition) && s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0;
   return {
     label: s.name,
-    description: serverDescription(s, gate),
-    tooltip: serverTooltip(s, gate, redact),
+    description: serverDescription(s),
+    tooltip: serverTooltip(s, redact),
     icon: look.icon,
     color: look.color,
-    contextValue: serverContextValue(s, gate),
+    contextValue: serverContextValue(s),
     collapsible: hasChildren ? 'collapsed' : 'none',
   };
 }

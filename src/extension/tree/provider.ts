@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/api.js';
 import type { ConfigProblem } from '../../core/config/types.js';
 import type { Event } from '../../core/events.js';
+import { heldReason } from '../../core/config/admit.js';
 import {
   categoriesOf,
   categoryView,
@@ -14,7 +15,6 @@ import {
   templateView,
   toolView,
   visibleProblems,
-  type GateReason,
   type ItemView,
 } from './model.js';
 import {
@@ -34,9 +34,8 @@ import {
 export interface TreeSource {
   servers(): ServerSnapshot[];
   server(name: string): ServerSnapshot | undefined;
-  gate(name: string): GateReason | undefined;
   problems(): ConfigProblem[];
-  /** A server's snapshot or gate changed (name), or the set of servers/problems changed (undefined). */
+  /** A server's snapshot (state, lists or admission) changed (name), or the set of servers/problems changed (undefined). */
   onDidChange: Event<string | undefined>;
 }
 
@@ -110,7 +109,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return servers.filter((s) => s.definition.source.scope === element.scope).map((s) => this.serverNode(s.name));
       case 'server': {
         const s = this.source.server(element.server);
-        if (!s || s.state.kind !== 'connected' || this.source.gate(s.name)) return [];
+        if (!s || s.state.kind !== 'connected' || heldReason(s.definition)) return [];
         return categoriesOf(s).map((c) => {
           const id = `${element.id}/${c.kind}`;
           return this.node(id, () => new CategoryNode(id, s.name, c.kind));
@@ -168,7 +167,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'server': {
         const s = this.source.server(element.server);
         if (!s) return gone;
-        const v = serverView(s, this.source.gate(s.name), this.redact);
+        const v = serverView(s, this.redact);
         const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
         return note ? { ...v, description: `${v.description ?? ''} · ${note}`, tooltip: `${v.tooltip ?? ''}\n\nLast dev-mode restart: ${note.replace(/[\\*_[\]<>]/g, '\\$&')}` } : v;
       }

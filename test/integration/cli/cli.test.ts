@@ -269,6 +269,17 @@ describe('config sources and options', () => {
     assert.ok(tools.length > 0);
     assert.ok(tools.every((t) => t.server === 'second'));
   });
+
+  test('the managed policy binds the CLI: a denied server is never spawned and the command says why', async () => {
+    const managed = join(h.dir, 'managed.json');
+    const marker = join(h.dir, 'denied-ran');
+    await writeFile(managed, JSON.stringify({ deniedServers: [{ serverName: 'denied' }] }));
+    const dir = await h.workspace('policy', { denied: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } });
+    const r = await h.run(['tools', 'denied'], { cwd: dir, env: { MCP_HOST_MANAGED_CONFIG: managed } });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /blocked by the policy in .*managed\.json: it matches the deny rule serverName "denied"/);
+    assert.ok(!existsSync(marker), 'the denied command never ran');
+  });
 });
 
 describe('doctor', () => {

@@ -180,7 +180,7 @@ describe('lifecycle', () => {
     const s = host.server('nope')!.state;
     assert.ok(s.kind === 'failed' && s.error.code === 'command-not-found', JSON.stringify(s));
     assert.ok(s.kind === 'failed' && /command not found: definitely-not-installed-xyz — is it installed and on PATH\?/.test(s.error.message));
-    assert.deepEqual(host.server('off')!.state, { kind: 'disabled', reason: 'config' });
+    assert.deepEqual(host.server('off')!.state, { kind: 'disabled', reason: 'config', message: 'Disabled in its config ("disabled": true).' });
     assert.equal(host.pid('off'), undefined);
   });
 

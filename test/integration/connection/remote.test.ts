@@ -17,8 +17,9 @@ const dir = tempDir('remote');
 const servers: RunningServer[] = [];
 const hosts: ConnectionManager[] = [];
 
-function newHost(env: Record<string, string> = {}): ConnectionManager {
-  const host = createHost({ logger: new MemoryLogger(), blobDir: dir, env });
+/** Backoff comes through the host options (no hidden environment knob). */
+function newHost(backoffBaseMs?: number): ConnectionManager {
+  const host = createHost({ logger: new MemoryLogger(), blobDir: dir, env: {}, ...(backoffBaseMs !== undefined ? { backoff: { baseMs: backoffBaseMs } } : {}) });
   hosts.push(host);
   return host;
 }
@@ -105,7 +106,7 @@ describe('remote transports', () => {
     servers.push(first);
     const url = first.url.replace('http:', 'ws:');
     // Backoff 2 s, 4 s, 8 s, 16 s: a window of 30 s for the server to come back on a loaded machine.
-    const host = newHost({ MCP_RECONNECT_BASE_MS: '2000' });
+    const host = newHost(2000);
     host.setDefinitions([def('ws', { type: 'ws', url })]);
     await host.whenSettled();
     const pending = waitFor(host, 'ws', (s) => s.state.kind === 'pending' && s.state.attempt >= 2);
@@ -128,7 +129,7 @@ describe('remote transports', () => {
   test('a remote server that stays down ends failed after the last attempt', async () => {
     const srv = await startPortServer('ws-server.mjs');
     servers.push(srv);
-    const host = newHost({ MCP_RECONNECT_BASE_MS: '50' });
+    const host = newHost(50);
     host.setDefinitions([def('ws', { type: 'ws', url: srv.url.replace('http:', 'ws:') })]);
     await host.whenSettled();
     const attempts: number[] = [];
@@ -144,7 +145,7 @@ describe('remote transports', () => {
   test('Streamable HTTP server going away: three terminal errors close the connection, backoff brings it back', async () => {
     const first = await startPortServer('http-server.mjs', [], '/mcp');
     servers.push(first);
-    const host = newHost({ MCP_RECONNECT_BASE_MS: '2000' });
+    const host = newHost(2000);
     host.setDefinitions([def('h', { type: 'http', url: first.url })]);
     await host.whenSettled();
     const pending = waitFor(host, 'h', (s) => s.state.kind === 'pending' && s.state.attempt >= 2);

@@ -17,7 +17,7 @@ test('a workspace, a home with Claude Desktop / Cursor / Windsurf configs and a 
     managedPath: join(root, 'managed.json'),
     discovery: { enabled: true, homeDir: join(root, 'home'), platform: 'linux' },
   });
-  const summary = c.servers.map((s) => `${s.source.scope}:${s.name}:${s.config.type}`);
+  const summary = c.servers.filter((s) => s.admission?.run !== false).map((s) => `${s.source.scope}:${s.name}:${s.config.type}`);
   assert.deepEqual(summary, [
     'managed:corp-search:http',
     'discovered:filesystem:stdio',

@@ -40,6 +40,11 @@ export function names(c: LoadedConfig): string[] {
   return c.servers.map((s) => s.name);
 }
 
+/** Names of the servers admission lets run (held ones stay in `servers`, with their reason). */
+export function running(c: LoadedConfig): string[] {
+  return c.servers.filter((s) => s.admission?.run !== false).map((s) => s.name);
+}
+
 export function byCode(c: LoadedConfig, code: string): ConfigProblem[] {
   return c.problems.filter((p) => p.code === code);
 }

@@ -1,4 +1,5 @@
 /** Precedence, shadowing, dedupe by content, signatures and hashes. */
+import { heldReason } from '../../../src/core/config/admit.js';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -97,7 +98,7 @@ test('dedupe keeps two names in one file, and a disabled entry never wins', asyn
   const c = await loadConfig({ folders: [dir], env: {}, userServers: { userRemote: { url: 'https://u.test/mcp' } } });
   assert.deepEqual(names(c), ['userRemote', 'prod', 'dev', 'off']);
   assert.equal(byCode(c, 'duplicate').length, 0);
-  assert.equal(server(c, 'off').disabledBy?.reason, 'config');
+  assert.equal(heldReason(server(c, 'off')), 'config');
 });
 
 test('hash: sha256 of the expanded config, independent of key order, changes with any value', async (t) => {

@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import { loadConfig } from '../../../src/core/config/load.js';
 import { evaluatePolicy, type Policy } from '../../../src/core/config/policy.js';
 import type { StdioServerConfig } from '../../../src/core/config/types.js';
-import { byCode, json, names, tempTree } from './helpers.js';
+import { byCode, json, running, tempTree } from './helpers.js';
 
 const stdio = (command: string, ...args: string[]): StdioServerConfig => ({ type: 'stdio', command, args });
 
-test('deny by name, command prefix and URL wildcard: reported as policy-denied and excluded', async (t) => {
+test('deny by name, command prefix and URL wildcard: reported as policy-denied and held back', async (t) => {
   const dir = await tempTree(t, {
     'managed.json': json({
       deniedServers: [{ serverName: 'evil' }, { serverCommand: ['npx', '-y', 'bad-pkg'] }, { serverUrl: 'https://*.blocked.test/*' }],
@@ -25,7 +25,7 @@ test('deny by name, command prefix and URL wildcard: reported as policy-denied a
     }),
   });
   const c = await loadConfig({ folders: [dir], env: {}, managedPath: join(dir, 'managed.json') });
-  assert.deepEqual(names(c), ['fine', 'fineUrl']);
+  assert.deepEqual(running(c), ['fine', 'fineUrl']);
   const denied = byCode(c, 'policy-denied');
   assert.deepEqual(denied.map((p) => p.server), ['evil', 'badCmd', 'badUrl']);
   const evil = denied[0];
@@ -57,7 +57,7 @@ test('allow-list: anything not on it is denied; deny beats allow; commands on an
       other: { url: 'https://elsewhere.test/mcp' },
     },
   });
-  assert.deepEqual(names(c), ['corp', 'named', 'time']);
+  assert.deepEqual(running(c), ['corp', 'named', 'time']);
   const denied = byCode(c, 'policy-denied');
   assert.match(denied.find((p) => p.server === 'both')!.message, /deny rule serverName "both"/);
   assert.match(denied.find((p) => p.server === 'timePlus')!.message, /not on the allow-list/);
@@ -76,13 +76,13 @@ test('malformed policy rules are reported and ignored; a broken managed file den
     'broken.json': '{ "deniedServers": [ ',
   });
   const c = await loadConfig({ folders: [], env: {}, managedPath: join(dir, 'rules.json'), userServers: { x: { command: 'node' }, y: { command: 'node' } } });
-  assert.deepEqual(names(c), ['y']);
+  assert.deepEqual(running(c), ['y']);
   const bad = byCode(c, 'policy');
   assert.deepEqual(bad.map((p) => p.jsonPath), [['deniedServers', 0], ['deniedServers', 1], ['deniedServers', 2]]);
   assert.match(bad[0].message, /must have exactly one of "serverName"/);
 
   const broken = await loadConfig({ folders: [], env: {}, managedPath: join(dir, 'broken.json'), userServers: { y: { command: 'node' } } });
-  assert.deepEqual(names(broken), []);
+  assert.deepEqual(running(broken), []);
   assert.equal(byCode(broken, 'invalid-json')[0].file, join(dir, 'broken.json'));
   assert.match(byCode(broken, 'policy-denied')[0].message, /cannot be read, so no server may start until it is fixed/);
 });
@@ -90,12 +90,12 @@ test('malformed policy rules are reported and ignored; a broken managed file den
 test('policy is checked after variables are expanded', async (t) => {
   const dir = await tempTree(t, { 'm.json': json({ deniedServers: [{ serverUrl: 'https://bad.test/*' }] }) });
   const c = await loadConfig({ folders: [], env: { HOST: 'bad.test' }, managedPath: join(dir, 'm.json'), userServers: { s: { url: 'https://${HOST}/mcp' } } });
-  assert.deepEqual(names(c), []);
+  assert.deepEqual(running(c), []);
   assert.equal(byCode(c, 'policy-denied').length, 1);
 });
 
 test('a missing managed file is no policy and no problem', async () => {
   const c = await loadConfig({ folders: [], env: {}, managedPath: '/nonexistent/managed.json', userServers: { s: { command: 'node' } } });
-  assert.deepEqual(names(c), ['s']);
+  assert.deepEqual(running(c), ['s']);
   assert.deepEqual(c.problems, []);
 });

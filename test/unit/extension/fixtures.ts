@@ -1,7 +1,8 @@
 /** Small builders for snapshots and definitions used by the editor-layer unit tests. */
 import type { HostTool, ServerSnapshot } from '../../../src/core/api.js';
-import type { Scope, ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
+import type { HeldReason, Scope, ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionState } from '../../../src/core/connection/state.js';
+import type { HostErrorCode } from '../../../src/core/connection/errors.js';
 
 export function def(name: string, opts: { scope?: Scope; file?: string; config?: ServerConfig; hash?: string } = {}): ServerDefinition {
   const config: ServerConfig = opts.config ?? { type: 'stdio', command: 'node', args: [`${name}.js`] };
@@ -24,7 +25,7 @@ export const connected: Extract<ConnectionState, { kind: 'connected' }> = {
   connectMs: 42.4,
 };
 
-export function failed(code: string, message: string): ConnectionState {
+export function failed(code: HostErrorCode, message: string): ConnectionState {
   return { kind: 'failed', error: { code, message }, at: 0 };
 }
 
@@ -34,4 +35,10 @@ export function tool(server: string, name: string, annotations: HostTool['annota
 
 export function snap(name: string, state: ConnectionState, extra: Partial<ServerSnapshot> = {}): ServerSnapshot {
   return { name, definition: extra.definition ?? def(name), state, tools: [], resources: [], resourceTemplates: [], prompts: [], ...extra };
+}
+
+/** A server admission holds back for `reason`, as the host shows it (disabled by the manager). */
+export function held(name: string, reason: HeldReason): ServerSnapshot {
+  const d = { ...def(name), admission: { run: false as const, reason, message: `held: ${reason}` } };
+  return snap(name, { kind: 'disabled', reason: 'config', message: `held: ${reason}` }, { definition: d });
 }

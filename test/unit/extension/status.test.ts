@@ -2,12 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { statusView } from '../../../src/extension/status-model.js';
 import { NoticeDeduper, noticeForProblem, noticeForServer } from '../../../src/extension/status-notices.js';
-import { connected, def, failed, snap } from './fixtures.js';
+import { connected, def, failed, held, snap } from './fixtures.js';
 
 test('the status bar counts connected of the servers meant to run and warns on failures', () => {
   const v = statusView(
     [snap('a', connected), snap('b', failed('command-not-found', 'command not found: zzz\nmore')), snap('c', { kind: 'disabled', reason: 'config' })],
-    new Map(),
     [],
   );
   assert.equal(v.text, '$(plug) 1/2');
@@ -18,13 +17,13 @@ test('the status bar counts connected of the servers meant to run and warns on f
 });
 
 test('all connected: no warning; needs-auth and config errors warn; approval waits are listed but do not warn', () => {
-  assert.equal(statusView([snap('a', connected)], new Map(), []).warning, false);
-  assert.equal(statusView([snap('a', { kind: 'needs-auth', message: 'x', at: 0 })], new Map(), []).warning, true);
-  const gated = statusView([snap('p', { kind: 'disabled', reason: 'config' })], new Map([['p', 'not-approved' as const]]), []);
+  assert.equal(statusView([snap('a', connected)], []).warning, false);
+  assert.equal(statusView([snap('a', { kind: 'needs-auth', message: 'x', at: 0 })], []).warning, true);
+  const gated = statusView([held('p', 'not-approved')], []);
   assert.equal(gated.warning, false);
   assert.equal(gated.text, '$(plug) 0/1');
   assert.match(gated.tooltip, /p: waiting for your approval/);
-  const broken = statusView([], new Map(), [{ severity: 'error', code: 'invalid-json', message: 'Invalid JSON at line 3', file: '/w/.mcp.json', jsonPath: [] }]);
+  const broken = statusView([], [{ severity: 'error', code: 'invalid-json', message: 'Invalid JSON at line 3', file: '/w/.mcp.json', jsonPath: [] }]);
   assert.equal(broken.warning, true);
   assert.match(broken.tooltip, /Invalid JSON at line 3/);
 });

@@ -11,13 +11,13 @@ import {
   toolView,
   visibleProblems,
 } from '../../../src/extension/tree/model.js';
-import { connected, def, failed, snap, tool } from './fixtures.js';
+import { connected, def, failed, held, snap, tool } from './fixtures.js';
 
 const noRedact = (t: string): string => t;
 
 test('a connected server shows counts, a green check and children', () => {
   const s = snap('everything', connected, { tools: [tool('everything', 'echo'), tool('everything', 'add')], prompts: [{ server: 'everything', name: 'p', arguments: [] }] });
-  const v = serverView(s, undefined, noRedact);
+  const v = serverView(s, noRedact);
   assert.equal(v.description, '2 tools, 1 prompt');
   assert.equal(v.icon, 'pass-filled');
   assert.equal(v.color, 'testing.iconPassed');
@@ -28,7 +28,7 @@ test('a connected server shows counts, a green check and children', () => {
 
 test('a failed server shows the first line of its error, shortened, and no children', () => {
   const long = `command not found: definitely-missing-binary-${'x'.repeat(80)}\nsecond line`;
-  const v = serverView(snap('broken', failed('command-not-found', long)), undefined, noRedact);
+  const v = serverView(snap('broken', failed('command-not-found', long)), noRedact);
   assert.match(v.description ?? '', /^failed: command not found: definitely-missing/);
   assert.ok((v.description ?? '').length <= 70, v.description);
   assert.ok(!(v.description ?? '').includes('second line'));
@@ -37,24 +37,26 @@ test('a failed server shows the first line of its error, shortened, and no child
   assert.equal(v.contextValue, 'mcpServer.failed');
 });
 
-test('gates override the host state in label, icon and context value', () => {
-  const s = snap('proj', { kind: 'disabled', reason: 'config' });
-  assert.equal(serverView(s, 'untrusted', noRedact).description, 'workspace not trusted');
-  assert.equal(serverContextValue(s, 'not-approved'), 'mcpServer.not-approved');
-  assert.equal(displayKind({ kind: 'disabled', reason: 'user' }, undefined), 'stopped');
-  assert.equal(serverView(snap('x', connected), 'user-disabled', noRedact).collapsible, 'none');
+test('admission overrides the host state in label, icon and context value', () => {
+  const s = held('proj', 'untrusted');
+  assert.equal(serverView(s, noRedact).description, 'workspace not trusted');
+  assert.equal(serverContextValue(held('proj', 'not-approved')), 'mcpServer.not-approved');
+  assert.equal(displayKind(snap('x', { kind: 'disabled', reason: 'user' })), 'stopped');
+  assert.equal(displayKind(held('x', 'config')), 'disabled');
+  assert.equal(serverView(held('x', 'policy'), noRedact).description, 'denied by policy');
+  assert.equal(serverView({ ...held('x', 'user-disabled'), state: connected }, noRedact).collapsible, 'none');
 });
 
 test('remote servers carry .remote so authenticate/sign out menus can match', () => {
   const s = snap('r', { kind: 'needs-auth', message: 'sign in', at: 0 }, { definition: def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }) });
-  assert.equal(serverContextValue(s, undefined), 'mcpServer.needs-auth.remote');
+  assert.equal(serverContextValue(s), 'mcpServer.needs-auth.remote');
 });
 
 test('the tooltip lists transport, redacted command, source, server info and instructions, with server text escaped', () => {
   const s = snap('everything', { ...connected, instructions: 'Use **bold** [link](http://evil)' }, {
     definition: def('everything', { config: { type: 'stdio', command: 'node', args: ['srv.js', '--token', 'sekrit'] } }),
   });
-  const tip = serverView(s, undefined, (t) => t.replace('sekrit', '***')).tooltip ?? '';
+  const tip = serverView(s, (t) => t.replace('sekrit', '***')).tooltip ?? '';
   assert.match(tip, /Transport: ` stdio `/);
   assert.match(tip, /Command: ` node srv\.js --token \*\*\* `/);
   assert.ok(!tip.includes('sekrit'));

@@ -1,0 +1,35 @@
+/**
+ * The OAuth side of the CLI's host: tokens from the CLI's own config folder (auth-store.ts), used
+ * by the session's host and by `mcp-host auth`. Kept apart from auth.ts so session.ts and the auth
+ * commands do not import each other.
+ */
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
+import type { ServerDefinition } from '../core/config/types.js';
+import type { BrowserOpener } from '../core/ports.js';
+import { systemBrowser } from './auth-browser.js';
+import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
+import { stderrLogger } from './ports.js';
+
+export interface CliAuthOptions {
+  /** Tests replace the browser; everything else is real. */
+  browser?: BrowserOpener;
+}
+
+export function createCliAuth(io: { env: Record<string, string | undefined>; stderr: (s: string) => void }, opts: CliAuthOptions = {}): HostAuth {
+  const dir = cliConfigDir(io.env);
+  return createHostAuth({
+    secrets: new FileSecretStore(dir),
+    kv: new FileKeyValueStore(dir),
+    logger: stderrLogger(io.env, io.stderr),
+    browser: opts.browser ?? systemBrowser(io.env),
+    receiver: createLoopbackReceiver(),
+    clientName: 'MCP Host CLI',
+  });
+}
+
+/** For `createHost({ authProvider })` in the CLI session: stored tokens are used, never a browser. */
+export function cliAuthProvider(auth: HostAuth): (def: ServerDefinition) => OAuthClientProvider | undefined {
+  return (def) => auth.providerFor(def);
+}
+

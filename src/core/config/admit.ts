@@ -1,0 +1,84 @@
+/**
+ * Admission: the one place that decides whether a loaded server runs. The pipeline reads in one
+ * direction — `readConfig` (read, validate, merge) → `admit` (this file, pure) → `resolveAdmitted`
+ * (env files and `${input:}` values, only for servers that run) → `host.setDefinitions`. The tree,
+ * the status bar, the notifications and the CLI read `def.admission`; nobody re-derives it.
+ */
+import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from '../trust.js';
+import { evaluatePolicy, type Policy } from './policy.js';
+import type { Admission, HeldReason, ServerConfig, ServerDefinition } from './types.js';
+
+export type { Admission, HeldReason } from './types.js';
+
+export interface AdmitContext {
+  /** false: the workspace is untrusted (VS Code Workspace Trust); its own servers never run. */
+  trusted: boolean;
+  /** Remembered decisions; without it no approval is required (the CLI: running it in a folder is the user's act). */
+  approvals?: ApprovalLookup;
+  /** Names on the per-workspace disabled list. */
+  userDisabled?: ReadonlySet<string>;
+  /** With `mcpHost.autoStart` off: servers the user has not started yet. */
+  manualStart?: ReadonlySet<string>;
+  /** Allow/deny rules of the managed file. */
+  policy?: Policy;
+}
+
+const RUN: Admission = { run: true };
+
+function held(reason: HeldReason, message: string, ask?: boolean): Admission {
+  return ask ? { run: false, reason, message, ask } : { run: false, reason, message };
+}
+
+/** Policy's verdict on one config; also used after `${input:}` values change a server's identity. */
+export function policyAdmission(name: string, config: ServerConfig, policy: Policy | undefined): Admission | undefined {
+  const v = evaluatePolicy(policy, name, config);
+  if (v.allowed) return undefined;
+  return held('policy', `Server "${name}" is blocked by the policy in ${policy!.file}: ${v.reason}. Ask your administrator to allow it.`);
+}
+
+/** Why one server may not run, or `{ run: true }`. Order: the strongest, least negotiable reason first. */
+export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission {
+  if (def.config.disabled) return held('config', 'Disabled in its config ("disabled": true).');
+  const denied = policyAdmission(def.name, def.config, ctx.policy);
+  if (denied) return denied;
+  if (ctx.userDisabled?.has(def.name)) return held('user-disabled', 'Disabled in this workspace. Enable it to start it.');
+  if (APPROVAL_SCOPES.includes(def.source.scope)) {
+    if (!ctx.trusted) {
+      return held('untrusted', 'This workspace is not trusted, so servers defined in its files (.mcp.json, .vscode/mcp.json) do not start. Trust the workspace to run them.');
+    }
+    if (ctx.approvals) {
+      switch (ctx.approvals.status(def.name, approvalHashOf(def))) {
+        case 'approved':
+          break;
+        case 'denied':
+          return held('not-approved', 'You chose not to run this workspace server. Start it to review and approve it.');
+        case 'changed':
+          return held('not-approved', 'This workspace server changed since you approved it; approve it again to start it.', true);
+        case 'unknown':
+          return held('not-approved', 'This server is defined by the workspace; it starts after you approve it.', true);
+      }
+    }
+  }
+  if (ctx.manualStart?.has(def.name)) return held('manual', 'mcpHost.autoStart is off: start it from the tree or the palette.');
+  return RUN;
+}
+
+/** Every definition with its admission; the input is not changed. */
+export function admit(defs: readonly ServerDefinition[], ctx: AdmitContext): ServerDefinition[] {
+  return defs.map((d) => ({ ...d, admission: admissionOf(d, ctx) }));
+}
+
+/** Whether the host may run it. A definition never admitted (tests, the exported API) runs unless its config says disabled. */
+export function runs(def: ServerDefinition): boolean {
+  return def.admission ? def.admission.run : def.config.disabled !== true;
+}
+
+/** The reason a server is held back, or undefined when it runs. */
+export function heldReason(def: ServerDefinition | undefined): HeldReason | undefined {
+  return def?.admission && !def.admission.run ? def.admission.reason : undefined;
+}
+
+/** Servers never decided on, or changed since: what the approval prompt asks about. */
+export function awaitingApproval(defs: readonly ServerDefinition[]): ServerDefinition[] {
+  return defs.filter((d) => d.admission && !d.admission.run && d.admission.reason === 'not-approved' && d.admission.ask === true);
+}

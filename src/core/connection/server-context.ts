@@ -1,0 +1,26 @@
+/** What every server object shares, provided by the manager (settings, clock, pools, events). */
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { HostOptions } from '../api.js';
+import type { ServerDefinition } from '../config/types.js';
+import type { Clock } from '../ports.js';
+import type { Pool } from './pool.js';
+import type { Server } from './server.js';
+import type { ConnectionSettings } from './settings.js';
+
+/** What every server shares, provided by the manager. */
+export interface ServerContext {
+  readonly settings: ConnectionSettings;
+  readonly clock: Clock;
+  readonly options: HostOptions;
+  readonly capabilities: ClientCapabilities;
+  readonly clientInfo: { name: string; version: string };
+  /** The connect pool for this definition; undefined: in-process servers take no slot. */
+  poolFor(def: ServerDefinition): Pool | undefined;
+  /** Qualified tool names other servers already use. */
+  takenNames(except: Server): Set<string>;
+  /** State or lists changed: fire the event and check whether everything settled. */
+  changed(server: Server): void;
+  /** An attempt ended (its outcome already fired): check whether everything settled. */
+  attemptEnded(): void;
+}
+
