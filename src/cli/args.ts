@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -35,6 +35,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   doctor: { required: [], optional: [] },
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
+  serve: { required: [], optional: [] },
 };
 
 /** Which commands accept which command options. */
@@ -145,6 +146,8 @@ commands:
   doctor                            check every server and say what to fix
   auth SERVER                       sign in to a remote server (OAuth in your browser)
   logout SERVER                     forget the server's stored tokens
+  serve                             the gateway over stdio: one MCP server with every server's
+                                    tools (<server>__<tool>), prompts and resources, for agents
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)

@@ -5,6 +5,7 @@ import { authCommand, logoutCommand } from './auth.js';
 import { doctor } from './commands/doctor.js';
 import { call, prompt, read } from './commands/invoke.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
+import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { Session, type Io } from './session.js';
 import { errorMessage } from '../core/connection/errors.js';
@@ -22,6 +23,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  serve,
 };
 
 function printError(io: Io, err: unknown): void {

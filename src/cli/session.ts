@@ -4,9 +4,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ServerSnapshot } from '../core/api.js';
+import type { HostOptions, ServerSnapshot } from '../core/api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
-import { loadConfig } from '../core/config/load.js';
+import { configFilesToWatch, loadConfig, type LoadAndAdmitOptions } from '../core/config/load.js';
 
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
@@ -32,11 +32,13 @@ export interface SessionOptions {
 
 export class Session {
   private hostInstance: ConnectionManager | undefined;
+  /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
+  hostExtras: Partial<HostOptions> = {};
 
   private constructor(
     readonly io: Io,
     readonly workspace: string,
-    readonly config: LoadedConfig,
+    public config: LoadedConfig,
     private readonly trace?: TraceFile,
   ) {}
 
@@ -48,7 +50,7 @@ export class Session {
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
     }
-    const config = await loadConfig({
+    const options: LoadAndAdmitOptions = {
       folders: [workspace],
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
       managedPath: io.env.MCP_HOST_MANAGED_CONFIG || undefined,
@@ -57,8 +59,29 @@ export class Session {
       inputs: envInputs(io.env),
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
-    });
-    return new Session(io, workspace, config, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
+    };
+    const session = new Session(io, workspace, await loadConfig(options), o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
+    session.loadOptions = options;
+    return session;
+  }
+
+  private loadOptions: LoadAndAdmitOptions | undefined;
+
+  /**
+   * Reads the config again (a long-running `serve` follows edits); returns the new one.
+   * `ownGateways`: gateway URLs admission holds back (an entry pointing at one would loop).
+   */
+  async reload(ownGateways?: readonly string[]): Promise<LoadedConfig> {
+    if (this.loadOptions) {
+      if (ownGateways) this.loadOptions = { ...this.loadOptions, ownGateways };
+      this.config = await loadConfig(this.loadOptions);
+    }
+    return this.config;
+  }
+
+  /** The config files this session reads: what a long-running command watches. */
+  files(): string[] {
+    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? [])] : [];
   }
 
   get host(): ConnectionManager {
@@ -69,6 +92,7 @@ export class Session {
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });
     return this.hostInstance;

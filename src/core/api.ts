@@ -4,6 +4,7 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CreateMessageRequest, CreateMessageResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
@@ -143,6 +144,15 @@ export interface ElicitationPort {
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 }
 
+/**
+ * Answers a server's `sampling/createMessage` (a model completion). Only given where a model is
+ * reachable (the gateway forwards to an agent that declared sampling); without it the host does
+ * not declare the capability.
+ */
+export interface SamplingPort {
+  createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal): Promise<CreateMessageResult>;
+}
+
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
   /** `server` lets a front end add roots for one server beyond the workspace folders. */
@@ -166,6 +176,9 @@ export interface HostOptions {
   backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  sampling?: SamplingPort;
+  /** Hears every `notifications/message` (log line) a server sends. */
+  onServerLog?: (server: string, params: LoggingMessageNotification['params']) => void;
   /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */
   authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
   /** Client identity sent in `initialize`. */

@@ -40,7 +40,18 @@ function shortHash(...parts: string[]): string {
  * astronomically rare case that is taken too, a counter goes into the hash.
  */
 export function qualifiedToolName(server: string, tool: string, taken: ReadonlySet<string>): string {
-  const plain = rawQualifiedName(server, tool);
+  return uniqueName(rawQualifiedName(server, tool), server, tool, taken);
+}
+
+/**
+ * The gateway's name for a tool or prompt: `<server>__<name>` (no `mcp__` prefix: the agent adds
+ * its own), with the same alphabet, length limit and collision handling as `qualifiedToolName`.
+ */
+export function gatewayName(server: string, name: string, taken: ReadonlySet<string>): string {
+  return uniqueName(`${normalizeName(server)}${SEPARATOR}${normalizeName(name)}`, server, name, taken);
+}
+
+function uniqueName(plain: string, server: string, tool: string, taken: ReadonlySet<string>): string {
   if (plain.length <= MAX_TOOL_NAME_LENGTH && !taken.has(plain)) return plain;
   for (let attempt = 0; ; attempt++) {
     const hash = attempt === 0 ? shortHash(server, tool) : shortHash(server, tool, String(attempt));

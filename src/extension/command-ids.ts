@@ -19,6 +19,7 @@ export const COMMAND_IDS = [
   'mcpHost.sendSelectionToAgent',
   'mcpHost.ide.acceptDiff',
   'mcpHost.ide.rejectDiff',
+  'mcpHost.connectAgent',
   // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector), issue 18.
   'mcpHost.toggleTrace',
   'mcpHost.showTrace',

@@ -9,8 +9,6 @@ import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/connection/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
-import type { InspectorCommandId } from './inspector/commands.js';
-import type { TraceCommandId } from './trace/index.js';
 import { isRemote } from '../core/connection/settings.js';
 
 /** OAuth actions (src/extension/auth). */
@@ -56,9 +54,20 @@ export function reportCommandError(log: ChannelLogger, id: CommandId, e: unknown
 }
 
 /** Server-action commands (the tree's inline and context actions, the view title, the palette). */
-export type ServerCommandId = Exclude<
+/** The commands this module handles (listed, so a new command elsewhere needs no change here). */
+export type ServerCommandId = Extract<
   CommandId,
-  'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt' | 'mcpHost.sendSelectionToAgent' | 'mcpHost.ide.acceptDiff' | 'mcpHost.ide.rejectDiff' | TraceCommandId | InspectorCommandId
+  | 'mcpHost.refresh'
+  | 'mcpHost.showLogs'
+  | 'mcpHost.startServer'
+  | 'mcpHost.stopServer'
+  | 'mcpHost.restartServer'
+  | 'mcpHost.enableServer'
+  | 'mcpHost.disableServer'
+  | 'mcpHost.authenticate'
+  | 'mcpHost.signOut'
+  | 'mcpHost.openConfig'
+  | 'mcpHost.addServer'
 >;
 
 export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {

@@ -28,6 +28,8 @@ import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
 import { errorMessage } from '../core/connection/errors.js';
+import { GatewayBridge } from '../core/gateway/index.js';
+import { startGatewayIntegration } from './gateway/index.js';
 
 let host: McpHost | undefined;
 
@@ -40,7 +42,7 @@ function secretValues(def: ServerDefinition | undefined): string[] {
 }
 
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
+function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
   const cfg = vscode.workspace.getConfiguration('mcpHost');
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
@@ -53,7 +55,8 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>): LoadOptions {
       platform: process.platform,
     },
     dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
-    env: process.env,
+    // The gateway's variables resolve here too, so an entry written for agents is recognised as ours.
+    env: { ...process.env, ...gatewayEnv },
   };
 }
 
@@ -79,6 +82,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
   const elicitation = new VsCodeElicitationPort(logger);
+  // Questions from servers during an agent's call go back to that agent; all others to the dialogs.
+  const bridge = new GatewayBridge(elicitation);
+  const gatewayOn = cfg.get<boolean>('gateway.enabled', true);
   const h = createHost({
     logger,
     // Dev mode reads the server's stderr for the debugger's port.
@@ -87,7 +93,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
     roots,
-    elicitation,
+    elicitation: bridge,
+    // Sampling needs a model: only agents behind the gateway have one.
+    ...(gatewayOn ? { sampling: bridge } : {}),
+    onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     wrapTransport: (def, t) => trace.attach(def, t),
@@ -98,6 +107,13 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const traceUi = registerTrace(h, trace);
   context.subscriptions.push(dev, trace, ...traceUi.disposables);
 
+  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge });
+  context.subscriptions.push(gateway);
+  const gatewayEnv = (): Record<string, string> => {
+    const ep = gateway.endpoint();
+    return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
+  };
+
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets);
   const controller = new ConfigController({
@@ -105,9 +121,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     host: dev.host,
     log: logger,
     read: async (dynamic) => {
-      const opts = loadOptions(dynamic);
+      await gateway.ready;
+      const opts = loadOptions(dynamic, gatewayEnv());
       const read = await readConfig(opts);
       return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
+    },
+    // MCP Host never connects to its own gateway (a project .mcp.json written for agents): admission holds such entries back.
+    ownGateways: () => {
+      const own = gateway.endpoint();
+      return own ? [own.url] : [];
     },
     inputs,
     trusted: () => vscode.workspace.isTrusted,
@@ -116,6 +138,16 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   });
 
   late.controller = controller;
+  // A new gateway URL (turned off and on) changes which entries are our own.
+  let lastUrl = gateway.endpoint()?.url;
+  context.subscriptions.push(
+    gateway.onDidChange(() => {
+      const url = gateway.endpoint()?.url;
+      if (url === lastUrl) return;
+      lastUrl = url;
+      controller.scheduleReload();
+    }),
+  );
   const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name));
   context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
@@ -180,7 +212,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(...inspector.disposables);
   const ide = startIdeIntegration(context, logger);
   context.subscriptions.push(ide);
-  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...traceUi.commands, ...inspector.commands };
+  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...gateway.commands, ...traceUi.commands, ...inspector.commands };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);

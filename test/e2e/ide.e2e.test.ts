@@ -97,18 +97,23 @@ test('IDE server in real VS Code: lock file, token, diagnostics, openFile, openD
     assert.match(entry.text, /1/);
   });
 
-  await t.test('openDiff + Accept in the editor title writes the proposal to disk and returns FILE_SAVED', async () => {
+  await t.test('openDiff + Accept in the editor title returns FILE_SAVED with the user-edited proposal and leaves the file to the agent', async () => {
     const proposal = "export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n";
     const pending = agent!.call('openDiff', { old_file_path: greetPath, new_file_path: greetPath, new_file_contents: proposal, tab_name: 'greet.ts (proposed)' });
     await page.locator('.part.editor .tab.active').filter({ hasText: 'greet.ts (proposed)' }).waitFor({ state: 'visible' });
     const accept = page.locator('.part.editor .editor-group-container.active .editor-actions a.action-label[aria-label^="Accept Proposed Change"]');
     await accept.waitFor({ state: 'visible' });
     await vs.screenshot('diff');
-    assert.equal(readFileSync(greetPath, 'utf8').includes('Hello, ${name}!'), false, 'nothing is written before Accept');
+    const original = readFileSync(greetPath, 'utf8');
+    // The user edits the proposal before accepting: the agent must get the edited text back.
+    await page.locator('.part.editor .editor-group-container.active .editor.modified .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('// reviewed\n');
     await accept.click();
     const r = await pending;
-    assert.deepEqual(texts(r), ['FILE_SAVED', proposal]);
-    assert.equal(readFileSync(greetPath, 'utf8'), proposal);
+    assert.deepEqual(texts(r), ['FILE_SAVED', `${proposal}// reviewed\n`]);
+    // Claude Code writes the file itself and takes an earlier write by the editor as a conflict.
+    assert.equal(readFileSync(greetPath, 'utf8'), original, 'the editor must not write the file on Accept');
     await poll('the diff tab to close', 30_000, async () => ((await page.locator('.part.editor .tab').filter({ hasText: 'greet.ts (proposed)' }).count()) === 0 ? true : undefined));
   });
 

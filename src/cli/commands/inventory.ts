@@ -13,12 +13,24 @@ async function snapshots(session: Session, server: string | undefined): Promise<
   return all;
 }
 
+/** Entries with config errors that kept them from loading: rows too, so scripts see them. */
+function notLoaded(session: Session): Record<string, unknown>[] {
+  const loaded = new Set(session.names());
+  const rows = new Map<string, Record<string, unknown> & { errors: string[] }>();
+  for (const p of session.config.problems) {
+    if (p.severity !== 'error' || p.server === undefined || loaded.has(p.server)) continue;
+    const row = rows.get(p.server) ?? { name: p.server, scope: p.scope ?? null, source: { file: p.file, jsonPath: p.jsonPath }, transport: null, state: 'invalid', errors: [] };
+    row.errors.push(p.message);
+    rows.set(p.server, row);
+  }
+  return [...rows.values()].map(({ errors, ...row }) => ({ ...row, error: errors.join('; '), tools: 0, resources: 0, prompts: 0 }));
+}
+
 export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await connectAll(session);
   if (a.json) {
-    printJson(
-      session,
-      snaps.map((s) => {
+    printJson(session, [
+      ...snaps.map((s) => {
         const err = stateError(s.state, s.name);
         return {
           name: s.name,
@@ -32,7 +44,8 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           prompts: s.prompts.length,
         };
       }),
-    );
+      ...notLoaded(session),
+    ]);
     return EXIT.ok;
   }
   if (snaps.length === 0) {

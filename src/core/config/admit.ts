@@ -4,6 +4,7 @@
  * (env files and `${input:}` values, only for servers that run) → `host.setDefinitions`. The tree,
  * the status bar, the notifications and the CLI read `def.admission`; nobody re-derives it.
  */
+import { pointsAtOwnGateway } from '../gateway/self.js';
 import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from '../trust.js';
 import { evaluatePolicy, type Policy } from './policy.js';
 import type { Admission, HeldReason, ServerConfig, ServerDefinition } from './types.js';
@@ -21,6 +22,8 @@ export interface AdmitContext {
   manualStart?: ReadonlySet<string>;
   /** Allow/deny rules of the managed file. */
   policy?: Policy;
+  /** URLs of this host's own gateways: an entry pointing at one (written for agents) never runs here. */
+  ownGateways?: readonly string[];
 }
 
 const RUN: Admission = { run: true };
@@ -39,6 +42,9 @@ export function policyAdmission(name: string, config: ServerConfig, policy: Poli
 /** Why one server may not run, or `{ run: true }`. Order: the strongest, least negotiable reason first. */
 export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission {
   if (def.config.disabled) return held('config', 'Disabled in its config ("disabled": true).');
+  if (pointsAtOwnGateway(def, ctx.ownGateways ?? [])) {
+    return held('config', 'This entry points at MCP Host’s own gateway (it is there for agents); MCP Host does not connect to itself.');
+  }
   const denied = policyAdmission(def.name, def.config, ctx.policy);
   if (denied) return denied;
   if (ctx.userDisabled?.has(def.name)) return held('user-disabled', 'Disabled in this workspace. Enable it to start it.');

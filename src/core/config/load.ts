@@ -236,6 +236,6 @@ export async function resolveAdmitted(read: ReadConfig, admitted: readonly Serve
 /** The whole pipeline: read → admit → resolve. Trust defaults to true, no approvals are required unless given. */
 export async function loadConfig(o: LoadAndAdmitOptions): Promise<LoadedConfig> {
   const read = await readConfig(o);
-  const admitted = admit(read.servers, { trusted: o.trusted ?? true, approvals: o.approvals, userDisabled: o.userDisabled, manualStart: o.manualStart, policy: read.policy });
+  const admitted = admit(read.servers, { trusted: o.trusted ?? true, approvals: o.approvals, userDisabled: o.userDisabled, manualStart: o.manualStart, policy: read.policy, ownGateways: o.ownGateways });
   return resolveAdmitted(read, admitted, { inputs: o.inputs });
 }

@@ -4,7 +4,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -12,14 +14,15 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, RootsPort } from '../api.js';
+import type { ElicitationPort, HostOptions, RootsPort, SamplingPort } from '../api.js';
 import type { ListKind } from './connect.js';
 
-/** Capabilities declared in `initialize`: only what a port is there to serve (no sampling). */
-export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort }): ClientCapabilities {
+/** Capabilities declared in `initialize`: only what a port is there to serve (sampling only with a model). */
+export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; sampling?: SamplingPort }): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
+  if (ports.sampling) caps.sampling = {};
   return caps;
 }
 
@@ -27,6 +30,8 @@ export interface ClientHandlerContext {
   server: string;
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  sampling?: SamplingPort;
+  onServerLog?: HostOptions['onServerLog'];
   /** Re-fetches one cached list after the server said it changed. */
   refresh(kind: ListKind): Promise<void>;
 }
@@ -50,4 +55,8 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       return answer as ElicitResult;
     });
   }
+  const sampling = ctx.sampling;
+  if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => sampling.createMessage(ctx.server, req.params, extra.signal));
+  const onLog = ctx.onServerLog;
+  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(ctx.server, n.params));
 }

@@ -320,6 +320,8 @@ export class Server {
       server: this.name,
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
+      sampling: this.ctx.options.sampling,
+      onServerLog: this.ctx.options.onServerLog,
       refresh: async (kind) => {
         const conn = this.conn;
         if (!conn || conn.client !== client) return;

@@ -88,10 +88,10 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'openDiff',
     {
       description:
-        'Show a diff of a proposed change for the user to accept or reject. Blocks until the user decides: returns FILE_SAVED and the final contents, or DIFF_REJECTED and the tab name.',
+        'Show a diff of a proposed change for the user to accept or reject. Blocks until the user decides: returns FILE_SAVED and the final contents (with any edits the user made to the proposal), or DIFF_REJECTED and the tab name. The editor does not write the file: on FILE_SAVED the caller writes the returned contents to new_file_path.',
       inputSchema: {
         old_file_path: z.string().min(1).describe('The file as it is now (may not exist yet)'),
-        new_file_path: z.string().min(1).describe('Where the accepted contents are written'),
+        new_file_path: z.string().min(1).describe('Where the caller will write the accepted contents'),
         new_file_contents: z.string().describe('The proposed contents'),
         tab_name: z.string().min(1).describe('Title of the diff tab; close_tab uses it'),
       },

@@ -28,6 +28,8 @@ export interface ControllerDeps {
   trusted(): boolean;
   approvals: Approvals;
   workspaceState: vscode.Memento;
+  /** URLs of this editor's own gateway, which admission never lets a config entry connect to. */
+  ownGateways?: () => string[];
 }
 
 const DISABLED_KEY = 'mcpHost.disabledServers';
@@ -161,6 +163,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       userDisabled: new Set(this.deps.workspaceState.get<string[]>(DISABLED_KEY, [])),
       manualStart: this.manual,
       policy: read.policy,
+      ownGateways: this.deps.ownGateways?.(),
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.deps.inputs });
     for (const p of resolved.problems) {

@@ -3,12 +3,11 @@
  * memory) on the right, Accept/Reject in the editor title. A promise per diff settles when the
  * user decides, closes the tab, or the agent goes away.
  */
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { DiffOutcome, DiffRequest } from '../../core/ide/editorPort.js';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposalFs.js';
 import type { ChannelLogger } from '../ports/logger.js';
-import { errorMessage } from '../../core/connection/errors.js';
 
 /** Context key: the active tab is one of our pending diffs (drives the editor-title buttons). */
 export const VIEWING_DIFF_KEY = 'mcpHost.ide.viewingProposedDiff';
@@ -132,17 +131,13 @@ export class DiffManager implements vscode.Disposable {
       void vscode.window.showInformationMessage('No proposed change is open.');
       return;
     }
-    // The user may have edited the proposal; what is in the editor now is what gets written.
+    // The user may have edited the proposal; what is in the editor now is the answer. The file is
+    // not written here: the agent (Claude Code) writes it from the returned contents and takes an
+    // earlier write by the editor as a conflict ("File content has changed since it was last read").
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
     const contents = doc?.getText() ?? this.fs.text(p.right) ?? p.req.newFileContents;
-    try {
-      await writeTarget(p.req.newFilePath, contents);
-    } catch (err) {
-      this.log.error(`IDE diff: could not write ${p.req.newFilePath}: ${String(err)}`);
-      void vscode.window.showErrorMessage(`Could not write ${p.req.newFilePath}: ${errorMessage(err)}`);
-      return;
-    }
-    this.log.info(`IDE diff: wrote ${contents.length} characters to ${p.req.newFilePath}`);
+    this.log.info(`IDE diff: accepted "${p.req.tabName}" (${contents.length} characters) for ${p.req.newFilePath}`);
+    // The proposal lives in memory; saving it only clears its dirty mark so closing asks nothing.
     if (doc?.isDirty) await doc.save();
     this.finish(p, { kind: 'accepted', contents });
     await this.closeTabsOf(p);
@@ -180,25 +175,4 @@ export class DiffManager implements vscode.Disposable {
     const viewing = this.pendingOf(vscode.window.tabGroups.activeTabGroup.activeTab) !== undefined;
     void vscode.commands.executeCommand('setContext', VIEWING_DIFF_KEY, viewing);
   }
-}
-
-/**
- * Writes accepted contents to disk; an open, clean editor of the file reloads by itself. Only when
- * the user has unsaved edits in that file does the write go through the document, so the editor
- * and the disk cannot end up in conflict.
- */
-async function writeTarget(filePath: string, contents: string): Promise<void> {
-  const uri = vscode.Uri.file(filePath);
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === uri.fsPath);
-  if (open?.isDirty) {
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), contents);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
-    // save() can report false although the file was written (e.g. a slow save participant); the dirty flag tells.
-    await open.save();
-    if (open.isDirty) throw new Error('saving failed');
-    return;
-  }
-  await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(filePath)));
-  await vscode.workspace.fs.writeFile(uri, Buffer.from(contents, 'utf8'));
 }

@@ -31,7 +31,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   const env = context.environmentVariableCollection;
   // A port from a previous session is wrong after a restart; never carry it over.
   env.persistent = false;
-  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server.';
+  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server and gateway.';
 
   let server: IdeServer | undefined;
   let serverSub: { dispose(): void } | undefined;
@@ -46,7 +46,9 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
     if (!s) return;
     server = undefined;
     serverSub?.dispose();
-    env.clear();
+    // Only our variables: the gateway shares this collection.
+    env.delete('CLAUDE_CODE_SSE_PORT');
+    env.delete('ENABLE_IDE_INTEGRATION');
     changed.fire();
     await s.dispose();
   }

@@ -155,9 +155,10 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
     if (st.error.hint) lines.push('', escapeMarkdown(redact(st.error.hint)));
   } else if (st.kind === 'needs-auth') {
     lines.push('', `${escapeMarkdown(redact(st.message))} — use **Authenticate**.`);
-  } else if (st.kind === 'disabled' && st.message) {
-    lines.push('', escapeMarkdown(redact(st.message)));
   }
+  // Admission says why it held a server back (e.g. an entry pointing at our own gateway).
+  const admission = s.definition.admission;
+  if (admission && !admission.run) lines.push('', escapeMarkdown(redact(admission.message)));
   if (kind === 'untrusted') lines.push('', 'Servers defined by this workspace only start once you trust the workspace.');
   if (kind === 'not-approved') lines.push('', 'Use **Start Server** to review and approve what it would run.');
   return lines.join('\n');

@@ -74,7 +74,7 @@ describe('list', () => {
     const r = await h.run(['--json', 'list'], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
-    assert.deepEqual(rows.map((x) => x.name), ['everything', 'errors']);
+    assert.deepEqual(rows.map((x) => x.name), ['everything', 'errors', 'broken']);
     const e = rows[0]!;
     assert.deepEqual(Object.keys(e).sort(), ['name', 'prompts', 'resources', 'scope', 'source', 'state', 'tools', 'transport']);
     assert.equal(e.scope, 'project');
@@ -84,6 +84,22 @@ describe('list', () => {
     assert.ok((e.tools as number) >= 10);
     assert.ok((e.resources as number) > 0);
     assert.ok((e.prompts as number) > 0);
+    // An entry that did not load is a row too, with the reason, so scripts see every entry.
+    const broken = rows[2]!;
+    assert.equal(broken.state, 'invalid');
+    assert.equal(broken.transport, null);
+    assert.deepEqual(broken.source, { file: join(ws, '.mcp.json'), jsonPath: ['mcpServers', 'broken', 'command'] });
+    assert.match(String(broken.error), /"command" of server "broken"/);
+  });
+
+  test('--json: an entry with an unresolved ${VAR} is a row with the variable named in its error', async () => {
+    const dir = await h.workspace('with-unresolved', { everything: everything(), needsVar: { command: process.execPath, args: ['x'], env: { KEY: '${MCP_HOST_TEST_SURELY_UNSET}' } } });
+    const r = await h.run(['list', '--json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as { name: string; state: string; error?: string }[];
+    assert.deepEqual(rows.map((x) => x.name), ['everything', 'needsVar']);
+    assert.equal(rows[1]!.state, 'invalid');
+    assert.match(rows[1]!.error!, /MCP_HOST_TEST_SURELY_UNSET/);
   });
 
   test('a server that cannot start is listed as failed with its error, and the others still work', async () => {

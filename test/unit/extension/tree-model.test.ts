@@ -7,6 +7,7 @@ import {
   problemView,
   scopesInUse,
   serverContextValue,
+  serverTooltip,
   serverView,
   toolView,
   visibleProblems,
@@ -93,4 +94,10 @@ test('grouping by scope is offered only when more than one scope is in use', () 
 
 test('escapeMarkdown neutralises links, emphasis and HTML', () => {
   assert.equal(escapeMarkdown('[x](y) *a* <b>'), '\\[x\\]\\(y\\) \\*a\\* \\<b\\>');
+});
+
+test('the tooltip of a server admission held back says why (e.g. our own gateway)', () => {
+  const d = def('mcp-host', { config: { type: 'http', url: 'http://127.0.0.1:9/mcp' } });
+  const s = snap('mcp-host', { kind: 'disabled', reason: 'config' }, { definition: { ...d, admission: { run: false, reason: 'config', message: 'this entry points at MCP Host’s own gateway' } } });
+  assert.match(serverTooltip(s, noRedact), /own gateway/);
 });

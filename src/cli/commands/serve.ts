@@ -1,0 +1,83 @@
+/**
+ * `mcp-host serve`: the gateway over stdio, for clients that launch their servers themselves
+ * (Claude Desktop, Cursor, `claude mcp add mcp-host -- mcp-host serve`). Same config as the other
+ * commands, the CLI's stored sign-ins; stdout carries only JSON-RPC, diagnostics go to stderr.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import { discoveryDir, Gateway, GatewayBridge, readDiscovery } from '../../core/gateway/index.js';
+import type { ParsedArgs } from '../args.js';
+import { EXIT, type ExitCode } from '../errors.js';
+import { stderrLogger } from '../ports.js';
+import type { Session } from '../session.js';
+
+export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode> {
+  const io = session.io;
+  const logger = stderrLogger(io.env, io.stderr);
+  // No UI here: a question from a server goes to the agent or is declined.
+  const bridge = new GatewayBridge();
+  session.hostExtras = { elicitation: bridge, sampling: bridge, onServerLog: bridge.log };
+  session.reportProblems();
+  // Entries pointing at a running editor's gateway would expose the same servers twice, and an
+  // `mcp-host serve` entry would start this command inside itself.
+  // Admission holds those back (config/admit.ts); the running gateways are found again on each read.
+  const definitions = async (): Promise<ServerDefinition[]> => {
+    const gateways = await readDiscovery(discoveryDir(io.env));
+    return (await session.reload(gateways.map((g) => g.url))).servers;
+  };
+  const gateway = new Gateway({ host: session.host, bridge, logger, serverInfo: { name: 'mcp-host-serve', version: '0.1.0' } });
+  session.host.setDefinitions(await definitions());
+  // Follow edits of the config files: agents hear list_changed as servers come and go.
+  const watchers = watchFiles(session.files(), () => {
+    definitions()
+      .then((servers) => {
+        session.reportProblems();
+        session.host.setDefinitions(servers);
+      })
+      .catch((err: unknown) => logger.error(`serve: reloading the config failed: ${err instanceof Error ? err.message : String(err)}`));
+  });
+  // Clients that ignore list_changed see every server that could connect in their first list.
+  await session.host.whenSettled();
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once('end', resolve);
+    process.stdin.once('close', resolve);
+    gateway.onDidChangeAgents(() => {
+      if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
+    });
+  });
+  await gateway.connect(transport);
+  await closed;
+  for (const w of watchers) w.close();
+  await gateway.dispose();
+  return EXIT.ok;
+}
+
+/** Watches the folders of `files` (a file may not exist yet) and calls `onChange` once edits settle. */
+function watchFiles(files: string[], onChange: () => void): FSWatcher[] {
+  const byDir = new Map<string, Set<string>>();
+  for (const f of files) {
+    const set = byDir.get(dirname(f)) ?? new Set<string>();
+    set.add(basename(f));
+    byDir.set(dirname(f), set);
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const watchers: FSWatcher[] = [];
+  for (const [dir, names] of byDir) {
+    try {
+      const w = watch(dir, (_event, name) => {
+        if (name !== null && !names.has(name.toString())) return;
+        // Editors save in several steps (truncate, write, rename): read once they are done.
+        clearTimeout(timer);
+        timer = setTimeout(onChange, 200);
+      });
+      w.on('error', () => w.close());
+      watchers.push(w);
+    } catch {
+      // The folder does not exist (e.g. no .vscode): nothing to follow there.
+    }
+  }
+  return watchers;
+}

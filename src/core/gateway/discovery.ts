@@ -1,0 +1,122 @@
+/**
+ * How agents outside the editor find a running gateway: `$MCP_HOST_HOME/gateway/<pid>.json`
+ * (default home `~/.mcp-host`) holding `{url, token, pid, workspaceFolders}`. It carries the token,
+ * so the folder is 0700 and the file 0600, written to a temp file and renamed. Files whose pid is
+ * gone are stale: readers skip them and the next writer removes them.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface GatewayDiscovery {
+  url: string;
+  token: string;
+  pid: number;
+  workspaceFolders: string[];
+}
+
+/** `$MCP_HOST_HOME` or `~/.mcp-host`. */
+export function mcpHostHome(env: Record<string, string | undefined> = process.env): string {
+  return env.MCP_HOST_HOME && env.MCP_HOST_HOME.length > 0 ? env.MCP_HOST_HOME : join(homedir(), '.mcp-host');
+}
+
+export function discoveryDir(env: Record<string, string | undefined> = process.env): string {
+  return join(mcpHostHome(env), 'gateway');
+}
+
+export function discoveryFile(dir: string, pid: number): string {
+  return join(dir, `${pid}.json`);
+}
+
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parse(text: string): GatewayDiscovery | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<GatewayDiscovery>;
+    if (typeof v.url !== 'string' || typeof v.token !== 'string' || typeof v.pid !== 'number') return undefined;
+    return { url: v.url, token: v.token, pid: v.pid, workspaceFolders: Array.isArray(v.workspaceFolders) ? v.workspaceFolders.filter((f): f is string => typeof f === 'string') : [] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Live gateways, newest file first; stale and unreadable files are skipped. */
+export async function readDiscovery(dir: string, isAlive: (pid: number) => boolean = pidAlive): Promise<GatewayDiscovery[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const found: { d: GatewayDiscovery; mtime: number }[] = [];
+  for (const name of names) {
+    if (!/^\d+\.json$/.test(name)) continue;
+    try {
+      const file = join(dir, name);
+      const [text, st] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+      const d = parse(text);
+      if (d && isAlive(d.pid)) found.push({ d, mtime: st.mtimeMs });
+    } catch {
+      // Removed while we read, or not readable: not a gateway we can use.
+    }
+  }
+  return found.sort((a, b) => b.mtime - a.mtime).map((f) => f.d);
+}
+
+async function removeStale(dir: string, isAlive: (pid: number) => boolean): Promise<void> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^(\d+)\.json$/.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && !isAlive(pid)) await fs.rm(join(dir, name), { force: true }).catch(() => undefined);
+  }
+}
+
+/** Writes this process's discovery file atomically; removes stale ones first. Returns its path. */
+export async function writeDiscovery(dir: string, content: GatewayDiscovery, isAlive: (pid: number) => boolean = pidAlive): Promise<string> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32') {
+    const st = await fs.stat(dir);
+    if ((st.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
+  }
+  await removeStale(dir, isAlive);
+  const target = discoveryFile(dir, content.pid);
+  const tmp = join(dir, `.${content.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await fs.open(tmp, 'wx', 0o600);
+  try {
+    await handle.writeFile(JSON.stringify(content), 'utf8');
+  } finally {
+    await handle.close();
+  }
+  try {
+    await fs.rename(tmp, target);
+  } catch (err) {
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  return target;
+}
+
+/** Synchronous, for process exit. */
+export function removeDiscoverySync(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Best effort at exit.
+  }
+}

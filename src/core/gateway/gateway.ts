@@ -1,0 +1,269 @@
+/**
+ * The gateway: one MCP server (an SDK `Server` per agent session) that re-exposes what every
+ * connected server of the host offers. It consumes the host only through `McpHost` (servers(),
+ * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
+ * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type RequestId,
+  type ServerNotification,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallOptions, McpHost } from '../api.js';
+import { Emitter, type Event } from '../events.js';
+import type { Disposable, Logger } from '../ports.js';
+import type { GatewayBridge } from './bridge.js';
+import { buildCatalog, fingerprint, resolveResourceUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
+import { toWireContents, toWireResourceContents } from './content.js';
+
+export interface GatewayOptions extends ExposureFilter {
+  host: McpHost;
+  logger: Logger;
+  /** The host's elicitation/sampling port, so questions go back to the asking agent. */
+  bridge?: GatewayBridge;
+  serverInfo?: { name: string; version: string };
+}
+
+interface Agent {
+  server: Server;
+  transport: Transport;
+  initialized: boolean;
+}
+
+type Kind = 'tools' | 'prompts' | 'resources';
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const hint = (err as { hint?: unknown }).hint;
+    return typeof hint === 'string' && hint ? `${err.message} (${hint})` : err.message;
+  }
+  return String(err);
+}
+
+export class Gateway {
+  private readonly agents = new Set<Agent>();
+  private readonly changed = new Emitter<void>();
+  private readonly subscriptions: Disposable[] = [];
+  private catalog: Catalog;
+  private prints: Record<Kind, string>;
+  private disposed = false;
+
+  /** Fires when an agent connects or leaves. */
+  readonly onDidChangeAgents: Event<void> = this.changed.event;
+
+  constructor(private readonly opts: GatewayOptions) {
+    this.catalog = this.build();
+    this.prints = this.fingerprints(this.catalog);
+    this.subscriptions.push(opts.host.onDidChangeServer(() => this.refresh()));
+    if (opts.bridge) {
+      this.subscriptions.push(
+        opts.bridge.onServerLog(({ server, params }) => {
+          if (!this.isExposed(server)) return;
+          const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
+          for (const a of this.agents) {
+            if (a.initialized) a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
+          }
+        }),
+      );
+    }
+  }
+
+  private isExposed(server: string): boolean {
+    return this.opts.isServerExposed?.(server) ?? true;
+  }
+
+  private build(): Catalog {
+    return buildCatalog(this.opts.host.servers(), this.opts);
+  }
+
+  private fingerprints(c: Catalog): Record<Kind, string> {
+    return {
+      tools: fingerprint(c.tools.map((t) => [t.name, t.tool.description, t.tool.inputSchema, t.tool.outputSchema, t.tool.annotations, t.tool.title])),
+      prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
+      resources: fingerprint([c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]), c.templates.map((t) => t.uriTemplate)]),
+    };
+  }
+
+  /** Recomputes what is exposed and tells every agent which lists changed (also after a settings change). */
+  refresh(): void {
+    if (this.disposed) return;
+    const next = this.build();
+    const prints = this.fingerprints(next);
+    this.catalog = next;
+    const changed = (Object.keys(prints) as Kind[]).filter((k) => prints[k] !== this.prints[k]);
+    this.prints = prints;
+    if (changed.length === 0) return;
+    for (const a of this.agents) {
+      if (!a.initialized) continue;
+      const send = (p: Promise<void>): void => void p.catch((err: unknown) => this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`));
+      if (changed.includes('tools')) send(a.server.sendToolListChanged());
+      if (changed.includes('prompts')) send(a.server.sendPromptListChanged());
+      if (changed.includes('resources')) send(a.server.sendResourceListChanged());
+    }
+  }
+
+  /** Connected agents (sessions that finished `initialize`). */
+  agentCount(): number {
+    let n = 0;
+    for (const a of this.agents) if (a.initialized) n++;
+    return n;
+  }
+
+  /** What the gateway exposes right now. */
+  current(): Catalog {
+    return this.catalog;
+  }
+
+  /** Serves one agent over `transport` until it closes. */
+  async connect(transport: Transport): Promise<void> {
+    if (this.disposed) throw new Error('the gateway has been stopped');
+    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, logging: {} },
+      instructions: 'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
+    });
+    const agent: Agent = { server, transport, initialized: false };
+    this.install(agent);
+    server.oninitialized = () => {
+      agent.initialized = true;
+      const info = server.getClientVersion();
+      this.opts.logger.info(`gateway: agent connected (${info?.name ?? 'unknown'} ${info?.version ?? ''})`.trim());
+      this.changed.fire();
+    };
+    server.onclose = () => {
+      if (!this.agents.delete(agent)) return;
+      if (agent.initialized) this.opts.logger.info('gateway: agent disconnected');
+      this.changed.fire();
+    };
+    this.agents.add(agent);
+    await server.connect(transport);
+  }
+
+  private callOptions(agent: Agent, server: string, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): { opts: CallOptions; done: Disposable } {
+    const token = extra._meta?.progressToken;
+    const opts: CallOptions = { signal: extra.signal };
+    if (token !== undefined) {
+      opts.onProgress = (p) => {
+        extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+      };
+    }
+    const done = this.opts.bridge?.track(server, agent.server, extra.requestId) ?? { dispose() {} };
+    return { opts, done };
+  }
+
+  private mapUri(server: string): (uri: string) => string {
+    return (uri) => this.catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
+  }
+
+  private install(agent: Agent): void {
+    const s = agent.server;
+    s.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: this.catalog.tools.map(({ name, tool }) => ({
+        name,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: 'object' },
+        ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema as { type: 'object' } } : {}),
+        annotations: tool.annotations,
+      })),
+    }));
+    s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+      const entry = this.catalog.tools.find((t) => t.name === req.params.name);
+      if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
+      const { opts, done } = this.callOptions(agent, entry.tool.server, extra);
+      try {
+        const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
+        return {
+          content: await toWireContents(r.content, this.mapUri(entry.tool.server)),
+          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+          ...(r.isError ? { isError: true } : {}),
+        };
+      } catch (err) {
+        // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
+        return { content: [{ type: 'text', text: errorText(err) }], isError: true };
+      } finally {
+        done.dispose();
+      }
+    });
+    s.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: this.catalog.prompts.map(({ name, prompt }) => ({
+        name,
+        ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+        ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+        arguments: prompt.arguments,
+      })),
+    }));
+    s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+      const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
+      if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
+      const server = entry.prompt.server;
+      const { opts, done } = this.callOptions(agent, server, extra);
+      try {
+        const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
+        const messages = [];
+        for (const m of r.messages) messages.push({ role: m.role, content: (await toWireContents([m.content], this.mapUri(server)))[0]! });
+        return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
+      } catch (err) {
+        throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
+      } finally {
+        done.dispose();
+      }
+    });
+    s.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: this.catalog.resources.map(({ uri, resource: r }) => ({
+        uri,
+        name: r.name,
+        ...(r.title !== undefined ? { title: r.title } : {}),
+        ...(r.description !== undefined ? { description: r.description } : {}),
+        ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+      })),
+    }));
+    s.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: this.catalog.templates.map(({ uriTemplate, template: t }) => ({
+        uriTemplate,
+        name: t.name,
+        ...(t.title !== undefined ? { title: t.title } : {}),
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}),
+      })),
+    }));
+    s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+      const target = resolveResourceUri(this.catalog, req.params.uri);
+      if (!target) throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
+      const { opts, done } = this.callOptions(agent, target.server, extra);
+      try {
+        const r = await this.opts.host.readResource(target.server, target.uri, opts);
+        const wrapped = req.params.uri !== target.uri;
+        // A wrapped URI comes back wrapped, so the agent can match the answer to its question.
+        const map = (u: string): string => (wrapped ? wrapUri(target.server, u) : this.mapUri(target.server)(u));
+        return { contents: await toWireResourceContents(r, map) };
+      } catch (err) {
+        throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
+      } finally {
+        done.dispose();
+      }
+    });
+  }
+
+  /** Closes every agent session. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const s of this.subscriptions) s.dispose();
+    const agents = [...this.agents];
+    await Promise.all(agents.map((a) => a.server.close().catch(() => undefined)));
+    this.agents.clear();
+    this.changed.fire();
+    this.changed.dispose();
+  }
+}

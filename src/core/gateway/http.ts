@@ -1,0 +1,175 @@
+/**
+ * The gateway over Streamable HTTP at `http://127.0.0.1:<port>/mcp`, the port from the OS.
+ * Who may use it follows the IDE server's rules (ide/auth.ts): no browser `Origin`, a loopback
+ * `Host` (stops DNS rebinding), a bearer token compared in constant time; and a cap on sessions
+ * so a runaway client cannot exhaust the editor.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { generateToken, tokensEqual } from '../ide/auth.js';
+import { Emitter, type Event } from '../events.js';
+import type { Logger } from '../ports.js';
+import type { Gateway } from './gateway.js';
+
+export interface GatewayHttpOptions {
+  gateway: Gateway;
+  logger: Logger;
+  /** Default: a fresh 256-bit token. */
+  token?: string;
+  /** Most sessions at once; more are refused with 503. Default 32. */
+  maxSessions?: number;
+  /** Most open TCP connections; default 128. */
+  maxConnections?: number;
+}
+
+export type RequestVerdict = { ok: true } | { ok: false; status: 401 | 403 | 404; reason: string };
+
+/** Decides a request before the MCP transport sees it. */
+export function checkRequest(req: IncomingMessage, token: string, port: number): RequestVerdict {
+  const path = (req.url ?? '').split('?')[0];
+  if (path !== '/mcp') return { ok: false, status: 404, reason: 'not found' };
+  // Browsers send Origin on cross-origin fetches; agents (Node, Python, Go processes) do not.
+  if (req.headers.origin !== undefined) return { ok: false, status: 403, reason: 'browser origin refused' };
+  const host = (req.headers.host ?? '').toLowerCase();
+  if (![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host)) return { ok: false, status: 403, reason: 'host not loopback' };
+  const auth = req.headers.authorization;
+  const m = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
+  if (!m) return { ok: false, status: 401, reason: 'missing token' };
+  if (!tokensEqual(m[1]!, token)) return { ok: false, status: 401, reason: 'wrong token' };
+  return { ok: true };
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Connection: 'close' };
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer realm="mcp-host-gateway"';
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  /** Requests (including a long-lived GET stream) open right now. */
+  open: number;
+  lastUsed: number;
+}
+
+export class GatewayHttpServer {
+  private readonly sessions = new Map<string, Session>();
+  private readonly changed = new Emitter<void>();
+  /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
+  readonly onDidChangeLive: Event<void> = this.changed.event;
+
+  private constructor(
+    private readonly opts: GatewayHttpOptions,
+    private readonly http: HttpServer,
+    readonly token: string,
+    readonly port: number,
+  ) {}
+
+  /** `http://127.0.0.1:<port>/mcp` */
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/mcp`;
+  }
+
+  static async start(opts: GatewayHttpOptions): Promise<GatewayHttpServer> {
+    const token = opts.token ?? generateToken();
+    const holder: { self?: GatewayHttpServer } = {};
+    const http = createServer((req, res) => {
+      const self = holder.self;
+      if (!self) return refuse(res, 503, 'starting');
+      self.handle(req, res).catch((err: unknown) => {
+        opts.logger.error(`gateway: request failed: ${err instanceof Error ? err.message : String(err)}`);
+        if (!res.headersSent) refuse(res, 500, 'internal error');
+        else res.end();
+      });
+    });
+    http.maxConnections = opts.maxConnections ?? 128;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(0, '127.0.0.1', () => {
+        http.off('error', reject);
+        resolve();
+      });
+    });
+    const address = http.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const self = new GatewayHttpServer(opts, http, token, port);
+    holder.self = self;
+    opts.logger.info(`gateway listening on ${self.url}`);
+    return self;
+  }
+
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /**
+   * Sessions with a connection open now: agents that are there. A client that made a request and
+   * went away without ending its session (a health check, a killed process) is not counted.
+   */
+  liveSessionCount(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.open > 0) n++;
+    return n;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkRequest(req, this.token, this.port);
+    if (!verdict.ok) {
+      this.opts.logger.warn(`gateway: refused ${req.method ?? ''} ${req.url ?? ''}: ${verdict.reason}`);
+      return refuse(res, verdict.status, verdict.reason === 'not found' ? 'not found' : `refused: ${verdict.reason}`);
+    }
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const session = this.sessions.get(sid);
+      if (!session) return refuse(res, 404, 'session not found');
+      if (session.open++ === 0) this.changed.fire();
+      session.lastUsed = Date.now();
+      res.once('close', () => {
+        session.lastUsed = Date.now();
+        if (--session.open === 0) this.changed.fire();
+      });
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
+    if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle())) return refuse(res, 503, 'too many agent sessions');
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, open: 0, lastUsed: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
+    };
+    await this.opts.gateway.connect(transport);
+    await transport.handleRequest(req, res);
+    // Anything but an initialize leaves the transport without a session: nothing will use it again.
+    if (!transport.sessionId) await transport.close();
+  }
+
+  /**
+   * At the cap, an agent that went away without ending its session (killed, crashed) must not
+   * lock the others out: the least recently used session with no open request (a live agent
+   * keeps its GET stream open) is closed; its agent, should it come back, gets 404 and starts anew.
+   */
+  private async evictIdle(): Promise<boolean> {
+    let victim: Session | undefined;
+    for (const s of this.sessions.values()) if (s.open === 0 && (!victim || s.lastUsed < victim.lastUsed)) victim = s;
+    if (!victim) return false;
+    this.opts.logger.info('gateway: session cap reached; closing the least recently used idle session');
+    await victim.transport.close();
+    if (victim.transport.sessionId) this.sessions.delete(victim.transport.sessionId);
+    return true;
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.sessions.values()].map((s) => s.transport);
+    this.sessions.clear();
+    await Promise.all(all.map((t) => t.close().catch(() => undefined)));
+    this.http.closeAllConnections();
+    this.changed.dispose();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * `MCP Host: Connect an Agent…`: the three ways an agent reaches the gateway. The `.mcp.json`
+ * entry and the `claude mcp add` line use `${MCP_HOST_GATEWAY_URL}` / `${MCP_HOST_GATEWAY_TOKEN}`,
+ * which every integrated terminal of this window has, so nothing secret lands in a file and the
+ * entry keeps working after the editor restarts (new port, new token).
+ */
+import * as vscode from 'vscode';
+import { writeServerEntry } from '../config/files.js';
+
+export const CONNECT_AGENT_COMMAND = 'mcpHost.connectAgent';
+
+/** The project `.mcp.json` entry (Claude Code format; it expands `${VAR}` from its environment). */
+export const GATEWAY_ENTRY = {
+  type: 'http',
+  url: '${MCP_HOST_GATEWAY_URL}',
+  headers: { Authorization: 'Bearer ${MCP_HOST_GATEWAY_TOKEN}' },
+};
+
+/** For Claude Code started in an integrated terminal; the shell fills in the variables. */
+export const CLAUDE_ADD_LINE = 'claude mcp add --transport http mcp-host "$MCP_HOST_GATEWAY_URL" --header "Authorization: Bearer $MCP_HOST_GATEWAY_TOKEN"';
+
+/** JSON for clients outside the editor: this session's URL and token (they change on restart). */
+export function clientJson(url: string, token: string): string {
+  return JSON.stringify({ mcpServers: { 'mcp-host': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+}
+
+export async function connectAgent(endpoint: { url: string; token: string } | undefined): Promise<void> {
+  if (!endpoint) {
+    const open = 'Open Settings';
+    const pick = await vscode.window.showWarningMessage('The MCP Host gateway is off. Turn on "mcpHost.gateway.enabled" so agents can use your servers.', open);
+    if (pick === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost.gateway.enabled');
+    return;
+  }
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  type Item = vscode.QuickPickItem & { run(): Promise<string> };
+  const items: Item[] = [
+    {
+      label: '$(file-add) Add to this project’s .mcp.json',
+      detail: folder ? `Claude Code and other agents started in an integrated terminal of ${folder.name} use it.` : 'Open a folder first.',
+      run: async () => {
+        if (!folder) throw new Error('Open a folder to add the gateway to its .mcp.json.');
+        const file = await writeServerEntry('project', folder.uri.fsPath, 'mcp-host', GATEWAY_ENTRY);
+        return `Added "mcp-host" to ${file}. MCP Host itself never connects to it.`;
+      },
+    },
+    {
+      label: '$(terminal) Copy a `claude mcp add` command line',
+      detail: 'Run it in an integrated terminal of this window.',
+      run: async () => {
+        await vscode.env.clipboard.writeText(CLAUDE_ADD_LINE);
+        return 'Copied the `claude mcp add` command line.';
+      },
+    },
+    {
+      label: '$(json) Copy JSON for other clients',
+      detail: 'This session’s URL and token; they change when the editor restarts.',
+      run: async () => {
+        await vscode.env.clipboard.writeText(clientJson(endpoint.url, endpoint.token));
+        return 'Copied the JSON. It holds this session’s token: keep it private.';
+      },
+    },
+  ];
+  const pick = await vscode.window.showQuickPick(items, { title: 'Connect an Agent to MCP Host', placeHolder: `The gateway runs at ${endpoint.url}` });
+  if (!pick) return;
+  try {
+    void vscode.window.showInformationMessage(await pick.run());
+  } catch (err) {
+    void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+  }
+}

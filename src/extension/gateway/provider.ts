@@ -1,0 +1,65 @@
+/**
+ * Registers the gateway with VS Code's own MCP support (chat / Copilot agent mode), so it sees
+ * every MCP Host server as tools, with our approvals and sign-ins. The API
+ * (`vscode.lm.registerMcpServerDefinitionProvider`, `vscode.McpHttpServerDefinition`) first
+ * shipped in VS Code 1.101; `engines.vscode` stays at ^1.100.0, so it is looked up at run time and
+ * nothing happens on an editor without it.
+ */
+import * as vscode from 'vscode';
+
+/** The id declared under `contributes.mcpServerDefinitionProviders` in package.json. */
+export const PROVIDER_ID = 'mcpHost.gateway';
+
+interface McpProviderApi {
+  registerMcpServerDefinitionProvider(
+    id: string,
+    provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[] },
+  ): vscode.Disposable;
+}
+
+type HttpDefinitionCtor = new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string) => unknown;
+
+/** First VS Code release where the API is final; before it (1.100) it exists as a proposal that throws when called. */
+const FIRST_VERSION = [1, 101];
+
+function atLeast(version: string, min: number[]): boolean {
+  const parts = version.split(/[.-]/).map((p) => Number.parseInt(p, 10));
+  for (let i = 0; i < min.length; i++) {
+    const v = parts[i] ?? 0;
+    if (v !== min[i]) return v > min[i]!;
+  }
+  return true;
+}
+
+/** True when this editor has the provider API (final, not the 1.100 proposal). */
+export function hasProviderApi(): boolean {
+  const api = vscode as unknown as { lm?: Partial<McpProviderApi>; McpHttpServerDefinition?: unknown };
+  return atLeast(vscode.version, FIRST_VERSION) && typeof api.lm?.registerMcpServerDefinitionProvider === 'function' && typeof api.McpHttpServerDefinition === 'function';
+}
+
+/**
+ * Offers the gateway as one HTTP server definition while it runs (none while it is off).
+ * Returns undefined when the editor has no such API.
+ */
+export function registerGatewayProvider(state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable | undefined {
+  if (!hasProviderApi()) return undefined;
+  const api = vscode as unknown as { lm: McpProviderApi; McpHttpServerDefinition: HttpDefinitionCtor };
+  const Definition = api.McpHttpServerDefinition;
+  // Defensive: an editor build that still gates the API behind a proposal throws here; activation must go on.
+  try {
+    return register(api, Definition, state, version);
+  } catch {
+    return undefined;
+  }
+}
+
+function register(api: { lm: McpProviderApi }, Definition: HttpDefinitionCtor, state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable {
+  return api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
+    onDidChangeMcpServerDefinitions: state.onDidChange,
+    provideMcpServerDefinitions: () => {
+      const ep = state.endpoint();
+      // The token is handed to the editor's own MCP client in memory; it is never written anywhere.
+      return ep ? [new Definition('MCP Host', vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version)] : [];
+    },
+  });
+}

@@ -1,0 +1,133 @@
+/** A host with real servers behind a gateway over HTTP, and SDK clients that use it as an agent would. */
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ElicitationPort } from '../../../src/core/api.js';
+import type { ServerDefinition } from '../../../src/core/config/types.js';
+import { Gateway, GatewayBridge, GatewayHttpServer, type ExposureFilter } from '../../../src/core/gateway/index.js';
+import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
+
+/** The editor's own dialog, as a fake port that records what it was asked. */
+export class RecordingElicitation implements ElicitationPort {
+  asked: string[] = [];
+  elicit(_server: string, request: Parameters<ElicitationPort['elicit']>[1]): ReturnType<ElicitationPort['elicit']> {
+    this.asked.push(request.message);
+    return Promise.resolve({ action: 'accept', content: { name: 'from the editor' } });
+  }
+}
+
+/** An in-process server whose `ask` tool asks its client for a name (elicitation) mid-call. */
+export function askerDef(name = 'asker'): ServerDefinition {
+  return def(name, {
+    type: 'inprocess',
+    id: name,
+    start: async (transport: Transport) => {
+      const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { logging: {} } });
+      server.registerTool('ask', { description: 'Asks for a name' }, async () => {
+        const answer = await server.server.elicitInput({ mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+        return { content: [{ type: 'text', text: `${answer.action}: ${String(answer.content?.name ?? '')}` }] };
+      });
+      server.registerTool('log', { description: 'Sends a log line' }, async () => {
+        await server.sendLoggingMessage({ level: 'warning', data: 'careful now' });
+        return { content: [{ type: 'text', text: 'logged' }] };
+      });
+      await server.connect(transport);
+    },
+  });
+}
+
+export interface Rig {
+  host: ConnectionManager;
+  gateway: Gateway;
+  http: GatewayHttpServer;
+  fallback: RecordingElicitation;
+  logger: MemoryLogger;
+  dispose(): Promise<void>;
+}
+
+export async function startRig(defs: ServerDefinition[], filter: ExposureFilter = {}): Promise<Rig> {
+  const logger = new MemoryLogger();
+  const fallback = new RecordingElicitation();
+  const bridge = new GatewayBridge(fallback);
+  const host = createHost({ logger, blobDir: tempDir('gw-blobs'), elicitation: bridge, sampling: bridge, onServerLog: bridge.log });
+  host.setDefinitions(defs);
+  await host.whenSettled();
+  const gateway = new Gateway({ host, logger, bridge, ...filter });
+  const http = await GatewayHttpServer.start({ gateway, logger, maxSessions: 4 });
+  return {
+    host,
+    gateway,
+    http,
+    fallback,
+    logger,
+    async dispose() {
+      await http.dispose();
+      await gateway.dispose();
+      await host.dispose();
+    },
+  };
+}
+
+export async function agent(rig: Rig, capabilities: ClientCapabilities = {}): Promise<Client> {
+  const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities });
+  const transport = new StreamableHTTPClientTransport(new URL(rig.http.url), { requestInit: { headers: { Authorization: `Bearer ${rig.http.token}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+/** The text of a tool result. */
+export function text(r: unknown): string {
+  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+}
+
+/** Ends the session (HTTP DELETE) and closes, as a well-behaved agent does. */
+export async function closeAgent(client: Client): Promise<void> {
+  const t = client.transport as StreamableHTTPClientTransport | undefined;
+  await t?.terminateSession().catch(() => undefined);
+  await client.close();
+}
+
+/** A raw POST to the gateway with exactly the given headers (Host included). */
+export async function rawPost(port: number, headers: Record<string, string>): Promise<number> {
+  return (await rawInitialize(port, headers)).status;
+}
+
+/** A raw initialize: its status and the session id the gateway gave. */
+export function rawInitialize(port: number, headers: Record<string, string>): Promise<{ status: number; session?: string }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        res.resume();
+        const session = res.headers['mcp-session-id'];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(typeof session === 'string' ? { session } : {}) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Opens the session's GET event stream (what a live agent keeps open); resolves once it is open, with a closer. */
+export function holdStream(port: number, token: string, session: string): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'GET', headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, Accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`GET stream: ${res.statusCode}`));
+        res.resume();
+        resolve(() => req.destroy());
+      },
+    );
+    req.on('error', () => undefined);
+    req.end();
+  });
+}
+
+export { z };

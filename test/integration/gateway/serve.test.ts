@@ -1,0 +1,90 @@
+// `mcp-host serve`: the bundled CLI started as a client would start it (stdio), a workspace
+// `.mcp.json` with two real servers, and the SDK's Client in front.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
+import { text } from './helpers.js';
+
+let h: Harness;
+let ws: string;
+let client: Client;
+let toolsChanged: () => void = () => {};
+
+function servers(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    errors: { command: process.execPath, args: [h.fixture('errors-server')] },
+    // An entry that would run serve inside itself is recognised and never started.
+    loop: { command: 'mcp-host', args: ['serve'] },
+    ...extra,
+  };
+}
+
+before(async () => {
+  h = await createHarness();
+  ws = await h.workspace('serve', servers());
+  client = new Client({ name: 'serve-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged());
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
+  client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
+    model: 'agent-model',
+    role: 'assistant',
+    content: { type: 'text', text: `sampled: ${(req.params.messages[0]!.content as { text: string }).text}` },
+  }));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [h.cli, 'serve'],
+    cwd: ws,
+    env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_HOME: join(h.dir, 'mcp-host-home'), MCP_HOST_BLOB_DIR: join(h.dir, 'blobs') },
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+});
+
+after(async () => {
+  await client?.close();
+  await h?.dispose();
+});
+
+describe('mcp-host serve', { timeout: 120_000 }, () => {
+  test('lists the union of both servers’ tools and calls one', async () => {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes('everything__echo'), names.join(', '));
+    assert.ok(names.some((n) => n.startsWith('errors__')), names.join(', '));
+    assert.ok(!names.some((n) => n.startsWith('loop__')));
+    const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'via serve' } });
+    assert.match(text(r), /via serve/);
+  });
+
+  test('elicitation from a server reaches the agent; progress too', async () => {
+    const r = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
+    assert.match(text(r), /Ada/);
+    const seen: number[] = [];
+    await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    assert.deepEqual(seen.slice(0, 2), [1, 2]);
+  });
+
+  test('sampling from a server is answered by the agent’s model', async () => {
+    const r = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku' } });
+    assert.match(text(r), /sampled: .*a haiku/);
+    assert.match(text(r), /agent-model/);
+  });
+
+  test('list_changed when a server is added to .mcp.json', async () => {
+    const changed = new Promise<void>((resolve) => (toolsChanged = resolve));
+    await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) }, null, 2));
+    await changed;
+    let names = (await client.listTools()).tools.map((t) => t.name);
+    // The notification may come for the connect of one server while another is still starting.
+    while (!names.some((n) => n.startsWith('second__'))) {
+      await new Promise<void>((resolve) => (toolsChanged = resolve));
+      names = (await client.listTools()).tools.map((t) => t.name);
+    }
+    assert.ok(names.includes('everything__echo'));
+  });
+});
