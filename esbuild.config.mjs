@@ -22,8 +22,30 @@ const common = {
   external: ['vscode', 'bufferutil', 'utf-8-validate'],
 };
 
+/**
+ * The MCP Apps host bridge (@modelcontextprotocol/ext-apps with the 2.x SDK it extends, about
+ * 370 KB minified) is only needed once a tool's app opens: it ships as its own file, loaded by
+ * `import()` on first use, so activation does not parse it.
+ */
+const APP_BRIDGE = '@modelcontextprotocol/ext-apps/app-bridge';
+const APP_BRIDGE_FILE = 'ext-apps-bridge.js';
+const appBridgeOutside = {
+  name: 'app-bridge-outside',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/ext-apps\/app-bridge$/ }, () => ({ path: `./${APP_BRIDGE_FILE}`, external: true }));
+  },
+};
+
 const targets = [
-  { ...common, entryPoints: ['src/extension/main.ts'], outfile: 'dist/extension.js' },
+  {
+    ...common,
+    entryPoints: ['src/extension/main.ts'],
+    outfile: 'dist/extension.js',
+    plugins: [appBridgeOutside],
+    // `import()` of the bridge becomes a `require` of the file next to this one.
+    supported: { 'dynamic-import': false },
+  },
+  { ...common, stdin: { contents: `export * from '${APP_BRIDGE}';`, resolveDir: '.', loader: 'js' }, outfile: `dist/${APP_BRIDGE_FILE}` },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],

@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'search', 'add', 'add-json', 'remove', 'import'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -21,6 +21,20 @@ export interface ParsedArgs {
   timeoutMs?: number;
   /** `--trace FILE`: NDJSON protocol trace of the whole run. */
   trace?: string;
+  /** Words after `--` (`add NAME -- COMMAND ARGS…`); also part of `positionals`. */
+  rest?: string[];
+  /** `--user-settings`: the editor's user settings.json. */
+  userSettings?: string;
+  fromRegistry?: string;
+  url?: string;
+  transport?: 'http' | 'sse' | 'ws';
+  scope?: 'project' | 'workspace' | 'user';
+  /** `--env K=V`, repeatable, in order. */
+  env: [string, string][];
+  /** `--header K=V`, repeatable, in order. */
+  headers: [string, string][];
+  /** `import --from APP`. */
+  from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
 
 /** Positional arguments each command takes: [required, optional]. */
@@ -36,29 +50,54 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
   serve: { required: [], optional: [] },
+  search: { required: [], optional: ['QUERY'] },
+  add: { required: ['NAME'], optional: [] },
+  'add-json': { required: ['NAME', 'JSON'], optional: [] },
+  remove: { required: ['NAME'], optional: [] },
+  import: { required: [], optional: [] },
 };
 
 /** Which commands accept which command options. */
 const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--args': ['call', 'prompt'],
   '--timeout': ['call', 'read', 'prompt'],
+  '--from-registry': ['add'],
+  '--url': ['add'],
+  '--transport': ['add'],
+  '--env': ['add'],
+  '--header': ['add'],
+  '--scope': ['add', 'add-json', 'remove', 'import'],
+  '--from': ['import'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--trace']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--trace']);
+
+function pair(opt: string, value: string): [string, string] {
+  const eq = value.indexOf('=');
+  if (eq <= 0) throw usageError(`${opt} needs KEY=VALUE, got "${value}"`);
+  return [value.slice(0, eq), value.slice(eq + 1)];
+}
+
+function oneOf<T extends string>(opt: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
 const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false };
+  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false, env: [], headers: [] };
   const seen: string[] = [];
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (rest || !a.startsWith('-') || a === '-') {
       out.positionals.push(a);
+      if (rest) out.rest!.push(a);
       continue;
     }
     if (a === '--') {
       rest = true;
+      out.rest = [];
       continue;
     }
     const eq = a.indexOf('=');
@@ -97,6 +136,30 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         out.timeoutMs = n;
         break;
       }
+      case '--user-settings':
+        out.userSettings = value;
+        break;
+      case '--from-registry':
+        out.fromRegistry = value;
+        break;
+      case '--url':
+        out.url = value;
+        break;
+      case '--transport':
+        out.transport = oneOf(name, value, ['http', 'sse', 'ws'] as const);
+        break;
+      case '--scope':
+        out.scope = oneOf(name, value, ['project', 'workspace', 'user'] as const);
+        break;
+      case '--env':
+        out.env.push(pair(name, value));
+        break;
+      case '--header':
+        out.headers.push(pair(name, value));
+        break;
+      case '--from':
+        out.from = oneOf(name, value, ['claude-desktop', 'claude-code', 'cursor', 'windsurf'] as const);
+        break;
     }
   }
   if (out.help || out.version) return out;
@@ -111,7 +174,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   if (positionals.length < required.length) {
     throw usageError(`${command}: missing ${required.slice(positionals.length).join(' ')}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
-  if (positionals.length > required.length + optional.length) {
+  // `add NAME -- COMMAND ARGS…`: the words after `--` are the server's command line.
+  const variadic = out.command === 'add' ? (out.rest?.length ?? 0) : 0;
+  if (positionals.length > required.length + optional.length + variadic) {
     throw usageError(`${command}: unexpected argument "${positionals[required.length + optional.length]}"`, `usage: mcp-host ${usageLine(out.command)}`);
   }
   for (const opt of seen) {
@@ -121,11 +186,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   return out;
 }
 
+const OPTION_VALUE: Record<string, string> = {
+  '--args': 'JSON',
+  '--timeout': 'MS',
+  '--from-registry': 'ID',
+  '--url': 'URL',
+  '--transport': 'http|sse|ws',
+  '--env': 'K=V',
+  '--header': 'K=V',
+  '--scope': 'project|workspace|user',
+  '--from': 'claude-desktop|claude-code|cursor|windsurf',
+};
+
 export function usageLine(c: Command): string {
   const { required, optional } = ARITY[c];
   const opts = Object.entries(COMMAND_OPTIONS)
     .filter(([, cmds]) => cmds.includes(c))
-    .map(([o]) => `[${o} ${o === '--args' ? 'JSON' : 'MS'}]`);
+    .map(([o]) => `[${o} ${OPTION_VALUE[o] ?? 'VALUE'}]`);
   return [c, ...required, ...optional.map((o) => `[${o}]`), ...opts].join(' ');
 }
 
@@ -148,10 +225,21 @@ commands:
   logout SERVER                     forget the server's stored tokens
   serve                             the gateway over stdio: one MCP server with every server's
                                     tools (<server>__<tool>), prompts and resources, for agents
+  search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
+  add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
+  add NAME -- COMMAND [ARGS...]     add a local (stdio) server
+  add NAME --url URL [--transport http|sse|ws]
+                                    add a remote server
+      with add: [--scope project|workspace|user] [--env K=V]... [--header K=V]...
+  add-json NAME JSON [--scope S]    add a server entry given as JSON
+  remove NAME [--scope S]           remove a server entry (comments and other entries are kept)
+  import --from APP [--scope S]     copy servers from claude-desktop, claude-code, cursor or windsurf
+                                    (default scope: user; name clashes are reported and skipped)
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)
   --config FILE      extra .mcp.json-format file (repeatable)
+  --user-settings FILE  the editor's user settings.json (mcpHost.servers; the "user" scope)
   --json             machine-readable output
   --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
@@ -160,5 +248,6 @@ exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config erro
             3 connection failure or timeout
 
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
-             MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go)
+             MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),
+             MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json)
 `;

@@ -3,7 +3,9 @@
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
 import { doctor } from './commands/doctor.js';
+import { addCommand, addJsonCommand, importCommand, removeCommand } from './commands/edit.js';
 import { call, prompt, read } from './commands/invoke.js';
+import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
@@ -24,6 +26,11 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   auth: authCommand,
   logout: logoutCommand,
   serve,
+  search: searchCommand,
+  add: addCommand,
+  'add-json': addJsonCommand,
+  remove: removeCommand,
+  import: importCommand,
 };
 
 function printError(io: Io, err: unknown): void {
@@ -52,7 +59,7 @@ export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Se
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, trace: parsed.trace });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, trace: parsed.trace });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

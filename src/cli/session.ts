@@ -3,10 +3,12 @@
  * the servers a command needs, and always disposes (stopping every process it started).
  */
 import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { HostOptions, ServerSnapshot } from '../core/api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
 import { configFilesToWatch, loadConfig, type LoadAndAdmitOptions } from '../core/config/load.js';
+import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
 
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
@@ -28,6 +30,8 @@ export interface SessionOptions {
   configs: string[];
   /** `--trace FILE` */
   trace?: string;
+  /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
+  userSettings?: string;
 }
 
 export class Session {
@@ -39,6 +43,10 @@ export class Session {
     readonly io: Io,
     readonly workspace: string,
     public config: LoadedConfig,
+    /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
+    readonly userSettingsFile: string,
+    /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
+    readonly userSettings: Record<string, unknown> = {},
     private readonly trace?: TraceFile,
   ) {}
 
@@ -50,17 +58,28 @@ export class Session {
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
     }
+    const settingsFile = userSettingsFile({
+      override: o.userSettings ? resolve(io.cwd, o.userSettings) : undefined,
+      env: io.env,
+      homeDir: io.env.HOME || homedir(),
+      platform: process.platform,
+    });
+    // The same user servers the editor runs; a broken settings.json is reported, not fatal.
+    const user = await readUserSettingsServers(settingsFile);
     const options: LoadAndAdmitOptions = {
       folders: [workspace],
+      userServers: user.servers,
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
-      managedPath: io.env.MCP_HOST_MANAGED_CONFIG || undefined,
+      managedPath: managedPathFor(io.env, user.settings),
       configFiles,
       env: io.env,
       inputs: envInputs(io.env),
       // Running the CLI in a folder is the user's explicit act: its servers start without approval.
       trusted: true,
     };
-    const session = new Session(io, workspace, await loadConfig(options), o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
+    const config = await loadConfig(options);
+    config.problems.unshift(...user.problems);
+    const session = new Session(io, workspace, config, settingsFile, user.settings, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
     session.loadOptions = options;
     return session;
   }
@@ -74,14 +93,18 @@ export class Session {
   async reload(ownGateways?: readonly string[]): Promise<LoadedConfig> {
     if (this.loadOptions) {
       if (ownGateways) this.loadOptions = { ...this.loadOptions, ownGateways };
+      // The user's servers may have changed in settings.json too.
+      const user = await readUserSettingsServers(this.userSettingsFile);
+      this.loadOptions = { ...this.loadOptions, userServers: user.servers };
       this.config = await loadConfig(this.loadOptions);
+      this.config.problems.unshift(...user.problems);
     }
     return this.config;
   }
 
   /** The config files this session reads: what a long-running command watches. */
   files(): string[] {
-    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? [])] : [];
+    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile] : [];
   }
 
   get host(): ConnectionManager {
@@ -152,4 +175,13 @@ export function formatProblem(p: ConfigProblem): string {
   const where = p.line !== undefined ? `${p.file}:${p.line}:${p.column ?? 1}` : p.file;
   const path = p.jsonPath.length ? ` (at ${formatJsonPath(p.jsonPath)})` : '';
   return `${where}: ${p.severity}: ${p.message}${path}`;
+}
+
+/**
+ * The managed (policy) file: `MCP_HOST_MANAGED_CONFIG`, else the editor's `mcpHost.managedConfigPath`
+ * from the user settings.json, so the CLI obeys the same policy (servers and registry) as the editor.
+ */
+export function managedPathFor(env: Record<string, string | undefined>, settings: Record<string, unknown>): string | undefined {
+  const fromSettings = settings['mcpHost.managedConfigPath'];
+  return env.MCP_HOST_MANAGED_CONFIG || (typeof fromSettings === 'string' && fromSettings ? fromSettings : undefined);
 }

@@ -9,6 +9,7 @@ import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
+import type { ToolUi } from './apps/meta.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -30,6 +31,8 @@ export interface HostTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
+  /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
+  ui?: ToolUi;
 }
 
 export interface HostResource {
@@ -71,10 +74,21 @@ export interface ToolCallResult {
   structuredContent?: Record<string, unknown>;
   isError: boolean;
   durationMs: number;
+  /** The result's `_meta`, passed through (apps may read it). */
+  meta?: Record<string, unknown>;
 }
 
 export interface ResourceReadResult {
-  contents: { uri: string; mimeType?: string; text?: string; /** Blobs are written to disk; this is the file. */ blobPath?: string; size?: number }[];
+  contents: {
+    uri: string;
+    mimeType?: string;
+    text?: string;
+    /** Blobs are written to disk; this is the file. */
+    blobPath?: string;
+    size?: number;
+    /** The content item's `_meta` (an MCP App's HTML carries its CSP here). */
+    meta?: Record<string, unknown>;
+  }[];
 }
 
 export interface PromptGetResult {
@@ -188,4 +202,6 @@ export interface HostOptions {
    * transport the client uses. Must pass messages through unchanged.
    */
   wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
+  /** The front end renders MCP Apps: declare the `io.modelcontextprotocol/ui` extension to servers. */
+  apps?: boolean;
 }

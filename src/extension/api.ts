@@ -1,3 +1,4 @@
+import { visibleToModel } from '../core/apps/meta.js';
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
 import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
@@ -72,7 +73,8 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
           prompts: s.prompts.length,
         };
       }),
-    listTools: (server) => host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools),
+    // App-only tools (MCP Apps) are not for other extensions' agents.
+    listTools: (server) => host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools.filter(visibleToModel)),
     callTool: (server, tool, args, opts) => host.callTool(server, tool, args, opts),
     async whenSettled() {
       await ready;

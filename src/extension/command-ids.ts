@@ -20,6 +20,9 @@ export const COMMAND_IDS = [
   'mcpHost.ide.acceptDiff',
   'mcpHost.ide.rejectDiff',
   'mcpHost.connectAgent',
+  'mcpHost.browseRegistry',
+  'mcpHost.removeServer',
+  'mcpHost.importServers',
   // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector), issue 18.
   'mcpHost.toggleTrace',
   'mcpHost.showTrace',

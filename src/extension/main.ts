@@ -10,6 +10,7 @@ import { redactString } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { reportCommandError, serverCommands } from './commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
+import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { inputResolver } from './ports/inputs.js';
@@ -100,6 +101,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     authProvider: (def) => auth.providerFor(def),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     wrapTransport: (def, t) => trace.attach(def, t),
+    // Tools with an MCP App open it in a panel (src/extension/apps).
+    apps: true,
   });
   host = h;
   const dev = startDevMode(h, (name) => logs.logger(name));
@@ -212,7 +215,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(...inspector.disposables);
   const ide = startIdeIntegration(context, logger);
   context.subscriptions.push(ide);
-  const table: CommandTable = { ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }), ...callCommands, ...ide.commands, ...gateway.commands, ...traceUi.commands, ...inspector.commands };
+  const table: CommandTable = {
+    ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
+    ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
+    ...callCommands,
+    ...ide.commands,
+    ...gateway.commands,
+    ...traceUi.commands,
+    ...inspector.commands,
+  };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready);
   context.subscriptions.push(api);

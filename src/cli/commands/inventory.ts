@@ -1,4 +1,5 @@
 /** `list`, `tools`, `resources`, `prompts`: what the configured servers offer. */
+import { visibleToModel } from '../../core/apps/meta.js';
 import type { ServerSnapshot } from '../../core/api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
@@ -59,7 +60,8 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
 
 export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await snapshots(session, a.positionals[0]);
-  const all = snaps.flatMap((s) => s.tools);
+  // App-only tools (MCP Apps `visibility: ["app"]`) exist for their app, not for people or agents.
+  const all = snaps.flatMap((s) => s.tools.filter(visibleToModel));
   if (a.json) {
     printJson(
       session,

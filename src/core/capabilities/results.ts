@@ -3,7 +3,11 @@ import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult 
 import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../api.js';
 import { writeBlob } from './blobs.js';
 
-type EmbeddedResource = { uri: string; mimeType?: string; text?: string; blob?: string };
+type EmbeddedResource = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> };
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
 
 async function toHostContent(block: ContentBlock, blobDir: string): Promise<HostContent> {
   switch (block.type) {
@@ -56,6 +60,7 @@ export async function toToolCallResult(raw: CallToolResult, durationMs: number, 
   const out: ToolCallResult = { content: await toHostContents(blocks, blobDir), isError: raw.isError === true, durationMs };
   const sc = raw.structuredContent;
   if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc)) out.structuredContent = sc;
+  if (isRecord(raw._meta)) out.meta = raw._meta;
   return out;
 }
 
@@ -64,6 +69,7 @@ export async function toResourceReadResult(raw: ReadResourceResult, blobDir: str
   for (const c of raw.contents as EmbeddedResource[]) {
     const item: ResourceReadResult['contents'][number] = { uri: c.uri };
     if (c.mimeType !== undefined) item.mimeType = c.mimeType;
+    if (isRecord(c._meta)) item.meta = c._meta;
     if (typeof c.text === 'string') {
       item.text = c.text;
       item.size = Buffer.byteLength(c.text, 'utf8');

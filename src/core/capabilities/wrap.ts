@@ -4,6 +4,7 @@
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../api.js';
+import { toolUiOf } from '../apps/meta.js';
 import { qualifiedToolName } from '../naming.js';
 import { sanitizeDeep, sanitizeText, stripMisleadingUnicode } from './sanitize.js';
 
@@ -45,6 +46,8 @@ export function wrapTools(server: string, tools: Tool[], taken: Set<string>): Ho
     const title = optionalText(tool.title ?? tool.annotations?.title);
     if (title !== undefined) wrapped.title = title;
     if (tool.outputSchema) wrapped.outputSchema = sanitizeDeep(tool.outputSchema) as Record<string, unknown>;
+    const ui = toolUiOf(tool._meta);
+    if (ui) wrapped.ui = ui;
     out.push(wrapped);
   }
   return out;

@@ -15,14 +15,17 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationPort, HostOptions, RootsPort, SamplingPort } from '../api.js';
+import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
 import type { ListKind } from './connect.js';
 
 /** Capabilities declared in `initialize`: only what a port is there to serve (sampling only with a model). */
-export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; sampling?: SamplingPort }): ClientCapabilities {
+export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; sampling?: SamplingPort; apps?: boolean }): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
   if (ports.sampling) caps.sampling = {};
+  // MCP Apps (SEP-1865): servers may then offer tools with a UI, or change what they list.
+  if (ports.apps) caps.extensions = { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
   return caps;
 }
 

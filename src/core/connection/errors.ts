@@ -24,6 +24,10 @@ export type HostErrorCode =
   | 'stopped'
   | 'server-error'
   | 'reconnect-failed'
+  /** An MCP App's resource is missing or not an app. */
+  | 'bad-app'
+  /** An MCP App asked for something outside what its server may do. */
+  | 'app-refused'
   /** A bug in the host itself, caught so one server's failure never takes down the rest. */
   | 'internal';
 

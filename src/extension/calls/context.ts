@@ -1,6 +1,6 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ElicitationPort, HostContent, McpHost, ResourceReadResult } from '../../core/api.js';
+import type { ElicitationPort, HostContent, HostTool, McpHost, ResourceReadResult, ToolCallResult } from '../../core/api.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
@@ -13,6 +13,8 @@ export interface CallsContext {
   history: CallHistory;
   /** Asks the user to open pages a tool call needs first (error -32042). */
   elicitation: ElicitationPort;
+  /** Opens a tool's MCP App for a finished call; false when there is none or it failed to load. */
+  apps?: { open(tool: HostTool, args: Record<string, unknown>, result: ToolCallResult): Promise<boolean> };
 }
 
 const MAX_BLOB_IMAGE_BYTES = 6 * 1024 * 1024;

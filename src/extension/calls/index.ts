@@ -10,9 +10,10 @@ import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-comm
 import { ResultDocuments } from './result-documents.js';
 import { VsCodeElicitationPort } from './elicitation.js';
 import { registerJsonEditor } from './json-editor.js';
-import { toolCommands } from './tool-calls.js';
+import { confirmDestructive, toolCommands } from './tool-calls.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import type { CommandTable } from '../command-table.js';
+import { AppsController } from '../apps/index.js';
 
 export { VsCodeElicitationPort } from './elicitation.js';
 export { RESULT_SCHEME } from './result-documents.js';
@@ -33,7 +34,9 @@ export function registerCallCommands(
 ): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
-  const ctx: CallsContext = { host, log, results, history, elicitation };
-  context.subscriptions.push(results, registerJsonEditor());
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const apps = new AppsController(host, log, { confirm: confirmDestructive }, { name: 'mcp-host-vscode', version });
+  const ctx: CallsContext = { host, log, results, history, elicitation, apps };
+  context.subscriptions.push(results, apps, registerJsonEditor());
   return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
 }

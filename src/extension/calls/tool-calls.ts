@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostTool } from '../../core/api.js';
+import { visibleToModel } from '../../core/apps/meta.js';
 import { validateToolArgs } from '../../core/capabilities/index.js';
 import { summariseArgs, type CallRecord } from '../../core/forms/call-history.js';
 import { collectForm } from '../../core/forms/collect.js';
@@ -29,7 +30,8 @@ function liveTools(ctx: CallsContext, server?: string): HostTool[] {
   return ctx.host
     .servers()
     .filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server))
-    .flatMap((s) => s.tools);
+    .flatMap((s) => s.tools)
+    .filter(visibleToModel);
 }
 
 function findTool(ctx: CallsContext, server: string, tool: string): HostTool | undefined {
@@ -67,7 +69,7 @@ async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | 
   return picked?.tool;
 }
 
-async function confirmDestructive(t: HostTool): Promise<boolean> {
+export async function confirmDestructive(t: HostTool): Promise<boolean> {
   if (!isDestructive(t)) return true;
   const declared = t.annotations.destructiveHint === true;
   const choice = await vscode.window.showWarningMessage(
@@ -121,6 +123,10 @@ export async function runToolCall(ctx: CallsContext, server: string, tool: strin
       const r = outcome.value;
       ctx.history.finish(rec, r.isError ? 'error' : 'ok', r.durationMs);
       ctx.log.info(`${server}/${tool} ${r.isError ? 'returned an error' : 'done'} in ${Math.round(r.durationMs)} ms`);
+      // A tool with an app shows its result in the app (MCP Apps); a failed call or an app that
+      // cannot load falls back to the document.
+      const t = findTool(ctx, server, tool);
+      if (t?.ui?.resourceUri && !r.isError && ctx.apps && (await ctx.apps.open(t, args, r))) return rec;
       const md = renderToolResult({ server, tool, args, result: r }, await renderOptions(blobsOfContents(r.content)));
       await ctx.results.show(ctx.results.add(r.isError ? `${tool} error` : tool, md));
       return rec;

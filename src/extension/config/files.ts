@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
-import { setServerEntry, updateServerEntry, type ConfigFileFormat } from '../../core/config/edit.js';
+import { parse } from 'jsonc-parser';
+import { addInputDeclarations, type PromptStringInput } from '../../core/config/edit-inputs.js';
+import { removeServerEntry, setServerEntry, updateServerEntry, type ConfigFileFormat } from '../../core/config/edit.js';
 import type { ServerDefinition } from '../../core/config/types.js';
+import { inputIdsIn } from '../../core/config/variables.js';
 
 /** The scopes `Add Server…` and Enable/Disable write to; other scopes are never edited. */
 export type EditableScope = 'user' | 'workspace' | 'project';
@@ -76,6 +79,68 @@ export async function setDisabled(def: ServerDefinition, disabled: boolean): Pro
   const text = await readText(uri);
   if (text === undefined) throw new Error(`${def.source.file} no longer exists.`);
   await writeText(uri, updateServerEntry(text, formatOf(scope), key, { disabled: disabled ? true : undefined }));
+}
+
+/** The file a scope's entries live in: what `${input:…}` values are keyed by (see ports/inputs.ts). */
+export function scopeFile(scope: EditableScope, folder: string | undefined): string {
+  if (scope === 'user') return USER_FILE;
+  if (!folder) throw new Error('Open a folder to add a server to its config file.');
+  return fileFor(scope, folder).fsPath;
+}
+
+/** Declares `${input:…}` inputs in the folder's `.vscode/mcp.json` (comments kept). */
+export async function declareInputs(folder: string, inputs: readonly PromptStringInput[]): Promise<void> {
+  const uri = fileFor('workspace', folder);
+  await writeText(uri, addInputDeclarations((await readText(uri)) ?? '{\n  "servers": {}\n}\n', inputs));
+}
+
+/** `${input:…}` ids used in `text` (a file's text or a JSON-serialised value). */
+function inputIds(text: string): Set<string> {
+  return new Set(inputIdsIn(text));
+}
+
+/**
+ * Removes exactly this entry from its own file (or the user setting); comments and other entries
+ * stay. Returns the file key and the `${input:…}` ids only this entry used, whose stored values
+ * the caller can forget.
+ */
+export async function removeServerFromConfig(def: ServerDefinition): Promise<{ file: string; orphanedInputs: string[] }> {
+  const key = String(def.source.jsonPath[def.source.jsonPath.length - 1] ?? def.name);
+  const scope = def.source.scope;
+  if (scope === 'user') {
+    let before = new Set<string>();
+    let after = new Set<string>();
+    await updateUserServers((s) => {
+      if (!(key in s)) throw new Error(`"${key}" is not in your user settings (mcpHost.servers).`);
+      const { [key]: gone, ...rest } = s;
+      before = inputIds(JSON.stringify(gone));
+      after = inputIds(JSON.stringify(rest));
+      return rest;
+    });
+    return { file: USER_FILE, orphanedInputs: [...before].filter((id) => !after.has(id)) };
+  }
+  if (scope !== 'workspace' && scope !== 'project') throw new Error(`"${def.name}" comes from ${def.source.file} (${scope}), which MCP Host does not edit.`);
+  const uri = vscode.Uri.file(def.source.file);
+  const text = await readText(uri);
+  if (text === undefined) throw new Error(`${def.source.file} no longer exists.`);
+  const next = removeServerEntry(text, formatOf(scope), key);
+  await writeText(uri, next);
+  const before = inputIds(JSON.stringify((parse(text) as Record<string, Record<string, unknown> | undefined>)?.[scope === 'project' ? 'mcpServers' : 'servers']?.[key] ?? {}));
+  // Still referenced elsewhere in the file (the `inputs` declaration itself does not count).
+  const rest = parse(next) as Record<string, unknown> | undefined;
+  const after = inputIds(JSON.stringify(rest?.[scope === 'project' ? 'mcpServers' : 'servers'] ?? {}));
+  return { file: def.source.file, orphanedInputs: [...before].filter((id) => !after.has(id)) };
+}
+
+/** Names in the scope's file, for clash checks before a write. */
+export async function namesInScope(scope: EditableScope, folder: string | undefined): Promise<Set<string>> {
+  if (scope === 'user') return new Set(Object.keys(vscode.workspace.getConfiguration('mcpHost').inspect<Record<string, unknown>>('servers')?.globalValue ?? {}));
+  if (!folder) return new Set();
+  const text = await readText(fileFor(scope, folder));
+  if (!text) return new Set();
+  const doc = parse(text) as Record<string, unknown> | undefined;
+  const servers = doc?.[scope === 'project' ? 'mcpServers' : 'servers'];
+  return new Set(servers && typeof servers === 'object' ? Object.keys(servers) : []);
 }
 
 /** Creates an empty config file (when missing) so the user can start typing entries. */

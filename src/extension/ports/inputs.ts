@@ -4,14 +4,17 @@ import type { InputResolver } from '../../core/ports.js';
 /**
  * Resolves `${input:id}` with an input box. Password inputs are kept in SecretStorage (never in a
  * file or setting); other answers only for this session, so a config reload does not ask again.
+ * Keys: `inputSecretKey(file, id)`.
  */
 export function inputResolver(secrets: vscode.SecretStorage): InputResolver {
   const session = new Map<string, string>();
   const pendingAsks = new Map<string, Promise<string | undefined>>();
   return {
     async resolve(id, ctx) {
-      const key = `mcpHost.input:${ctx.file}#${id}`;
-      const known = ctx.password ? await secrets.get(key) : session.get(key);
+      const key = inputSecretKey(ctx.file, id);
+      // SecretStorage first for every input: installing from the registry stores secret values
+      // there ahead of time, also for files whose format cannot mark an input as a password.
+      const known = (await secrets.get(key)) ?? (ctx.password ? undefined : session.get(key));
       if (known !== undefined) return known;
       // Several servers may use one input: ask once and share the answer.
       let ask = pendingAsks.get(key);
@@ -37,4 +40,9 @@ export function inputResolver(secrets: vscode.SecretStorage): InputResolver {
       }
     },
   };
+}
+
+/** Where the value of `${input:id}` used in `file` is kept. */
+export function inputSecretKey(file: string, id: string): string {
+  return `mcpHost.input:${file}#${id}`;
 }

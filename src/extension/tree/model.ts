@@ -3,6 +3,7 @@
  * labels, icons, context values and tooltips are unit-tested on plain Node. `provider.ts` turns
  * these views into `vscode.TreeItem`s.
  */
+import { visibleToModel } from '../../core/apps/meta.js';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/api.js';
 import type { ConfigProblem, Scope } from '../../core/config/types.js';
 import { isRemote } from '../../core/connection/settings.js';
@@ -103,7 +104,7 @@ export function serverDescription(s: ServerSnapshot): string {
   const st = s.state;
   switch (st.kind) {
     case 'connected': {
-      const parts = [plural(s.tools.length, 'tool')];
+      const parts = [plural(s.tools.filter(visibleToModel).length, 'tool')];
       if (s.resources.length + s.resourceTemplates.length > 0) parts.push(plural(s.resources.length + s.resourceTemplates.length, 'resource'));
       if (s.prompts.length > 0) parts.push(plural(s.prompts.length, 'prompt'));
       return parts.join(', ');
@@ -190,7 +191,7 @@ const CATEGORY: Record<CategoryKind, { label: string; icon: string }> = {
 /** Which category folders a connected server shows (empty ones are left out). */
 export function categoriesOf(s: ServerSnapshot): { kind: CategoryKind; count: number }[] {
   const all: { kind: CategoryKind; count: number }[] = [
-    { kind: 'tools', count: s.tools.length },
+    { kind: 'tools', count: s.tools.filter(visibleToModel).length },
     { kind: 'resources', count: s.resources.length },
     { kind: 'templates', count: s.resourceTemplates.length },
     { kind: 'prompts', count: s.prompts.length },

@@ -1,3 +1,4 @@
+import { visibleToModel } from '../../core/apps/meta.js';
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/api.js';
 import type { ConfigProblem } from '../../core/config/types.js';
@@ -132,7 +133,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const base = `${serverId(s.name)}/${c.kind}`;
     switch (c.kind) {
       case 'tools':
-        return s.tools.map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
+        // App-only tools (MCP Apps `visibility: ["app"]`) are for the app, not for people.
+        return s.tools.filter(visibleToModel).map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
       case 'resources':
         return s.resources.map((r) => this.node(`${base}/${r.uri}`, () => new ResourceNode(`${base}/${r.uri}`, s.name, r.uri)));
       case 'templates':

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EVERYTHING, createHarness, waitGone, type Harness } from './harness.js';
+import { EVERYTHING, ROOT, createHarness, waitGone, type Harness } from './harness.js';
 
 let h: Harness;
 let ws: string;
@@ -154,6 +154,13 @@ describe('tools', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.doesNotMatch(text.stdout, /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
     assert.match(text.stdout, /^unicode\s+read\\u\{202E\}elif\\u\{202C\}\s/m);
+  });
+  test('tools meant for an MCP App only are not listed (visibility: ["app"])', async () => {
+    const dir = await h.workspace('apps', { counter: { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'app-server.mjs')] } });
+    const r = await h.run(['tools', 'counter', '--json'], { cwd: dir });
+    assert.equal(r.code, 0, r.stderr);
+    const names = (JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name).sort();
+    assert.deepEqual(names, ['counter_stats', 'legacy_counter', 'show_counter']);
   });
 });
 

@@ -58,3 +58,28 @@ test('usage lines show each command\'s arguments and options', () => {
   assert.equal(usageLine('tools'), 'tools [SERVER]');
   assert.equal(usageLine('doctor'), 'doctor');
 });
+
+test('add: the words after -- are the command line; --env/--header repeat in order', () => {
+  const a = parseArgs(['add', 'fs', '--scope', 'user', '--env', 'A=1', '--env=B=x=y', '--', 'npx', '-y', '--env', 'pkg']);
+  assert.equal(a.command, 'add');
+  assert.deepEqual(a.rest, ['npx', '-y', '--env', 'pkg']);
+  assert.deepEqual(a.positionals, ['fs', 'npx', '-y', '--env', 'pkg']);
+  assert.deepEqual(a.env, [['A', '1'], ['B', 'x=y']]);
+  assert.equal(a.scope, 'user');
+  const r = parseArgs(['add', 'api', '--url', 'https://x/mcp', '--transport', 'sse', '--header', 'Authorization=Bearer ${TOKEN}']);
+  assert.deepEqual(r.headers, [['Authorization', 'Bearer ${TOKEN}']]);
+  assert.equal(r.transport, 'sse');
+});
+
+test('config-edit commands: option values are checked, options belong to their commands', () => {
+  assert.match(usage(['add', 'x', '--scope', 'team', '--', 'node']), /--scope must be one of project, workspace, user/);
+  assert.match(usage(['add', 'x', '--transport', 'grpc', '--url', 'u']), /--transport must be one of http, sse, ws/);
+  assert.match(usage(['add', 'x', '--env', 'NOVALUE', '--', 'node']), /--env needs KEY=VALUE/);
+  assert.match(usage(['add', 'x', 'extra']), /unexpected argument "extra"/);
+  assert.match(usage(['import', '--from', 'vim']), /--from must be one of claude-desktop/);
+  assert.match(usage(['list', '--scope', 'user']), /list does not take --scope/);
+  assert.deepEqual(parseArgs(['add-json', 'x', '{"url":"u"}']).positionals, ['x', '{"url":"u"}']);
+  assert.equal(parseArgs(['search']).command, 'search');
+  assert.equal(parseArgs(['remove', 'x', '--user-settings', '/s.json']).userSettings, '/s.json');
+  assert.equal(usageLine('remove'), 'remove NAME [--scope project|workspace|user]');
+});

@@ -1,0 +1,96 @@
+/**
+ * MCP Apps in the editor: a tool whose result comes with an app (`_meta.ui.resourceUri`) opens it
+ * in a panel. Calls the app makes run like a call from the palette (destructive confirmation,
+ * cancellation, the host's timeout, the log); links open only after the person agrees.
+ */
+import * as vscode from 'vscode';
+import type { HostTool, McpHost, ToolCallResult } from '../../core/api.js';
+import { loadAppResource } from '../../core/apps/resource.js';
+import type { Logger } from '../../core/ports.js';
+import { AppPanel } from './panel.js';
+
+export interface AppRules {
+  /** Asks before a tool that is not read-only runs; false when the person declined. */
+  confirm(tool: HostTool): Promise<boolean>;
+}
+
+export class AppsController implements vscode.Disposable {
+  private readonly panels = new Set<AppPanel>();
+
+  constructor(
+    private readonly host: McpHost,
+    /** The editor's redacting logger: an app's calls and errors carry server-supplied text. */
+    private readonly log: Logger,
+    private readonly rules: AppRules,
+    private readonly hostInfo: { name: string; version: string },
+  ) {}
+
+  /**
+   * Opens the app of a tool for a finished call. False when the tool has no app or the app could
+   * not be loaded (the caller then shows the result as a document; the reason is in the log).
+   */
+  async open(tool: HostTool, args: Record<string, unknown>, result: ToolCallResult): Promise<boolean> {
+    const uri = tool.ui?.resourceUri;
+    if (!uri) return false;
+    const { host, log } = this;
+    try {
+      const resource = await loadAppResource((u) => host.readResource(tool.server, u), uri);
+      const panel = await AppPanel.open({
+        tool,
+        resource,
+        args,
+        result,
+        log: this.log,
+        hostInfo: this.hostInfo,
+        ports: {
+          tools: () => host.server(tool.server)?.tools ?? [],
+          resources: () => host.server(tool.server)?.resources ?? [],
+          callTool: (t, callArgs, signal) => this.callForApp(tool, t, callArgs, signal),
+          readResource: (u, signal) => host.readResource(tool.server, u, { signal }),
+          openLink: (url) => this.askToOpen(tool, url),
+        },
+      });
+      this.panels.add(panel);
+      panel.panel.onDidDispose(() => this.panels.delete(panel));
+      log.info(`${tool.server}/${tool.name}: opened its app ${uri}`);
+      return true;
+    } catch (e) {
+      log.warn(`${tool.server}/${tool.name}: could not open its app ${uri}: ${e instanceof Error ? e.message : String(e)}; showing the result as a document`);
+      return false;
+    }
+  }
+
+  private async callForApp(owner: HostTool, t: HostTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult> {
+    const what = `${t.server}/${t.name} (asked by the app of ${owner.name})`;
+    if (!(await this.rules.confirm(t))) {
+      this.log.info(`${what}: declined`);
+      throw new Error(`The user declined to run ${t.name}.`);
+    }
+    this.log.info(`calling ${what}`);
+    const started = Date.now();
+    try {
+      const r = await this.host.callTool(t.server, t.name, args, { signal });
+      this.log.info(`${what} ${r.isError ? 'returned an error' : 'done'} in ${Math.round(r.durationMs)} ms`);
+      return r;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.info(`${what} ${signal.aborted ? 'cancelled' : 'failed'} after ${Date.now() - started} ms: ${message}`);
+      throw e;
+    }
+  }
+
+  private async askToOpen(tool: HostTool, url: URL): Promise<boolean> {
+    const choice = await vscode.window.showInformationMessage(
+      `The app of "${tool.name}" (${tool.server}) wants to open a link.`,
+      { modal: true, detail: url.href },
+      'Open Link',
+    );
+    if (choice !== 'Open Link') return false;
+    return vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+  }
+
+  dispose(): void {
+    for (const p of this.panels) p.dispose();
+    this.panels.clear();
+  }
+}
