@@ -25,6 +25,8 @@ export interface ParsedArgs {
   prompt?: string;
   resource?: string;
   context?: Record<string, string>;
+  /** `--trace FILE`: NDJSON protocol trace of the whole run. */
+  trace?: string;
   /** Words after `--` (`add NAME -- COMMAND ARGS…`); also part of `positionals`. */
   rest?: string[];
   /** `--user-settings`: the editor's user settings.json. */
@@ -78,7 +80,7 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--context': ['complete'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context', '--trace']);
 
 function pair(opt: string, value: string): [string, string] {
   const eq = value.indexOf('=');
@@ -148,6 +150,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         (out.context ??= {})[value.slice(0, eqAt)] = value.slice(eqAt + 1);
         break;
       }
+      case '--trace':
+        out.trace = value;
+        break;
       case '--timeout': {
         const n = Number(value);
         if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw usageError(`--timeout must be a positive number of milliseconds, got "${value}"`);
@@ -269,6 +274,7 @@ options (anywhere on the line):
   --user-settings FILE  the editor's user settings.json (mcpHost.servers; the "user" scope)
   --json             machine-readable output
   --verbose          print the servers' log messages (notifications/message) on stderr
+  --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
 
 exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,

@@ -64,7 +64,7 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, verbose: parsed.verbose });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, verbose: parsed.verbose, trace: parsed.trace });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

@@ -18,6 +18,7 @@ import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
+import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -33,6 +34,8 @@ export interface SessionOptions {
   workspace?: string;
   configs: string[];
   verbose?: boolean;
+  /** `--trace FILE` */
+  trace?: string;
   /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
   userSettings?: string;
 }
@@ -55,6 +58,7 @@ export class Session {
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
     readonly userSettings: Record<string, unknown> = {},
     private readonly verbose = false,
+    private readonly trace?: TraceFile,
   ) {
     this.redact = this.learnSecrets();
   }
@@ -95,7 +99,7 @@ export class Session {
     };
     const config = await loadConfig(options);
     config.problems.unshift(...user.problems);
-    const session = new Session(io, workspace, config, settingsFile, user.settings, o.verbose);
+    const session = new Session(io, workspace, config, settingsFile, user.settings, o.verbose, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
     session.loadOptions = options;
     return session;
   }
@@ -138,6 +142,7 @@ export class Session {
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
       ...this.hostExtras,
+      ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });
     return this.hostInstance;
   }
@@ -189,7 +194,11 @@ export class Session {
   }
 
   async dispose(): Promise<void> {
-    await this.hostInstance?.dispose();
+    try {
+      await this.hostInstance?.dispose();
+    } finally {
+      this.trace?.close();
+    }
   }
 }
 

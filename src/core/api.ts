@@ -3,6 +3,7 @@
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CreateMessageRequest, CreateMessageResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
@@ -173,7 +174,8 @@ export interface SamplingPort {
 
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
-  roots(): { uri: string; name?: string }[];
+  /** `server` lets a front end add roots for one server beyond the workspace folders. */
+  roots(server?: string): { uri: string; name?: string }[];
   onDidChange: Event<void>;
 }
 
@@ -202,6 +204,11 @@ export interface HostOptions {
   features?: FeatureOptions;
   /** Client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Wraps every new transport of a server (the protocol trace, src/core/trace); returns the
+   * transport the client uses. Must pass messages through unchanged.
+   */
+  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
   /** The front end renders MCP Apps: declare the `io.modelcontextprotocol/ui` extension to servers. */
   apps?: boolean;
 }

@@ -28,6 +28,20 @@ export const COMMAND_IDS = [
   'mcpHost.removeServer',
   'mcpHost.importServers',
   'mcpHost.clearInputs',
+  // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector), issue 18.
+  'mcpHost.toggleTrace',
+  'mcpHost.showTrace',
+  'mcpHost.filterTrace',
+  'mcpHost.exportTrace',
+  'mcpHost.clearTrace',
+  'mcpHost.pingServer',
+  'mcpHost.sendRequest',
+  'mcpHost.addRoot',
+  'mcpHost.removeRoot',
+  'mcpHost.exportCallHistory',
+  'mcpHost.copyCallAsCommand',
+  'mcpHost.copyServerAsClaudeAdd',
+  'mcpHost.copyServerAsMcpJson',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -17,7 +17,6 @@ import { ServerLogs } from './logs.js';
 import { clearInputsCommand, inputResolver } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
 import { mementoStore } from './ports/memento.js';
-import { workspaceRoots } from './ports/roots.js';
 import { StatusBar } from './status-bar.js';
 import { Notifier } from './status-notify.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
@@ -26,6 +25,11 @@ import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { CallHistory } from '../core/forms/call-history.js';
+import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
+import { registerInspector } from './inspector/commands.js';
+import { ServerRoots } from './inspector/roots.js';
+import { createTraceHub, registerTrace } from './trace/index.js';
 import { errorMessage } from '../core/connection/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { applyLogLevel } from '../core/features/logging.js';
@@ -72,9 +76,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const redact = (t: string): string => redactString(t);
   const logger = channelLogger(log, redact);
   // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
-  const late: { controller?: ConfigController } = {};
+  const late: { controller?: ConfigController; dev?: DevMode } = {};
   const logs = new ServerLogs(redact, (name) => secretValues(late.controller?.definition(name)));
-  const roots = workspaceRoots();
+  // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
+  const roots = new ServerRoots(context.workspaceState);
+  const trace = createTraceHub();
   const cfg = vscode.workspace.getConfiguration('mcpHost');
 
   const auth = createEditorAuth(context, logger);
@@ -86,7 +92,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const gatewayOn = cfg.get<boolean>('gateway.enabled', true);
   const h = createHost({
     logger,
-    serverLogger: (name) => logs.logger(name),
+    // Dev mode reads the server's stderr for the debugger's port.
+    serverLogger: (name) => tapLogger(logs.logger(name), (line) => late.dev?.debug.onServerLine(name, line)),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: { local: cfg.get<number>('concurrency.local'), remote: cfg.get<number>('concurrency.remote') },
     timeouts: { connectMs: cfg.get<number>('timeouts.connect'), toolCallMs: cfg.get<number>('timeouts.toolCall') },
@@ -98,10 +105,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     authProvider: (def) => auth.providerFor(def),
     features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    wrapTransport: (def, t) => trace.attach(def, t),
     // Tools with an MCP App open it in a panel (src/extension/apps).
     apps: true,
   });
   host = h;
+  const dev = startDevMode(h, (name) => logs.logger(name));
+  late.dev = dev;
+  const traceUi = registerTrace(h, trace);
+  context.subscriptions.push(dev, trace, ...traceUi.disposables);
 
   // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
   const toolFilter = workspaceToolFilter();
@@ -116,7 +128,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets, context.workspaceState);
   const controller = new ConfigController({
-    host: h,
+    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
+    host: dev.host,
     log: logger,
     read: async (dynamic) => {
       await gateway.ready;
@@ -146,7 +159,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       controller.scheduleReload();
     }),
   );
-  const tree = new ServerTreeProvider(controller, redact, toolFilter);
+  const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name), toolFilter);
+  context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
   context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
   const status = new StatusBar(controller);
@@ -196,7 +210,18 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  const callCommands = registerCallCommands(context, h, logger, elicitation, toolFilter);
+  const history = new CallHistory(20);
+  const callCommands = registerCallCommands(context, h, logger, elicitation, history, toolFilter);
+  const inspector = registerInspector({
+    host: h,
+    hub: trace,
+    roots,
+    history,
+    storageDir: context.globalStorageUri.fsPath,
+    definition: (name) => controller.definition(name),
+    lastDevChange: (name) => dev.watcher.lastChange(name),
+  });
+  context.subscriptions.push(...inspector.disposables);
   const ide = startIdeIntegration(context, logger);
   const features = featureCommands(h, logger);
   context.subscriptions.push(
@@ -219,6 +244,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...gateway.commands,
     ...clearInputsCommand(inputs, () => controller.reload()),
     ...features.commands,
+    ...traceUi.commands,
+    ...inspector.commands,
   };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);

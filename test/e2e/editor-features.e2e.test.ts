@@ -144,9 +144,9 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     await vs.page.keyboard.press('Control+End');
     const end = await poll('the end of the document', WAIT, async () => {
       const text = await vs.activeEditorText().catch(() => '');
-      return /Defined in/.test(text) ? text : undefined;
+      return /## Configuration/.test(text) ? text : undefined;
     });
-    assert.match(end, /## Capabilities/);
+    assert.match(end, /secrets hidden/);
     await vs.page.keyboard.press('Control+Home');
     await vs.page.keyboard.press('Control+F');
     await vs.page.keyboard.type('properly passed server instructions');

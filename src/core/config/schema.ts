@@ -17,7 +17,7 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
   ws: 'ws',
 };
 
-const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile'] as const;
+const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile', 'dev'] as const;
 const REMOTE_ONLY = ['headers', 'oauth'] as const;
 
 const oauthSchema = z.object({
@@ -41,6 +41,12 @@ const oauthSchema = z.object({
     .optional(),
 });
 
+/** `dev` as VS Code's mcp.json writes it: restart on file changes, start under the debugger. */
+const devSchema = z.object({
+  watch: z.union([z.string().min(1, { error: 'must not be empty' }), z.array(z.string().min(1, { error: 'must not be empty' }))]).optional(),
+  debug: z.object({ type: z.enum(['node', 'python'], { error: 'must be "node" or "python"' }) }).optional(),
+});
+
 /**
  * Shape of one server entry as written in a file (before type resolution and expansion).
  * Unknown keys are ignored: other apps add their own (`autoApprove`, `alwaysAllow`, ...).
@@ -59,6 +65,7 @@ export const serverEntrySchema = z.object({
   timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).optional(),
   toolTimeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).optional(),
   disabled: z.boolean().optional(),
+  dev: devSchema.optional(),
 });
 
 export type ServerEntryInput = z.infer<typeof serverEntrySchema>;
@@ -125,7 +132,8 @@ function issueMessage(issue: z.core.$ZodIssue, raw: unknown, name: string): stri
     return `${where} must be ${expected}, but it is ${describeValue(actual)}.`;
   }
   if (issue.code === 'invalid_union') {
-    // The only union is an env value.
+    if (issue.path[0] === 'dev') return `${where} must be a glob string or a list of glob strings, but it is ${describeValue(actual)}.`;
+    // The other union is an env value.
     return `${where} must be a string (or a number or boolean), but it is ${describeValue(actual)}.`;
   }
   return `${where} ${issue.message}.`;
@@ -246,6 +254,7 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
       ...(env ? { env } : {}),
       ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
       ...(e.envFile !== undefined ? { envFile: e.envFile } : {}),
+      ...(e.dev ? { dev: { ...(e.dev.watch !== undefined ? { watch: typeof e.dev.watch === 'string' ? [e.dev.watch] : e.dev.watch } : {}), ...(e.dev.debug ? { debug: e.dev.debug } : {}) } } : {}),
       ...common,
     };
     return { ok: true, config, warnings };

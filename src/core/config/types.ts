@@ -43,6 +43,14 @@ export interface StdioServerConfig extends CommonConfig {
   env?: Record<string, string>;
   cwd?: string;
   envFile?: string;
+  /** Development mode (src/core/dev): restart on changes to `watch` globs, start under a debugger. */
+  dev?: DevSettings;
+}
+
+export interface DevSettings {
+  /** Globs relative to the server's folder (its `cwd`, else its workspace folder). */
+  watch?: string[];
+  debug?: { type: 'node' | 'python' };
 }
 
 export interface RemoteServerConfig extends CommonConfig {

@@ -49,7 +49,7 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     await Promise.all([ctx.refresh('resources'), ctx.refresh('resourceTemplates')]);
   });
   const roots = ctx.roots;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots() }));
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots(ctx.server) }));
   const elicitation = ctx.elicitation;
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, (req, extra): Promise<ElicitResult> => {

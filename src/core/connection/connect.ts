@@ -27,6 +27,8 @@ export interface ConnectOptions {
   clock?: Clock;
   /** Registers request/notification handlers on the fresh client before it connects. */
   setupClient(client: Client): void;
+  /** Wraps the fresh transport (protocol trace); see HostOptions.wrapTransport. */
+  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -94,7 +96,8 @@ async function closeQuietly(t: Transport): Promise<void> {
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
   const created = createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
-  const { transport, stdio } = created;
+  const { stdio } = created;
+  const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
   const health = { terminalErrors: 0 };
   transport.onmessage = () => {
     health.terminalErrors = 0;

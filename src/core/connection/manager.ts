@@ -5,6 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
@@ -32,7 +33,12 @@ export interface ConnectionManager extends McpHost {
    * error handling as calls: for the protocol features in src/core/features.
    */
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
+  /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
+  request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown>;
 }
+
+/** Any JSON object: a free-form request's result is shown to the user as it came. */
+const anyResult = z.looseObject({});
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
@@ -228,6 +234,11 @@ export class Manager implements ConnectionManager {
 
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
     return this.entry(server).use(what, opts, (conn) => op(conn.client));
+  }
+
+  async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
+    const e = this.entry(server);
+    return e.use(method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, e.requestOptions(opts)));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {

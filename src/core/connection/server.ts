@@ -205,6 +205,7 @@ export class Server {
         signal: scope.signal,
         clock: this.ctx.clock,
         setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore)),
+        wrapTransport: this.ctx.options.wrapTransport,
       });
     } catch (err) {
       if (!scope.disposed) this.onAttemptFailed(err, attemptNo);

@@ -31,13 +31,15 @@ export function registerCallCommands(
   host: ConnectionManager,
   log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
+  /** Shared with the Inspector commands (export as JSON, copy as a command line). */
+  history: CallHistory = new CallHistory(20),
   toolFilter?: ToolFilter,
 ): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const apps = new AppsController(host, log, { confirm: confirmDestructive }, { name: 'mcp-host-vscode', version });
-  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };
+  const ctx: CallsContext = { host, log, results, history, elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };
   context.subscriptions.push(results, apps, registerJsonEditor());
   return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
 }

@@ -1,6 +1,6 @@
 /**
  * The editor's faces of the protocol features (src/core/features): settings → feature options,
- * the server details document, the running-tasks list and sampling consent revocation.
+ * the running-tasks list and sampling consent revocation (server details: src/extension/inspector).
  */
 import * as vscode from 'vscode';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +9,6 @@ import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 import { LOGGING_LEVELS } from '../../core/features/logging.js';
 import type { ConnectionManager } from '../../core/host.js';
-import { registerDetailsDocument } from './details.js';
 import { editorSampling, settingsConsentStore } from './sampling.js';
 import { registerTasksView } from './tasks-view.js';
 
@@ -44,11 +43,10 @@ async function pick(host: ConnectionManager, arg: unknown, title: string): Promi
   return vscode.window.showQuickPick(names, { title: `MCP Host: ${title}`, placeHolder: 'Server' });
 }
 
-export type FeatureCommandId = 'mcpHost.showServerDetails' | 'mcpHost.revokeSamplingConsent' | 'mcpHost.showRunningTasks' | 'mcpHost.cancelTask';
+export type FeatureCommandId = 'mcpHost.revokeSamplingConsent' | 'mcpHost.showRunningTasks' | 'mcpHost.cancelTask';
 
 /** The features' commands for the command table, and what must be disposed with the extension. */
 export function featureCommands(host: ConnectionManager, log: Logger): { commands: Pick<CommandTable, FeatureCommandId>; disposables: vscode.Disposable[] } {
-  const details = registerDetailsDocument(host);
   const tasks = registerTasksView(host);
   const showRunningTasks = async (): Promise<void> => {
     const running = host.features.tasks.list();
@@ -71,12 +69,8 @@ export function featureCommands(host: ConnectionManager, log: Logger): { command
     if (!(await host.features.tasks.cancel(picked.taskId))) void vscode.window.showInformationMessage('That task has already finished.');
   };
   return {
-    disposables: [details, ...tasks],
+    disposables: [...tasks],
     commands: {
-      'mcpHost.showServerDetails': async (arg?: unknown) => {
-        const name = await pick(host, arg, 'Show Server Details');
-        if (name) await details.open(name);
-      },
       'mcpHost.revokeSamplingConsent': async (arg?: unknown) => {
         const name = await pick(host, arg, 'Revoke Sampling Consent');
         if (!name) return;

@@ -58,6 +58,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   constructor(
     private readonly source: TreeSource,
     private readonly redact: (text: string) => string,
+    /** A line about the server to show with its row (dev mode: what the last restart changed). */
+    private readonly note: (server: string) => string | undefined = () => undefined,
     private readonly toolFilter?: ToolFilter,
   ) {
     this.shape = this.computeShape();
@@ -177,7 +179,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return groupView(element.scope, this.source.servers().filter((s) => s.definition.source.scope === element.scope).length);
       case 'server': {
         const s = this.source.server(element.server);
-        return s ? serverView(s, this.redact) : gone;
+        if (!s) return gone;
+        const v = serverView(s, this.redact);
+        const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
+        return note ? { ...v, description: `${v.description ?? ''} · ${note}`, tooltip: `${v.tooltip ?? ''}\n\nLast dev-mode restart: ${note.replace(/[\\*_[\]<>]/g, '\\$&')}` } : v;
       }
       case 'category': {
         const s = this.source.server(element.server);
