@@ -19,7 +19,7 @@ import { callError, requestOptions } from './requests.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
-import type { ConnectionState } from './state.js';
+import { redactState, type ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 
 export type { ServerContext } from './server-context.js';
@@ -77,8 +77,9 @@ export class Server {
     return { name: this.name, definition: this.def, state: this.state, tools: this.tools, resources: this.resources, resourceTemplates: this.resourceTemplates, prompts: this.prompts };
   }
 
+  /** Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets). */
   private setState(state: ConnectionState): void {
-    this.state = state;
+    this.state = redactState(state, this.def);
     this.ctx.changed(this);
   }
 
@@ -408,3 +409,4 @@ export class Server {
     });
   }
 }
+
