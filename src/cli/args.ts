@@ -4,7 +4,7 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'search', 'add', 'add-json', 'remove', 'import'] as const;
+export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'search', 'add', 'add-json', 'remove', 'import', 'complete'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -19,6 +19,14 @@ export interface ParsedArgs {
   args?: string;
   /** `--timeout` in ms. */
   timeoutMs?: number;
+  /** `--verbose`: print the servers' log messages on stderr. */
+  verbose?: boolean;
+  /** `complete`: `--prompt NAME` or `--resource URI_TEMPLATE`, and `--context K=V` (repeatable). */
+  prompt?: string;
+  resource?: string;
+  context?: Record<string, string>;
+  /** `--trace FILE`: NDJSON protocol trace of the whole run. */
+  trace?: string;
   /** Words after `--` (`add NAME -- COMMAND ARGS…`); also part of `positionals`. */
   rest?: string[];
   /** `--user-settings`: the editor's user settings.json. */
@@ -47,6 +55,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   doctor: { required: [], optional: [] },
   auth: { required: ['SERVER'], optional: [] },
   logout: { required: ['SERVER'], optional: [] },
+  complete: { required: ['SERVER', 'ARG'], optional: ['VALUE'] },
   serve: { required: [], optional: [] },
   search: { required: [], optional: ['QUERY'] },
   add: { required: ['NAME'], optional: [] },
@@ -66,9 +75,12 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--header': ['add'],
   '--scope': ['add', 'add-json', 'remove', 'import'],
   '--from': ['import'],
+  '--prompt': ['complete'],
+  '--resource': ['complete'],
+  '--context': ['complete'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context', '--trace']);
 
 function pair(opt: string, value: string): [string, string] {
   const eq = value.indexOf('=');
@@ -80,7 +92,7 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
   if (!(allowed as readonly string[]).includes(value)) throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
-const FLAG_OPTIONS = new Set(['--json', '--help', '-h', '--version', '-V']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false, env: [], headers: [] };
@@ -103,6 +115,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (FLAG_OPTIONS.has(name)) {
       if (eq > 0) throw usageError(`option ${name} takes no value`);
       if (name === '--json') out.json = true;
+      else if (name === '--verbose') out.verbose = true;
       else if (name === '--help' || name === '-h') out.help = true;
       else out.version = true;
       continue;
@@ -124,6 +137,21 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--args':
         out.args = value;
+        break;
+      case '--prompt':
+        out.prompt = value;
+        break;
+      case '--resource':
+        out.resource = value;
+        break;
+      case '--context': {
+        const eqAt = value.indexOf('=');
+        if (eqAt <= 0) throw usageError(`--context takes KEY=VALUE, got "${value}"`);
+        (out.context ??= {})[value.slice(0, eqAt)] = value.slice(eqAt + 1);
+        break;
+      }
+      case '--trace':
+        out.trace = value;
         break;
       case '--timeout': {
         const n = Number(value);
@@ -178,6 +206,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const allowed = COMMAND_OPTIONS[opt];
     if (allowed && !allowed.includes(out.command)) throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
+  if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
+    throw usageError('complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE', `usage: mcp-host ${usageLine(out.command)}`);
+  }
   return out;
 }
 
@@ -191,6 +222,9 @@ const OPTION_VALUE: Record<string, string> = {
   '--header': 'K=V',
   '--scope': 'project|workspace|user',
   '--from': 'claude-desktop|claude-code|cursor|windsurf',
+  '--prompt': 'NAME',
+  '--resource': 'URI_TEMPLATE',
+  '--context': 'K=V',
 };
 
 export function usageLine(c: Command): string {
@@ -218,6 +252,9 @@ commands:
   doctor                            check every server and say what to fix
   auth SERVER                       sign in to a remote server (OAuth in your browser)
   logout SERVER                     forget the server's stored tokens
+  complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
+                                    the server's completions for a prompt argument or
+                                    a resource-template variable
   serve                             the gateway over stdio: one MCP server with every server's
                                     tools (<server>__<tool>), prompts and resources, for agents
   search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
@@ -236,10 +273,15 @@ options (anywhere on the line):
   --config FILE      extra .mcp.json-format file (repeatable)
   --user-settings FILE  the editor's user settings.json (mcpHost.servers; the "user" scope)
   --json             machine-readable output
+  --verbose          print the servers' log messages (notifications/message) on stderr
+  --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
 
 exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,
             3 connection failure or timeout
+
+servers are offered the workspace folder as their root; a server's questions (elicitation) are
+asked in the terminal, and declined when stdin is not a terminal. Sampling is not offered.
 
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),

@@ -1,23 +1,28 @@
-/** Opens a URL in the user's browser from the CLI: xdg-open, open (macOS) or start (Windows). */
+/** Opens a URL in the user's browser from the CLI: $BROWSER, xdg-open, open (macOS) or rundll32 (Windows). */
 import { spawn } from 'node:child_process';
+import { openableUrl } from '../core/auth/safe-url.js';
 import type { BrowserOpener } from '../core/ports.js';
 
-export function systemBrowser(env: Record<string, string | undefined> = process.env): BrowserOpener {
+/**
+ * The program and argv that open `url`, which must already be an `openableUrl`. No shell ever
+ * sees it: on Windows `cmd /c start` would parse `&`, `|`, `^` and `%` in a URL chosen by a remote
+ * server (CVE-2025-6514), so the URL goes to the shell's URL handler through rundll32 instead.
+ */
+export function browserCommand(url: string, platform: NodeJS.Platform, env: Record<string, string | undefined>): [string, string[]] {
+  if (env.BROWSER) return [env.BROWSER, [url]];
+  if (platform === 'darwin') return ['open', [url]];
+  if (platform === 'win32') return ['rundll32.exe', ['url.dll,FileProtocolHandler', url]];
+  return ['xdg-open', [url]];
+}
+
+export function systemBrowser(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform): BrowserOpener {
   return {
-    open(url) {
-      // The URL is passed as one argument, never through a shell that would interpret it,
-      // except on Windows where `start` is a cmd built-in (its empty "" is the window title).
-      const [cmd, args] =
-        env.BROWSER
-          ? [env.BROWSER, [url]]
-          : process.platform === 'darwin'
-            ? ['open', [url]]
-            : process.platform === 'win32'
-              ? ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]]
-              : ['xdg-open', [url]];
+    async open(url) {
+      // Refuses anything but https (http on loopback) even if a caller forgot to check.
+      const [cmd, args] = browserCommand(openableUrl(url, 'Opening the browser'), platform, env);
       return new Promise<boolean>((resolve) => {
         try {
-          const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+          const child = spawn(cmd, args, { stdio: 'ignore', detached: true, shell: false, windowsHide: true });
           child.once('error', () => resolve(false));
           child.once('spawn', () => {
             child.unref();

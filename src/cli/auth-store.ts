@@ -1,41 +1,79 @@
 /**
  * Where the CLI keeps OAuth state: `$XDG_CONFIG_HOME/mcp-host` (else `~/.config/mcp-host`, or
- * `%APPDATA%\mcp-host` on Windows), folder 0700, files 0600, written atomically (temp file +
- * rename) so an interrupted write never leaves a half file. `secrets.json` holds tokens and client
+ * `%APPDATA%\mcp-host` on Windows), folder 0700, files 0600, written atomically (exclusive random
+ * temp file + rename) so an interrupted write never leaves a half file. `secrets.json` holds tokens and client
  * registrations; `state.json` the needs-auth cache.
  */
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyValueStore, SecretStore } from '../core/ports.js';
+import { userConfigDir } from '../core/user-dir.js';
 
-export function cliConfigDir(env: Record<string, string | undefined>): string {
-  if (env.MCP_HOST_CONFIG_DIR) return env.MCP_HOST_CONFIG_DIR;
-  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'mcp-host');
-  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'mcp-host');
-  return join(homedir(), '.config', 'mcp-host');
-}
+/** The same folder the editor keeps its per-workspace tool choices in (core/user-dir.ts). */
+export const cliConfigDir = userConfigDir;
 
-/** A JSON object in a file only the user can read; every write replaces the file atomically. */
+/** Tokens for a handful of servers are a few KB; a bigger file is not ours. */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+type ReadResult = { data: Record<string, unknown>; error?: undefined } | { data?: undefined; error: string };
+
+/**
+ * A JSON object in a file only the user can read; every write replaces the file atomically through
+ * an exclusively created, randomly named temp file (a planted symlink at a predictable name would
+ * otherwise be followed). A file that exists but cannot be read or parsed is never overwritten: it
+ * may hold every other server's tokens. A file or folder others can read is warned about and fixed.
+ */
 class PrivateJsonFile {
   private chain: Promise<void> = Promise.resolve();
+  private warned = false;
 
   constructor(
     private readonly dir: string,
     private readonly file: string,
+    private readonly warn: (message: string) => void,
   ) {}
 
   get path(): string {
     return join(this.dir, this.file);
   }
 
-  read(): Record<string, unknown> {
+  private load(): ReadResult {
+    let fd: number;
     try {
-      const v: unknown = JSON.parse(readFileSync(this.path, 'utf8'));
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-    } catch {
-      return {};
+      fd = openSync(this.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' ? { data: {} } : { error: `cannot open it (${code ?? (e as Error).message})` };
     }
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) return { error: 'it is not a regular file' };
+      if (st.size > MAX_FILE_BYTES) return { error: `it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+      if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
+        if (!this.warned) this.warn(`${this.path} was readable by other users (mode ${(st.mode & 0o777).toString(8)}); changed to 600. Sign in again if you think its tokens were seen.`);
+        this.warned = true;
+        fchmodSync(fd, 0o600);
+      }
+      let v: unknown;
+      try {
+        v = JSON.parse(readFileSync(fd, 'utf8'));
+      } catch (e) {
+        return { error: `it is not valid JSON (${(e as Error).message})` };
+      }
+      return v && typeof v === 'object' && !Array.isArray(v) ? { data: v as Record<string, unknown> } : { error: 'it does not hold a JSON object' };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The stored object; `{}` when the file is missing, or unreadable (reported once). */
+  read(): Record<string, unknown> {
+    const r = this.load();
+    if (r.error === undefined) return r.data;
+    if (!this.warned) this.warn(`${this.path} cannot be read: ${r.error}. It is left as it is; fix or remove it.`);
+    this.warned = true;
+    return {};
   }
 
   /** Read-modify-write, serialised within the process; re-reads the file so other runs' writes survive. */
@@ -46,11 +84,24 @@ class PrivateJsonFile {
         mkdirSync(this.dir, { recursive: true, mode: 0o700 });
         // mkdir's mode only applies to folders it creates; an existing one is tightened too.
         chmodSync(this.dir, 0o700);
-        const data = this.read();
+        const r = this.load();
+        if (r.error !== undefined) {
+          throw new Error(`${this.path} cannot be read (${r.error}), so it was not overwritten: it may hold other servers' sign-ins. Fix or remove it, then try again.`);
+        }
+        const data = r.data;
         fn(data);
-        const tmp = `${this.path}.${process.pid}.tmp`;
-        writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-        chmodSync(tmp, 0o600);
+        const tmp = `${this.path}.${randomBytes(12).toString('hex')}.tmp`;
+        // wx = O_CREAT|O_EXCL: fails on anything already there, a symlink included.
+        const fd = openSync(tmp, 'wx', 0o600);
+        try {
+          writeFileSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+          fsyncSync(fd);
+        } catch (e) {
+          closeSync(fd);
+          rmSync(tmp, { force: true });
+          throw e;
+        }
+        closeSync(fd);
         renameSync(tmp, this.path);
       });
     return this.chain;
@@ -60,8 +111,8 @@ class PrivateJsonFile {
 export class FileSecretStore implements SecretStore {
   private readonly file: PrivateJsonFile;
 
-  constructor(dir: string) {
-    this.file = new PrivateJsonFile(dir, 'secrets.json');
+  constructor(dir: string, warn: (message: string) => void = () => {}) {
+    this.file = new PrivateJsonFile(dir, 'secrets.json', warn);
   }
 
   get path(): string {
@@ -90,8 +141,8 @@ export class FileKeyValueStore implements KeyValueStore {
   private readonly file: PrivateJsonFile;
   private data: Record<string, unknown>;
 
-  constructor(dir: string) {
-    this.file = new PrivateJsonFile(dir, 'state.json');
+  constructor(dir: string, warn: (message: string) => void = () => {}) {
+    this.file = new PrivateJsonFile(dir, 'state.json', warn);
     this.data = this.file.read();
   }
 

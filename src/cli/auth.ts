@@ -2,7 +2,8 @@
  * `mcp-host auth SERVER` and `mcp-host logout SERVER` (the host's auth is in host-auth.ts).
  * Tokens live in the CLI's own config folder (auth-store.ts), never in the project.
  */
-import { AuthError } from '../core/auth/index.js';
+import { readFile } from 'node:fs/promises';
+import { AuthError, credentialKind, usesClientCredentials, type HostAuth } from '../core/auth/index.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import type { ParsedArgs } from './args.js';
 import { CliError, EXIT, usageError, type ExitCode } from './errors.js';
@@ -26,10 +27,33 @@ function cliError(err: unknown): CliError {
   return new CliError(EXIT.connection, errorMessage(err));
 }
 
+/**
+ * A client_credentials server (SEP-1046) takes its secret from MCP_HOST_CLIENT_SECRET or its
+ * private key from the file MCP_HOST_PRIVATE_KEY_FILE (the CLI never prompts); it is kept in the
+ * secrets file, so later commands need neither.
+ */
+async function storeClientCredential(auth: HostAuth, def: ServerDefinition, env: Record<string, string | undefined>): Promise<void> {
+  if (!usesClientCredentials(def)) return;
+  const kind = credentialKind(def);
+  if (kind === 'client secret' && env.MCP_HOST_CLIENT_SECRET) await auth.setClientSecret(def, env.MCP_HOST_CLIENT_SECRET);
+  if (kind === 'private key' && env.MCP_HOST_PRIVATE_KEY_FILE) {
+    try {
+      await auth.setPrivateKey(def, await readFile(env.MCP_HOST_PRIVATE_KEY_FILE, 'utf8'));
+    } catch (err) {
+      throw usageError(`MCP_HOST_PRIVATE_KEY_FILE ${env.MCP_HOST_PRIVATE_KEY_FILE}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  const missing = await auth.missingClientCredential(def);
+  if (missing) {
+    throw usageError(`${def.name} uses client credentials and no ${missing} is stored`, missing === 'client secret' ? 'Set MCP_HOST_CLIENT_SECRET and run mcp-host auth again.' : 'Set MCP_HOST_PRIVATE_KEY_FILE to the PEM or JWK file and run mcp-host auth again.');
+  }
+}
+
 /** `mcp-host auth SERVER`: opens the browser (and prints the URL), waits for the loopback redirect. */
 export async function authCommand(session: Session, args: ParsedArgs, opts: CliAuthOptions = {}): Promise<ExitCode> {
   const def = remoteOrUsage(session, args.positionals[0]);
   const auth = createCliAuth(session.io, opts);
+  await storeClientCredential(auth, def, session.io.env);
   const ac = new AbortController();
   const onSigint = () => ac.abort();
   process.once('SIGINT', onSigint);
@@ -55,7 +79,14 @@ export async function logoutCommand(session: Session, args: ParsedArgs): Promise
   const def = remoteOrUsage(session, args.positionals[0]);
   const auth = createCliAuth(session.io);
   const had = await auth.hasSession(def);
-  await auth.signOut(def);
-  session.io.stdout(args.json ? `${JSON.stringify({ server: def.name, signedOut: true, hadSession: had })}\n` : had ? `Signed out of ${def.name}.\n` : `${def.name} had no stored sign-in.\n`);
+  const outcome = await auth.signOut(def);
+  const revoked = outcome.kind === 'revoked';
+  session.io.stdout(
+    args.json
+      ? `${JSON.stringify({ server: def.name, signedOut: true, hadSession: had, revoked })}\n`
+      : had
+        ? `Signed out of ${def.name}.${revoked ? ' The authorization server revoked the tokens.' : ''}\n`
+        : `${def.name} had no stored sign-in.\n`,
+  );
   return EXIT.ok;
 }

@@ -18,9 +18,10 @@ export interface CliAuthOptions {
 
 export function createCliAuth(io: { env: Record<string, string | undefined>; stderr: (s: string) => void }, opts: CliAuthOptions = {}): HostAuth {
   const dir = cliConfigDir(io.env);
+  const warn = (message: string) => io.stderr(`mcp-host: warning: ${message}\n`);
   return createHostAuth({
-    secrets: new FileSecretStore(dir),
-    kv: new FileKeyValueStore(dir),
+    secrets: new FileSecretStore(dir, warn),
+    kv: new FileKeyValueStore(dir, warn),
     logger: stderrLogger(io.env, io.stderr),
     browser: opts.browser ?? systemBrowser(io.env),
     receiver: createLoopbackReceiver(),

@@ -2,6 +2,7 @@
 // stops every server it started, and exits with the contract's code (see errors.ts).
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
 import { authCommand, logoutCommand } from './auth.js';
+import { complete } from './commands/complete.js';
 import { doctor } from './commands/doctor.js';
 import { addCommand, addJsonCommand, importCommand, removeCommand } from './commands/edit.js';
 import { call, prompt, read } from './commands/invoke.js';
@@ -9,6 +10,7 @@ import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
+import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
 import { errorMessage } from '../core/connection/errors.js';
 
@@ -25,6 +27,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   doctor,
   auth: authCommand,
   logout: logoutCommand,
+  complete,
   serve,
   search: searchCommand,
   add: addCommand,
@@ -41,7 +44,9 @@ function printError(io: Io, err: unknown): void {
 }
 
 /** Runs one command line; never throws. `onSession` lets the caller stop servers on a signal. */
-export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Session) => void): Promise<ExitCode> {
+export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s: Session) => void): Promise<ExitCode> {
+  // Everything printed passes here: terminal escapes from config or servers shown, stderr redacted.
+  const io = safeIo(rawIo);
   let parsed: ParsedArgs;
   try {
     parsed = parseArgs(argv);
@@ -59,7 +64,7 @@ export async function runCli(argv: readonly string[], io: Io, onSession?: (s: Se
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings });
+    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, verbose: parsed.verbose, trace: parsed.trace });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {

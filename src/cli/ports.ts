@@ -2,19 +2,21 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { InputResolver, Logger } from '../core/ports.js';
+import { redactString } from '../core/redact.js';
 
 const LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
 type Level = (typeof LEVELS)[number];
 
 /**
  * Log lines go to stderr, prefixed, at or above `MCP_HOST_LOG` (default: nothing but the CLI's own
- * messages, so server chatter never mixes into a command's output).
+ * messages, so server chatter never mixes into a command's output). Every line is redacted here,
+ * whatever its caller did: server output reaches the logger from several places.
  */
 export function stderrLogger(env: Record<string, string | undefined>, write: (s: string) => void): Logger {
   const wanted = (env.MCP_HOST_LOG ?? '').toLowerCase();
   const max = LEVELS.indexOf(wanted as Level);
   const at = (level: Level) => (message: string) => {
-    if (max >= 0 && LEVELS.indexOf(level) <= max) write(`[${level}] ${message}\n`);
+    if (max >= 0 && LEVELS.indexOf(level) <= max) write(`[${level}] ${redactString(message)}\n`);
   };
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace') };
 }
@@ -30,7 +32,8 @@ export function inputVariableName(id: string): string {
  */
 export function envInputs(env: Record<string, string | undefined>): InputResolver {
   return {
-    resolve: (id) => Promise.resolve(env[inputVariableName(id)]),
+    // The CLI never prompts: the environment, else the declared default (a command input has none).
+    resolve: (id, ctx) => Promise.resolve(env[inputVariableName(id)] ?? (ctx.declaration?.type !== 'command' ? ctx.declaration?.default : undefined)),
   };
 }
 

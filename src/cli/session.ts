@@ -13,8 +13,12 @@ import { readUserSettingsServers, userSettingsFile } from '../core/config/user-s
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
+import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
+import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
+import { knownSecrets, redactWith, type SafeIo } from './output.js';
+import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -22,19 +26,28 @@ export interface Io {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Where elicitation questions are asked; defaults to the process's terminal. */
+  terminal?: Terminal;
 }
 
 export interface SessionOptions {
   workspace?: string;
   configs: string[];
+  verbose?: boolean;
+  /** `--trace FILE` */
+  trace?: string;
   /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
   userSettings?: string;
 }
 
 export class Session {
   private hostInstance: ConnectionManager | undefined;
+  private toolFilterInstance: ToolFilter | undefined;
   /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
+
+  /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
+  redact: (text: string) => string;
 
   private constructor(
     readonly io: Io,
@@ -44,7 +57,18 @@ export class Session {
     readonly userSettingsFile: string,
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
     readonly userSettings: Record<string, unknown> = {},
-  ) {}
+    private readonly verbose = false,
+    private readonly trace?: TraceFile,
+  ) {
+    this.redact = this.learnSecrets();
+  }
+
+  /** The env and header values of the current config (and secret-named env variables) become known secrets. */
+  private learnSecrets(): (text: string) => string {
+    const secrets = knownSecrets(this.io.env, this.config.servers);
+    (this.io as Partial<SafeIo>).learn?.(secrets);
+    return redactWith(secrets);
+  }
 
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
   static async open(io: Io, o: SessionOptions): Promise<Session> {
@@ -75,7 +99,7 @@ export class Session {
     };
     const config = await loadConfig(options);
     config.problems.unshift(...user.problems);
-    const session = new Session(io, workspace, config, settingsFile, user.settings);
+    const session = new Session(io, workspace, config, settingsFile, user.settings, o.verbose, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
     session.loadOptions = options;
     return session;
   }
@@ -94,6 +118,7 @@ export class Session {
       this.loadOptions = { ...this.loadOptions, userServers: user.servers };
       this.config = await loadConfig(this.loadOptions);
       this.config.problems.unshift(...user.problems);
+      this.redact = this.learnSecrets();
     }
     return this.config;
   }
@@ -109,11 +134,23 @@ export class Session {
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
+      // no sampling: the CLI has no model to serve it.
+      roots: cliRoots(this.workspace),
+      elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
+      features: this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
       ...this.hostExtras,
+      ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });
     return this.hostInstance;
+  }
+
+  /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
+  get toolFilter(): ToolFilter {
+    this.toolFilterInstance ??= toolFilterFor(this.workspace, this.io.env);
+    return this.toolFilterInstance;
   }
 
   /** Every configured server name, in config order. */
@@ -157,7 +194,11 @@ export class Session {
   }
 
   async dispose(): Promise<void> {
-    await this.hostInstance?.dispose();
+    try {
+      await this.hostInstance?.dispose();
+    } finally {
+      this.trace?.close();
+    }
   }
 }
 

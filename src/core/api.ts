@@ -9,6 +9,7 @@ import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
+import type { FeatureOptions, RunningTask } from './features/index.js';
 import type { ToolUi } from './apps/meta.js';
 
 export interface ToolAnnotations {
@@ -31,6 +32,8 @@ export interface HostTool {
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations: ToolAnnotations;
+  /** `execution.taskSupport` (2025-11-25): such a tool runs as a task when the server supports tasks. */
+  taskSupport?: 'required' | 'optional';
   /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
   ui?: ToolUi;
 }
@@ -101,6 +104,8 @@ export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** Status of a tool call that runs as a task (created, working, input_required, …). */
+  onTaskStatus?: (t: RunningTask) => void;
 }
 
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */
@@ -169,7 +174,8 @@ export interface SamplingPort {
 
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
-  roots(): { uri: string; name?: string }[];
+  /** `server` lets a front end add roots for one server beyond the workspace folders. */
+  roots(server?: string): { uri: string; name?: string }[];
   onDidChange: Event<void>;
 }
 
@@ -194,8 +200,15 @@ export interface HostOptions {
   onServerLog?: (server: string, params: LoggingMessageNotification['params']) => void;
   /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */
   authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
+  /** Sampling, logging, ping and tasks (src/core/features). */
+  features?: FeatureOptions;
   /** Client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Wraps every new transport of a server (the protocol trace, src/core/trace); returns the
+   * transport the client uses. Must pass messages through unchanged.
+   */
+  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
   /** The front end renders MCP Apps: declare the `io.modelcontextprotocol/ui` extension to servers. */
   apps?: boolean;
   /**

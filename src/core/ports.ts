@@ -2,6 +2,7 @@
  * Interfaces the editor layer (or the CLI, or a test) implements for the core. The core never
  * reaches for the editor or the user's machine state except through these.
  */
+import type { InputDeclaration } from './config/sources/entry.js';
 
 export interface Disposable {
   dispose(): void;
@@ -51,7 +52,8 @@ export const systemClock: Clock = {
 
 /** Resolves `${input:id}` variables (VS Code `inputs`); password inputs are kept in SecretStorage. */
 export interface InputResolver {
-  resolve(id: string, context: { file: string; description?: string; password?: boolean }): Promise<string | undefined>;
+  /** `declaration` is the file's `inputs` entry (absent for formats without `inputs`). */
+  resolve(id: string, context: { file: string; description?: string; password?: boolean; declaration?: InputDeclaration }): Promise<string | undefined>;
 }
 
 export const nullLogger: Logger = {

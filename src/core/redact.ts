@@ -7,11 +7,21 @@ import type { ServerConfig } from './config/types.js';
 
 export const REDACTED = '[redacted]';
 
-/** Header names whose values are credentials. */
-const SECRET_HEADER_RE = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-access-token|x-csrf-token|x-claude-code-ide-authorization)$|(token|secret|password|passwd|api[-_]?key|auth|session|credential|signature)/i;
+/**
+ * Header names whose values are credentials: the well-known ones, anything naming a token, secret,
+ * password or key (`Ocp-Apim-Subscription-Key`, `DD-APPLICATION-KEY`, `PRIVATE-TOKEN`), and `*-PAT`.
+ */
+const SECRET_HEADER_RE = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-access-token|x-csrf-token|x-claude-code-ide-authorization)$|(token|secret|password|passwd|api[-_]?key|auth|session|credential|signature)|(^|[-_])(key|pat|pwd|pass)$/i;
 
 /** Query-parameter / key names whose values are credentials. */
-const SECRET_KEY_RE = /(token|secret|password|passwd|pwd|api[-_]?key|apikey|auth|credential|session|signature|^sig$|private[-_]?key|client[-_]?secret|^code$|^key$)/i;
+const SECRET_KEY_RE = /(token|secret|password|passwd|pwd|api[-_]?key|apikey|auth|credential|session|signature|^sig$|private[-_]?key|client[-_]?secret|^code$|^key$|^pat$|(access|account|subscription|application|app|master|signing|encryption|shared[-_]?access|license|storage)[-_]?key$)/i;
+
+/**
+ * Names in a `name: value` line (a header, a YAML or log field) whose whole value is a credential.
+ * Narrower than SECRET_KEY_RE: `auth` or `session` alone before a colon is mostly prose
+ * ("oauth: signing in"), and those lines are our own log messages.
+ */
+const SECRET_FIELD_RE = /^(authorization|proxy-authorization|cookie|set-cookie)$|(token|secret|password|passwd|pwd|api[-_]?key|apikey|credential|private[-_]?key)|(^|[-_])(key|pat|pass)$|(access|account|subscription|application|master|signing|encryption)[-_]?key$/i;
 
 export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER_RE.test(name);
@@ -24,12 +34,18 @@ export function isSecretKey(name: string): boolean {
 /** Well-known token shapes, redacted wherever they appear. */
 const TOKEN_PATTERNS: RegExp[] = [
   /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b/g, // GitHub
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic / Stripe style
+  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}\b/g, // OpenAI / Anthropic style
+  /\b(sk|rk|pk)_(live|test)_[A-Za-z0-9]{16,}\b/g, // Stripe
   /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g, // Slack
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key id
+  /\bhttps:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/g, // Slack webhook
+  /\b(AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key id
   /\bAIza[0-9A-Za-z_-]{30,}\b/g, // Google API key
+  /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access token
   /\bglpat-[A-Za-z0-9_-]{16,}\b/g, // GitLab
   /\bnpm_[A-Za-z0-9]{30,}\b/g, // npm
+  /\bhf_[A-Za-z0-9]{30,}\b/g, // Hugging Face
+  /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, // SendGrid
+  /\bdop_v1_[a-f0-9]{32,}\b/g, // DigitalOcean
   /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\b/g, // JWT
 ];
 
@@ -59,31 +75,101 @@ function redactTokens(s: string): string {
   return out;
 }
 
+/** A value after `=` or `:`: quoted (either quote), or a run without separators. */
+const VALUE = `(?:"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^&\\s;,"'}\\]]+)`;
+
+/** A port after `-p` (`-p 3000`) is not a password; anything else after `-p` may be (`mysql -p X`). */
+const PORT_LIKE = /^\d{1,5}(:\d{1,5})?$/;
+
+/** Bare words that end many sentences before a colon ("X is secret: its value…"); compounds still count. */
+const PROSE_FIELD_RE = /^(secret|secrets|token|tokens|credential|credentials|key|keys)$/i;
+
+const FIELD_RE = /(^|[\s{,;(])([A-Za-z][\w.-]*)(\s*:[ \t]*|[ \t]*=[ \t]*(?=[A-Za-z]+[ \t]))/g;
+
+/**
+ * `name: value` and `name=value` fields whose name is a credential header or field lose the rest
+ * of their line ("Authorization: bearer x", "authorization=bearer x", "password: x", "X-PAT: x").
+ * Quoted values are left to the quoted-pair rule, which keeps the text around them.
+ */
+function redactFields(s: string): string {
+  return s
+    .split(/(\r?\n)/)
+    .map((line) => {
+      for (const m of line.matchAll(FIELD_RE)) {
+        const valueAt = m.index + m[0].length;
+        const rest = line.slice(valueAt);
+        if (!SECRET_FIELD_RE.test(m[2]!) || PROSE_FIELD_RE.test(m[2]!) || rest === '' || /^["']/.test(rest) || rest.startsWith(REDACTED)) continue;
+        return `${line.slice(0, valueAt)}${REDACTED}`;
+      }
+      return line;
+    })
+    .join('');
+}
+
 /**
  * Redacts secrets inside free text (log lines, error messages, command lines): bearer/basic
- * credentials, `key=value` and `"key": "value"` pairs with secret-looking keys, `--token X`
- * style flags, URL credentials and well-known token formats.
+ * credentials, `key=value`, `key: value` and `"key": "value"` pairs with secret-looking keys,
+ * `--token X` / `-p X` style flags, URL credentials, PEM private keys and well-known token formats.
+ * Over-redacting is the accepted cost: a missed secret ends up in a pasted bug report.
  */
 export function redactString(s: string): string {
   let out = s;
-  // Credentials in URLs: scheme://user:pass@host
-  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]+)(?::([^\s/@]*))?@/gi, (_m, scheme: string, _user: string, pass: string | undefined) =>
-    pass !== undefined ? `${scheme}${REDACTED}:${REDACTED}@` : `${scheme}${REDACTED}@`,
+  // PEM private keys, whole (or to the end when the END line is missing).
+  out = out.replace(/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g, `${REDACTED} private key`);
+  // Credentials in URLs: scheme://user:pass@host, the password may hold '@' or '/' (the last '@'
+  // of the run ends it); scheme://token@host. `host:3000/@scope` is a port, not a password.
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]*):(?!\d{1,5}(?:[/?#\s]|$))(\S*)@/gi, (_m, scheme: string, user: string) => `${scheme}${user ? REDACTED : ''}:${REDACTED}@`);
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:[\]]+)@/gi, (_m, scheme: string) => `${scheme}${REDACTED}@`);
+  out = redactFields(out);
+  // Authorization schemes anywhere else; `bearer` in any case (Basic/Token/Digest capitalised only:
+  // in lower case they are ordinary words).
+  out = out.replace(/\b(bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  out = out.replace(/\b(Basic|Token|Digest)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/g, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  // JSON-ish and Python-ish "key": "value" / 'key': 'value' (also `key: "value"` in YAML).
+  // The key starts at a quote or at the start of a word, never inside one: a long token-like line
+  // would otherwise be tried at every character (quadratic).
+  out = out.replace(/(?:(["'])|(?<![\w.-]))([\w.-]+)\1?(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g, (m, q: string | undefined, key: string, sep: string, vq: string) =>
+    isSecretKey(key) && (q === undefined || m.startsWith(`${q}${key}${q}`)) ? `${q ?? ''}${key}${q ?? ''}${sep}${vq}${REDACTED}${vq}` : m,
   );
-  // Header lines ("Authorization: Bearer x", "Cookie: a=b; c=d"): the whole value goes.
-  out = out.replace(
-    /\b(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-access-token|x-claude-code-ide-authorization)(\s*:\s*)(?!\s*")([^\r\n]+)/gi,
-    (_m, name: string, sep: string) => `${name}${sep}${REDACTED}`,
-  );
-  // Authorization schemes anywhere else.
-  out = out.replace(/\b(Bearer|Basic|Token|Digest)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/g, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-  // JSON-ish "key": "value"
-  out = out.replace(/("([\w.-]+)"\s*:\s*)"((?:[^"\\]|\\.)*)"/g, (m, head: string, key: string) => (isSecretKey(key) ? `${head}"${REDACTED}"` : m));
-  // key=value (query strings, env assignments, CLI flags like --api-key=xyz)
-  out = out.replace(/([?&;\s]|^|--?)([\w.-]+)=([^&\s;"']+)/g, (m, pre: string, key: string) => (isSecretKey(key) ? `${pre}${key}=${REDACTED}` : m));
+  // key=value (query strings, env assignments, `aws_secret_access_key = X`, --api-key=xyz), quoted or not.
+  out = out.replace(new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'), (m, pre: string, key: string, eq: string, value: string) => {
+    if (!isSecretKey(key) || value.includes(REDACTED)) return m;
+    const q = /^["']/.test(value) ? value[0]! : '';
+    return `${pre}${key}${eq}${q}${REDACTED}${q}`;
+  });
   // "--token xyz" style flags
-  out = out.replace(/(--?[\w-]*(?:token|secret|password|api[-_]?key|auth)[\w-]*)(\s+)(?!-)(\S+)/gi, (_m, flag: string, sp: string) => `${flag}${sp}${REDACTED}`);
+  out = out.replace(/(--?[\w-]*(?:token|secret|password|passwd|api[-_]?key|auth|credential)[\w-]*)(\s+)(?!-)(?!\[redacted\])(\S+)/gi, (_m, flag: string, sp: string) => `${flag}${sp}${REDACTED}`);
+  // `-p X` (mysql, sshpass, many CLIs) unless X is a port.
+  out = out.replace(/(^|\s)(-p)(\s+)(?!-)(?!\[redacted\])(\S+)/g, (m, pre: string, flag: string, sp: string, value: string) => (PORT_LIKE.test(value) ? m : `${pre}${flag}${sp}${REDACTED}`));
   return redactTokens(out);
+}
+
+/** Shorter values are too likely to be ordinary words to scrub from every line. */
+const MIN_KNOWN_SECRET_LENGTH = 6;
+
+/** A server's env and header values: whatever an error or a log line repeats of them is a secret. */
+export function secretValuesOf(config: ServerConfig): string[] {
+  if (config.type === 'stdio') return Object.values(config.env ?? {});
+  if (config.type === 'inprocess') return [];
+  return Object.values(config.headers ?? {});
+}
+
+/**
+ * `text` with each of `values` (the longest first) replaced wherever it appears, also when it is
+ * echoed line by line or JSON-escaped (a header value with CR/LF in an HTTP client's error).
+ */
+export function redactKnownValues(text: string, values: readonly string[]): string {
+  const forms = new Set<string>();
+  for (const v of values) {
+    forms.add(v);
+    forms.add(JSON.stringify(v).slice(1, -1));
+    for (const part of v.split(/\r?\n|\r/)) forms.add(part.trim());
+  }
+  let out = text;
+  for (const f of [...forms].filter((x) => x.length >= MIN_KNOWN_SECRET_LENGTH).sort((a, b) => b.length - a.length)) {
+    if (out.includes(f)) out = out.split(f).join(REDACTED);
+  }
+  return out;
 }
 
 /** Copy of the headers with credential values replaced (the auth scheme is kept for context). */
@@ -103,9 +189,9 @@ export function redactArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const flag = /^--?[\w-]+$/.test(a) && isSecretKey(a.replace(/^-+/, ''));
+    const flag = /^--?[\w-]+$/.test(a) && (isSecretKey(a.replace(/^-+/, '')) || (a === '-p' && !PORT_LIKE.test(args[i + 1] ?? '')));
     out.push(redactString(a));
-    if (flag && i + 1 < args.length && !args[i + 1].startsWith('-')) {
+    if (flag && i + 1 < args.length && !args[i + 1]!.startsWith('-')) {
       out.push(REDACTED);
       i++;
     }
@@ -159,23 +245,4 @@ export function redactValue(value: unknown, depth = 0): unknown {
     );
   }
   return value;
-}
-
-/** Shorter values are too common (e.g. "true", a port) to replace in text without mangling it. */
-const MIN_KNOWN_SECRET = 6;
-
-/**
- * Replaces every literal occurrence of known secret values (a token just issued, a server's own
- * env and header values) with the marker: the one copy used by auth errors and server logs.
- */
-export function redactKnown(text: string, secrets: Iterable<string | undefined>): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= MIN_KNOWN_SECRET) out = out.split(s).join(REDACTED);
-  return out;
-}
-
-/** The literal values of a server's env (stdio) or headers (remote): what its stderr might echo. */
-export function configSecretValues(config: ServerConfig | undefined): string[] {
-  if (!config || config.type === 'inprocess') return [];
-  return Object.values((config.type === 'stdio' ? config.env : config.headers) ?? {});
 }

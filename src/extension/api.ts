@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/api.js';
 import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
 import type { StateKind } from '../core/connection/state.js';
+import type { ToolFilter } from '../core/tools/tool-filter.js';
 import type { ConfigController } from './config/controller.js';
 
 /** A server another extension registers at run time (dynamic scope); same fields as a `.mcp.json` entry. */
@@ -44,7 +45,7 @@ export interface McpHostApi {
   readonly onDidChangeServers: vscode.Event<{ name: string; removed: boolean }>;
 }
 
-export function createApi(host: McpHost, controller: ConfigController, ready: Promise<void>): McpHostApi & vscode.Disposable {
+export function createApi(host: McpHost, controller: ConfigController, ready: Promise<void>, toolFilter?: ToolFilter): McpHostApi & vscode.Disposable {
   const emitter = new vscode.EventEmitter<{ name: string; removed: boolean }>();
   const sub = host.onDidChangeServer((e) => emitter.fire({ name: e.name, removed: e.snapshot === undefined }));
   return {
@@ -73,9 +74,18 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
           prompts: s.prompts.length,
         };
       }),
-    // App-only tools (MCP Apps) are not for other extensions' agents.
-    listTools: (server) => host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools.filter(visibleToModel)),
-    callTool: (server, tool, args, opts) => host.callTool(server, tool, args, opts),
+    // App-only tools (MCP Apps) are not for other extensions' agents, nor tools the user switched off in the tree.
+    listTools: (server) => {
+      const all = host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools.filter(visibleToModel));
+      return toolFilter ? toolFilter.filter(all) : all;
+    },
+    callTool: async (server, tool, args, opts) => {
+      const t = host.server(server)?.tools.find((x) => x.name === tool || x.qualifiedName === tool);
+      if (t && toolFilter && !toolFilter.isEnabled(server, t.name)) {
+        throw new Error(`${server}: tool "${t.name}" is disabled in this workspace (tick it in the MCP Host view to enable it).`);
+      }
+      return host.callTool(server, tool, args, opts);
+    },
     async whenSettled() {
       await ready;
       await host.whenSettled();

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerChangeEvent } from '../core/api.js';
 import { ConnectionStates } from '../core/connection/state.js';
 import type { Logger } from '../core/ports.js';
-import { redactKnown } from '../core/redact.js';
+import { redactKnownValues } from '../core/redact.js';
 import { channelLogger } from './ports/logger.js';
 import { heldReason, type HeldReason } from '../core/config/admit.js';
 
@@ -41,7 +41,7 @@ export class ServerLogs implements vscode.Disposable {
   /** HostOptions.serverLogger. */
   logger(server: string): Logger {
     return channelLogger(this.channel(server), (text) => {
-      return this.redact(redactKnown(text, this.secretsOf(server)));
+      return this.redact(redactKnownValues(text, this.secretsOf(server)));
     });
   }
 

@@ -2,28 +2,36 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
+import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import type { McpHost } from '../core/api.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/trust.js';
-import { configSecretValues, redactString } from '../core/redact.js';
+import { redactString, secretValuesOf } from '../core/redact.js';
 import { createApi, type McpHostApi } from './api.js';
 import { reportCommandError, serverCommands } from './commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
-import { inputResolver } from './ports/inputs.js';
+import { clearInputsCommand, inputResolver } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
 import { mementoStore } from './ports/memento.js';
-import { workspaceRoots } from './ports/roots.js';
 import { StatusBar } from './status-bar.js';
 import { Notifier } from './status-notify.js';
+import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './trust.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
+import { CallHistory } from '../core/forms/call-history.js';
+import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
+import { registerInspector } from './inspector/commands.js';
+import { ServerRoots } from './inspector/roots.js';
+import { createTraceHub, registerTrace } from './trace/index.js';
 import { errorMessage } from '../core/connection/errors.js';
+import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
+import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
 import { readSettings } from './settings.js';
@@ -61,9 +69,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const redact = (t: string): string => redactString(t);
   const logger = channelLogger(log, redact);
   // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
-  const late: { controller?: ConfigController } = {};
-  const logs = new ServerLogs(redact, (name) => configSecretValues(late.controller?.definition(name)?.config));
-  const roots = workspaceRoots();
+  const late: { controller?: ConfigController; dev?: DevMode } = {};
+  const logs = new ServerLogs(redact, (name) => {
+    const def = late.controller?.definition(name);
+    return def ? secretValuesOf(def.config) : [];
+  });
+  // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
+  const roots = new ServerRoots(context.workspaceState);
+  const trace = createTraceHub();
   const settings = readSettings();
 
   const auth = createEditorAuth(context, logger);
@@ -75,7 +88,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const gatewayOn = settings.gateway.enabled;
   const h = createHost({
     logger,
-    serverLogger: (name) => logs.logger(name),
+    // Dev mode reads the server's stderr for the debugger's port.
+    serverLogger: (name) => tapLogger(logs.logger(name), (line) => late.dev?.debug.onServerLine(name, line)),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: settings.concurrency,
     timeouts: settings.timeouts,
@@ -85,7 +99,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...(gatewayOn ? { sampling: bridge } : {}),
     onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
+    features: editorFeatureOptions(),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+    wrapTransport: (def, t) => trace.attach(def, t),
     // Tools with an MCP App open it in a panel (src/extension/apps).
     apps: true,
   });
@@ -99,8 +115,15 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       logger.info(`settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`);
     }),
   );
+  const dev = startDevMode(h, (name) => logs.logger(name));
+  late.dev = dev;
+  const traceUi = registerTrace(h, trace);
+  context.subscriptions.push(dev, trace, ...traceUi.disposables);
 
-  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge });
+  // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
+  const toolFilter = workspaceToolFilter();
+  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge, isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool) });
+  context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
   context.subscriptions.push(gateway);
   const gatewayEnv = (): Record<string, string> => {
     const ep = gateway.endpoint();
@@ -108,9 +131,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   };
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
-  const inputs = inputResolver(context.secrets);
+  const inputs = inputResolver(context.secrets, context.workspaceState);
   const controller = new ConfigController({
-    host: h,
+    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
+    host: dev.host,
     log: logger,
     read: async (dynamic) => {
       await gateway.ready;
@@ -140,8 +164,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       controller.scheduleReload();
     }),
   );
-  const tree = new ServerTreeProvider(controller, redact);
-  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name), toolFilter);
+  context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
+  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
   const status = new StatusBar(controller);
   const notifier = new Notifier();
   const updateViewMessage = (): void => {
@@ -189,21 +215,57 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     });
   });
 
-  const callCommands = registerCallCommands(context, h, logger, elicitation);
+  const history = new CallHistory(20);
+  const callCommands = registerCallCommands(context, h, logger, elicitation, history, toolFilter);
+  const inspector = registerInspector({
+    host: h,
+    hub: trace,
+    roots,
+    history,
+    storageDir: context.globalStorageUri.fsPath,
+    definition: (name) => controller.definition(name),
+    lastDevChange: (name) => dev.watcher.lastChange(name),
+  });
+  context.subscriptions.push(...inspector.disposables);
   const ide = startIdeIntegration(context, logger);
-  context.subscriptions.push(ide);
+  const features = featureCommands(h, logger);
+  context.subscriptions.push(
+    ide,
+    ...features.disposables,
+    // A changed log level reaches connected servers at once (ping interval: at the next connect).
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mcpHost.logging')) return;
+      for (const s of h.servers()) {
+        if (s.state.kind !== 'connected') continue;
+        void h.withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name))).catch(() => undefined);
+      }
+    }),
+  );
   const table: CommandTable = {
     ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
     ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
     ...callCommands,
     ...ide.commands,
     ...gateway.commands,
+    ...clearInputsCommand(inputs, () => controller.reload()),
+    ...features.commands,
+    ...traceUi.commands,
+    ...inspector.commands,
   };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
-  const api = createApi(h, controller, ready);
+  const api = createApi(h, controller, ready, toolFilter);
   context.subscriptions.push(api);
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
+}
+
+/**
+ * Tool choices live in a per-workspace file the CLI reads too (core/tools/workspace-state.ts),
+ * keyed by the .code-workspace file or the first folder.
+ */
+function workspaceToolFilter(): ToolFilter {
+  const ws = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return toolFilterFor(ws ?? '(no folder)');
 }
 
 /** Stops every server and waits until their process trees are gone. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostTool, McpHost } from '../../src/core/api.js';
 import { createHostAuth, createLoopbackReceiver, isAuthRequired, type HostAuth } from '../../src/core/auth/index.js';
-import type { ServerDefinition } from '../../src/core/config/types.js';
+import type { OAuthSettings, ServerDefinition } from '../../src/core/config/types.js';
 import { createHost } from '../../src/core/host.js';
 import type { BrowserOpener, KeyValueStore, Logger, SecretStore } from '../../src/core/ports.js';
 
@@ -54,10 +54,31 @@ const browser: BrowserOpener = {
   },
 };
 
-function definition(url: string, clientId: string | undefined): ServerDefinition {
+interface ScenarioContext {
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+}
+
+/**
+ * The server entry a user would write for the scenario. Machine-to-machine scenarios (SEP-1046)
+ * are a configuration choice (`grantType`), not something a client can detect, so the adapter
+ * plays the user who configured it; every other scenario publishes a client ID metadata document URL
+ * on the entry (per-server `oauth.clientMetadataUrl`).
+ */
+function definition(url: string, scenario: string, context: ScenarioContext): ServerDefinition {
+  const oauth: OAuthSettings = scenario.startsWith('auth/client-credentials-')
+    ? {
+        clientId: context.client_id,
+        grantType: 'client_credentials',
+        tokenEndpointAuthMethod: context.private_key_pem ? 'private_key_jwt' : 'client_secret_basic',
+        ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
+      }
+    : { clientMetadataUrl: CLIENT_METADATA_URL, ...(context.client_id ? { clientId: context.client_id } : {}) };
   return {
     name: SERVER,
-    config: { type: 'http', url, ...(clientId ? { oauth: { clientId } } : {}) },
+    config: { type: 'http', url, oauth },
     source: { scope: 'dynamic', file: 'conformance', jsonPath: [SERVER] },
     signature: `url:${url}`,
     hash: `conformance:${url}`,
@@ -86,7 +107,7 @@ async function main(): Promise<void> {
   const url = process.argv[process.argv.length - 1];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   if (!url || !/^https?:\/\//.test(url)) throw new Error('usage: auth-client.ts URL');
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { client_id?: string; client_secret?: string };
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
 
   const auth = createHostAuth({
     secrets,
@@ -95,10 +116,11 @@ async function main(): Promise<void> {
     browser,
     receiver: createLoopbackReceiver(),
     clientName: 'MCP Host (conformance)',
-    clientMetadataUrl: CLIENT_METADATA_URL,
   });
-  const def = definition(url, context.client_id);
+  const def = definition(url, scenario, context);
+  // What the editor asks for at Authenticate (and keeps in SecretStorage).
   if (context.client_secret) await auth.setClientSecret(def, context.client_secret);
+  if (context.private_key_pem) await auth.setPrivateKey(def, context.private_key_pem);
 
   const blobDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-auth-'));
   const host = createHost({

@@ -178,12 +178,14 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
     assert.equal(await v.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt after reload');
   });
 
-  await step('Sign Out from the palette sends the server back to needs-auth', async () => {
+  await step('Sign Out from the palette revokes the tokens and sends the server back to needs-auth', async () => {
     assert.match(await rowText(v, /secure/), /1 tool/);
     await v.runCommand('MCP Host: Sign Out');
     await v.pickQuickItem('secure');
     assert.match(await rowText(v, /secure.*needs authentication/), /needs authentication/);
-    await v.waitForLogFile('MCP Host', /secure: signed out; stored tokens removed/, 30_000);
+    const log = await v.waitForLogFile('MCP Host', /secure: signed out; stored tokens removed/, 30_000);
+    // oidc-provider offers RFC 7009 revocation: Sign Out used it before forgetting the tokens.
+    assert.match(log, /secure: refresh_token and access_token revoked at the authorization server|secure: access_token revoked at the authorization server/);
     await v.screenshot('signed-out');
   });
 

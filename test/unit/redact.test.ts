@@ -1,7 +1,7 @@
 /** Redaction of secrets for logs and tooltips. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { REDACTED, configSecretValues, redactArgs, redactConfig, redactHeaders, redactKnown, redactString, redactUrl, redactValue } from '../../src/core/redact.js';
+import { REDACTED, redactArgs, redactConfig, redactHeaders, redactString, redactUrl, redactValue } from '../../src/core/redact.js';
 
 test('redactUrl: credentials and secret query values go, the rest stays readable', () => {
   assert.equal(redactUrl('https://user:hunter2@api.test/mcp?token=abc&page=2&api_key=k#frag'), `https://${REDACTED}:${REDACTED}@api.test/mcp?token=${REDACTED}&page=2&api_key=${REDACTED}#frag`);
@@ -58,11 +58,4 @@ test('redactConfig: every env value hidden (names kept), headers and URL redacte
 test('redactValue: deep objects for logging', () => {
   const v = redactValue({ server: 's', env: { A: '1' }, headers: { 'x-api-key': 'k', accept: 'a' }, nested: [{ client_secret: 'cs', note: 'Bearer zzz' }], count: 3 });
   assert.deepEqual(v, { server: 's', env: { A: REDACTED }, headers: { 'x-api-key': REDACTED, accept: 'a' }, nested: [{ client_secret: REDACTED, note: `Bearer ${REDACTED}` }], count: 3 });
-});
-
-test('known secrets: every occurrence replaced, short values left alone; a config gives its env or header values', () => {
-  assert.equal(redactKnown('token abcdef123 and again abcdef123; port 3000', ['abcdef123', '3000', undefined]), 'token [redacted] and again [redacted]; port 3000');
-  assert.deepEqual(configSecretValues({ type: 'stdio', command: 'x', args: [], env: { KEY: 'supersecret', PORT: '3000' } }), ['supersecret', '3000']);
-  assert.deepEqual(configSecretValues({ type: 'http', url: 'https://h.test', headers: { Authorization: 'Bearer abcdefgh' } }), ['Bearer abcdefgh']);
-  assert.deepEqual(configSecretValues(undefined), []);
 });

@@ -10,6 +10,7 @@ import { findExecutable } from '../../core/connection/resolveCommand.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stateError, targetOf, transportOf } from '../format.js';
+import { cell } from '../output.js';
 import { inputVariableName } from '../ports.js';
 import { formatJsonPath, formatProblem, type Session } from '../session.js';
 import { heldHint, printJson } from './shared.js';
@@ -79,7 +80,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
     scope: def.source.scope,
     source: { file: def.source.file, jsonPath: def.source.jsonPath },
     transport: transportOf(def),
-    target: targetOf(def),
+    target: session.redact(targetOf(def)),
     state: s.state.kind,
     tools: s.tools.length,
     resources: s.resources.length + s.resourceTemplates.length,
@@ -89,12 +90,13 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   if (cmd) r.command = cmd;
   if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
   if (err) {
-    r.error = err.message;
-    r.hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);
+    r.error = session.redact(err.message);
+    const hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);
+    if (hint !== undefined) r.hint = session.redact(hint);
   }
   if (s.state.kind === 'failed') {
     const stderr = session.host.recentStderr(s.name).trim();
-    if (stderr) r.stderr = stderr.split('\n').slice(-10).join('\n');
+    if (stderr) r.stderr = session.redact(stderr.split('\n').slice(-10).join('\n'));
   }
   return r;
 }
@@ -109,7 +111,7 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   const files = (session.config.files ?? []).filter((f) => existsSync(f));
 
   if (a.json) {
-    printJson(session, { workspace: session.workspace, files, problems: problems.map((p) => ({ ...p, advice: problemAdvice(p) })), servers, ok: code === EXIT.ok });
+    printJson(session, { workspace: session.workspace, files, problems: problems.map((p) => ({ ...p, message: session.redact(p.message), advice: problemAdvice(p) })), servers, ok: code === EXIT.ok });
     return code;
   }
   const out = session.io.stdout;
@@ -118,7 +120,7 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   if (problems.length) {
     out(`config problems (${problems.length}):\n`);
     for (const p of problems) {
-      out(`  ✗ ${formatProblem(p)}\n`);
+      out(`  ✗ ${session.redact(formatProblem(p))}\n`);
       const advice = problemAdvice(p);
       if (advice) out(`    → ${advice}\n`);
     }
@@ -128,8 +130,8 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   for (const s of servers) {
     const ok = s.state === 'connected';
     const mark = ok ? '✓' : s.state === 'disabled' ? '-' : '✗';
-    out(`${mark} ${s.name} (${s.transport}, ${s.scope}: ${s.source.file} at ${formatJsonPath(s.source.jsonPath)})\n`);
-    out(`    ${s.target}\n`);
+    out(`${mark} ${cell(s.name)} (${s.transport}, ${s.scope}: ${s.source.file} at ${cell(formatJsonPath(s.source.jsonPath))})\n`);
+    out(`    ${cell(s.target)}\n`);
     if (s.command) out(s.command.found ? `    command: ${s.command.path}\n` : `    command not found on PATH: ${s.command.command}\n    → ${s.command.hint}\n`);
     if (ok) out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
     else {

@@ -4,6 +4,7 @@ import type { ServerSnapshot } from '../../core/api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';
+import { cell } from '../output.js';
 import type { Session } from '../session.js';
 import { connectAll, connectOne, printJson, reportUnavailable } from './shared.js';
 
@@ -29,6 +30,8 @@ function notLoaded(session: Session): Record<string, unknown>[] {
 
 export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await connectAll(session);
+  // Counts leave out tools switched off for this folder, as `tools` does.
+  const toolCount = (s: (typeof snaps)[number]): number => session.toolFilter.filter(s.tools).length;
   if (a.json) {
     printJson(session, [
       ...snaps.map((s) => {
@@ -39,8 +42,8 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
           transport: transportOf(s.definition),
           state: s.state.kind,
-          ...(err ? { error: err.message } : {}),
-          tools: s.tools.length,
+          ...(err ? { error: session.redact(err.message) } : {}),
+          tools: toolCount(s),
           resources: s.resources.length + s.resourceTemplates.length,
           prompts: s.prompts.length,
         };
@@ -53,15 +56,16 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     session.io.stdout(`No servers configured for ${session.workspace} (.mcp.json, .vscode/mcp.json or --config).\n`);
     return EXIT.ok;
   }
-  const rows = snaps.map((s) => [s.name, transportOf(s.definition), s.definition.source.scope, String(s.tools.length), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), stateText(s.state)]);
+  const rows = snaps.map((s) => [cell(s.name), transportOf(s.definition), s.definition.source.scope, String(toolCount(s)), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), cell(session.redact(stateText(s.state)))]);
   session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
   return EXIT.ok;
 }
 
 export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await snapshots(session, a.positionals[0]);
-  // App-only tools (MCP Apps `visibility: ["app"]`) exist for their app, not for people or agents.
-  const all = snaps.flatMap((s) => s.tools.filter(visibleToModel));
+  // App-only tools (MCP Apps `visibility: ["app"]`) exist for their app, not for people or agents;
+  // tools switched off in the editor's tree for this folder stay hidden here too.
+  const all = session.toolFilter.filter(snaps.flatMap((s) => s.tools.filter(visibleToModel)));
   if (a.json) {
     printJson(
       session,

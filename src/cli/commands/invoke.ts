@@ -19,6 +19,9 @@ export async function call(session: Session, a: ParsedArgs): Promise<ExitCode> {
     const names = snap.tools.map((t) => t.name);
     throw usageError(`server "${server}" has no tool "${toolName}"; its tools: ${names.length ? names.join(', ') : '(none)'}`);
   }
+  if (!session.toolFilter.isEnabled(server, tool.name)) {
+    throw usageError(`tool "${tool.name}" of server "${server}" is disabled for ${session.workspace}`, 'Tick it in the MCP Host view of the editor to enable it again.');
+  }
   const result = await session.host.callTool(server, tool.name, args, callOptions(a));
   if (a.json) printJson(session, result);
   else {

@@ -27,7 +27,15 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
     const gateways = await readDiscovery(discoveryDir(io.env));
     return (await session.reload(gateways.map((g) => g.url))).servers;
   };
-  const gateway = new Gateway({ host: session.host, bridge, logger, serverInfo: { name: 'mcp-host-serve', version: '0.1.0' } });
+  // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
+  const tools = session.toolFilter;
+  const gateway = new Gateway({
+    host: session.host,
+    bridge,
+    logger,
+    serverInfo: { name: 'mcp-host-serve', version: '0.1.0' },
+    isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
+  });
   session.host.setDefinitions(await definitions());
   // Follow edits of the config files: agents hear list_changed as servers come and go.
   const watchers = watchFiles(session.files(), () => {

@@ -3,6 +3,7 @@ import type { ServerSnapshot } from '../../core/api.js';
 import { heldReason } from '../../core/config/admit.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';
+import { cell } from '../output.js';
 import type { Session } from '../session.js';
 
 /** Starts one named server; a broken, disabled or unreachable one ends the command with the right code. */
@@ -38,7 +39,7 @@ export async function connectAll(session: Session): Promise<ServerSnapshot[]> {
 export function reportUnavailable(session: Session, snaps: ServerSnapshot[]): void {
   for (const s of snaps) {
     if (s.state.kind === 'connected') continue;
-    session.io.stderr(`mcp-host: ${s.name}: ${stateText(s.state)}\n`);
+    session.io.stderr(`mcp-host: ${cell(s.name)}: ${stateText(s.state)}\n`);
   }
 }
 

@@ -1,5 +1,6 @@
 /** Typed OAuth errors. Messages are written for people and never carry a token or a code. */
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { redactKnownValues } from '../redact.js';
 
 export type AuthErrorCode =
   | 'config'
@@ -10,7 +11,8 @@ export type AuthErrorCode =
   | 'cancelled'
   | 'browser'
   | 'token'
-  | 'callback-port';
+  | 'callback-port'
+  | 'unsafe-url';
 
 /** A failure of the explicit sign-in flow (or of a configured value it needs). */
 export class AuthError extends Error {
@@ -31,9 +33,13 @@ export class AuthError extends Error {
 export class AuthRequiredError extends UnauthorizedError {
   constructor(
     readonly server: string,
-    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed',
+    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed' | 'no-client-credentials',
   ) {
-    super(`${server} needs you to sign in (run "Authenticate" on it).`);
+    super(
+      reason === 'no-client-credentials'
+        ? `${server} needs its client credentials (run "Authenticate" on it to enter the client secret or private key).`
+        : `${server} needs you to sign in (run "Authenticate" on it).`,
+    );
     this.name = 'AuthRequiredError';
   }
 }
@@ -46,5 +52,7 @@ export function isAuthRequired(err: unknown): boolean {
   return e?.code === 403 && typeof e.message === 'string' && /upscoping|insufficient_scope/i.test(e.message);
 }
 
-/** Removes every known secret value from a message (belt and braces for errors echoed by servers). */
-export { redactKnown as redact } from '../redact.js';
+/** Removes every known secret value from a message (belt and braces for errors echoed by servers); core/redact.ts does the work. */
+export function redact(message: string, secrets: (string | undefined)[]): string {
+  return redactKnownValues(message, secrets.filter((s): s is string => s !== undefined));
+}

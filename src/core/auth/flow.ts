@@ -1,16 +1,24 @@
 /**
  * The explicit sign-in the user asks for (Authenticate in the editor, `mcp-host auth` in the
  * CLI): listen for the redirect, let the SDK's `auth()` discover, register and build the
- * authorization URL, open it, wait for the code with our `state`, and exchange it.
+ * authorization URL, open it, wait for the code with our `state`, and exchange it. A machine
+ * (client_credentials) server has no browser step: its stored credential is exchanged at once.
+ * Sign Out revokes, then forgets.
  */
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
+import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { clientCredentialsConfigProblem, ClientCredentialsProvider, credentialKind, usesClientCredentials } from './client-credentials.js';
+import { revokeTokens, type RevocationOutcome } from './revoke.js';
+import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
 import { errorMessage } from '../connection/errors.js';
+import { openableUrl } from './safe-url.js';
 
 export interface AuthenticateOptions {
   signal?: AbortSignal;
@@ -51,8 +59,13 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
       redirectUrl: session.redirectUrl,
       freshSignIn: true,
       openAuthorizationUrl: async (url) => {
-        opts.onAuthorizationUrl?.(url.href);
-        const opened = await deps.browser.open(url.href).catch(() => false);
+        // Checked before it is printed or opened: the metadata that chose it is the server's.
+        const href = openableUrl(url, `Sign-in to ${def.name}`);
+        opts.onAuthorizationUrl?.(href);
+        const opened = await deps.browser.open(href).catch((err: unknown) => {
+          if (err instanceof AuthError) throw err;
+          return false;
+        });
         if (!opened && !opts.continueWithoutBrowser) {
           throw new AuthError('browser', 'The browser was not opened, so sign-in stopped. Try again and allow opening the link.');
         }
@@ -88,11 +101,66 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
   }
 }
 
-/** Forgets everything stored for the server: tokens, registration, verifier, discovery, client secret. */
-export async function signOut(def: ServerDefinition, deps: Pick<ProviderContext, 'store' | 'needsAuth'>, key: string): Promise<void> {
+/**
+ * The explicit "sign-in" of a machine client: with its credential stored, fetch a token now so a
+ * wrong secret or key shows at once rather than as a failing server later.
+ */
+export async function authenticateClientCredentials(def: ServerDefinition, ctx: ProviderContext): Promise<void> {
+  if (!usesClientCredentials(def)) throw new AuthError('config', `${def.name} does not use client credentials.`);
+  const problem = clientCredentialsConfigProblem(def);
+  if (problem) throw new AuthError('config', problem);
+  const provider = new ClientCredentialsProvider(def, ctx);
+  await ctx.needsAuth.clear(provider.key);
+  const record = await ctx.store.read(provider.key);
+  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
+    throw new AuthError('config', `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`);
+  }
+  // Whatever token was stored may be for the old credential.
+  await provider.invalidateCredentials('tokens');
+  // The challenge may name the resource metadata where the well-known path does not have it.
+  const challenge = await probe(def, ctx);
+  try {
+    const result = await auth(provider, {
+      serverUrl: def.config.url,
+      resourceMetadataUrl: challenge.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined,
+      fetchFn: ctx.fetch ?? ((u, i) => fetch(u, i)),
+    });
+    if (result !== 'AUTHORIZED') throw new Error(`unexpected result ${result}`);
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    const msg = redact(err instanceof Error ? err.message : String(err), [record.clientSecret]);
+    throw new AuthError('token', `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`);
+  }
+}
+
+/**
+ * Revokes the server's tokens where its authorization server offers revocation (RFC 7009), then
+ * forgets everything stored for it: tokens, registration, verifier, discovery, client secret or key.
+ */
+export async function signOut(def: ServerDefinition, deps: ProviderContext, key: string): Promise<RevocationOutcome> {
+  const record = await deps.store.read(key);
+  let outcome: RevocationOutcome;
+  try {
+    outcome = await revokeTokens(record, signedInClient(def, record), deps.fetch ?? ((u, i) => fetch(u, i)), machineAuthFor(def, deps));
+  } catch (err) {
+    outcome = { kind: 'failed', message: redact(message(err), [record.tokens?.access_token, record.tokens?.refresh_token, record.clientSecret]) };
+  }
+  if (outcome.kind === 'revoked') deps.logger.info(`${def.name}: ${outcome.tokens.join(' and ')} revoked at the authorization server.`);
+  else if (outcome.kind === 'failed') deps.logger.warn(`${def.name}: token revocation failed (${outcome.message}); the tokens are forgotten here but may stay valid until they expire.`);
   await deps.store.delete(key);
   await deps.needsAuth.clear(key);
-  void def;
+  return outcome;
+}
+
+/** The client the stored tokens were issued to. */
+function signedInClient(def: ServerDefinition, record: AuthRecord): OAuthClientInformationMixed | undefined {
+  const oauth = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth : undefined;
+  if (oauth?.clientId) return { client_id: oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
+  return record.client;
+}
+
+function machineAuthFor(def: ServerDefinition, deps: ProviderContext): AddClientAuthentication | undefined {
+  return usesClientCredentials(def) ? new ClientCredentialsProvider(def, deps).addClientAuthentication : undefined;
 }
 
 /**

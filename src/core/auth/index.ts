@@ -8,10 +8,12 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener, Clock, KeyValueStore, Logger, SecretStore } from '../ports.js';
 import { systemClock } from '../ports.js';
-import { authenticate, signOut, type AuthenticateOptions, type FlowDeps } from './flow.js';
+import { authenticate, authenticateClientCredentials, signOut, type AuthenticateOptions, type FlowDeps } from './flow.js';
 import { serverAuthKey } from './keys.js';
 import { NeedsAuthCache } from './needs-auth-cache.js';
+import { ClientCredentialsProvider, credentialKind, usesClientCredentials, type ClientCredentialKind } from './client-credentials.js';
 import { HostOAuthProvider, isOAuthCapable } from './provider.js';
+import type { RevocationOutcome } from './revoke.js';
 import type { RedirectReceiver } from './ports.js';
 import { AuthRecordStore } from './store.js';
 
@@ -21,8 +23,11 @@ export { serverAuthKey } from './keys.js';
 export { NeedsAuthCache, NEEDS_AUTH_TTL_MS } from './needs-auth-cache.js';
 export { HostOAuthProvider, isOAuthCapable } from './provider.js';
 export { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from './loopback-receiver.js';
+export { isOpenableUrl, openableUrl } from './safe-url.js';
 export type { RedirectReceiver, RedirectSession } from './ports.js';
 export type { AuthenticateOptions } from './flow.js';
+export { ClientCredentialsProvider, usesClientCredentials, credentialKind, type ClientCredentialKind } from './client-credentials.js';
+export { revokeTokens, type RevocationOutcome } from './revoke.js';
 
 export interface HostAuthDeps {
   secrets: SecretStore;
@@ -42,16 +47,26 @@ export interface HostAuthDeps {
 
 export interface HostAuth {
   /** For `HostOptions.authProvider`: a background provider for http/sse servers, else undefined. */
-  providerFor(def: ServerDefinition): HostOAuthProvider | undefined;
+  providerFor(def: ServerDefinition): HostOAuthProvider | ClientCredentialsProvider | undefined;
   /** The explicit sign-in; rejects with an AuthError (code + message for people). */
   authenticate(def: ServerDefinition, opts?: AuthenticateOptions): Promise<void>;
-  /** Removes tokens, client registration, verifier, discovery state and client secret. */
-  signOut(def: ServerDefinition): Promise<void>;
+  /**
+   * Revokes the tokens where the authorization server offers revocation (RFC 7009), then removes
+   * tokens, client registration, verifier, discovery state and client secret or private key.
+   */
+  signOut(def: ServerDefinition): Promise<RevocationOutcome>;
   /** True when tokens are stored for the server (says nothing about whether they still work). */
   hasSession(def: ServerDefinition): Promise<boolean>;
   /** Stores (or with undefined, forgets) the secret for a configured `oauth.clientId`. */
   setClientSecret(def: ServerDefinition, secret: string | undefined): Promise<void>;
   hasClientSecret(def: ServerDefinition): Promise<boolean>;
+  /** Stores (or forgets) the private key (PEM or JWK JSON) of a private_key_jwt client_credentials server. */
+  setPrivateKey(def: ServerDefinition, pem: string | undefined): Promise<void>;
+  /**
+   * For a client_credentials server (SEP-1046) whose secret or key is not stored yet: which one to
+   * ask the user for. Undefined for every other server, and once it is stored.
+   */
+  missingClientCredential(def: ServerDefinition): Promise<ClientCredentialKind | undefined>;
   /** The 15-minute quiet period after needs-auth (background connects do not probe inside it). */
   readonly needsAuthCache: NeedsAuthCache;
   /** Ends the quiet period for one server: call it when the user explicitly starts or restarts it. */
@@ -77,9 +92,10 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
   };
   return {
     providerFor(def) {
+      if (usesClientCredentials(def)) return new ClientCredentialsProvider(def, flowDeps);
       return isOAuthCapable(def) ? new HostOAuthProvider(def, flowDeps, { kind: 'background' }) : undefined;
     },
-    authenticate: (def, opts) => authenticate(def, flowDeps, opts),
+    authenticate: (def, opts) => (usesClientCredentials(def) ? authenticateClientCredentials(def, flowDeps) : authenticate(def, flowDeps, opts)),
     signOut: (def) => signOut(def, flowDeps, serverAuthKey(def)),
     async hasSession(def) {
       return (await store.read(serverAuthKey(def))).tokens !== undefined;
@@ -89,6 +105,15 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
     },
     async hasClientSecret(def) {
       return (await store.read(serverAuthKey(def))).clientSecret !== undefined;
+    },
+    async setPrivateKey(def, pem) {
+      await store.update(serverAuthKey(def), (r) => ({ ...r, privateKey: pem?.trim() || undefined }));
+    },
+    async missingClientCredential(def) {
+      if (!usesClientCredentials(def)) return undefined;
+      const kind = credentialKind(def);
+      const r = await store.read(serverAuthKey(def));
+      return (kind === 'private key' ? r.privateKey : r.clientSecret) ? undefined : kind;
     },
     needsAuthCache: needsAuth,
     clearNeedsAuth: (def) => needsAuth.clear(serverAuthKey(def)),

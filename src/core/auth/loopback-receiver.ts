@@ -12,6 +12,7 @@ import type { RedirectReceiver, RedirectSession } from './ports.js';
 
 export const REDIRECT_TIMEOUT_MS = 5 * 60 * 1000;
 const CALLBACK_PATH = '/callback';
+const MAX_EARLY = 8;
 
 export interface LoopbackReceiverOptions {
   clock?: Clock;
@@ -40,7 +41,10 @@ type Outcome = { code: string; state: string } | { error: AuthError; state?: str
 
 function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): Promise<RedirectSession> {
   let deliver: ((o: Outcome, res: ServerResponse) => void) | undefined;
-  let early: { outcome: Outcome; res: ServerResponse } | undefined;
+  // Redirects that arrive before waitForCode knows the state (the browser can be quick); forged
+  // ones among them must not crowd out the real one, so a few are held.
+  const early: { outcome: Outcome; res: ServerResponse }[] = [];
+  let settled = false;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
@@ -59,9 +63,10 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
       const code = p.get('code');
       outcome = code ? { code, state: state ?? '' } : { error: new AuthError('denied', 'The redirect carried no authorization code.'), state };
     }
-    if (deliver) deliver(outcome, res);
-    else if (!early) early = { outcome, res };
-    else res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
+    if (settled) res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
+    else if (deliver) deliver(outcome, res);
+    else if (early.length < MAX_EARLY) early.push({ outcome, res });
+    else res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' }).end('Busy; try again.');
   });
   server.on('connection', (s) => s.unref());
 
@@ -96,6 +101,7 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
             const finish = (fn: () => void) => {
               for (const c of cleanups.splice(0)) c();
               deliver = undefined;
+              settled = true;
               fn();
               void stop(false);
             };
@@ -109,10 +115,11 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
             cleanups.push(() => timer.dispose(), () => signal?.removeEventListener('abort', onAbort));
             deliver = (outcome, response) => {
               const send = (status: number, html: string) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' }).end(html);
-              // The state is checked first: a redirect we did not start must not even report an error.
+              // The state is checked first: a redirect we did not start (anything on this machine
+              // can send one) gets an error page and neither reports an error nor ends the
+              // sign-in: the user's real redirect may still come, until the timeout.
               if (outcome.state !== expectedState) {
-                send(400, errorPage('This sign-in response does not belong to the sign-in MCP Host started (state mismatch).'));
-                finish(() => rej(new AuthError('state-mismatch', 'The sign-in response did not match the request (state mismatch); nothing was saved. Try again.')));
+                send(400, errorPage('This sign-in response does not belong to the sign-in MCP Host started (state mismatch); it was ignored.'));
               } else if ('error' in outcome) {
                 send(400, errorPage(outcome.error.message));
                 finish(() => rej(outcome.error));
@@ -121,10 +128,9 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
                 finish(() => res(outcome.code));
               }
             };
-            if (early) {
-              const e = early;
-              early = undefined;
-              deliver(e.outcome, e.res);
+            for (const e of early.splice(0)) {
+              if (deliver) deliver(e.outcome, e.res);
+              else e.res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
             }
           });
         },

@@ -113,7 +113,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
   ) {
     this.key = serverAuthKey(def);
     this.serverUrl = def.config.url;
-    this.clientMetadataUrl = ctx.clientMetadataUrl;
+    // A server entry's own document URL wins over the host-wide one.
+    this.clientMetadataUrl = def.config.oauth?.clientMetadataUrl ?? ctx.clientMetadataUrl;
     const base = ctx.fetch ?? ((u: string | URL, i?: RequestInit) => fetch(u, i));
     this.fetch = createOAuthFetch(base, {
       onInsufficientScope: (scope) => {

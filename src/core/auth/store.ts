@@ -18,6 +18,10 @@ export interface AuthRecord {
   discovery?: OAuthDiscoveryState;
   /** Secret of a configured (pre-registered) `clientId`, entered by the user. */
   clientSecret?: string;
+  /** PEM (PKCS#8) or JWK JSON of a client_credentials client using private_key_jwt. */
+  privateKey?: string;
+  /** Authorization server a client_credentials client was first accepted by (when no `oauth.issuer` pins one). */
+  boundIssuer?: string;
   /** Scope a server asked for (403 insufficient_scope / authorization URL) that the next sign-in must request. */
   pendingScope?: string;
   /** `resource_metadata` from the last 401 challenge, so the sign-in discovers the same way. */

@@ -45,6 +45,8 @@ export function wrapTools(server: string, tools: Tool[], taken: Set<string>): Ho
     };
     const title = optionalText(tool.title ?? tool.annotations?.title);
     if (title !== undefined) wrapped.title = title;
+    const support = tool.execution?.taskSupport;
+    if (support === 'required' || support === 'optional') wrapped.taskSupport = support;
     if (tool.outputSchema) wrapped.outputSchema = sanitizeDeep(tool.outputSchema) as Record<string, unknown>;
     const ui = toolUiOf(tool._meta);
     if (ui) wrapped.ui = ui;

@@ -12,7 +12,8 @@ export interface EnvFileParse {
 const LINE_RE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)?$/;
 
 export function parseEnvFile(text: string): EnvFileParse {
-  const values: Record<string, string> = {};
+  // No prototype: a `__proto__=x` line must be a plain (odd) variable, not a prototype change.
+  const values = Object.create(null) as Record<string, string>;
   const badLines: number[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {

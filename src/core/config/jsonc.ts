@@ -2,9 +2,17 @@
  * Reading config text with jsonc-parser: parse errors become `ConfigProblem`s with line and
  * column, and JSON paths map back to offsets so problems and the editor can point at an entry.
  */
-import { readFile } from 'node:fs/promises';
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import { readBoundedFile } from './read-bounded.js';
 import type { ConfigProblem, Scope } from './types.js';
+
+/** Config files are a few KB; Claude Code's `~/.claude.json` (read by discovery) can reach a few MB. */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
+/**
+ * Deeper nesting than any real config needs. The parser (and everything after it) recurses per
+ * level, so a hostile file nested thousands deep would overflow the stack.
+ */
+export const MAX_CONFIG_DEPTH = 64;
 
 export type JsonPath = (string | number)[];
 
@@ -102,14 +110,17 @@ export interface ParsedText {
  */
 export function parseConfigText(text: string, file: string, opts: { jsonc: boolean; scope?: Scope }): ParsedText {
   if (text.trim() === '') return { value: {}, problems: [] };
+  const at = (offset: number, code: string, message: string, jsonPath: JsonPath = []): ConfigProblem => ({ severity: 'error', code, message, file, jsonPath, scope: opts.scope, ...lineColumn(text, offset) });
+  const body = text.replace(/^\uFEFF/, '');
+  const tooDeep = nestingBeyond(body, MAX_CONFIG_DEPTH);
+  if (tooDeep !== undefined) {
+    return { problems: [at(tooDeep, 'too-deep', `The file is nested more than ${MAX_CONFIG_DEPTH} levels deep, which no MCP config needs; none of its servers load until it is fixed.`)] };
+  }
   const errors: ParseError[] = [];
-  const value: unknown = parse(text.replace(/^\uFEFF/, ''), errors, {
-    allowTrailingComma: opts.jsonc,
-    disallowComments: !opts.jsonc,
-    allowEmptyContent: true,
-  });
+  const built = buildValue(body, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
+  const value = built.value;
   if (errors.length > 0) {
-    const first = errors[0];
+    const first = errors[0]!;
     const pos = lineColumn(text, first.offset);
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
     return {
@@ -142,30 +153,92 @@ export function parseConfigText(text: string, file: string, opts: { jsonc: boole
       ],
     };
   }
-  return { value, problems: [] };
+  const problems = built.protoKeys.map((k) =>
+    at(k.offset, 'forbidden-key', `"__proto__" is not allowed as a key (at ${formatJsonPath(k.path) || 'the top level'}): JSON readers disagree on what it means, so it is ignored here. Rename or remove it.`, k.path),
+  );
+  return { value, problems };
+}
+
+/** Offset of the first bracket opening a level deeper than `max`; undefined when within. Iterative. */
+function nestingBeyond(text: string, max: number): number | undefined {
+  // SyntaxKind is an ambient const enum (unusable with isolatedModules): 1 `{`, 2 `}`, 3 `[`, 4 `]`, 17 end.
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let t = scanner.scan(); t !== 17; t = scanner.scan()) {
+    if (t === 1 || t === 3) {
+      if (++depth > max) return scanner.getTokenOffset();
+    } else if (t === 2 || t === 4) depth--;
+  }
+  return undefined;
+}
+
+/**
+ * jsonc-parser's `parse`, but objects are built without a prototype and `__proto__` keys are left
+ * out and reported: `parse` assigns them, which swaps the object's prototype, so a root
+ * `{"__proto__": {"mcpServers": …}}` would load servers no plain JSON reader sees.
+ */
+function buildValue(text: string, errors: ParseError[], options: { allowTrailingComma: boolean; disallowComments: boolean; allowEmptyContent: boolean }): { value: unknown; protoKeys: { path: JsonPath; offset: number }[] } {
+  const protoKeys: { path: JsonPath; offset: number }[] = [];
+  const stack: (Record<string, unknown> | unknown[])[] = [];
+  const keys: (string | undefined)[] = [];
+  let key: string | undefined;
+  let keyPath: JsonPath = [];
+  let keyOffset = 0;
+  let root: unknown;
+  const put = (v: unknown) => {
+    const top = stack[stack.length - 1];
+    if (!top) root = v;
+    else if (Array.isArray(top)) top.push(v);
+    else if (key === '__proto__') protoKeys.push({ path: keyPath, offset: keyOffset });
+    else if (key !== undefined) top[key] = v;
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: () => {
+        const o = Object.create(null) as Record<string, unknown>;
+        put(o);
+        stack.push(o);
+        keys.push(key);
+      },
+      onObjectProperty: (name, offset, _len, _line, _col, pathSupplier) => {
+        key = name;
+        keyOffset = offset;
+        if (name === '__proto__') keyPath = [...pathSupplier(), name];
+      },
+      onObjectEnd: () => {
+        stack.pop();
+        key = keys.pop();
+      },
+      onArrayBegin: () => {
+        const a: unknown[] = [];
+        put(a);
+        stack.push(a);
+        keys.push(key);
+      },
+      onArrayEnd: () => {
+        stack.pop();
+        key = keys.pop();
+      },
+      onLiteralValue: (v) => put(v),
+      onError: (error, offset, length) => errors.push({ error, offset, length }),
+    },
+    options,
+  );
+  return { value: root, protoKeys };
 }
 
 export type FileRead = { kind: 'missing' } | { kind: 'text'; text: string } | { kind: 'error'; problem: ConfigProblem };
 
-/** Reads a config file; a missing file is normal (nothing configured), other failures are problems. */
+/**
+ * Reads a config file; a missing file is normal (nothing configured), other failures are problems.
+ * Only regular files up to MAX_CONFIG_BYTES are read: a repository can commit `.mcp.json` as a
+ * symlink to /dev/zero or a FIFO.
+ */
 export async function readConfigFile(file: string, scope?: Scope): Promise<FileRead> {
-  try {
-    return { kind: 'text', text: await readFile(file, 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return {
-      kind: 'error',
-      problem: {
-        severity: 'error',
-        code: 'unreadable',
-        message: `Cannot read the file (${code ?? (e as Error).message}). Check that it is a file you can read.`,
-        file,
-        jsonPath: [],
-        scope,
-      },
-    };
-  }
+  const r = await readBoundedFile(file, MAX_CONFIG_BYTES);
+  if (r.kind === 'text' || r.kind === 'missing') return r;
+  return { kind: 'error', problem: { severity: 'error', code: 'unreadable', message: r.message, file, jsonPath: [], scope } };
 }
 
 /** "a number", "an array", "null"... for messages. */

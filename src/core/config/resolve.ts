@@ -5,10 +5,10 @@
  * entry points at is opened, and nobody is asked for a secret, before the server is admitted.
  * Any failure excludes only this server.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { InputResolver } from '../ports.js';
 import { parseEnvFile } from './envFile.js';
+import { readBoundedFile } from './read-bounded.js';
 import { formatJsonPath, type JsonPath } from './jsonc.js';
 import { policyAdmission, runs } from './admit.js';
 import type { Policy } from './policy.js';
@@ -17,6 +17,9 @@ import { signatureOf, stableHash } from './signature.js';
 import type { RawEntry } from './sources/entry.js';
 import type { ConfigProblem, RemoteServerConfig, ServerDefinition, StdioServerConfig } from './types.js';
 import { expandableStrings, expandConfig, inputIdsIn, inputIdsOf, type UnresolvedVariable, type VariableContext } from './variables.js';
+
+/** A dotenv file is a few lines; anything bigger is a mistake or an attack. */
+export const MAX_ENV_FILE_BYTES = 1024 * 1024;
 
 type FileConfig = StdioServerConfig | RemoteServerConfig;
 
@@ -65,15 +68,15 @@ async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveCon
   if (c.envFile === undefined) return { config: c, problems: [] };
   const path = c.envFile;
   ctx.envFiles.add(path);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  // Bounded, regular files only: a repository can point envFile at /dev/zero or a FIFO.
+  const read = await readBoundedFile(path, MAX_ENV_FILE_BYTES);
+  if (read.kind !== 'text') {
+    const why = read.kind === 'missing' ? 'ENOENT' : read.message;
     return {
-      problems: [entryProblem(raw, 'env-file', `Server "${raw.name}": the envFile ${path} cannot be read (${code}). Create it or fix the path; relative paths start at ${raw.baseDir}.`, ['envFile'])],
+      problems: [entryProblem(raw, 'env-file', `Server "${raw.name}": the envFile ${path} cannot be read (${why}). Create it or fix the path; relative paths start at ${raw.baseDir}.`, ['envFile'])],
     };
   }
+  const text = read.text;
   const parsed = parseEnvFile(text);
   const problems = parsed.badLines.length
     ? [
@@ -102,7 +105,14 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
     if (!ctx.inputCache.has(key)) {
       let v: string | undefined;
       try {
-        v = ctx.inputs ? await ctx.inputs.resolve(id, { file: raw.source.file, ...(decl?.description !== undefined ? { description: decl.description } : {}), ...(decl?.password ? { password: true } : {}) }) : undefined;
+        v = ctx.inputs
+          ? await ctx.inputs.resolve(id, {
+              file: raw.source.file,
+              ...(decl?.description !== undefined ? { description: decl.description } : {}),
+              ...(decl?.password ? { password: true } : {}),
+              ...(decl ? { declaration: decl } : {}),
+            })
+          : undefined;
       } catch {
         v = undefined;
       }

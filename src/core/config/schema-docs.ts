@@ -66,6 +66,9 @@ export const ENTRY_DOCS = {
   timeout: {
     "description": "Connect timeout for this server in milliseconds; overrides mcpHost.timeouts.connect and MCP_TIMEOUT."
   },
+  toolTimeout: {
+    "description": "Tool call timeout for this server in milliseconds; overrides mcpHost.timeouts.toolCall and MCP_TOOL_TIMEOUT. A call that reports progress restarts the timer."
+  },
   disabled: {
     "default": false,
     "description": "Keep this server configured but do not start it."
@@ -86,6 +89,35 @@ export const OAUTH_DOCS = {
   },
   scopes: {
     "description": "Scopes to request, e.g. [\"read\", \"write\"]."
+  },
+  grantType: {
+    "default": "authorization_code",
+    "enumDescriptions": [
+      "A person signs in in the browser (PKCE).",
+      "Machine-to-machine: the client authenticates itself with a secret or a signed JWT; no browser (SEP-1046)."
+    ],
+    "description": "How tokens are obtained: \"authorization_code\" (a person signs in, the default) or \"client_credentials\" (machine-to-machine, needs \"clientId\" and a secret or private key set with Authenticate / mcp-host auth)."
+  },
+  tokenEndpointAuthMethod: {
+    "default": "client_secret_basic",
+    "description": "How a client_credentials client proves who it is: a client secret (HTTP Basic or form post) or a JWT signed with its private key (RFC 7523). The secret or key is kept in secret storage, never in this file."
+  },
+  signingAlgorithm: {
+    "default": "RS256",
+    "examples": [
+      "RS256",
+      "ES256",
+      "PS256",
+      "EdDSA"
+    ],
+    "description": "JWS algorithm of the private_key_jwt client assertion; must match the private key."
+  },
+  issuer: {
+    "description": "Issuer URL of the authorization server the client credentials were registered with; they are sent to no other server. Without it the first authorization server that accepts them is remembered."
+  },
+  clientMetadataUrl: {
+    "pattern": "^https://[^/]+/.+",
+    "description": "HTTPS URL where this client's OAuth client ID metadata document is published (SEP-991); used as the client ID when the authorization server supports it, instead of dynamic registration."
   },
 } as const;
 
@@ -139,3 +171,19 @@ export const SERVER_DOCS = {
     }
   ]
 };
+
+/** `dev` (VS Code's mcp.json shape): watch and debug. */
+export const DEV_DOCS = {
+  object: {
+    "description": "Development mode for a server you are writing: restart it when its files change, and start it under the debugger. The shape VS Code's mcp.json uses."
+  },
+  watch: {
+    "description": "Glob pattern (or list of patterns) relative to the workspace folder, e.g. \"src/**/*.ts\". When a matching file changes, only this server restarts (after writes have settled) and the log says what changed in its tools, resources and prompts."
+  },
+  debug: {
+    "description": "Start the server under the debugger and attach VS Code to it. Stopping the debug session stops the server, and stopping the server ends the session."
+  },
+  debugType: {
+    "description": "\"node\": the server is started with --inspect on a free loopback port; \"python\": the server is started through debugpy (which must be installed)."
+  },
+} as const;

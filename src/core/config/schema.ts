@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
-import { ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, SERVER_DOCS } from './schema-docs.js';
+import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, SERVER_DOCS } from './schema-docs.js';
 import type { ConfigProblem, RemoteServerConfig, Scope, StdioServerConfig } from './types.js';
 
 /** Accepted spellings of `type`; `streamableHttp` and friends are what other apps write for `http`. */
@@ -18,7 +18,7 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
   ws: 'ws',
 };
 
-const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile'] as const;
+const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile', 'dev'] as const;
 const REMOTE_ONLY = ['headers', 'oauth'] as const;
 
 const oauthSchema = z
@@ -31,8 +31,32 @@ const oauthSchema = z
       .meta(OAUTH_DOCS.authServerMetadataUrl)
       .optional(),
     scopes: z.array(z.string()).meta(OAUTH_DOCS.scopes).optional(),
+    // Machine-to-machine sign-in (SEP-1046): no browser, the client authenticates itself.
+    grantType: z.enum(['authorization_code', 'client_credentials'], { error: 'must be "authorization_code" or "client_credentials"' }).meta(OAUTH_DOCS.grantType).optional(),
+    tokenEndpointAuthMethod: z
+      .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt'], { error: 'must be "client_secret_basic", "client_secret_post" or "private_key_jwt"' })
+      .meta(OAUTH_DOCS.tokenEndpointAuthMethod)
+      .optional(),
+    signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).meta(OAUTH_DOCS.signingAlgorithm).optional(),
+    issuer: z.string().refine((u) => isUrl(u), { error: 'must be the authorization server\'s issuer URL' }).meta(OAUTH_DOCS.issuer).optional(),
+    clientMetadataUrl: z
+      .string()
+      .refine((u) => isHttpsUrl(u) && new URL(u).pathname !== '/', { error: 'must be an https:// URL with a path (where the client ID metadata document is published)' })
+      .meta(OAUTH_DOCS.clientMetadataUrl)
+      .optional(),
   })
   .meta(OAUTH_OBJECT_DOCS);
+
+/** `dev` as VS Code's mcp.json writes it: restart on file changes, start under the debugger. */
+const devSchema = z
+  .object({
+    watch: z.union([z.string().min(1, { error: 'must not be empty' }), z.array(z.string().min(1, { error: 'must not be empty' }))]).meta(DEV_DOCS.watch).optional(),
+    debug: z
+      .object({ type: z.enum(['node', 'python'], { error: 'must be "node" or "python"' }).meta(DEV_DOCS.debugType) })
+      .meta(DEV_DOCS.debug)
+      .optional(),
+  })
+  .meta(DEV_DOCS.object);
 
 /**
  * Shape of one server entry as written in a file (before type resolution and expansion).
@@ -52,7 +76,9 @@ export const serverEntrySchema = z
     headers: z.record(z.string(), z.string()).meta(ENTRY_DOCS.headers).optional(),
     oauth: oauthSchema.optional(),
     timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).meta(ENTRY_DOCS.timeout).optional(),
+    toolTimeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).meta(ENTRY_DOCS.toolTimeout).optional(),
     disabled: z.boolean().meta(ENTRY_DOCS.disabled).optional(),
+    dev: devSchema.optional(),
   })
   .meta(SERVER_DOCS);
 
@@ -60,6 +86,10 @@ export type ServerEntryInput = z.infer<typeof serverEntrySchema>;
 
 /** The keys the schema knows; media/mcp-server.schema.json must describe the same set. */
 export const SERVER_ENTRY_KEYS = Object.keys(serverEntrySchema.shape);
+
+function isUrl(u: string): boolean {
+  return URL.canParse(u);
+}
 
 function isHttpsUrl(u: string): boolean {
   try {
@@ -116,7 +146,8 @@ function issueMessage(issue: z.core.$ZodIssue, raw: unknown, name: string): stri
     return `${where} must be ${expected}, but it is ${describeValue(actual)}.`;
   }
   if (issue.code === 'invalid_union') {
-    // The only union is an env value.
+    if (issue.path[0] === 'dev') return `${where} must be a glob string or a list of glob strings, but it is ${describeValue(actual)}.`;
+    // The other union is an env value.
     return `${where} must be a string (or a number or boolean), but it is ${describeValue(actual)}.`;
   }
   return `${where} ${issue.message}.`;
@@ -210,8 +241,17 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has an empty "url". Set it to the server's address, e.g. "https://example.com/mcp".`, ['url'])] };
   }
 
+  if (e.oauth?.grantType === 'client_credentials' && !e.oauth.clientId) {
+    return {
+      ok: false,
+      problems: [
+        problem(loc, 'schema', `Server "${loc.name}" uses "oauth.grantType": "client_credentials" without "oauth.clientId". Add the client ID registered with the authorization server (its secret or key is asked for at Authenticate).`, ['oauth']),
+      ],
+    };
+  }
   const common = {
     ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
+    ...(e.toolTimeout !== undefined ? { toolTimeout: e.toolTimeout } : {}),
     ...(e.disabled !== undefined ? { disabled: e.disabled } : {}),
   };
   if (hasCommand) {
@@ -228,6 +268,7 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
       ...(env ? { env } : {}),
       ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
       ...(e.envFile !== undefined ? { envFile: e.envFile } : {}),
+      ...(e.dev ? { dev: { ...(e.dev.watch !== undefined ? { watch: typeof e.dev.watch === 'string' ? [e.dev.watch] : e.dev.watch } : {}), ...(e.dev.debug ? { debug: e.dev.debug } : {}) } } : {}),
       ...common,
     };
     return { ok: true, config, warnings };

@@ -16,11 +16,23 @@ export interface OAuthSettings {
   callbackPort?: number;
   authServerMetadataUrl?: string;
   scopes?: string[];
+  /** `client_credentials`: machine-to-machine, no browser (SEP-1046). Default `authorization_code`. */
+  grantType?: 'authorization_code' | 'client_credentials';
+  /** How a client_credentials client authenticates at the token endpoint; default `client_secret_basic`. */
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  /** JWS algorithm of the private_key_jwt assertion; default RS256. */
+  signingAlgorithm?: string;
+  /** Issuer of the authorization server the client credentials belong to; they are sent nowhere else. */
+  issuer?: string;
+  /** HTTPS URL of this client's metadata document (SEP-991), used as client_id where the AS supports it. */
+  clientMetadataUrl?: string;
 }
 
 interface CommonConfig {
   /** Connect timeout override in ms. */
   timeout?: number;
+  /** Tool call timeout override in ms (beside the global setting and MCP_TOOL_TIMEOUT, which it beats). */
+  toolTimeout?: number;
   disabled?: boolean;
 }
 
@@ -31,6 +43,14 @@ export interface StdioServerConfig extends CommonConfig {
   env?: Record<string, string>;
   cwd?: string;
   envFile?: string;
+  /** Development mode (src/core/dev): restart on changes to `watch` globs, start under a debugger. */
+  dev?: DevSettings;
+}
+
+export interface DevSettings {
+  /** Globs relative to the server's folder (its `cwd`, else its workspace folder). */
+  watch?: string[];
+  debug?: { type: 'node' | 'python' };
 }
 
 export interface RemoteServerConfig extends CommonConfig {

@@ -15,6 +15,8 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationPort, HostOptions, RootsPort, SamplingPort } from '../api.js';
+import { answerMaybeAsTask } from '../features/tasks.js';
+import { nullLogger, type Logger } from '../ports.js';
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
 import type { ListKind } from './connect.js';
 
@@ -33,6 +35,7 @@ export interface ClientHandlerContext {
   server: string;
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  log?: Logger;
   sampling?: SamplingPort;
   onServerLog?: HostOptions['onServerLog'];
   /** Re-fetches one cached list after the server said it changed. */
@@ -46,16 +49,19 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
     await Promise.all([ctx.refresh('resources'), ctx.refresh('resourceTemplates')]);
   });
   const roots = ctx.roots;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots() }));
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots(ctx.server) }));
   const elicitation = ctx.elicitation;
   if (elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (req, extra): Promise<ElicitResult> => {
+    client.setRequestHandler(ElicitRequestSchema, (req, extra): Promise<ElicitResult> => {
       const p = req.params;
-      const answer =
-        p.mode === 'url'
-          ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
-          : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
-      return answer as ElicitResult;
+      // A server may ask for the answer as a task (2025-11-25) and poll for it.
+      return answerMaybeAsTask(p, extra, async () => {
+        const answer =
+          p.mode === 'url'
+            ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
+            : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
+        return answer as ElicitResult;
+      }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
     });
   }
   const sampling = ctx.sampling;

@@ -3,14 +3,14 @@
  * abortable (stop/restart during connect), then the advertised lists fetched page by page.
  * The transport is always closed when the attempt fails, so no process outlives a failed attempt.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
 import { describeTarget } from '../config/describe.js';
-import { redactUrl } from '../redact.js';
+import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
@@ -19,6 +19,8 @@ import type { HostOptions } from '../api.js';
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
   capabilities: ClientCapabilities;
+  /** More SDK Client options (the task store of src/core/features). */
+  clientOptions?: Partial<ClientOptions>;
   logger: Logger;
   authProvider?: OAuthClientProvider;
   timeoutMs: number;
@@ -27,6 +29,8 @@ export interface ConnectOptions {
   clock?: Clock;
   /** Registers request/notification handlers on the fresh client before it connects. */
   setupClient(client: Client): void;
+  /** Wraps the fresh transport (protocol trace); see HostOptions.wrapTransport. */
+  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
   /** Test port (HostOptions.transportFor): a transport in place of the real one. */
   transportFor?: HostOptions['transportFor'];
 }
@@ -48,8 +52,23 @@ export interface LiveConnection {
 /** Outcome of a failed attempt: needs-auth is a state of its own, not a failure to retry. */
 export class NeedsAuthError extends Error {}
 
-/** Turns whatever an attempt threw into an error that says what happened and what to do. */
+/**
+ * Turns whatever an attempt threw into an error that says what happened and what to do. The text
+ * ends up in the server's state, logs and CLI output, and HTTP clients repeat raw URLs (with their
+ * credentials) and header values in theirs: it is redacted here, once, for all of them.
+ */
 export function connectError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
+  const e = describeError(err, def, stdio);
+  const clean = (text: string) => redactString(redactKnownValues(text, secretValuesOf(def.config)));
+  if (e instanceof HostError) {
+    const message = clean(e.message);
+    return message === e.message ? e : new HostError(e.code, message, e.hint === undefined ? undefined : clean(e.hint), { cause: e.cause });
+  }
+  if (e instanceof NeedsAuthError) return new NeedsAuthError(clean(e.message));
+  return e;
+}
+
+function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
   if (err instanceof HostError && err.code !== 'connection-closed') return err;
   if (isUnauthorized(err)) return new NeedsAuthError(`${def.name} needs authentication: ${errorMessage(err)}`);
   if (stdio && (stdio.exit || isConnectionClosed(err) || err instanceof HostError)) {
@@ -73,12 +92,13 @@ async function closeQuietly(t: Transport): Promise<void> {
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
   const created: CreatedTransport = o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
-  const { transport, stdio } = created;
+  const { stdio } = created;
+  const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
   const health = { terminalErrors: 0 };
   transport.onmessage = () => {
     health.terminalErrors = 0;
   };
-  const client = new Client(o.clientInfo, { capabilities: o.capabilities });
+  const client = new Client(o.clientInfo, { ...o.clientOptions, capabilities: o.capabilities });
   o.setupClient(client);
 
   let timer: Disposable | undefined;

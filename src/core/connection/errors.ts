@@ -24,6 +24,8 @@ export type HostErrorCode =
   | 'stopped'
   | 'server-error'
   | 'reconnect-failed'
+  /** Stopped answering pings (src/core/features/ping.ts); reconnected at once. */
+  | 'unresponsive'
   /** An MCP App's resource is missing or not an app. */
   | 'bad-app'
   /** An MCP App asked for something outside what its server may do. */

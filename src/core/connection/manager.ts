@@ -3,19 +3,22 @@
  * each, see server.ts), the two connect pools (local, remote) side by side, the definition diff,
  * `whenSettled` and the change events.
  */
-import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
+import { ClientFeatures } from '../features/index.js';
 import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities } from './clientHandlers.js';
 import { HostError, errorMessage } from './errors.js';
 import { Pool } from './pool.js';
 import { Server, type ServerContext } from './server.js';
-import { isRemote, readSettings, type ConnectionSettings } from './settings.js';
+import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */
 export interface ConnectionManager extends McpHost {
@@ -28,7 +31,19 @@ export interface ConnectionManager extends McpHost {
    * to the next attempt and the next call. The MCP_* environment overrides still win.
    */
   updateSettings(s: Pick<HostOptions, 'concurrency' | 'timeouts'>): void;
+  /** Sampling, logging, ping, tasks, subscriptions: the running tasks and resource listeners. */
+  readonly features: ClientFeatures;
+  /**
+   * Runs `op` with the server's live SDK client (connecting first if needed), with the same
+   * error handling as calls: for the protocol features in src/core/features.
+   */
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
+  /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
+  request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown>;
 }
+
+/** Any JSON object: a free-form request's result is shown to the user as it came. */
+const anyResult = z.looseObject({});
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
@@ -43,6 +58,7 @@ export class Manager implements ConnectionManager {
   private readonly localPool: Pool;
   private readonly remotePool: Pool;
   private readonly ctx: ServerContext;
+  readonly features: ClientFeatures;
   private settledWaiters: (() => void)[] = [];
   private readonly subscriptions: Disposable[] = [];
   private disposed = false;
@@ -52,13 +68,25 @@ export class Manager implements ConnectionManager {
     this.localPool = new Pool(settings.localConcurrency);
     this.remotePool = new Pool(settings.remoteConcurrency);
     const clock: Clock = options.clock ?? systemClock;
-    const capabilities: ClientCapabilities = clientCapabilities(options);
+    // The gateway's bridge (HostOptions.sampling / onServerLog) serves where no feature port is given.
+    const f = options.features ?? {};
+    const hostLog = options.onServerLog;
+    this.features = new ClientFeatures(
+      {
+        ...f,
+        ...(f.sampling ?? options.sampling ? { sampling: f.sampling ?? options.sampling } : {}),
+        ...(f.onServerLog || hostLog ? { onServerLog: (server, m) => (f.onServerLog?.(server, m), hostLog?.(server, m)) } : {}),
+      },
+      clock,
+    );
+    const capabilities: ClientCapabilities = this.features.capabilities(clientCapabilities(options));
     this.ctx = {
       settings,
       clock,
       options,
       capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      features: this.features,
       poolFor: (def) => (def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool),
       takenNames: (except) => {
         const taken = new Set<string>();
@@ -198,8 +226,9 @@ export class Manager implements ConnectionManager {
 
   // ---- using -------------------------------------------------------------------------------
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolCallResult> {
+  async callTool(server: string, tool: string, args: Record<string, unknown>, callOpts?: CallOptions): Promise<ToolCallResult> {
     const e = this.entry(server);
+    const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
     return e.use(`tool ${tool}`, opts, async (conn) => {
       const t = e.tools.find((x) => x.name === tool) ?? e.tools.find((x) => x.qualifiedName === tool);
       if (!t) {
@@ -210,9 +239,18 @@ export class Manager implements ConnectionManager {
       const problems = validateToolArgs(t, args);
       if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
       const started = this.ctx.clock.now();
-      const raw = await conn.client.callTool({ name: t.name, arguments: args }, undefined, e.requestOptions(opts));
-      return toToolCallResult(raw as CallToolResult, this.ctx.clock.now() - started, this.options.blobDir);
+      const raw = await this.features.callTool(e.name, conn.client, t, args, e.requestOptions(opts), e.log, opts?.onTaskStatus);
+      return toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
     });
+  }
+
+  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
+    return this.entry(server).use(what, opts, (conn) => op(conn.client));
+  }
+
+  async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
+    const e = this.entry(server);
+    return e.use(method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, e.requestOptions(opts)));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {

@@ -29,7 +29,7 @@ export function callError(
   if (opts?.signal?.aborted) return new HostError('cancelled', `${what} was cancelled`, undefined, { cause: err });
   if (isRequestTimeout(err)) {
     const ms = opts?.timeoutMs ?? c.toolTimeoutMs;
-    return new HostError('request-timeout', `${what} on ${server} timed out after ${ms} ms`, 'Raise the call timeout (MCP_TOOL_TIMEOUT) if the server is just slow.', { cause: err });
+    return new HostError('request-timeout', `${what} on ${server} timed out after ${ms} ms`, 'Raise the server\'s "toolTimeout" (or MCP_TOOL_TIMEOUT) if it is just slow.', { cause: err });
   }
   if (isUnauthorized(err) || isUnauthorized((err as { cause?: unknown } | undefined)?.cause)) {
     const message = `${server} needs authentication: ${errorMessage(err)}`;

@@ -2,6 +2,7 @@
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { HostOptions } from '../api.js';
 import type { ServerDefinition } from '../config/types.js';
+import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';
 import type { Pool } from './pool.js';
 import type { Server } from './server.js';
@@ -14,6 +15,8 @@ export interface ServerContext {
   readonly options: HostOptions;
   readonly capabilities: ClientCapabilities;
   readonly clientInfo: { name: string; version: string };
+  /** Sampling, logging, ping, tasks, subscriptions (src/core/features). */
+  readonly features: ClientFeatures;
   /** The connect pool for this definition; undefined: in-process servers take no slot. */
   poolFor(def: ServerDefinition): Pool | undefined;
   /** Qualified tool names other servers already use. */

@@ -19,7 +19,7 @@ import { callError, requestOptions } from './requests.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
-import type { ConnectionState } from './state.js';
+import { redactState, type ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 
 export type { ServerContext } from './server-context.js';
@@ -77,8 +77,9 @@ export class Server {
     return { name: this.name, definition: this.def, state: this.state, tools: this.tools, resources: this.resources, resourceTemplates: this.resourceTemplates, prompts: this.prompts };
   }
 
+  /** Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets). */
   private setState(state: ConnectionState): void {
-    this.state = state;
+    this.state = redactState(state, this.def);
     this.ctx.changed(this);
   }
 
@@ -193,16 +194,19 @@ export class Server {
     const def = this.def;
     const timeoutMs = connectTimeoutFor(def.config, this.ctx.settings);
     let conn: LiveConnection;
+    const clientOptions = this.ctx.features.clientOptions();
     try {
       conn = await openConnection(def, {
         clientInfo: this.ctx.clientInfo,
         capabilities: this.ctx.capabilities,
+        clientOptions,
         logger: this.log,
         authProvider: def.config.type === 'stdio' || def.config.type === 'inprocess' ? undefined : this.ctx.options.authProvider?.(def),
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => this.setupClient(client),
+        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore)),
+        wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
     } catch (err) {
@@ -230,6 +234,7 @@ export class Server {
     }
     this.watch(conn);
     this.conn = conn;
+    this.ctx.features.attach(this.name, conn, this.log, (why) => this.unresponsive(conn, why));
     this.tools = wrapTools(this.name, lists.tools, this.ctx.takenNames(this));
     this.resources = wrapResources(this.name, lists.resources);
     this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
@@ -315,11 +320,20 @@ export class Server {
     };
   }
 
+  /** Stopped answering pings: shown as unresponsive, then reconnected. */
+  private unresponsive(conn: LiveConnection, why: string): void {
+    if (this.conn !== conn) return;
+    this.log.warn(`${this.name} is unresponsive: it ${why}; reconnecting`);
+    this.setState({ kind: 'failed', error: { code: 'unresponsive', message: `${this.name} is unresponsive: it ${why}`, hint: 'Reconnecting now.' }, at: this.ctx.clock.now() });
+    void this.restart();
+  }
+
   private setupClient(client: Client): void {
     installClientHandlers(client, {
       server: this.name,
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
+      log: this.log,
       sampling: this.ctx.options.sampling,
       onServerLog: this.ctx.options.onServerLog,
       refresh: async (kind) => {
@@ -395,5 +409,5 @@ export class Server {
         .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
     });
   }
-
 }
+

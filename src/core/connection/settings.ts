@@ -52,6 +52,20 @@ export function connectTimeoutFor(config: ServerConfig, s: ConnectionSettings): 
   return config.timeout !== undefined && config.timeout > 0 ? config.timeout : s.connectTimeoutMs;
 }
 
+/**
+ * The timeout of one tool call: an explicit per-call value (CLI `--timeout`) first, then the
+ * server entry's `toolTimeout`, then MCP_TOOL_TIMEOUT / the setting (already in `s`).
+ */
+export function toolTimeoutFor(config: ServerConfig, s: ConnectionSettings, explicitMs?: number): number {
+  if (explicitMs !== undefined) return explicitMs;
+  return config.toolTimeout !== undefined && config.toolTimeout > 0 ? config.toolTimeout : s.toolTimeoutMs;
+}
+
+/** `opts` with its `timeoutMs` filled in by toolTimeoutFor. */
+export function withToolTimeout<T extends { timeoutMs?: number }>(opts: T | undefined, config: ServerConfig, s: ConnectionSettings): T & { timeoutMs: number } {
+  return { ...(opts ?? ({} as T)), timeoutMs: toolTimeoutFor(config, s, opts?.timeoutMs) };
+}
+
 export function backoffDelay(attempt: number, s: ConnectionSettings): number {
   return Math.min(s.backoffBaseMs * 2 ** Math.max(0, attempt - 1), s.backoffMaxMs);
 }

@@ -1,4 +1,6 @@
 /** Connection state of one server, as a discriminated union with exhaustive helpers. */
+import type { ServerDefinition } from '../config/types.js';
+import { redactKnownValues, redactString, secretValuesOf } from '../redact.js';
 import type { HostErrorCode } from './errors.js';
 
 export interface ServerInfo {
@@ -56,4 +58,19 @@ export namespace ConnectionStates {
 
 export function assertNever(x: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}
+
+/** The state with every message it carries redacted (URLs, tokens, and the entry's own env/header values). */
+export function redactState(state: ConnectionState, def: ServerDefinition): ConnectionState {
+  const clean = (text: string): string => redactString(redactKnownValues(text, secretValuesOf(def.config)));
+  switch (state.kind) {
+    case 'failed':
+      return { ...state, error: { ...state.error, message: clean(state.error.message), ...(state.error.hint !== undefined ? { hint: clean(state.error.hint) } : {}) } };
+    case 'needs-auth':
+      return { ...state, message: clean(state.message) };
+    case 'disabled':
+      return state.message === undefined ? state : { ...state, message: clean(state.message) };
+    default:
+      return state;
+  }
 }

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Logger } from '../ports.js';
+import { redactString } from '../redact.js';
 import { HostError } from './errors.js';
 import { killTree, type KillTreeOptions } from './processTree.js';
 import { resolveCommand } from './resolveCommand.js';
@@ -168,7 +169,8 @@ export class StdioProcessTransport implements Transport {
       // Servers that print banners or debug output to stdout are common; skip, don't disconnect.
       if (this.garbageLogged < 100) {
         this.garbageLogged++;
-        this.opts.logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`);
+        // Servers print tokens on stdout too (env dumps, debug headers): redacted like stderr.
+        this.opts.logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${redactString(line.length > 200 ? `${line.slice(0, 200)}…` : line)}`);
       }
       return;
     }

@@ -32,15 +32,21 @@ export function fence(text: string, lang = ''): string {
  * them everywhere made paths, versions and MIME types in the raw text hard to read.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`)
+  return escapeFormatting(text)
     .replace(/^(\s*)-/gm, '$1\\-')
     .replace(/^(\s*\d+)\./gm, '$1\\.');
 }
 
-/** `escapeMarkdown` for a short inline label: line breaks become spaces. */
+function escapeFormatting(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
+}
+
+/**
+ * For a fragment placed mid-line (a name, a version, a MIME type): formatting escaped, line breaks
+ * become spaces. Nothing can start a list there, so "1.2.0" stays as written.
+ */
 export function escapeInline(text: string): string {
-  return escapeMarkdown(text).replace(/\r?\n/g, ' ');
+  return escapeFormatting(text).replace(/\r?\n/g, ' ');
 }
 
 function link(label: string, href: string): string {
@@ -149,7 +155,7 @@ export function renderResource(read: { server: string; uri: string; result: Reso
 /** The document for a prompt's messages. */
 export function renderPrompt(p: { server: string; name: string; args: Record<string, string>; result: PromptGetResult }, opts: RenderOptions): string {
   const out = [`# ${escapeInline(p.name)}`, `_Prompt from **${escapeInline(p.server)}**_`];
-  if (p.result.description) out.push(`> ${escapeInline(p.result.description)}`);
+  if (p.result.description) out.push(`> ${escapeMarkdown(p.result.description.replace(/\r?\n/g, ' '))}`);
   for (const [i, m] of p.result.messages.entries()) {
     out.push(`## ${i + 1}. ${m.role}`, renderContent(p.server, m.content, opts));
   }

@@ -4,6 +4,7 @@
  * resources keep their own URIs unless two servers offer the same one, and then each of them is
  * wrapped as `mcp-host://<server>/<uri>`, which `resolveResourceUri` turns back.
  */
+import { visibleToModel } from '../apps/meta.js';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../api.js';
 import { gatewayName } from '../naming.js';
 
@@ -82,6 +83,8 @@ export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: Expos
   for (const s of live) {
     for (const t of s.tools) {
       if (filter.isToolEnabled && !filter.isToolEnabled(s.name, t.name)) continue;
+      // App-only tools (MCP Apps visibility ["app"]) are for the server's own interface, not for agents.
+      if (!visibleToModel(t)) continue;
       const name = gatewayName(s.name, t.name, toolNames);
       toolNames.add(name);
       tools.push({ name, tool: t });

@@ -4,6 +4,7 @@
  * connect, tools.ts for what they may do.
  */
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -12,6 +13,7 @@ import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import { checkUpgrade, generateToken } from './auth.js';
 import type { EditorPort, IdeSelection } from './editorPort.js';
+import { PendingSockets, RateLimitedLog, type ConnectionLimits } from './limits.js';
 import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lockFile.js';
 import { registerIdeTools } from './tools.js';
 import { WebSocketServerTransport } from './wsTransport.js';
@@ -32,6 +34,15 @@ export interface IdeServerOptions {
   keepAliveMs?: number;
   /** Quiet time before `selection_changed` is sent. Default 100 ms. */
   selectionDebounceMs?: number;
+  /** Sockets waiting for their handshake and how long they may wait (limits.ts). */
+  limits?: ConnectionLimits & {
+    /** Open sockets in all (agents and handshakes); more are refused by Node. Default 1,024 (the review served 500 agents at once). */
+    maxConnections?: number;
+    /** Answers a client has not read (bytes) before the server stops reading its requests. Default 8 MiB. */
+    pauseUnreadBytes?: number;
+    /** Unread answers (bytes) at which the client is disconnected. Default 128 MiB. */
+    maxUnreadBytes?: number;
+  };
 }
 
 /** `at_mentioned` parameters; lines are 0-based and omitted for a whole file. */
@@ -64,6 +75,8 @@ export class IdeServer {
   private selectionTimer: NodeJS.Timeout | undefined;
   private keepAlive: NodeJS.Timeout | undefined;
   private disposed = false;
+  private readonly refusals: RateLimitedLog;
+  private readonly pending: PendingSockets;
   private readonly onExit = (): void => removeLockFileSync(this.lockDir, this.port);
 
   /** Fires when a client connects or disconnects. */
@@ -76,7 +89,10 @@ export class IdeServer {
     private readonly token: string,
     readonly port: number,
     readonly lockDir: string,
-  ) {}
+  ) {
+    this.refusals = new RateLimitedLog((line) => opts.logger.warn(line));
+    this.pending = new PendingSockets(opts.limits ?? {}, (why) => this.refusals.log(`IDE server: dropped a connection: ${why}`));
+  }
 
   /** Listens, cleans our stale lock files, writes this one. Rejects (and leaves nothing behind) on failure. */
   static async start(opts: IdeServerOptions): Promise<IdeServer> {
@@ -151,6 +167,8 @@ export class IdeServer {
     process.off('exit', this.onExit);
     clearInterval(this.keepAlive);
     clearTimeout(this.selectionTimer);
+    this.pending.dispose();
+    this.refusals.flush();
     for (const s of this.subscriptions) s.dispose();
     for (const c of [...this.clients]) {
       c.ws.close(1001, 'IDE closing');
@@ -172,6 +190,10 @@ export class IdeServer {
     process.once('exit', this.onExit);
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     this.http.on('clientError', (_err, socket) => socket.destroy());
+    // No token is needed to open a TCP connection, so idle ones are bounded in number and time.
+    this.http.maxConnections = this.opts.limits?.maxConnections ?? 1024;
+    this.http.on('connection', (socket: Socket) => this.pending.add(socket));
+    this.http.on('request', (req: IncomingMessage) => this.pending.forget(req.socket));
     const interval = this.opts.keepAliveMs ?? 30_000;
     this.keepAlive = setInterval(() => this.ping(), interval);
     this.keepAlive.unref();
@@ -185,10 +207,11 @@ export class IdeServer {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.pending.forget(req.socket);
     socket.on('error', () => socket.destroy());
     const verdict = this.disposed ? ({ ok: false, status: 403, reason: 'closing' } as const) : checkUpgrade(req, this.token, this.port);
     if (!verdict.ok) {
-      this.opts.logger.warn(`IDE server: refused connection from ${req.socket.remoteAddress ?? '?'}: ${verdict.reason}`);
+      this.refusals.log(`IDE server: refused connection from ${req.socket.remoteAddress ?? '?'}: ${verdict.reason}`);
       const text = verdict.status === 401 ? 'Unauthorized' : verdict.status === 403 ? 'Forbidden' : 'Bad Request';
       socket.end(`HTTP/1.1 ${verdict.status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
       return;
@@ -204,7 +227,17 @@ export class IdeServer {
   private async accept(ws: WebSocket): Promise<void> {
     const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: '0.1.0' }, { capabilities: { tools: {} } });
     registerIdeTools(mcp, { editor: this.opts.editor, latestSelection: () => this.latest, logger: this.opts.logger });
-    const transport = new WebSocketServerTransport(ws);
+    const limits = this.opts.limits ?? {};
+    const transport = new WebSocketServerTransport(ws, {
+      pauseAtBytes: limits.pauseUnreadBytes ?? 8 * 1024 * 1024,
+      closeAtBytes: limits.maxUnreadBytes ?? 128 * 1024 * 1024,
+      onBackpressure: (what, bytes) =>
+        this.opts.logger.warn(
+          what === 'paused'
+            ? `IDE server: an agent is not reading its answers (${Math.round(bytes / 1024)} KB waiting); its requests are not read until it catches up`
+            : `IDE server: disconnected an agent with ${Math.round(bytes / 1024 / 1024)} MB of unread answers`,
+        ),
+    });
     const client: Client = { ws, mcp, transport, alive: true, initialized: false };
     mcp.server.oninitialized = () => {
       client.initialized = true;
@@ -217,8 +250,9 @@ export class IdeServer {
       this.opts.logger.info(`IDE server: agent announced itself (pid ${client.agentPid ?? '?'})`);
     });
     mcp.server.onerror = (err) => this.opts.logger.debug(`IDE server: ${err.message}`);
+    // Only a pong proves the peer reads: a client that writes requests and never reads the
+    // answers must not count as alive (its answers pile up in our memory).
     ws.on('pong', () => (client.alive = true));
-    ws.on('message', () => (client.alive = true));
     ws.on('close', () => {
       if (!this.clients.delete(client)) return;
       this.opts.logger.info(`IDE server: agent disconnected (${this.clients.size} left)`);

@@ -21,6 +21,18 @@ function looksLikeResponse(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !('method' in value) && ('result' in value || 'error' in value);
 }
 
+/**
+ * Flow control: answers a peer has not read wait in our memory (`ws.bufferedAmount`). Over
+ * `pauseAtBytes` no more requests are read from it (they wait in its own socket) until half of
+ * that has drained; over `closeAtBytes` (answers already in flight when reading stopped) it is
+ * disconnected.
+ */
+export interface Backpressure {
+  pauseAtBytes: number;
+  closeAtBytes: number;
+  onBackpressure?(what: 'paused' | 'closed', bufferedBytes: number): void;
+}
+
 export class WebSocketServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -28,8 +40,12 @@ export class WebSocketServerTransport implements Transport {
 
   private started = false;
   private closed = false;
+  private paused = false;
 
-  constructor(private readonly ws: WebSocket) {}
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly backpressure?: Backpressure,
+  ) {}
 
   async start(): Promise<void> {
     if (this.started) throw new Error('WebSocketServerTransport already started');
@@ -61,8 +77,36 @@ export class WebSocketServerTransport implements Transport {
         reject(new Error('WebSocket is not open'));
         return;
       }
-      this.ws.send(JSON.stringify(payload), (err) => (err ? reject(err) : resolve()));
+      this.ws.send(JSON.stringify(payload), (err) => {
+        this.drained();
+        if (err) reject(err);
+        else resolve();
+      });
+      this.checkBuffered();
     });
+  }
+
+  private checkBuffered(): void {
+    const bp = this.backpressure;
+    if (!bp) return;
+    const buffered = this.ws.bufferedAmount;
+    if (buffered > bp.closeAtBytes) {
+      bp.onBackpressure?.('closed', buffered);
+      this.ws.terminate();
+    } else if (buffered > bp.pauseAtBytes && !this.paused) {
+      this.paused = true;
+      this.ws.pause();
+      bp.onBackpressure?.('paused', buffered);
+    }
+  }
+
+  /** A send completed: resume reading once the backlog is down to half the pause mark. */
+  private drained(): void {
+    if (!this.paused || !this.backpressure || this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount <= this.backpressure.pauseAtBytes / 2) {
+      this.paused = false;
+      this.ws.resume();
+    }
   }
 
   private replyError(id: string | number | null, code: number, message: string): void {

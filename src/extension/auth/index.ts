@@ -8,13 +8,16 @@
  *   createHost({ ..., authProvider: (def) => auth.providerFor(def) });
  *   registerServerCommands({ ..., auth: () => auth });
  */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { AuthError, createHostAuth, createLoopbackReceiver, type HostAuth, type NeedsAuthCache, type RedirectReceiver } from '../../core/auth/index.js';
+import { AuthError, createHostAuth, createLoopbackReceiver, usesClientCredentials, type HostAuth, type NeedsAuthCache, type RedirectReceiver } from '../../core/auth/index.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';
+import { externalOpener } from './opener.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
 import { errorMessage } from '../../core/connection/errors.js';
 
@@ -26,7 +29,7 @@ export interface EditorAuth extends vscode.Disposable {
    * the user cancelled; rejects with an AuthError whose message says what failed and what to do.
    */
   authenticate(def: ServerDefinition): Promise<void>;
-  /** Forgets tokens, client registration and client secret of the server. */
+  /** Revokes the tokens where the authorization server offers it, then forgets tokens, registration and client secret or key. */
   signOut(def: ServerDefinition): Promise<void>;
   /** Quiet period after needs-auth (15 minutes without probing the server). */
   readonly needsAuthCache: NeedsAuthCache;
@@ -39,12 +42,7 @@ export function needsUriRedirect(): boolean {
   return vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined;
 }
 
-const browser: BrowserOpener = {
-  // The string is passed through on purpose: the extension host accepts one and forwards it
-  // verbatim, whereas a vscode.Uri is re-serialised with `=`/`&`/`+` in the query percent-encoded,
-  // which breaks the authorization URL (scope, redirect_uri, resource).
-  open: async (url) => vscode.env.openExternal(url as unknown as vscode.Uri),
-};
+const browser: BrowserOpener = externalOpener((target) => vscode.env.openExternal(target as unknown as vscode.Uri));
 
 export function createEditorAuth(context: vscode.ExtensionContext, log: Logger): EditorAuth {
   const uriReceiver = needsUriRedirect() ? new UriRedirectReceiver(context.extension.id) : undefined;
@@ -58,7 +56,41 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     clientName: 'MCP Host for VS Code',
   });
 
+  /** For a client_credentials server: its secret (typed) or private key (a PEM/JWK file, read once). */
+  async function askClientCredential(def: ServerDefinition): Promise<boolean> {
+    const kind = await core.missingClientCredential(def);
+    if (!kind) return true;
+    const clientId = (def.config as { oauth?: { clientId?: string } }).oauth?.clientId ?? '';
+    if (kind === 'client secret') {
+      const secret = await vscode.window.showInputBox({
+        title: `Client credentials for ${def.name}`,
+        prompt: `Client secret of client "${clientId}" (kept in the OS keychain, never in a file).`,
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: (v) => (v ? undefined : 'A machine-to-machine client needs its secret.'),
+      });
+      if (!secret) return false;
+      await core.setClientSecret(def, secret);
+      return true;
+    }
+    const path = await vscode.window.showInputBox({
+      title: `Client credentials for ${def.name}`,
+      prompt: `Path of the private key file (PKCS#8 PEM or JWK) of client "${clientId}". Its contents are copied to the OS keychain.`,
+      ignoreFocusOut: true,
+    });
+    if (!path) return false;
+    let text: string;
+    try {
+      text = await readFile(path.trim().replace(/^~(?=\/)/, homedir()), 'utf8');
+    } catch (err) {
+      throw new AuthError('config', `Cannot read the private key file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+    }
+    await core.setPrivateKey(def, text);
+    return true;
+  }
+
   async function askClientSecret(def: ServerDefinition): Promise<boolean> {
+    if (usesClientCredentials(def)) return askClientCredential(def);
     const clientId = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth?.clientId : undefined;
     if (!clientId || (await core.hasClientSecret(def))) return true;
     const secret = await vscode.window.showInputBox({
@@ -109,9 +141,10 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
       void vscode.window.showInformationMessage(`Signed in to ${def.name}.`);
     },
     async signOut(def) {
-      await core.signOut(def);
+      const outcome = await core.signOut(def);
       log.info(`${def.name}: signed out; stored tokens removed`);
-      void vscode.window.showInformationMessage(`Signed out of ${def.name}.`);
+      const revoked = outcome.kind === 'revoked' ? ' The authorization server revoked the tokens.' : outcome.kind === 'failed' ? ' The authorization server could not revoke the tokens (see the log); they stay valid there until they expire.' : '';
+      void vscode.window.showInformationMessage(`Signed out of ${def.name}.${revoked}`);
     },
     dispose() {
       uriReceiver?.dispose();

@@ -46,11 +46,9 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
           signal?.addEventListener('abort', onAbort, { once: true });
           current = (uri) => {
             const p = new URLSearchParams(uri.query);
-            // Our state first: a URI we did not ask for must not even report an error.
-            if (p.get('state') !== expectedState) {
-              finish(() => reject(new AuthError('state-mismatch', 'The sign-in response did not match the request (state mismatch); nothing was saved. Try again.')));
-              return;
-            }
+            // Our state first: a URI we did not ask for (any web page can open one) must not
+            // report an error or end the user's sign-in; the real redirect may still come.
+            if (p.get('state') !== expectedState) return;
             const error = p.get('error');
             const code = p.get('code');
             if (error) {

@@ -1,18 +1,22 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ElicitationPort, HostContent, HostTool, McpHost, ResourceReadResult, ToolCallResult } from '../../core/api.js';
+import type { ElicitationPort, HostContent, HostTool, ResourceReadResult, ToolCallResult } from '../../core/api.js';
+import type { ConnectionManager } from '../../core/host.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { CallHistory } from '../../core/forms/call-history.js';
 import type { RenderOptions } from '../../core/forms/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
 import type { ChannelLogger } from '../ports/logger.js';
 
 export interface CallsContext {
-  host: McpHost;
+  host: ConnectionManager;
   log: ChannelLogger;
   results: ResultDocuments;
   history: CallHistory;
   /** Asks the user to open pages a tool call needs first (error -32042). */
   elicitation: ElicitationPort;
+  /** Tools switched off in the tree are left out of the pick. */
+  toolFilter?: ToolFilter;
   /** Opens a tool's MCP App for a finished call; false when there is none or it failed to load. */
   apps?: { open(tool: HostTool, args: Record<string, unknown>, result: ToolCallResult): Promise<boolean> };
 }

@@ -3,7 +3,9 @@
  * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
  */
 import type * as vscode from 'vscode';
-import type { ElicitationPort, McpHost } from '../../core/api.js';
+import type { ElicitationPort } from '../../core/api.js';
+import type { ConnectionManager } from '../../core/host.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { CallHistory } from '../../core/forms/call-history.js';
 import type { CallsContext } from './context.js';
 import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
@@ -26,15 +28,18 @@ export { RESULT_SCHEME } from './result-documents.js';
  */
 export function registerCallCommands(
   context: vscode.ExtensionContext,
-  host: McpHost,
+  host: ConnectionManager,
   log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
+  /** Shared with the Inspector commands (export as JSON, copy as a command line). */
+  history: CallHistory = new CallHistory(20),
+  toolFilter?: ToolFilter,
 ): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   const apps = new AppsController(host, log, { confirm: confirmDestructive }, { name: 'mcp-host-vscode', version });
-  const ctx: CallsContext = { host, log, results, history: new CallHistory(20), elicitation, apps };
+  const ctx: CallsContext = { host, log, results, history, elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };
   context.subscriptions.push(results, apps, registerJsonEditor());
   return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
 }

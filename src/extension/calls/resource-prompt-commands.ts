@@ -12,6 +12,10 @@ import { planForm, promptArgumentsSchema } from '../../core/forms/schema-plan.js
 import { blobsOfContents, blobsOfRead, errorText, renderOptions, type CallsContext } from './context.js';
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
+import { completingFormUi } from '../features/completion-ui.js';
+import { followResource } from '../features/subscriptions.js';
+import { completeArgument, type CompletionRef } from '../../core/features/completions.js';
+import type { FormUi } from '../../core/forms/collect.js';
 import { readTarget } from './targets.js';
 import type { CommandTable } from '../command-table.js';
 
@@ -46,8 +50,20 @@ async function pickResource(ctx: CallsContext, server?: string): Promise<{ serve
   return 'resource' in picked ? { server: picked.resource.server, uri: picked.resource.uri } : { server: picked.template.server, template: picked.template.uriTemplate };
 }
 
+/** The form UI for prompt arguments and template variables: completing as you type when the server offers completions. */
+function argumentsUi(ctx: CallsContext, server: string, ref: CompletionRef): FormUi {
+  const s = ctx.host.server(server);
+  const base = vscodeFormUi();
+  if (s?.state.kind !== 'connected' || s.state.capabilities.completions === undefined) return base;
+  return completingFormUi(
+    base,
+    async (argument, value, context) => (await ctx.host.withClient(server, 'completion/complete', (c) => completeArgument(c, ref, { name: argument, value }, context), { timeoutMs: 10_000 })).values,
+    ctx.log,
+  );
+}
+
 /** Asks for a template's variables and expands it; undefined when cancelled. */
-async function expandTemplate(server: string, template: string): Promise<string | undefined> {
+async function expandTemplate(ctx: CallsContext, server: string, template: string): Promise<string | undefined> {
   let tpl: UriTemplate;
   try {
     tpl = new UriTemplate(template);
@@ -61,7 +77,7 @@ async function expandTemplate(server: string, template: string): Promise<string 
     properties: Object.fromEntries(names.map((n) => [n, { type: 'string', description: `{${n}} in ${template}` }])),
     required: names,
   };
-  const vars = await collectForm(planForm(schema), vscodeFormUi(), { title: `${server} / ${template}` });
+  const vars = await collectForm(planForm(schema), argumentsUi(ctx, server, { type: 'ref/resource', uri: template }), { title: `${server} / ${template}` });
   if (!vars) return undefined;
   return tpl.expand(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])));
 }
@@ -86,7 +102,9 @@ async function readAndShow(ctx: CallsContext, server: string, uri: string): Prom
     await ctx.results.show(ctx.results.add(`${name} failed`, renderFailure({ server, title: `Reading ${uri} failed`, message })));
     return;
   }
-  await ctx.results.show(ctx.results.add(name, outcome.value));
+  const doc = ctx.results.add(name, outcome.value);
+  await ctx.results.show(doc);
+  await followResource(ctx, doc, server, uri, () => resourceMarkdown(ctx, server, uri));
 }
 
 async function pickPrompt(ctx: CallsContext, server?: string): Promise<HostPrompt | undefined> {
@@ -108,7 +126,7 @@ async function pickPrompt(ctx: CallsContext, server?: string): Promise<HostPromp
 }
 
 async function getAndShowPrompt(ctx: CallsContext, p: HostPrompt): Promise<void> {
-  const collected = await collectForm(planForm(promptArgumentsSchema(p.arguments)), vscodeFormUi(), { title: `${p.server} / ${p.name}` });
+  const collected = await collectForm(planForm(promptArgumentsSchema(p.arguments)), argumentsUi(ctx, p.server, { type: 'ref/prompt', name: p.name }), { title: `${p.server} / ${p.name}` });
   if (!collected) return;
   const args = Object.fromEntries(Object.entries(collected).map(([k, v]) => [k, String(v)]));
   ctx.log.info(`getting prompt ${p.name} from ${p.server}`);
@@ -148,7 +166,7 @@ export function resourcePromptCommands(ctx: CallsContext): Pick<CommandTable, 'm
         if (!picked) return;
         ({ server, uri, template } = picked);
       }
-      if (!uri && template) uri = await expandTemplate(server, template);
+      if (!uri && template) uri = await expandTemplate(ctx, server, template);
       if (!uri) return;
       await readAndShow(ctx, server, uri);
     },

@@ -62,6 +62,12 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider, vsco
     return vscode.Uri.from({ scheme: RESULT_SCHEME, path });
   }
 
+  /** New content for a kept result (a subscribed resource that changed); open views re-render. */
+  replace(uri: vscode.Uri, markdown: string): void {
+    this.keep(uri.path, markdown);
+    this.changed.fire(uri);
+  }
+
   /** The text of a kept result (for Copy). */
   text(uri: vscode.Uri): string | undefined {
     return this.docs.get(uri.path);

@@ -21,6 +21,8 @@ export async function runWithProgress<T>(
       try {
         const value = await op({
           signal: ac.signal,
+          // A tool running as a task: its status is the message; Cancel then sends tasks/cancel.
+          onTaskStatus: (t) => progress.report({ message: `task ${t.status.replace('_', ' ')}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }),
           onProgress: (p) => {
             let increment: number | undefined;
             if (p.total !== undefined && p.total > 0) {

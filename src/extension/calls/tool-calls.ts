@@ -27,11 +27,12 @@ export function isDestructive(t: HostTool): boolean {
 }
 
 function liveTools(ctx: CallsContext, server?: string): HostTool[] {
-  return ctx.host
+  const tools = ctx.host
     .servers()
     .filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server))
     .flatMap((s) => s.tools)
     .filter(visibleToModel);
+  return ctx.toolFilter ? ctx.toolFilter.filter(tools) : tools;
 }
 
 function findTool(ctx: CallsContext, server: string, tool: string): HostTool | undefined {
@@ -168,6 +169,10 @@ export function toolCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.cal
         t = findTool(ctx, target.server, target.tool);
         if (!t) {
           void vscode.window.showWarningMessage(`${target.server} has no tool "${target.tool}" right now (is the server connected?).`);
+          return;
+        }
+        if (ctx.toolFilter && !ctx.toolFilter.isEnabled(t.server, t.name)) {
+          void vscode.window.showInformationMessage(`"${t.name}" of ${t.server} is turned off in this workspace. Tick its checkbox in the MCP Host view to call it.`);
           return;
         }
       } else {

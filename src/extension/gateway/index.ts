@@ -19,6 +19,8 @@ export interface GatewayIntegration extends vscode.Disposable {
   endpoint(): { url: string; token: string } | undefined;
   /** Agents connected now. */
   agentCount(): number;
+  /** Something the gateway filters by changed (a tool switched off or on): re-list and tell agents. */
+  refresh(): void;
   /** Its entries of the command table (registered with every other command in main.ts). */
   commands: Pick<CommandTable, typeof CONNECT_AGENT_COMMAND>;
   /** Settles once the first start attempt is over (so config loading can recognise our own URL). */
@@ -134,6 +136,7 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
 
   return {
     commands: { [CONNECT_AGENT_COMMAND]: () => connectAgent(endpoint()) },
+    refresh: () => running?.gateway.refresh(),
     endpoint,
     agentCount,
     ready,

@@ -30,6 +30,8 @@ import {
   problemId,
   type TreeNode,
 } from './nodes.js';
+import type { ToolFilter } from '../../core/tools/tool-filter.js';
+import { applyToolCheckbox } from './tool-checkboxes.js';
 
 /** What the tree reads; the config controller and the host provide it. */
 export interface TreeSource {
@@ -51,12 +53,21 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private shape = '';
   private readonly sub: { dispose(): void };
 
+  private readonly filterSub?: { dispose(): void };
+
   constructor(
     private readonly source: TreeSource,
     private readonly redact: (text: string) => string,
+    /** A line about the server to show with its row (dev mode: what the last restart changed). */
+    private readonly note: (server: string) => string | undefined = () => undefined,
+    private readonly toolFilter?: ToolFilter,
   ) {
     this.shape = this.computeShape();
     this.sub = source.onDidChange((name) => this.refresh(name));
+    this.filterSub = toolFilter?.onDidChange((c) => {
+      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools/${c.tool}`));
+      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools`));
+    });
   }
 
   /** Fires for one server when only it changed, for the root when rows were added or removed. */
@@ -143,7 +154,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
-    return toTreeItem(this.view(element), element.id);
+    const item = toTreeItem(this.view(element), element.id);
+    applyToolCheckbox(item, element, this.toolFilter, () => ('server' in element ? (this.source.server(element.server)?.tools.map((t) => t.name) ?? []) : []));
+    return item;
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
@@ -166,7 +179,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return groupView(element.scope, this.source.servers().filter((s) => s.definition.source.scope === element.scope).length);
       case 'server': {
         const s = this.source.server(element.server);
-        return s ? serverView(s, this.redact) : gone;
+        if (!s) return gone;
+        const v = serverView(s, this.redact);
+        const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
+        return note ? { ...v, description: `${v.description ?? ''} · ${note}`, tooltip: `${v.tooltip ?? ''}\n\nLast dev-mode restart: ${note.replace(/[\\*_[\]<>]/g, '\\$&')}` } : v;
       }
       case 'category': {
         const s = this.source.server(element.server);
@@ -196,6 +212,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   dispose(): void {
     this.sub.dispose();
+    this.filterSub?.dispose();
     this.changed.dispose();
   }
 }

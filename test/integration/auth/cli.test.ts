@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from '../../../src/cli/main.js';
 import type { Io } from '../../../src/cli/session.js';
-import { startOidcFixture, type OidcFixture } from './oidc-fixture.js';
+import { M2M_BASIC, startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
 let work: string;
@@ -75,4 +75,39 @@ test('mcp-host auth signs in through the browser, later commands use the token, 
 
   const usage = io(env);
   assert.equal(await runCli(['auth', '--workspace', project], usage), 2, 'SERVER is required');
+});
+
+test('client credentials in the CLI: secret from MCP_HOST_CLIENT_SECRET into the secrets file, no browser; logout revokes', { timeout: 120_000 }, async () => {
+  const configDir = join(work, 'config-m2m');
+  const project = join(work, 'project-m2m');
+  mkdirSync(project);
+  const entry = { type: 'http', url: fx.mcpUrl, oauth: { clientId: M2M_BASIC.clientId, grantType: 'client_credentials' } };
+  writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { m2m: entry } }));
+  // A browser that fails the test if anything opens it.
+  const env = { MCP_HOST_CONFIG_DIR: configDir, BROWSER: '/bin/false', MCP_HOST_BLOB_DIR: join(work, 'blobs') };
+
+  const before = io(env);
+  assert.equal(await runCli(['tools', 'm2m', '--workspace', project], before), 3, before.err);
+  assert.match(before.err, /client credentials|client secret/i);
+
+  const missing = io(env);
+  assert.equal(await runCli(['auth', 'm2m', '--workspace', project], missing), 2);
+  assert.match(missing.err, /MCP_HOST_CLIENT_SECRET/);
+
+  const auth = io({ ...env, MCP_HOST_CLIENT_SECRET: M2M_BASIC.clientSecret });
+  assert.equal(await runCli(['auth', 'm2m', '--workspace', project], auth), 0, auth.err);
+  assert.match(auth.out, /Signed in to m2m/);
+  assert.doesNotMatch(auth.err, /Opening your browser/, 'no browser sign-in for a machine client');
+
+  const tools = io(env);
+  assert.equal(await runCli(['tools', 'm2m', '--workspace', project], tools), 0, tools.err);
+  assert.match(tools.out, /whoami/);
+  const stored = JSON.parse(readFileSync(join(configDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+  const token = (JSON.parse(Object.values(stored)[0]!) as { tokens: { access_token: string } }).tokens.access_token;
+  for (const text of [auth.out, auth.err, tools.out, tools.err]) assert.ok(!text.includes(token) && !text.includes(M2M_BASIC.clientSecret));
+
+  const logout = io(env);
+  assert.equal(await runCli(['logout', 'm2m', '--workspace', project, '--json'], logout), 0, logout.err);
+  assert.deepEqual(JSON.parse(logout.out), { server: 'm2m', signedOut: true, hadSession: true, revoked: true });
+  assert.equal(await fx.provider.ClientCredentials.find(token), undefined, 'revoked at the authorization server');
 });

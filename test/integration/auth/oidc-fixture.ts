@@ -9,9 +9,19 @@ import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { generateKeyPairSync } from 'node:crypto';
 import Provider from 'oidc-provider';
 
 export const RESOURCE_SCOPE = 'mcp:tools';
+
+/** Pre-registered machine-to-machine clients (client_credentials grant). */
+export const M2M_BASIC = { clientId: 'm2m-basic', clientSecret: 'm2m-basic-secret-0123456789' };
+const m2mKeys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+export const M2M_JWT = {
+  clientId: 'm2m-jwt',
+  privateKeyPem: m2mKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  algorithm: 'ES256',
+};
 
 export interface OidcFixture {
   issuer: string;
@@ -44,7 +54,18 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   const ssePrmUrl = `http://127.0.0.1:${mcpPort}/.well-known/oauth-protected-resource/sse`;
 
   const provider = new Provider(issuer, {
-    clients: [],
+    clients: [
+      { client_id: M2M_BASIC.clientId, client_secret: M2M_BASIC.clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
+      {
+        client_id: M2M_JWT.clientId,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'private_key_jwt',
+        token_endpoint_auth_signing_alg: 'ES256',
+        jwks: { keys: [{ ...m2mKeys.publicKey.export({ format: 'jwk' }), use: 'sig', alg: 'ES256' }] },
+      },
+    ],
     scopes: ['openid', 'offline_access', RESOURCE_SCOPE],
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -52,6 +73,7 @@ export async function startOidcFixture(): Promise<OidcFixture> {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => mcpUrl,
@@ -124,7 +146,8 @@ export async function startOidcFixture(): Promise<OidcFixture> {
       }
       const header = req.headers.authorization ?? '';
       const value = header.startsWith('Bearer ') ? header.slice(7) : undefined;
-      const token = value ? await provider.AccessToken.find(value) : undefined;
+      // Machine-to-machine (client_credentials) tokens are a model of their own in oidc-provider.
+      const token = value ? ((await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value))) : undefined;
       const valid = !!token && !token.isExpired && token.aud === resource && (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
       mcpRequests.push({ authorized: valid, method: req.method ?? '' });
       if (!valid) {
@@ -140,7 +163,7 @@ export async function startOidcFixture(): Promise<OidcFixture> {
         const transport = new SSEServerTransport('/messages', res);
         sseSessions.set(transport.sessionId, transport);
         res.on('close', () => sseSessions.delete(transport.sessionId));
-        await newServer(token!.accountId).connect(transport);
+        await newServer(token!.accountId ?? token!.clientId).connect(transport);
         return;
       }
       if (url.pathname === '/messages' && req.method === 'POST') {
@@ -156,7 +179,7 @@ export async function startOidcFixture(): Promise<OidcFixture> {
         res.writeHead(405).end();
         return;
       }
-      const server = newServer(token!.accountId);
+      const server = newServer(token!.accountId ?? token!.clientId);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

@@ -5,6 +5,7 @@ declare module 'oidc-provider' {
 
   interface TokenModel {
     accountId?: string;
+    clientId?: string;
     aud?: string | string[];
     scope?: string;
     readonly isExpired: boolean;
@@ -44,6 +45,7 @@ declare module 'oidc-provider' {
     interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, opts?: { mergeWithLastSubmission?: boolean }): Promise<void>;
     AccessToken: { find(value: string): Promise<TokenModel | undefined> };
     RefreshToken: { find(value: string): Promise<TokenModel | undefined> };
+    ClientCredentials: { find(value: string): Promise<TokenModel | undefined> };
     Grant: { new (init: { accountId: string; clientId: string }): GrantModel; find(id: string): Promise<GrantModel | undefined> };
   }
 }

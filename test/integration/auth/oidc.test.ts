@@ -216,12 +216,24 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     assert.equal(await whoami(await connect(s)), 'hello test-user');
   });
 
-  test('a redirect with the wrong state is refused and nothing is saved', async () => {
+  test('a redirect with the wrong state gets an error page, is ignored (the sign-in keeps waiting) and nothing is saved', async () => {
     const s = setup((redirect) => redirect.searchParams.set('state', 'forged-state-value-0123456789abcdef'));
-    await assert.rejects(s.auth.authenticate(s.def), (err: unknown) => err instanceof AuthError && err.code === 'state-mismatch');
-    const page = (await s.browsing[0]) as { status: number; body: string };
-    assert.equal(page.status, 400);
-    assert.match(page.body, /state mismatch/);
+    const ac = new AbortController();
+    // The browser is asked right after the URL is announced; the page is what it got back.
+    let signIn!: Promise<void>;
+    const opened = new Promise<void>((resolve) => {
+      signIn = s.auth.authenticate(s.def, { signal: ac.signal, onAuthorizationUrl: () => setImmediate(resolve) });
+    });
+    try {
+      await opened;
+      const page = (await s.browsing[0]) as { status: number; body: string };
+      assert.equal(page.status, 400);
+      assert.match(page.body, /state mismatch/);
+    } finally {
+      // The clock is fake, so only the abort ends the waiting sign-in (and its listener).
+      ac.abort();
+    }
+    await assert.rejects(signIn, (err: unknown) => err instanceof AuthError && err.code === 'cancelled');
     assert.equal(record(s).tokens, undefined);
     assert.equal(await s.auth.hasSession(s.def), false);
   });

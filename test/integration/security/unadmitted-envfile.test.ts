@@ -72,16 +72,31 @@ test('an unapproved workspace server: its envFile is never opened, and its row s
   assert.equal(row.contextValue, 'mcpServer.not-approved');
 });
 
-test('once approved, the same envFile is read (the FIFO above would have been observed)', async (t) => {
+test('once approved, the same envFile is opened (the FIFO is observed) and, not being a regular file, reported', async (t) => {
   const { dir, fifo } = await workspaceWithFifo(t);
   const approvals = new ServerApprovals(memory());
   const before = await loadConfig({ folders: [dir], env: {}, approvals });
   await approvals.approve(before.servers);
   const load = loadConfig({ folders: [dir], env: {}, approvals });
+  // Completes only when the loader has the FIFO open for reading (item 9 then refuses it: only
+  // regular files are read, so a FIFO cannot hang the loader).
   const w = await open(fifo, constants.O_WRONLY);
-  await w.write('FROM_FILE=yes\n');
   await w.close();
   const after = await load;
+  assert.match(after.problems.find((p) => p.server === 'sneaky' && p.code === 'env-file')?.message ?? '', /not a regular file/i);
+});
+
+test('once approved, a regular envFile is read', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-host-sec-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'secrets.env'), 'FROM_FILE=yes\n');
+  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { sneaky: { command: process.execPath, args: ['-e', ''], envFile: 'secrets.env' } } }));
+  const approvals = new ServerApprovals(memory());
+  const before = await loadConfig({ folders: [dir], env: {}, approvals });
+  const unapproved = before.servers.find((d) => d.name === 'sneaky')?.config;
+  assert.ok(unapproved?.type === 'stdio' && unapproved.env?.FROM_FILE === undefined, 'not read before approval');
+  await approvals.approve(before.servers);
+  const after = await loadConfig({ folders: [dir], env: {}, approvals });
   const def = after.servers.find((d) => d.name === 'sneaky');
   assert.ok(def && def.config.type === 'stdio');
   assert.deepEqual(def.admission, { run: true });

@@ -25,12 +25,18 @@ export async function writeFiles(dir: string, files: Record<string, string>): Pr
 export const json = (v: unknown): string => JSON.stringify(v, null, 2);
 
 /** An InputResolver answering from a map and recording what it was asked. */
-export function fakeInputs(values: Record<string, string | undefined>): InputResolver & { calls: { id: string; file: string; description?: string; password?: boolean }[] } {
+export function fakeInputs(values: Record<string, string | undefined>): InputResolver & {
+  calls: { id: string; file: string; description?: string; password?: boolean }[];
+  declarations: unknown[];
+} {
   const calls: { id: string; file: string; description?: string; password?: boolean }[] = [];
+  const declarations: unknown[] = [];
   return {
     calls,
-    resolve(id, context) {
+    declarations,
+    resolve(id, { declaration, ...context }) {
       calls.push({ id, ...context });
+      declarations.push(declaration);
       return Promise.resolve(values[id]);
     },
   };

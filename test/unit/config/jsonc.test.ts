@@ -35,5 +35,7 @@ test('parseConfigText reports the first error with its position and how many mor
   assert.equal(r.problems.length, 1);
   assert.equal(r.problems[0].line, 3);
   assert.match(r.problems[0].message, /expected ',' between entries \(and 1 more\)/);
-  assert.deepEqual(parseConfigText('\uFEFF{"a":1}', '/f.json', { jsonc: false }).value, { a: 1 });
+  const bom = parseConfigText('\uFEFF{"a":1}', '/f.json', { jsonc: false }).value as object;
+  assert.deepEqual({ ...bom }, { a: 1 });
+  assert.equal(Object.getPrototypeOf(bom), null, 'config objects have no prototype');
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SERVER_ENTRY_KEYS } from '../../../src/core/config/schema.js';
+import { SERVER_ENTRY_KEYS, serverEntrySchema } from '../../../src/core/config/schema.js';
 import { embeddedEntry, mediaSchemas, schemaText } from '../../../src/core/config/schema-json.js';
 
 const media = join(__dirname, '..', '..', '..', 'media');
@@ -57,7 +57,7 @@ test('the committed schema files are exactly what scripts/gen-schema.mjs generat
 test('generated: a zod-only change reaches the JSON schema (the docs ride on .meta(), the shape on zod)', () => {
   const entry = embeddedEntry() as { properties: Record<string, Record<string, unknown>> };
   const oauth = entry.properties.oauth.properties as Record<string, unknown>;
-  assert.deepEqual(Object.keys(oauth), ['clientId', 'callbackPort', 'authServerMetadataUrl', 'scopes']);
+  assert.deepEqual(Object.keys(oauth), Object.keys(serverEntrySchema.shape.oauth.unwrap().shape), 'every zod oauth key, in order');
   assert.deepEqual(oauth.callbackPort, {
     type: 'integer',
     minimum: 1,
@@ -66,4 +66,7 @@ test('generated: a zod-only change reaches the JSON schema (the docs ride on .me
   });
   assert.deepEqual(entry.properties.timeout.exclusiveMinimum, 0, 'from z.number().positive()');
   assert.deepEqual(entry.properties.env.additionalProperties, { type: ['string', 'number', 'boolean'] }, 'from the zod union');
+  const dev = entry.properties.dev as { properties: { debug: { required: string[]; properties: { type: { enum: string[] } } } } };
+  assert.deepEqual(dev.properties.debug.required, ['type'], 'a required zod key is required in the JSON schema');
+  assert.deepEqual(dev.properties.debug.properties.type.enum, ['node', 'python'], 'from z.enum');
 });

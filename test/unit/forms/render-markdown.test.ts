@@ -129,7 +129,7 @@ test('one Markdown escaper: formatting and list starts are neutralised, paths an
   assert.equal(escapeMarkdown('[x](y) *a* <b> ~~s~~'), '\\[x\\]\\(y\\) \\*a\\* \\<b\\> \\~\\~s\\~\\~');
   assert.equal(escapeMarkdown('- item\n1. first\n  2. nested'), '\\- item\n1\\. first\n  2\\. nested', 'a list never starts');
   assert.equal(escapeMarkdown('v1.2.3 application/octet-stream /tmp/y.bin'), 'v1.2.3 application/octet-stream /tmp/y.bin');
-  assert.equal(escapeInline('- a\nb'), '\\- a b', 'inline labels are one line');
+  assert.equal(escapeInline('1.2.0 - a\nb'), '1.2.0 - a b', 'a mid-line fragment is one line and cannot start a list');
   const md = renderPrompt({ server: 's', name: 'p', args: {}, result: { description: '- not a list', messages: [] } }, opts);
   assert.ok(md.includes('> \\- not a list'));
 });

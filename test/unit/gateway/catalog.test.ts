@@ -61,3 +61,10 @@ test('wrapping survives server names with slashes and odd characters', () => {
   }
   assert.equal(unwrapUri('file:///a'), undefined);
 });
+
+test('app-only tools (MCP Apps visibility ["app"]) are not offered to agents', () => {
+  const s = snap('a', { tools: ['shown', 'appOnly', 'both'] });
+  s.tools[1] = { ...s.tools[1]!, ui: { resourceUri: 'ui://a/app.html', visibility: ['app'] } };
+  s.tools[2] = { ...s.tools[2]!, ui: { resourceUri: 'ui://a/app.html', visibility: ['model', 'app'] } };
+  assert.deepEqual(buildCatalog([s]).tools.map((t) => t.name), ['a__shown', 'a__both']);
+});

@@ -1,0 +1,94 @@
+/**
+ * The CLI's faces of the client features: roots (its workspace folder), elicitation in the
+ * terminal, and server log messages printed with `--verbose`.
+ *
+ * Elicitation: with a terminal on stdin, a form's fields are asked one by one (the same form plan
+ * and parsing as the editor's input boxes); a URL request prints the URL and asks before saying
+ * yes (the CLI never opens it itself). Without a terminal (CI, pipes) every request is declined
+ * and stderr says why, so a server never waits on an answer nobody can give.
+ */
+import { createInterface } from 'node:readline/promises';
+import { pathToFileURL } from 'node:url';
+import type { ElicitationPort, RootsPort } from '../core/api.js';
+import { formatLogMessage } from '../core/features/logging.js';
+import type { ServerLogMessage } from '../core/features/types.js';
+import { fieldPrompt, initialText, parseFieldInput } from '../core/forms/field-input.js';
+import { planForm } from '../core/forms/schema-plan.js';
+import { basename } from 'node:path';
+
+export interface Terminal {
+  /** True when a person can answer (stdin and stderr are TTYs). */
+  interactive: boolean;
+  /** Asks one line; resolves undefined at end of input (Ctrl+D). */
+  question(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
+  write(s: string): void;
+}
+
+export function processTerminal(): Terminal {
+  return {
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    async question(prompt, signal) {
+      // Prompts go to stderr so a command's stdout stays clean for pipes.
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+      try {
+        return await rl.question(prompt, signal ? { signal } : {});
+      } catch {
+        return undefined;
+      } finally {
+        rl.close();
+      }
+    },
+    write: (s) => void process.stderr.write(s),
+  };
+}
+
+export function cliRoots(workspace: string): RootsPort {
+  return { roots: () => [{ uri: pathToFileURL(workspace).href, name: basename(workspace) }], onDidChange: () => ({ dispose() {} }) };
+}
+
+async function yes(t: Terminal, prompt: string, signal?: AbortSignal): Promise<boolean> {
+  const a = await t.question(prompt, signal);
+  return /^\s*y(es)?\s*$/i.test(a ?? '');
+}
+
+export function terminalElicitation(t: Terminal): ElicitationPort {
+  return {
+    async elicit(server, req, signal) {
+      if (!t.interactive) {
+        t.write(`mcp-host: ${server} asked for input ("${req.message}"); declined because stdin is not a terminal.\n`);
+        return { action: 'decline' };
+      }
+      if (req.mode === 'url') {
+        t.write(`\n${server} asks you to open this URL:\n  ${req.message}\n  ${req.url}\n`);
+        return (await yes(t, 'Open it yourself and continue? [y/N] ', signal)) ? { action: 'accept' } : { action: 'decline' };
+      }
+      t.write(`\n${server} asks: ${req.message}\n`);
+      const plan = planForm(req.requestedSchema);
+      const content: Record<string, unknown> = {};
+      for (const f of plan.fields) {
+        const numbered = f.kind === 'enum' && f.options ? f.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n') + '\n' : '';
+        if (numbered) t.write(numbered);
+        const initial = initialText(f);
+        for (;;) {
+          const text = await t.question(`  ${fieldPrompt(f)}${initial ? ` [${initial}]` : ''}: `, signal);
+          if (text === undefined) return { action: 'cancel' };
+          const typed = text === '' && initial ? initial : text;
+          const n = Number(typed.trim());
+          const chosen = numbered && Number.isInteger(n) && n >= 1 && n <= f.options!.length ? { answer: { value: f.options![n - 1]!.value } } : parseFieldInput(f, typed);
+          if ('error' in chosen) {
+            t.write(`  ${chosen.error}\n`);
+            continue;
+          }
+          if (!chosen.answer.skip) content[f.name] = chosen.answer.value;
+          break;
+        }
+      }
+      return (await yes(t, `Send this to ${server}? [y/N] `, signal)) ? { action: 'accept', content } : { action: 'decline' };
+    },
+  };
+}
+
+/** `--verbose`: a server's log messages on stderr, `[server] level [logger] text`. */
+export function printServerLog(write: (s: string) => void): (server: string, m: ServerLogMessage) => void {
+  return (server, m) => write(`[${server}] ${m.level} ${formatLogMessage({ ...m, level: 'info' })}\n`);
+}

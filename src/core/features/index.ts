@@ -1,0 +1,93 @@
+/**
+ * The protocol features beyond lists and calls, hooked into each connection by the manager:
+ * `capabilities` (what initialize declares), `clientOptions` (a task store per client),
+ * `setup` (handlers on a fresh client), `connected` (set the log level, start pinging,
+ * re-subscribe), and `callTool` (plain or as a task).
+ */
+import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CreateMessageRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { HostTool } from '../api.js';
+import type { Clock, Disposable, Logger } from '../ports.js';
+import { applyLogLevel, installLogging } from './logging.js';
+import { startPinging } from './ping.js';
+import { ResourceSubscriptions } from './subscriptions.js';
+import { TaskRegistry, answerMaybeAsTask, callToolAsTask, runsAsTask, tasksCapability, type RunningTask } from './tasks.js';
+import type { FeatureOptions } from './types.js';
+
+export type { FeatureOptions, SamplingPort, ServerLogMessage } from './types.js';
+export type { RunningTask } from './tasks.js';
+
+export class ClientFeatures {
+  readonly tasks = new TaskRegistry();
+  readonly subscriptions = new ResourceSubscriptions();
+  private readonly stores = new WeakMap<Client, InMemoryTaskStore>();
+
+  constructor(
+    private readonly o: FeatureOptions,
+    private readonly clock: Clock,
+  ) {}
+
+  get tasksEnabled(): boolean {
+    return this.o.tasks !== false;
+  }
+
+  capabilities(base: ClientCapabilities): ClientCapabilities {
+    const caps: ClientCapabilities = { ...base };
+    // Tool use in sampling (2025-11-25) is served: the editor's model port maps tools both ways.
+    if (this.o.sampling) caps.sampling = { tools: {} };
+    if (this.tasksEnabled) caps.tasks = tasksCapability(this.o.sampling !== undefined);
+    return caps;
+  }
+
+  /** Options for the SDK Client: a task store of its own, so a server can poll our client tasks. */
+  clientOptions(): Partial<ClientOptions> {
+    return this.tasksEnabled ? { taskStore: new InMemoryTaskStore() } : {};
+  }
+
+  setup(server: string, client: Client, log: Logger, taskStore?: unknown): void {
+    if (taskStore instanceof InMemoryTaskStore) this.stores.set(client, taskStore);
+    installLogging(client, log, this.o.onServerLog && ((m) => this.o.onServerLog!(server, m)));
+    this.subscriptions.install(server, client, log);
+    const sampling = this.o.sampling;
+    if (sampling) {
+      client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => {
+        log.info(`sampling request (${req.params.messages.length} messages, up to ${req.params.maxTokens} tokens)`);
+        return answerMaybeAsTask(req.params, extra, () => sampling.createMessage(server, req.params, extra.signal), log) as never;
+      });
+    }
+  }
+
+  /** After initialize and the lists: returns what must stop when the connection goes. */
+  connected(server: string, client: Client, log: Logger, onUnresponsive: (message: string) => void): Disposable {
+    void applyLogLevel(client, this.o.logLevel?.(server), log);
+    void this.subscriptions.resubscribe(server, client, log);
+    const ping = this.o.pingIntervalMs ? startPinging(client, this.o.pingIntervalMs, this.clock, log, onUnresponsive) : undefined;
+    return {
+      dispose: () => {
+        ping?.dispose();
+        // The store's TTL timers would otherwise keep a CLI process alive.
+        this.stores.get(client)?.cleanup();
+      },
+    };
+  }
+
+  /** Runs `connected` for a live connection and stops it when the connection closes (for whatever reason). */
+  attach(server: string, conn: { client: Client; close(): Promise<void> }, log: Logger, onUnresponsive: (message: string) => void): void {
+    const scope = this.connected(server, conn.client, log, onUnresponsive);
+    const close = conn.close.bind(conn);
+    conn.close = async () => {
+      scope.dispose();
+      await close();
+    };
+  }
+
+  /** Calls a tool, as a task when the tool and server allow it (status reported through `onTaskStatus`). */
+  callTool(server: string, client: Client, tool: HostTool, args: Record<string, unknown>, opts: RequestOptions, log: Logger, onTaskStatus?: (t: RunningTask) => void): Promise<CallToolResult> {
+    if (this.tasksEnabled && runsAsTask(client, tool)) {
+      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, { server, registry: this.tasks, log, now: () => this.clock.now(), ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) });
+    }
+    return client.callTool({ name: tool.name, arguments: args }, undefined, opts) as Promise<CallToolResult>;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Server logging (`notifications/message`, `logging/setLevel`): each message goes to the server's
+ * own log at the matching level, with its logger name, so a server's logs sit beside its stderr.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
+import type { Logger } from '../ports.js';
+import type { ServerLogMessage } from './types.js';
+
+export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** The host Logger method for a syslog level (notice → info, critical and above → error). */
+export function loggerLevelFor(level: LoggingLevel): keyof Logger {
+  switch (level) {
+    case 'debug':
+      return 'debug';
+    case 'info':
+    case 'notice':
+      return 'info';
+    case 'warning':
+      return 'warn';
+    default:
+      return 'error';
+  }
+}
+
+const PLAIN = new Set<LoggingLevel>(['debug', 'info', 'warning', 'error']);
+
+/** One line: `[logger] text` (data that is not a string is shown as JSON), capped so a flood cannot fill memory. */
+export function formatLogMessage(m: ServerLogMessage): string {
+  const text = typeof m.data === 'string' ? m.data : JSON.stringify(m.data);
+  const capped = text.length > 8000 ? `${text.slice(0, 8000)}… (${text.length} characters)` : text;
+  // The four levels the log shows itself need no label; notice, critical, alert, emergency do.
+  const line = `${PLAIN.has(m.level) ? '' : `${m.level}: `}${capped}`;
+  return stripMisleadingUnicode(m.logger ? `[${m.logger}] ${line}` : line);
+}
+
+export function installLogging(client: Client, log: Logger, onMessage?: (m: ServerLogMessage) => void): void {
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    const m: ServerLogMessage = { level: n.params.level, data: n.params.data, ...(n.params.logger !== undefined ? { logger: n.params.logger } : {}) };
+    log[loggerLevelFor(m.level)](formatLogMessage(m));
+    onMessage?.(m);
+  });
+}
+
+/** Sends `logging/setLevel` when the server has the logging capability; a refusal is only logged. */
+export async function applyLogLevel(client: Client, level: LoggingLevel | undefined, log: Logger): Promise<void> {
+  if (!level || !client.getServerCapabilities()?.logging) return;
+  try {
+    await client.setLoggingLevel(level);
+    log.debug(`log level set to ${level}`);
+  } catch (err) {
+    log.warn(`logging/setLevel ${level} refused: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

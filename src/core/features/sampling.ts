@@ -1,0 +1,76 @@
+/**
+ * Sampling consent: nothing a server wants to send reaches a model before the user said yes.
+ * The first request from a server shows what it would send and asks Allow once / Always for this
+ * server / Deny; "Always" is remembered per server (revocable), a denial answers only that request.
+ */
+import { McpError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { SamplingPort } from './types.js';
+
+/** Error code the spec's examples use for a request the user rejected. */
+export const USER_REJECTED = -1;
+/** No model to serve the request: an internal error of the client, with a message saying so. */
+export const NO_MODEL = -32603;
+
+export type ConsentAnswer = 'once' | 'always' | 'deny';
+
+/** Where "Always for this server" is remembered (a setting in the editor). */
+export interface SamplingConsentStore {
+  isAlwaysAllowed(server: string): boolean;
+  allowAlways(server: string): Promise<void>;
+  revoke(server: string): Promise<void>;
+}
+
+/** Asks the user; undefined (dismissed) counts as Deny. */
+export interface SamplingConsentPrompt {
+  ask(server: string, summary: string, signal: AbortSignal): Promise<ConsentAnswer | undefined>;
+}
+
+function textOf(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks
+    .map((b: { type?: string; text?: string; name?: string; mimeType?: string }) => {
+      if (b?.type === 'text') return b.text ?? '';
+      if (b?.type === 'tool_use') return `(tool use: ${b.name ?? '?'})`;
+      if (b?.type === 'tool_result') return '(tool result)';
+      return `(${b?.type ?? 'content'}${b?.mimeType ? ` ${b.mimeType}` : ''})`;
+    })
+    .join(' ');
+}
+
+/** What the server wants to send, as the user is shown it before deciding. */
+export function summarizeSamplingRequest(p: CreateMessageRequestParams): string {
+  const lines: string[] = [];
+  if (p.systemPrompt) lines.push(`System prompt: ${p.systemPrompt}`);
+  for (const m of p.messages) lines.push(`${m.role}: ${textOf(m.content)}`);
+  const hints = p.modelPreferences?.hints?.map((h) => h.name).filter(Boolean);
+  const extra = [`up to ${p.maxTokens} tokens`];
+  if (hints?.length) extra.push(`model hints: ${hints.join(', ')}`);
+  if (p.tools?.length) extra.push(`tools offered to the model: ${p.tools.map((t) => t.name).join(', ')}`);
+  lines.push(`(${extra.join('; ')})`);
+  return lines.join('\n');
+}
+
+/** Wraps a model port so every request passes the user's consent first. */
+export function withSamplingConsent(model: SamplingPort, store: SamplingConsentStore, prompt: SamplingConsentPrompt): SamplingPort {
+  return {
+    async createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+      if (!store.isAlwaysAllowed(server)) {
+        const answer = await prompt.ask(server, summarizeSamplingRequest(params), signal);
+        if (answer === 'always') await store.allowAlways(server);
+        else if (answer !== 'once') throw new McpError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
+      }
+      return model.createMessage(server, params, signal);
+    },
+  };
+}
+
+/** The model picked for a request: the first available whose id, name or family contains a hint. */
+export function pickModel<M extends { id: string; name?: string; family?: string }>(models: readonly M[], hints: readonly { name?: string }[] | undefined): M | undefined {
+  for (const h of hints ?? []) {
+    const want = h.name?.toLowerCase();
+    if (!want) continue;
+    const hit = models.find((m) => [m.id, m.name, m.family].some((x) => x?.toLowerCase().includes(want)));
+    if (hit) return hit;
+  }
+  return models[0];
+}

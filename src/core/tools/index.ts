@@ -1,0 +1,15 @@
+/**
+ * The tool choices of a workspace, as every front end (tree, palette, API, CLI, gateway) should
+ * open them: `toolFilterFor(folder).filter(tools)` / `.isEnabled(server, tool)`.
+ */
+import { userConfigDir } from '../user-dir.js';
+import { ToolFilter } from './tool-filter.js';
+import { WorkspaceStateStore } from './workspace-state.js';
+
+export { ToolFilter, DISABLED_TOOLS_KEY, type ToolFilterChange } from './tool-filter.js';
+export { WorkspaceStateStore, workspaceStateFile } from './workspace-state.js';
+
+/** The filter of `workspace` (a folder or .code-workspace path), stored under the user's config dir. */
+export function toolFilterFor(workspace: string, env: Record<string, string | undefined> = process.env): ToolFilter {
+  return new ToolFilter(new WorkspaceStateStore(userConfigDir(env), workspace));
+}

@@ -1,0 +1,110 @@
+/**
+ * Sampling in the editor: `sampling/createMessage` served by the Language Model API
+ * (`vscode.lm.selectChatModels`), behind the core's consent wrapper. "Always for this server" is
+ * the setting `mcpHost.sampling.alwaysAllow` (so it is visible and revocable there and from the tree).
+ */
+import * as vscode from 'vscode';
+import { McpError, type CreateMessageRequestParams, type CreateMessageResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
+import { NO_MODEL, pickModel, withSamplingConsent, type ConsentAnswer, type SamplingConsentPrompt, type SamplingConsentStore } from '../../core/features/sampling.js';
+import type { SamplingPort } from '../../core/features/types.js';
+
+const SETTING = 'sampling.alwaysAllow';
+
+export const settingsConsentStore: SamplingConsentStore = {
+  isAlwaysAllowed: (server) => (vscode.workspace.getConfiguration('mcpHost').get<string[]>(SETTING) ?? []).includes(server),
+  async allowAlways(server) {
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    const now = cfg.get<string[]>(SETTING) ?? [];
+    if (!now.includes(server)) await cfg.update(SETTING, [...now, server], vscode.ConfigurationTarget.Global);
+  },
+  async revoke(server) {
+    const cfg = vscode.workspace.getConfiguration('mcpHost');
+    const inspect = cfg.inspect<string[]>(SETTING);
+    // Remove it wherever it was allowed: user and workspace settings alike.
+    if (inspect?.globalValue?.includes(server)) await cfg.update(SETTING, inspect.globalValue.filter((s) => s !== server), vscode.ConfigurationTarget.Global);
+    if (inspect?.workspaceValue?.includes(server)) await cfg.update(SETTING, inspect.workspaceValue.filter((s) => s !== server), vscode.ConfigurationTarget.Workspace);
+  },
+};
+
+const ANSWERS: Record<string, ConsentAnswer> = { 'Allow once': 'once', 'Always for this server': 'always', Deny: 'deny' };
+
+export const modalConsentPrompt: SamplingConsentPrompt = {
+  async ask(server, summary) {
+    const picked = await vscode.window.showWarningMessage(
+      `${server} wants to send this to a language model`,
+      { modal: true, detail: summary.length > 3000 ? `${summary.slice(0, 3000)}…` : summary },
+      ...Object.keys(ANSWERS),
+    );
+    return picked ? ANSWERS[picked] : undefined;
+  },
+};
+
+function blocks(m: SamplingMessage): { type: string; [k: string]: unknown }[] {
+  return (Array.isArray(m.content) ? m.content : [m.content]) as { type: string; [k: string]: unknown }[];
+}
+
+/** MCP messages → chat messages; tool use and tool results map onto the API's parts. */
+function toChat(p: CreateMessageRequestParams): vscode.LanguageModelChatMessage[] {
+  const out: vscode.LanguageModelChatMessage[] = [];
+  // The API has no system role; a leading user message is what other hosts do.
+  if (p.systemPrompt) out.push(vscode.LanguageModelChatMessage.User(p.systemPrompt));
+  for (const m of p.messages) {
+    const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart)[] = [];
+    for (const b of blocks(m)) {
+      if (b.type === 'text') parts.push(new vscode.LanguageModelTextPart(String(b.text ?? '')));
+      else if (b.type === 'tool_use') parts.push(new vscode.LanguageModelToolCallPart(String(b.id), String(b.name), (b.input ?? {}) as object));
+      else if (b.type === 'tool_result') {
+        const inner = ((b.content ?? []) as { type: string; text?: string }[]).map((c) => new vscode.LanguageModelTextPart(c.type === 'text' ? (c.text ?? '') : `(${c.type})`));
+        parts.push(new vscode.LanguageModelToolResultPart(String(b.toolUseId), inner));
+      } else parts.push(new vscode.LanguageModelTextPart(`(${b.type} content not sent: the editor's model API takes text)`));
+    }
+    out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(parts as never) : vscode.LanguageModelChatMessage.User(parts as never));
+  }
+  return out;
+}
+
+export const lmSamplingModel: SamplingPort = {
+  async createMessage(server, p, signal): Promise<CreateMessageResult> {
+    const models = await vscode.lm.selectChatModels({});
+    const model = pickModel(models, p.modelPreferences?.hints);
+    if (!model) throw new McpError(NO_MODEL, 'No language model is available in this editor to serve the sampling request (install or sign in to a chat model provider).');
+    const cts = new vscode.CancellationTokenSource();
+    signal.addEventListener('abort', () => cts.cancel(), { once: true });
+    const options: vscode.LanguageModelChatRequestOptions = {
+      justification: `${server} asked for a completion (MCP sampling)`,
+      // Providers read their own option names; both common spellings carry the server's cap.
+      modelOptions: { maxTokens: p.maxTokens, max_tokens: p.maxTokens, ...(p.temperature !== undefined ? { temperature: p.temperature } : {}), ...(p.stopSequences ? { stop: p.stopSequences } : {}) },
+    };
+    if (p.tools?.length) {
+      options.tools = p.tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }));
+      options.toolMode = p.toolChoice?.mode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto;
+    }
+    try {
+      const response = await model.sendRequest(toChat(p), options, cts.token);
+      let text = '';
+      const toolUses: { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }[] = [];
+      let stopReason: 'endTurn' | 'maxTokens' | 'toolUse' = 'endTurn';
+      for await (const part of response.stream) {
+        if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+        else if (part instanceof vscode.LanguageModelToolCallPart) toolUses.push({ type: 'tool_use', id: part.callId, name: part.name, input: part.input as Record<string, unknown> });
+        // maxTokens is honoured even by a provider that ignored the option: stop reading at the cap.
+        if ((await model.countTokens(text, cts.token)) >= p.maxTokens) {
+          stopReason = 'maxTokens';
+          cts.cancel();
+          break;
+        }
+      }
+      if (toolUses.length) return { role: 'assistant', model: model.id, stopReason: 'toolUse', content: toolUses } as unknown as CreateMessageResult;
+      return { role: 'assistant', model: model.id, stopReason, content: { type: 'text', text } };
+    } catch (e) {
+      if (e instanceof vscode.LanguageModelError) throw new McpError(NO_MODEL, `The language model refused the request: ${e.message} (${e.code})`);
+      throw e;
+    } finally {
+      cts.dispose();
+    }
+  },
+};
+
+export function editorSampling(): SamplingPort {
+  return withSamplingConsent(lmSamplingModel, settingsConsentStore, modalConsentPrompt);
+}

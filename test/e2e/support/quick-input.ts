@@ -1,0 +1,92 @@
+// Quick-input, dialog and preview helpers for palette-driven e2e tests (the same moves as
+// editor-calls.e2e.test.ts, shared here for the features test).
+import assert from 'node:assert/strict';
+import type { VSCode } from '../harness.js';
+import { poll } from './workbench.js';
+
+export const WAIT = 120_000;
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export function quickInput(vs: VSCode) {
+  const widget = vs.page.locator('.quick-input-widget');
+  return { widget, input: widget.locator('input.input').first(), title: widget.locator('.quick-input-title') };
+}
+
+export async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
+  const q = quickInput(vs);
+  await poll(`a quick input titled ${title}`, WAIT, async () => {
+    if (!(await q.widget.isVisible())) return undefined;
+    const text = (await q.title.innerText().catch(() => '')) ?? '';
+    return title.test(text) ? true : undefined;
+  });
+}
+
+/** Runs a palette command and waits for the quick input it opens. */
+export async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
+  const q = quickInput(vs);
+  await vs.page.keyboard.press('Escape');
+  for (let attempt = 1; ; attempt++) {
+    for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+      await vs.page.keyboard.press(key);
+      try {
+        await q.widget.waitFor({ state: 'visible', timeout: 5000 });
+        break;
+      } catch {
+        // A modal or an unfocused page swallowed the key; try again.
+      }
+    }
+    try {
+      await q.input.fill(`>${command}`, { timeout: 5000 });
+      break;
+    } catch (err) {
+      if (attempt >= 5) throw err;
+    }
+  }
+  await pickRow(vs, command);
+  await waitForQuickInput(vs, nextTitle);
+}
+
+/** Clicks the pick-list row whose label is exactly `label` (after typing it as a filter). */
+export async function pickRow(vs: VSCode, label: string, filter = true): Promise<void> {
+  const q = quickInput(vs);
+  if (filter && !(await q.input.inputValue()).startsWith('>')) await q.input.fill(label);
+  const row = q.widget.locator('.monaco-list-row').filter({
+    has: vs.page.locator('.label-name').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }),
+  });
+  await row.first().waitFor({ state: 'visible', timeout: WAIT });
+  await row.first().click();
+}
+
+/** Labels of the visible rows of the open quick input. */
+export async function rowLabels(vs: VSCode): Promise<string[]> {
+  const labels = await quickInput(vs).widget.locator('.monaco-list-row .label-name').allInnerTexts();
+  return labels.map((l) => l.trim());
+}
+
+export async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<string> {
+  const dialog = vs.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: WAIT });
+  const text = await dialog.innerText();
+  assert.match(text, match);
+  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).first().click();
+  await poll(`the dialog to close after "${button}"`, WAIT, async () => {
+    if (!(await dialog.isVisible())) return true;
+    const now = await dialog.innerText().catch(() => '');
+    return now !== text ? true : undefined;
+  });
+  return text;
+}
+
+/** Text of the Markdown preview (a webview) that contains `needle`. */
+export async function previewText(vs: VSCode, needle: string | RegExp, timeoutMs = WAIT): Promise<string> {
+  return poll(`a Markdown preview containing ${needle}`, timeoutMs, async () => {
+    for (const frame of vs.page.frames()) {
+      const text = await frame.evaluate(() => (document.querySelector('.markdown-body') ? document.body.innerText : '')).catch(() => '');
+      if (text && (typeof needle === 'string' ? text.includes(needle) : needle.test(text))) return text;
+    }
+    return undefined;
+  });
+}

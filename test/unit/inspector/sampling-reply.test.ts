@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseJsonDocument } from '../../../src/core/forms/json-document.js';
+import { checkSamplingReply, samplingReplyDocument } from '../../../src/core/inspector/sampling-reply.js';
+
+const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'What is 2+2?' } }], maxTokens: 50, systemPrompt: 'Be brief' };
+
+test('the reply document shows the request as comments and parses to a valid reply once text is written', () => {
+  const doc = samplingReplyDocument('calc', params);
+  assert.match(doc, /calc asks for a model reply/);
+  assert.match(doc, /\/\/ +"text": "What is 2\+2\?"/);
+  const parsed = parseJsonDocument(doc);
+  assert.ok(!('error' in parsed), JSON.stringify(parsed));
+  assert.equal(checkSamplingReply(parsed.value), undefined);
+  assert.deepEqual((parsed.value as { content: unknown }).content, { type: 'text', text: '' });
+});
+
+test('checkSamplingReply names what is wrong with a bad reply', () => {
+  assert.match(checkSamplingReply({ role: 'assistant', content: { type: 'text', text: 'x' } }) ?? '', /model/);
+  assert.match(checkSamplingReply({ role: 'robot', content: { type: 'text', text: 'x' }, model: 'm' }) ?? '', /role/);
+  assert.ok(checkSamplingReply('four'));
+});
