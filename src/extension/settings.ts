@@ -1,8 +1,8 @@
 /**
  * The one reader of the `mcpHost.*` settings (package.json declares them; the defaults here match).
  * Every value is checked for its type, so a hand-edited settings.json with a wrong type falls back
- * to the default instead of reaching core as `"3"` or `null`. Writers of `mcpHost.servers` go
- * through `userServersSetting` so nothing else calls `getConfiguration('mcpHost')`.
+ * to the default instead of reaching core as `"3"` or `null`. The two writers (`mcpHost.servers`,
+ * `mcpHost.sampling.alwaysAllow`) are here too, so nothing else calls `getConfiguration('mcpHost')`.
  */
 import * as vscode from 'vscode';
 import type { DiscoverySource } from '../core/config/load.js';
@@ -19,6 +19,13 @@ export interface McpHostSettings {
   /** Empty setting: undefined. */
   managedConfigPath?: string;
   registryUrl?: string;
+  /** Servers whose sampling requests run without asking. */
+  samplingAlwaysAllow: string[];
+  logging: { level: string; serverLevels: Record<string, string> };
+  /** 0: no pings. */
+  pingIntervalSeconds: number;
+  trace: { servers: string[]; capacity: number };
+  devRestartDelayMs: number;
 }
 
 const SECTION = 'mcpHost';
@@ -39,6 +46,18 @@ function text(cfg: vscode.WorkspaceConfiguration, key: string): string | undefin
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
 
+/** A whole number ≥ `min`, else `fallback` (0 is a valid value for some settings). */
+function atLeast(cfg: vscode.WorkspaceConfiguration, key: string, min: number, fallback: number): number {
+  const v = cfg.get<unknown>(key);
+  return typeof v === 'number' && Number.isFinite(v) && v >= min ? v : fallback;
+}
+
+function stringMap(cfg: vscode.WorkspaceConfiguration, key: string): Record<string, string> {
+  const v = cfg.get<unknown>(key);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 function strings(cfg: vscode.WorkspaceConfiguration, key: string): string[] | undefined {
   const v = cfg.get<unknown>(key);
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
@@ -56,6 +75,11 @@ export function readSettings(): McpHostSettings {
     discovery: { enabled: bool(cfg, 'discovery.enabled', false), sources: strings(cfg, 'discovery.sources') as DiscoverySource[] | undefined },
     managedConfigPath: text(cfg, 'managedConfigPath'),
     registryUrl: text(cfg, 'registry.url'),
+    samplingAlwaysAllow: strings(cfg, 'sampling.alwaysAllow') ?? [],
+    logging: { level: text(cfg, 'logging.level') ?? 'info', serverLevels: stringMap(cfg, 'logging.serverLevels') },
+    pingIntervalSeconds: atLeast(cfg, 'ping.intervalSeconds', 0, 60),
+    trace: { servers: strings(cfg, 'trace.servers') ?? [], capacity: Math.max(10, atLeast(cfg, 'trace.capacity', 0, 2000)) },
+    devRestartDelayMs: atLeast(cfg, 'dev.restartDelay', 0, 500),
   };
 }
 
@@ -66,5 +90,16 @@ export const userServersSetting = {
   },
   update(value: Record<string, unknown>): Thenable<void> {
     return vscode.workspace.getConfiguration(SECTION).update('servers', value, vscode.ConfigurationTarget.Global);
+  },
+};
+
+/** `mcpHost.sampling.alwaysAllow` where it is set (user and workspace), and its writer. */
+export const samplingAlwaysAllowSetting = {
+  inspect(): { globalValue?: string[]; workspaceValue?: string[] } {
+    const i = vscode.workspace.getConfiguration(SECTION).inspect<string[]>('sampling.alwaysAllow');
+    return { globalValue: i?.globalValue, workspaceValue: i?.workspaceValue };
+  },
+  update(value: string[], target: vscode.ConfigurationTarget): Thenable<void> {
+    return vscode.workspace.getConfiguration(SECTION).update('sampling.alwaysAllow', value, target);
   },
 };

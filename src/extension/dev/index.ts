@@ -3,13 +3,14 @@
  * small hooks: the host the config controller sees (definitions pass through `prepare` on their
  * way in) and the server loggers (stderr lines are read for the debugger's port).
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { McpHost } from '../../core/api.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { ConnectionManager } from '../../core/host.js';
 import type { Logger } from '../../core/ports.js';
 import { DebugSessions } from './debug-sessions.js';
 import { DevWatcher } from './watch.js';
+import { readSettings } from '../settings.js';
 
 export { DebugSessions } from './debug-sessions.js';
 export { DevWatcher } from './watch.js';
@@ -33,7 +34,7 @@ export function tapLogger(logger: Logger, onLine: (line: string) => void): Logge
 }
 
 export function startDevMode(host: ConnectionManager, log: (server: string) => Logger): DevMode {
-  const settleMs = (): number => vscode.workspace.getConfiguration('mcpHost').get<number>('dev.restartDelay', 500);
+  const settleMs = (): number => readSettings().devRestartDelayMs;
   const watcher = new DevWatcher({ host, log, settleMs });
   const debug = new DebugSessions({ host, log });
   let generation = 0;

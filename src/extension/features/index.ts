@@ -11,17 +11,17 @@ import { LOGGING_LEVELS } from '../../core/features/logging.js';
 import type { ConnectionManager } from '../../core/host.js';
 import { editorSampling, settingsConsentStore } from './sampling.js';
 import { registerTasksView } from './tasks-view.js';
+import { readSettings } from '../settings.js';
 
 /** `mcpHost.logging.level` (default for every server) and `mcpHost.logging.serverLevels` (per server). */
 export function logLevelFor(server: string): LoggingLevel | undefined {
-  const cfg = vscode.workspace.getConfiguration('mcpHost');
-  const per = cfg.get<Record<string, string>>('logging.serverLevels') ?? {};
-  const level = per[server] ?? cfg.get<string>('logging.level', 'info');
+  const { logging } = readSettings();
+  const level = logging.serverLevels[server] ?? logging.level;
   return (LOGGING_LEVELS as readonly string[]).includes(level) ? (level as LoggingLevel) : undefined;
 }
 
 export function editorFeatureOptions(): FeatureOptions {
-  const seconds = vscode.workspace.getConfiguration('mcpHost').get<number>('ping.intervalSeconds', 60);
+  const seconds = readSettings().pingIntervalSeconds;
   return {
     sampling: editorSampling(),
     logLevel: logLevelFor,

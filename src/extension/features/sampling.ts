@@ -7,22 +7,20 @@ import * as vscode from 'vscode';
 import { McpError, type CreateMessageRequestParams, type CreateMessageResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
 import { NO_MODEL, pickModel, withSamplingConsent, type ConsentAnswer, type SamplingConsentPrompt, type SamplingConsentStore } from '../../core/features/sampling.js';
 import type { SamplingPort } from '../../core/features/types.js';
+import { readSettings, samplingAlwaysAllowSetting } from '../settings.js';
 
-const SETTING = 'sampling.alwaysAllow';
 
 export const settingsConsentStore: SamplingConsentStore = {
-  isAlwaysAllowed: (server) => (vscode.workspace.getConfiguration('mcpHost').get<string[]>(SETTING) ?? []).includes(server),
+  isAlwaysAllowed: (server) => readSettings().samplingAlwaysAllow.includes(server),
   async allowAlways(server) {
-    const cfg = vscode.workspace.getConfiguration('mcpHost');
-    const now = cfg.get<string[]>(SETTING) ?? [];
-    if (!now.includes(server)) await cfg.update(SETTING, [...now, server], vscode.ConfigurationTarget.Global);
+    const now = readSettings().samplingAlwaysAllow;
+    if (!now.includes(server)) await samplingAlwaysAllowSetting.update([...now, server], vscode.ConfigurationTarget.Global);
   },
   async revoke(server) {
-    const cfg = vscode.workspace.getConfiguration('mcpHost');
-    const inspect = cfg.inspect<string[]>(SETTING);
+    const inspect = samplingAlwaysAllowSetting.inspect();
     // Remove it wherever it was allowed: user and workspace settings alike.
-    if (inspect?.globalValue?.includes(server)) await cfg.update(SETTING, inspect.globalValue.filter((s) => s !== server), vscode.ConfigurationTarget.Global);
-    if (inspect?.workspaceValue?.includes(server)) await cfg.update(SETTING, inspect.workspaceValue.filter((s) => s !== server), vscode.ConfigurationTarget.Workspace);
+    if (inspect.globalValue?.includes(server)) await samplingAlwaysAllowSetting.update(inspect.globalValue.filter((s) => s !== server), vscode.ConfigurationTarget.Global);
+    if (inspect.workspaceValue?.includes(server)) await samplingAlwaysAllowSetting.update(inspect.workspaceValue.filter((s) => s !== server), vscode.ConfigurationTarget.Workspace);
   },
 };
 

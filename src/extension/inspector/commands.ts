@@ -21,6 +21,7 @@ import type { TraceHub } from '../../core/trace/hub.js';
 import { editJsonDocument } from '../calls/json-editor.js';
 import type { CommandTable } from '../command-table.js';
 import type { ServerRoots } from './roots.js';
+import { readSettings } from '../settings.js';
 
 export const DETAILS_SCHEME = 'mcp-host-details';
 export const RESPONSE_SCHEME = 'mcp-host-response';
@@ -75,7 +76,8 @@ export async function writtenEntry(def: ServerDefinition): Promise<WrittenEntry>
   const src = def.source;
   let raw: unknown;
   if (src.file.startsWith('settings:')) {
-    raw = vscode.workspace.getConfiguration('mcpHost').get<Record<string, unknown>>('servers')?.[def.name];
+    const servers = readSettings().servers;
+    raw = servers !== null && typeof servers === 'object' ? (servers as Record<string, unknown>)[def.name] : undefined;
   } else {
     try {
       raw = at(parseJsonc(await readFile(src.file, 'utf8')), src.jsonPath);

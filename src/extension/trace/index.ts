@@ -11,18 +11,18 @@ import { TraceHub } from '../../core/trace/hub.js';
 import { toNdjson, type TraceDirection, type TraceFilter } from '../../core/trace/record.js';
 import { debounce } from '../config/debounce.js';
 import type { CommandTable } from '../command-table.js';
+import { readSettings } from '../settings.js';
 
 export const TRACE_SCHEME = 'mcp-host-trace';
 
 function settingServers(): string[] | '*' {
-  const list = vscode.workspace.getConfiguration('mcpHost').get<string[]>('trace.servers', []);
+  const list = readSettings().trace.servers;
   return list.includes('*') ? '*' : list;
 }
 
 /** The hub main.ts hands the host (`wrapTransport`), configured from the settings. */
 export function createTraceHub(): TraceHub {
-  const capacity = vscode.workspace.getConfiguration('mcpHost').get<number>('trace.capacity', 2000);
-  return new TraceHub({ enabled: settingServers(), capacity: Math.max(10, capacity) });
+  return new TraceHub({ enabled: settingServers(), capacity: readSettings().trace.capacity });
 }
 
 function traceUri(server: string, f: TraceFilter): vscode.Uri {
