@@ -31,20 +31,6 @@ async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<
   return text;
 }
 
-/**
- * Right after a reload the sidebar may still be restoring, and a click on the activity-bar item at
- * that moment toggles it closed again: click until the MCP Host title stays visible.
- */
-async function showServersAfterReload(vs: VSCode): Promise<void> {
-  const title = vs.page.locator('.part.sidebar .composite.title h2').filter({ hasText: /^MCP Host/ });
-  await poll('the MCP Host view to show after reload', 90_000, async () => {
-    if (await title.isVisible()) return true;
-    await vs.activityBarItem().click();
-    await title.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
-    return (await title.isVisible()) ? true : undefined;
-  });
-}
-
 /** VS Code drops ':' from a log channel's file name ("MCP Host: x" → "MCP Host x.log"). */
 function serverLog(vs: VSCode, server: string, pattern: RegExp, timeoutMs: number): Promise<string> {
   return poll(`the log of server ${server} to match ${String(pattern)}`, timeoutMs, async () => {
@@ -161,7 +147,7 @@ test('editor shell: approve, live tree, broken entry, status bar, restart, add o
     const before = pidsWith(mark);
     assert.ok(before.length >= 3, `three servers run: ${before.join(',')}`);
     await vs.reload();
-    await showServersAfterReload(vs);
+    await vs.focusMcpHostView();
     await poll('every old server process to exit', 60_000, async () => (before.every((p) => !alive(p)) ? true : undefined));
     assert.match(await rowText(vs, /second.*\d+ tools/), /\d+ tools/);
     assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);

@@ -42,20 +42,6 @@ async function rowText(vs: VSCode, row: RegExp, timeoutMs = 120_000): Promise<st
 }
 
 /**
- * Right after a reload the sidebar may still be restoring, and a click on the activity-bar item at
- * that moment toggles it closed again: click until the MCP Host title stays visible.
- */
-async function showServersAfterReload(vs: VSCode): Promise<void> {
-  const title = vs.page.locator('.part.sidebar .composite.title h2').filter({ hasText: /^MCP Host/ });
-  await poll('the MCP Host view to show after reload', 90_000, async () => {
-    if (await title.isVisible()) return true;
-    await vs.activityBarItem().click();
-    await title.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
-    return (await title.isVisible()) ? true : undefined;
-  });
-}
-
-/**
  * code-server opens a loopback URL given to `openExternal` through its port proxy
  * (`http://HOST/proxy/PORT/path` for `http://127.0.0.1:PORT/path`); the authorization server's own
  * relative redirects and cookies only work on its real origin, so map the URL back.
@@ -170,7 +156,7 @@ test('OAuth in code-server: needs-auth, Authenticate, reload keeps the sign-in, 
     const grantsBefore = tokens.length;
     for (const p of opened) await p.close().catch(() => undefined);
     await v.reload();
-    await showServersAfterReload(v);
+    await v.focusMcpHostView();
     assert.match(await rowText(v, /secure.*1 tool/), /1 tool/);
     assert.ok(fx.mcpRequests.filter((r) => r.authorized).length > authorizedBefore, 'the reconnect carried a valid token');
     assert.equal(opened.length, tabsBefore, 'no browser tab was opened');

@@ -39,14 +39,23 @@ export function activityBarItem(page: Page, title: string): Locator {
   return page.locator(`.part.activitybar li.action-item[aria-label="${title}"], .part.activitybar li.action-item:has(> a[aria-label="${title}"])`).first();
 }
 
-/** Opens the view container's sidebar unless it is already showing (a second click would close it). */
+/**
+ * Opens the view container's sidebar and returns once its title is on screen. Decided from what
+ * the page shows, each time: right after a reload the workbench is still restoring the sidebar, so
+ * a state read then can be stale and a click meant to open it can close it. So: when the title is
+ * visible we are done; when it is not, click the activity-bar entry (which opens a hidden or other
+ * container), give the workbench a moment to show it, and look again.
+ */
 export async function showViewContainer(page: Page, title: string, timeoutMs: number): Promise<void> {
   const item = activityBarItem(page, title);
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  const selected = (await item.getAttribute('aria-selected')) === 'true' || (await item.getAttribute('class'))?.includes('checked');
-  const sidebarVisible = await page.locator('.part.sidebar').isVisible();
-  if (!selected || !sidebarVisible) await item.click();
-  await page.locator(`.part.sidebar .composite.title h2`).filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) }).waitFor({ timeout: timeoutMs });
+  const heading = page.locator(`.part.sidebar .composite.title h2`).filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
+  await poll(`the ${title} view to show`, timeoutMs, async () => {
+    if (await heading.isVisible()) return true;
+    await item.click();
+    await heading.waitFor({ state: 'visible', timeout: 3000 }).catch(() => undefined);
+    return (await heading.isVisible()) ? true : undefined;
+  });
 }
 
 /** The pane of a view (by its name, e.g. "Servers") inside a sidebar composite. */
