@@ -15,6 +15,8 @@ import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, is
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
 import type { HostOptions } from '../api.js';
+import { sanitizeInstructions } from '../capabilities/index.js';
+import type { ConnectionState } from './state.js';
 
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
@@ -234,4 +236,19 @@ export async function fetchLists(client: Client, timeoutMs: number, log: Logger)
     fetchList(client, 'prompts', timeoutMs, log, true) as Promise<Prompt[]>,
   ]);
   return { tools, resources, resourceTemplates, prompts };
+}
+
+/** The `connected` state of a fresh connection: what the server said about itself in initialize. */
+export function connectedState(name: string, conn: LiveConnection, now: number): ConnectionState {
+  const client = conn.client;
+  const info = client.getServerVersion();
+  const instructions = sanitizeInstructions(client.getInstructions());
+  return {
+    kind: 'connected',
+    serverInfo: { name: info?.name ?? name, version: info?.version ?? '', ...(info?.title ? { title: info.title } : {}) },
+    capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
+    ...(instructions !== undefined ? { instructions } : {}),
+    connectedAt: now,
+    connectMs: conn.connectMs,
+  };
 }

@@ -8,18 +8,18 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallOptions, HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../api.js';
-import { sanitizeInstructions, wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
+import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { prefixed, type Logger } from '../ports.js';
 import { installClientHandlers } from './clientHandlers.js';
-import { NeedsAuthError, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
+import { NeedsAuthError, connectedState, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
 import { HostError, errorMessage, isSessionExpired, isTerminalNetworkError } from './errors.js';
 import { callError, requestOptions } from './requests.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
-import { redactState, type ConnectionState } from './state.js';
+import { heldState, redactState, type ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 
 export type { ServerContext } from './server-context.js';
@@ -27,11 +27,7 @@ export type { ServerContext } from './server-context.js';
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
 
-/** The disabled state of a server admission holds back (or whose config says disabled). */
-export function heldState(def: ServerDefinition): ConnectionState {
-  const message = def.admission && !def.admission.run ? def.admission.message : 'Disabled in its config ("disabled": true).';
-  return { kind: 'disabled', reason: 'config', message };
-}
+export { heldState };
 
 export class Server {
   state: ConnectionState;
@@ -239,18 +235,8 @@ export class Server {
     this.resources = wrapResources(this.name, lists.resources);
     this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
     this.prompts = wrapPrompts(this.name, lists.prompts);
-    const client = conn.client;
-    const info = client.getServerVersion();
-    const instructions = sanitizeInstructions(client.getInstructions());
     this.log.info(`connected in ${conn.connectMs} ms (${this.tools.length} tools, ${this.resources.length} resources, ${this.prompts.length} prompts)`);
-    this.setState({
-      kind: 'connected',
-      serverInfo: { name: info?.name ?? this.name, version: info?.version ?? '', ...(info?.title ? { title: info.title } : {}) },
-      capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
-      ...(instructions !== undefined ? { instructions } : {}),
-      connectedAt: this.ctx.clock.now(),
-      connectMs: conn.connectMs,
-    });
+    this.setState(connectedState(this.name, conn, this.ctx.clock.now()));
   }
 
   private onAttemptFailed(err: unknown, attemptNo: number): void {

@@ -74,3 +74,9 @@ export function redactState(state: ConnectionState, def: ServerDefinition): Conn
       return state;
   }
 }
+
+/** The disabled state of a server admission holds back (or whose config says disabled). */
+export function heldState(def: ServerDefinition): ConnectionState {
+  const message = def.admission && !def.admission.run ? def.admission.message : 'Disabled in its config ("disabled": true).';
+  return { kind: 'disabled', reason: 'config', message };
+}
