@@ -36,21 +36,9 @@ async function openCallTool(vs: VSCode): Promise<void> {
   await openPickCommand(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
 }
 
-/** Runs a palette command that opens a pick list (retrying when a late editor steals the palette's focus). */
+/** Runs a palette command that opens a pick list (the harness's runCommand), then waits for that pick. */
 async function openPickCommand(vs: VSCode, command: string, nextTitle: RegExp | undefined): Promise<void> {
-  const q = quickInput(vs);
-  await vs.page.keyboard.press('Escape');
-  for (let attempt = 1; ; attempt++) {
-    await vs.page.keyboard.press('F1');
-    try {
-      await q.widget.waitFor({ state: 'visible', timeout: 5000 });
-      await q.input.fill(`>${command}`, { timeout: 5000 });
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-    }
-  }
-  await pickRow(vs, command, false);
+  await vs.runCommand(command);
   if (nextTitle) await waitForQuickInput(vs, nextTitle);
 }
 

@@ -26,21 +26,9 @@ async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
   });
 }
 
-/** Opens the palette, runs `command`, and waits for the pick it opens (titled `nextTitle`). */
+/** Runs `command` from the palette and waits for the pick it opens (titled `nextTitle`). */
 async function paletteThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
-  const q = quickInput(vs);
-  await vs.page.keyboard.press('Escape');
-  for (let attempt = 1; ; attempt++) {
-    await vs.page.keyboard.press('F1');
-    try {
-      await q.widget.waitFor({ state: 'visible', timeout: 5000 });
-      await q.input.fill(`>${command}`, { timeout: 5000 });
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-    }
-  }
-  await vs.pickQuickItem(command);
+  await vs.runCommand(command);
   await waitForQuickInput(vs, nextTitle);
 }
 

@@ -37,29 +37,9 @@ async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
  * Runs a palette command and waits for the quick input it opens (the harness's runCommand waits
  * for the widget to hide, which a command that opens a pick list at once may never let happen).
  */
+/** Runs a palette command (the harness's runCommand) and waits for the quick input it opens. */
 async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
-  const q = quickInput(vs);
-  await vs.page.keyboard.press('Escape');
-  // The palette can close again right after opening when the previous step's editor (a Markdown
-  // preview opening late) takes focus: open it and type until the text sticks.
-  for (let attempt = 1; ; attempt++) {
-    for (const key of ['F1', 'Control+Shift+P', 'F1']) {
-      await vs.page.keyboard.press(key);
-      try {
-        await q.widget.waitFor({ state: 'visible', timeout: 5000 });
-        break;
-      } catch {
-        // A modal or an unfocused page swallowed the key; try again.
-      }
-    }
-    try {
-      await q.input.fill(`>${command}`, { timeout: 5000 });
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-    }
-  }
-  await pickRow(vs, command);
+  await vs.runCommand(command);
   await waitForQuickInput(vs, nextTitle);
 }
 

@@ -24,28 +24,9 @@ export async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void
   });
 }
 
-/** Runs a palette command and waits for the quick input it opens. */
+/** Runs a palette command (the harness's runCommand) and waits for the quick input it opens. */
 export async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
-  const q = quickInput(vs);
-  await vs.page.keyboard.press('Escape');
-  for (let attempt = 1; ; attempt++) {
-    for (const key of ['F1', 'Control+Shift+P', 'F1']) {
-      await vs.page.keyboard.press(key);
-      try {
-        await q.widget.waitFor({ state: 'visible', timeout: 5000 });
-        break;
-      } catch {
-        // A modal or an unfocused page swallowed the key; try again.
-      }
-    }
-    try {
-      await q.input.fill(`>${command}`, { timeout: 5000 });
-      break;
-    } catch (err) {
-      if (attempt >= 5) throw err;
-    }
-  }
-  await pickRow(vs, command);
+  await vs.runCommand(command);
   await waitForQuickInput(vs, nextTitle);
 }
 

@@ -74,43 +74,38 @@ export function treeRow(pane: Locator, text: string | RegExp): Locator {
 export async function runCommand(page: Page, title: string, timeoutMs: number): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input.input');
-  // Close whatever quick input or menu is open so F1 reaches the workbench.
-  await page.keyboard.press('Escape');
-  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
-    await page.keyboard.press(key);
-    try {
-      await widget.waitFor({ state: 'visible', timeout: 5000 });
-      break;
-    } catch {
-      // A modal or an unfocused page swallowed the key; try again.
-    }
-  }
-  if (!(await widget.isVisible())) {
-    // Keys can land in a webview or terminal that keeps them; the title bar's command center
-    // opens the same quick input with a click, and the ">" typed below switches it to commands.
-    await page.locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center').first().click({ timeout: 5000 }).catch(() => undefined);
-  }
-  await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-  try {
-    await input.fill(`>${title}`, { timeout: 5000 });
-  } catch {
-    // The palette closed again at once (an editor opening late took focus): open it once more.
-    await page.keyboard.press('F1');
-    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-    await input.fill(`>${title}`, { timeout: timeoutMs });
-  }
   const exact = new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`);
   const row = widget.locator('.monaco-list-row').filter({
     has: page.locator('.quick-input-list-label .label-name, .monaco-icon-label .label-name').filter({ hasText: exact }),
   });
-  try {
-    await row.first().waitFor({ state: 'visible', timeout: timeoutMs });
-  } catch {
-    const offered = await widget.locator('.monaco-list-row').allInnerTexts();
-    await page.keyboard.press('Escape');
-    throw new Error(`command "${title}" is not in the palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
-  }
-  await row.first().click();
+  // Close whatever quick input or menu is open so F1 reaches the workbench.
+  await page.keyboard.press('Escape');
+  let offered: string[] = [];
+  // Each round looks at the screen and does the next step from there: an editor or panel that
+  // opens late can take the focus and close the palette at any point (after F1, after typing,
+  // before the click), and then the step it undid is done again.
+  await poll(`the palette to run "${title}"`, timeoutMs, async () => {
+    if (!(await widget.isVisible())) {
+      for (const key of ['F1', 'Control+Shift+P']) {
+        await page.keyboard.press(key);
+        if (await widget.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
+      }
+      if (!(await widget.isVisible())) {
+        // Keys can land in a webview or terminal that keeps them; the title bar's command center
+        // opens the same quick input with a click, and the ">" typed below switches it to commands.
+        await page.locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center').first().click({ timeout: 3000 }).catch(() => undefined);
+        return undefined;
+      }
+    }
+    if ((await input.inputValue().catch(() => '')) !== `>${title}`) await input.fill(`>${title}`, { timeout: 3000 }).catch(() => undefined);
+    if (!(await row.first().waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false))) {
+      offered = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
+      return undefined;
+    }
+    return (await row.first().click({ timeout: 3000 }).then(() => true, () => false)) ? true : undefined;
+  }).catch((err: unknown) => {
+    throw new Error(`${String(err)}; the palette last offered: ${JSON.stringify(offered.slice(0, 10))}`);
+  });
   // Done when the palette is gone: either the widget closed, or the command opened its own quick
   // pick / input box in the same widget (then the palette's ">title" text is no longer there).
   await poll(`the palette to close after "${title}"`, timeoutMs, async () => {
