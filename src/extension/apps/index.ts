@@ -12,6 +12,8 @@ import { AppPanel } from './panel.js';
 export interface AppRules {
   /** Asks before a tool that is not read-only runs; false when the person declined. */
   confirm(tool: HostTool): Promise<boolean>;
+  /** The per-tool choice (tree checkboxes): a tool switched off is off for apps too. */
+  isEnabled?(tool: HostTool): boolean;
 }
 
 export class AppsController implements vscode.Disposable {
@@ -43,7 +45,7 @@ export class AppsController implements vscode.Disposable {
         log: this.log,
         hostInfo: this.hostInfo,
         ports: {
-          tools: () => host.server(tool.server)?.tools ?? [],
+          tools: () => (host.server(tool.server)?.tools ?? []).filter((t) => this.rules.isEnabled?.(t) ?? true),
           resources: () => host.server(tool.server)?.resources ?? [],
           callTool: (t, callArgs, signal) => this.callForApp(tool, t, callArgs, signal),
           readResource: (u, signal) => host.readResource(tool.server, u, { signal }),
@@ -62,6 +64,10 @@ export class AppsController implements vscode.Disposable {
 
   private async callForApp(owner: HostTool, t: HostTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult> {
     const what = `${t.server}/${t.name} (asked by the app of ${owner.name})`;
+    if (this.rules.isEnabled && !this.rules.isEnabled(t)) {
+      this.log.info(`${what}: refused, the tool is switched off`);
+      throw new Error(`${t.name} is switched off for this workspace (MCP Host tree).`);
+    }
     if (!(await this.rules.confirm(t))) {
       this.log.info(`${what}: declined`);
       throw new Error(`The user declined to run ${t.name}.`);

@@ -38,7 +38,12 @@ export function registerCallCommands(
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const apps = new AppsController(host, log, { confirm: confirmDestructive }, { name: 'mcp-host-vscode', version });
+  const apps = new AppsController(
+    host,
+    log,
+    { confirm: confirmDestructive, isEnabled: (t) => toolFilter?.isEnabled(t.server, t.name) ?? true },
+    { name: 'mcp-host-vscode', version },
+  );
   const ctx: CallsContext = { host, log, results, history, elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };
   context.subscriptions.push(results, apps, registerJsonEditor());
   return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
