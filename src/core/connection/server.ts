@@ -79,8 +79,8 @@ export class Server {
     this.ctx.changed(this);
   }
 
-  private pending(attempt: number, maxAttempts: number): ConnectionState {
-    return { kind: 'pending', attempt, maxAttempts, since: this.ctx.clock.now() };
+  private pending(attempt: number, maxAttempts: number, reason?: string): ConnectionState {
+    return { kind: 'pending', attempt, maxAttempts, since: this.ctx.clock.now(), ...(reason ? { reason } : {}) };
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
@@ -162,7 +162,7 @@ export class Server {
     const scope = new AttemptScope(this.ctx.clock);
     this.scope = scope;
     const maxAttempts = attemptNo > 1 ? this.ctx.settings.maxReconnectAttempts : 1;
-    this.setState(reason ? { ...this.pending(attemptNo, maxAttempts), reason } : this.pending(attemptNo, maxAttempts));
+    this.setState(this.pending(attemptNo, maxAttempts, reason));
     const pool = this.ctx.poolFor(this.def);
     const promise = (async () => {
       let release: () => void;
