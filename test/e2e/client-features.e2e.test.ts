@@ -302,6 +302,9 @@ test('client features in the editor: command input, ping, Running Tasks, templat
 
     const label = await rowText(vs, /everything.*\d+ tools/);
     const count = Number(/(\d+) tools/.exec(label)![1]);
+    // The tree renders only the rows that fit: a tall window fits every tool of the server.
+    const viewport = vs.page.viewportSize();
+    await vs.page.setViewportSize({ width: viewport?.width ?? 1400, height: 2000 });
     await vs.clickTreeItem(/everything.*\d+ tools/);
     await vs.waitForTreeItem(/^\s*echo/);
     const editor = await poll('every tool row of everything', WAIT, async () => {
@@ -309,6 +312,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
       const uniq = [...new Set(names.map((n) => n.trim()))];
       return uniq.length === count ? uniq.sort() : undefined;
     });
+    if (viewport) await vs.page.setViewportSize(viewport);
 
     const cliHome = mkdtempSync(join(tmpdir(), 'mcp-host-client-features-cli-'));
     const out = execFileSync(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'tools', 'everything', '--json', '--workspace', vs.workspaceDir], {
