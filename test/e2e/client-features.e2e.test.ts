@@ -288,6 +288,16 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     assert.deepEqual(hits, []);
   });
 
+  await step('client credentials: after a reload m2m connects from SecretStorage without asking', async () => {
+    const authorizedBefore = fx.mcpRequests.filter((r) => r.authorized).length;
+    await vs.reload();
+    await vs.focusMcpHostView();
+    assert.match(await rowText(vs, /m2m.*1 tool/), /1 tool/);
+    assert.ok(fx.mcpRequests.filter((r) => r.authorized).length > authorizedBefore, 'the reconnect carried a valid token');
+    assert.equal(await quickInput(vs).widget.isVisible(), false, 'the secret was not asked again');
+    assert.doesNotMatch(vs.readLogFile('MCP Host') ?? '', new RegExp(M2M_BASIC.clientSecret));
+  });
+
   await step('server-everything: the editor shows the CLI\'s tools plus exactly those it gates on the sampling capability', async () => {
     // What server-everything itself says: the tools whose registration checks `clientCapabilities.sampling`.
     const toolsDir = join(EVERYTHING, '..', 'tools');
