@@ -4,7 +4,7 @@
  * sent inline, up to a size an app can reasonably take.
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { HostContent, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostContent, ResourceReadResult, ToolCallResult } from '../host-api.js';
 
 const MAX_INLINE_BLOB = 8 * 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /** Converts the SDK's results into the host's: content kept, blobs moved to files. */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { writeBlob } from './blobs.js';
 
 type EmbeddedResource = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> };

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { HostContent, ResourceReadResult } from '../api.js';
+import type { HostContent, ResourceReadResult } from '../host-api.js';
 
 async function blob(path: string): Promise<string> {
   return (await readFile(path)).toString('base64');

@@ -20,7 +20,7 @@ import {
   type RequestId,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, McpHost } from '../api.js';
+import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';
