@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ServerDefinition } from '../../core/config/types.js';
-import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, type WrittenEntry } from '../../core/dev/share.js';
+import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, type WrittenEntry } from '../../core/dev/copy-as.js';
 import type { CallHistory } from '../../core/calls/call-history.js';
 import type { ConnectionManager } from '../../core/host.js';
 import { formatServerDetails } from '../../core/inspector/details.js';
