@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { HostContent, ResourceReadResult } from '../host-api.js';
+import { copyMediaContent } from './results.js';
 
 export interface WireOptions {
   /** How a resource URI is shown to the peer (the gateway wraps other servers' URIs). Default: as is. */
@@ -28,11 +29,9 @@ export async function toWireContent(c: HostContent, opts: WireOptions = {}): Pro
   const mapUri = opts.mapUri ?? asIs;
   switch (c.type) {
     case 'text':
-      return { type: 'text', text: c.text };
     case 'image':
-      return { type: 'image', mimeType: c.mimeType, data: c.data };
     case 'audio':
-      return { type: 'audio', mimeType: c.mimeType, data: c.data };
+      return copyMediaContent(c);
     case 'resource_link':
       return {
         type: 'resource_link',
