@@ -15,12 +15,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { M2M_BASIC, startOidcFixture } from '../integration/auth/oidc-fixture.js';
 import { EVERYTHING, killMarked, pidsWith, poll, repoRoot, startVSCode, type VSCode } from './harness.js';
 import { pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { filesUnder } from './support/files.js';
+import { rowText } from './support/views.js';
 import { MCP_HOST_CONTAINER, clickInlineAction, treeRow, viewPane } from './support/workbench.js';
 
 const WAIT = Number(process.env.MCP_HOST_E2E_STEP_WAIT_MS) || 120_000;
@@ -38,22 +40,6 @@ function processesWith(mark: string, needle: string): { pid: number; line: strin
       }
     })
     .filter((p) => p.line.includes(needle));
-}
-
-function filesUnder(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const n of names) {
-    const p = join(dir, n);
-    const st = statSync(p, { throwIfNoEntry: false });
-    if (st?.isDirectory()) filesUnder(p, out);
-    else if (st?.isFile()) out.push(p);
-  }
-  return out;
 }
 
 /**
@@ -79,11 +65,6 @@ async function recordRows(vs: VSCode): Promise<() => Promise<string[]>> {
     scan();
   })()`);
   return () => vs.page.evaluate(() => [...((window as unknown as { __mcpRows?: string[] }).__mcpRows ?? [])]);
-}
-
-async function rowText(vs: VSCode, row: RegExp, timeoutMs = WAIT): Promise<string> {
-  const r = await vs.waitForTreeItem(row, timeoutMs);
-  return (await r.getAttribute('aria-label')) ?? (await r.innerText());
 }
 
 test('client features in the editor: command input, ping, Running Tasks, template completions, client credentials, CLI vs editor tools', { timeout: 1_500_000 }, async (t) => {
@@ -176,7 +157,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     await vs.waitForLogFile('MCP Host deaf', new RegExp(`fixture ${after.pid}: answered ping 3\\b`), WAIT);
     const rest = (await rows()).slice(reconnectedAt);
     assert.ok(!rest.some((l) => /deaf/.test(l) && /unresponsive/.test(l)), rest.join('\n'));
-    assert.match(await rowText(vs, /deaf/), /2 tools/);
+    assert.match(await rowText(vs, /deaf/, WAIT), /2 tools/);
     // everything answered every ping all along: same process, never anything but connected.
     assert.deepEqual(processesWith(mark, 'stdio').map((p) => p.pid), everythingPids);
     const everythingRows = (await rows()).filter((l) => /^everything/.test(l));
@@ -264,7 +245,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     assert.equal(await quickInput(vs).input.getAttribute('type'), 'password', 'the secret is typed into a password box');
     await quickInput(vs).input.fill(M2M_BASIC.clientSecret);
     await quickInput(vs).input.press('Enter');
-    assert.match(await rowText(vs, /m2m.*1 tool/), /1 tool/);
+    assert.match(await rowText(vs, /m2m.*1 tool/, WAIT), /1 tool/);
     await vs.waitForLogFile('MCP Host', /m2m: signed in/, WAIT);
     assert.equal(tabs.length, tabsBefore, 'no browser tab was opened');
     assert.ok(tokens.length >= 1, 'the authorization server issued a token');
@@ -286,7 +267,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     const authorizedBefore = fx.mcpRequests.filter((r) => r.authorized).length;
     await vs.reload();
     await vs.focusMcpHostView();
-    assert.match(await rowText(vs, /m2m.*1 tool/), /1 tool/);
+    assert.match(await rowText(vs, /m2m.*1 tool/, WAIT), /1 tool/);
     assert.ok(fx.mcpRequests.filter((r) => r.authorized).length > authorizedBefore, 'the reconnect carried a valid token');
     assert.equal(await quickInput(vs).widget.isVisible(), false, 'the secret was not asked again');
     assert.doesNotMatch(vs.readLogFile('MCP Host') ?? '', new RegExp(M2M_BASIC.clientSecret));
@@ -304,7 +285,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
       .sort();
     assert.ok(gated.length > 0, 'server-everything gates some tools on sampling');
 
-    const label = await rowText(vs, /everything.*\d+ tools/);
+    const label = await rowText(vs, /everything.*\d+ tools/, WAIT);
     const count = Number(/(\d+) tools/.exec(label)![1]);
     // The tree renders only the rows that fit: a tall window fits every tool of the server.
     const viewport = vs.page.viewportSize();
