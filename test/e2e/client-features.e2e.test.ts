@@ -148,6 +148,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     await vs.waitForTreeItem(/deaf.*2 tools/, WAIT);
     const seen = await rows();
     const marked = seen.filter((l) => /deaf/.test(l) && /unresponsive/.test(l));
+    t.diagnostic(`deaf rows seen: ${seen.filter((l) => /deaf/.test(l)).map((l) => l.split(' | ')[0]).join(' → ')}`);
     assert.ok(marked.length > 0, `the tree showed deaf as unresponsive; rows seen:\n${seen.filter((l) => /deaf/.test(l)).join('\n')}`);
     assert.match(marked.join('\n'), new RegExp(`did not answer a ping within ${PING_SECONDS * 1000} ms`));
     assert.match(hostLog() + (vs.readLogFile('MCP Host deaf') ?? ''), /deaf is unresponsive: it did not answer a ping/);
