@@ -184,6 +184,9 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     await vs.waitForLogFile('MCP Host repos', /task \w+ \(slow-task\) cancelled/, WAIT);
     await tasksPane().waitFor({ state: 'hidden', timeout: WAIT });
     assert.match(hostLog(), /cancelling task \w+ \(repos\/slow-task\)/);
+    // The palette's call ends as cancelled (the user's act), not as a failure with an error document.
+    await vs.waitForLogFile('MCP Host', /repos\/slow-task cancelled by the user/, WAIT);
+    assert.doesNotMatch(hostLog(), /repos\/slow-task failed/);
   });
 
   await step('Running Tasks: simulate-research-query shows its stages there and leaves the view when it completes', async () => {
