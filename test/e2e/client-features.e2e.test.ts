@@ -4,7 +4,7 @@
 // healthy one keeps its state (interval from the `mcpHost.ping.intervalSeconds` setting); the
 // Running Tasks view listing a task with its live status, Cancel from the view, and a task that
 // completes leaving it; completions of resource-template variables as you type, the second one
-// narrowed by the first (`context.arguments`); client-credentials sign-in against a real
+// narrowed by the first (`context.arguments`), and server-everything's own template; client-credentials sign-in against a real
 // oidc-provider with no browser and the secret nowhere on disk or in logs; and server-everything's
 // tools in the editor and in the CLI differing by exactly the tools it gates on sampling.
 //
@@ -239,6 +239,30 @@ test('client features in the editor: command input, ping, Running Tasks, templat
       const inEditor = await vs.activeEditorText().catch(() => '');
       if (/repository microsoft\/playwright/.test(inEditor)) return true;
       return (await previewText(vs, 'repository microsoft/playwright', 1000).catch(() => undefined)) ? true : undefined;
+    });
+  });
+
+  await step("server-everything's template variable offers the server's completion (a positive integer id), and only that", async () => {
+    await runCommandThenPick(vs, 'MCP Host: Read Resource…', /MCP Host: Read Resource/);
+    await pickRow(vs, 'Dynamic Text Resource');
+    await waitForQuickInput(vs, /: resourceId$/);
+    const rows = quickInput(vs).widget.locator('.monaco-list-row:visible');
+    // Its completer returns the typed id when it is a positive integer, nothing otherwise.
+    await quickInput(vs).input.fill('x');
+    await poll('only the typed text for "x"', WAIT, async () => {
+      const texts = await rows.allInnerTexts();
+      return texts.length === 1 && /^\s*x\s*\(as typed\)/.test(texts[0]!) ? true : undefined;
+    });
+    await quickInput(vs).input.fill('7');
+    await poll("the server's own suggestion for 7", WAIT, async () => {
+      const texts = await rows.allInnerTexts();
+      return texts.length === 1 && /^\s*7\s*$/.test(texts[0]!) ? true : undefined;
+    });
+    await pickRow(vs, '7', false);
+    await poll('the resource document', WAIT, async () => {
+      const inEditor = await vs.activeEditorText().catch(() => '');
+      if (/Resource 7: This is a plaintext resource/.test(inEditor)) return true;
+      return (await previewText(vs, 'Resource 7: This is a plaintext resource', 1000).catch(() => undefined)) ? true : undefined;
     });
   });
 
