@@ -10,7 +10,7 @@ import { IdeServer } from '../src/core/ide/index.js';
 import { nullLogger } from '../src/core/ports.js';
 import { connectAgent, readLocks } from '../test/integration/ide/agent.js';
 import { FakeEditor } from '../test/integration/ide/fakeEditor.js';
-import { figure, summarize, type Figure } from './lib/stats.js';
+import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 
 function manyDiagnostics(files: number, perFile: number): FakeEditor['diags'] {
   return Array.from({ length: files }, (_, f) => ({
@@ -76,7 +76,7 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     }
     const echoBig = await bareEcho(bytes, runs);
     out.push(
-      figure('ide', `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`, summarize(samples).p50, 'ms', { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: echoBig.p50 }, { text: '< 50 ms', ok: (v) => v < 50 }),
+      figure('ide', `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`, summarize(samples).p50, 'ms', { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: echoBig.p50 }, ratioAtMost(1.2, 'host/echo')),
     );
 
     const n = quick ? 200 : 10_000;
@@ -92,7 +92,7 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     const perSec = (n / (performance.now() - t0)) * 1000;
     const echoSmall = await bareEcho(200, n, 16);
     out.push(figure('ide', `${n} small requests, p50`, summarize(small).p50, 'ms', { name: 'ws echo', value: echoSmall.p50 }));
-    out.push(figure('ide', `${n} small requests, throughput (16 in flight)`, perSec, 'req/s', { name: 'ws echo', value: echoSmall.perSec }));
+    out.push(figure('ide', `${n} small requests, throughput (16 in flight)`, perSec, 'req/s', { name: 'ws echo', value: echoSmall.perSec }, ratioAtLeast(0.5, 'host/echo')));
   } finally {
     await agent.close();
     await server.dispose();
