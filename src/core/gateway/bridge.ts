@@ -7,7 +7,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, SamplingPort } from '../api.js';
+import type { ElicitationPort, SamplingPort } from '../host-api.js';
 import { Emitter } from '../events.js';
 import type { Disposable } from '../ports.js';
 
