@@ -8,6 +8,7 @@ import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib
 import { rawConnect } from './lib/rawsdk.js';
 import { definition, quietHost, tinyServer } from './lib/host.js';
 import { startEcho } from './lib/inproc.js';
+import { pipeEchoThroughput } from './lib/pipe-echo.js';
 
 type Call = () => Promise<unknown>;
 
@@ -115,6 +116,10 @@ export async function calls(quick: boolean): Promise<Figure[]> {
       n,
     )),
   );
+  // What the stdio throughput ratio is held against: the same ping-pong without MCP, its child in
+  // its own session (as the host's servers are) against one in ours (as the bare SDK's is).
+  const pipe = await pipeEchoThroughput(quick ? 1000 : 20_000);
+  out.push(figure('calls', 'stdio floor: pipe echo, child in own session, 16 in flight', pipe.ownSession, 'trips/s', { name: 'same session', value: pipe.sameSession }));
   await host.dispose();
   await bareStdio.close();
   await bareInproc.close();
