@@ -44,7 +44,7 @@ export interface SessionOptions {
 export class Session {
   private hostInstance: ConnectionManager | undefined;
   private toolFilterInstance: ToolFilter | undefined;
-  /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
+  /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
   /** Lets `serve` plug the gateway bridge into the one sampling/log entry point (HostOptions.features). */
   featuresFor: (base: FeatureOptions) => FeatureOptions = (base) => base;
