@@ -21,25 +21,27 @@ function serverLog(vs: VSCode, pattern: RegExp): Promise<string> {
 
 /**
  * The simple file dialog code-server shows (a quick input holding a path): types `path` and accepts
- * it. A folder is typed with a trailing slash so the dialog lists its inside (`expectRows`: a folder
- * picker lists only folders, so one without subfolders shows just `..`, its parent also `extra-root`); its OK button then selects that
- * folder, where Enter would open the highlighted row.
+ * it, acting only while the dialog is not busy (it loads folders, and its start folder, late on a
+ * busy machine and may then put that start folder back into the input: the path is typed again).
+ * A folder (`folder`: typed with a trailing slash) is accepted with OK, where Enter would open the
+ * highlighted row; a file name with Enter.
  */
-async function answerFileDialog(vs: VSCode, path: string, expectRows?: string[]): Promise<void> {
+async function answerFileDialog(vs: VSCode, path: string, folder = false): Promise<void> {
   const q = quickInput(vs);
   await q.input.waitFor({ state: 'visible', timeout: WAIT });
-  // The dialog fills in its start folder first; wait for that before replacing it.
-  await poll('the file dialog to show a path', WAIT, async () => ((await q.input.inputValue()).startsWith('/') ? true : undefined));
-  await q.input.fill(path);
-  await poll(`the file dialog to follow ${path}`, WAIT, async () => {
-    if ((await q.input.inputValue()) !== path) return undefined;
-    if (!expectRows) return true;
-    const rows = (await q.widget.locator('.monaco-list-row .label-name').allInnerTexts()).map((r) => r.trim());
-    return JSON.stringify(rows) === JSON.stringify(expectRows) ? true : undefined;
+  const ok = q.widget.locator('.quick-input-action .monaco-button', { hasText: /^\s*OK\s*$/ }).first();
+  const busy = q.widget.locator('.quick-input-progress.active, .quick-input-progress .monaco-progress-container.active');
+  await poll(`the file dialog to accept ${path}`, WAIT, async () => {
+    if (!(await q.widget.isVisible())) return true;
+    if ((await busy.count()) > 0) return undefined;
+    if ((await q.input.inputValue()) !== path) {
+      await q.input.fill(path);
+      return undefined;
+    }
+    if (folder) await ok.click({ timeout: 5000 });
+    else await q.input.press('Enter');
+    return undefined;
   });
-  if (expectRows) await q.widget.locator('.quick-input-action .monaco-button', { hasText: /^\s*OK\s*$/ }).first().click();
-  else await q.input.press('Enter');
-  await q.widget.waitFor({ state: 'hidden', timeout: WAIT });
 }
 
 /** Pastes the clipboard into a new untitled editor and returns what the editor then holds. */
@@ -127,7 +129,7 @@ test('the server author’s workbench: trace toggle and NDJSON export, roots, ca
     const extra = join(vs.workspaceDir, 'extra-root');
     await vs.focusMcpHostView();
     await vs.contextAction(/everything.*\d+ tools/, 'Add Root for Server…');
-    await answerFileDialog(vs, `${extra}/`, ['..']);
+    await answerFileDialog(vs, `${extra}/`, true);
     const said = await vs.waitForNotification(/everything now has \d+ roots/);
     assert.match(said, /now has 2 roots/);
     await serverLog(vs, /Roots updated: 2 root\(s\) received from client/);
