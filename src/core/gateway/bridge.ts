@@ -8,7 +8,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort } from '../api.js';
+import type { ElicitationPort } from '../host-api.js';
 import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
 import type { Disposable } from '../ports.js';

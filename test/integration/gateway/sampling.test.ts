@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import type { SamplingPort } from '../../../src/core/api.js';
+import type { SamplingPort } from '../../../src/core/host-api.js';
 import { def, EVERYTHING } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, text, type Rig } from './helpers.js';
 
