@@ -364,7 +364,8 @@ export class Server {
   /** Runs `op` on the live connection; session expiry gets a new session and one retry. */
   async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
     if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
-    let conn = await this.ensureConnected();
+    // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
+    let conn = this.conn ?? (await this.ensureConnected());
     try {
       return await op(conn);
     } catch (err) {
