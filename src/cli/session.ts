@@ -13,6 +13,7 @@ import { readUserSettingsServers, userSettingsFile } from '../core/config/user-s
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
+import type { FeatureOptions } from '../core/features/types.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
@@ -43,8 +44,10 @@ export interface SessionOptions {
 export class Session {
   private hostInstance: ConnectionManager | undefined;
   private toolFilterInstance: ToolFilter | undefined;
-  /** Extra host ports (the gateway's elicitation/sampling bridge); set before `host` is first used. */
+  /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
+  /** Lets `serve` plug the gateway bridge into the one sampling/log entry point (HostOptions.features). */
+  featuresFor: (base: FeatureOptions) => FeatureOptions = (base) => base;
 
   /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
   redact: (text: string) => string;
@@ -138,7 +141,7 @@ export class Session {
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),
       elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
-      features: this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
+      features: this.featuresFor(this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {}),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
       ...this.hostExtras,

@@ -4,7 +4,6 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CreateMessageRequest, CreateMessageResult, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
@@ -163,14 +162,8 @@ export interface ElicitationPort {
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 }
 
-/**
- * Answers a server's `sampling/createMessage` (a model completion). Only given where a model is
- * reachable (the gateway forwards to an agent that declared sampling); without it the host does
- * not declare the capability.
- */
-export interface SamplingPort {
-  createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal): Promise<CreateMessageResult>;
-}
+/** Serves `sampling/createMessage`: one port, `HostOptions.features.sampling` (src/core/features/types.ts). */
+export type { SamplingPort } from './features/types.js';
 
 /** The workspace folders offered to servers as roots; `onDidChange` triggers `roots/list_changed`. */
 export interface RootsPort {
@@ -195,12 +188,12 @@ export interface HostOptions {
   backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;
   elicitation?: ElicitationPort;
-  sampling?: SamplingPort;
-  /** Hears every `notifications/message` (log line) a server sends. */
-  onServerLog?: (server: string, params: LoggingMessageNotification['params']) => void;
   /** Returns an OAuth provider for a remote server (src/core/auth); undefined: no OAuth. */
   authProvider?: (def: ServerDefinition) => OAuthClientProvider | undefined;
-  /** Sampling, logging, ping and tasks (src/core/features). */
+  /**
+   * Sampling, logging, ping and tasks (src/core/features): the one entry point for a server's
+   * sampling requests and log lines. A gateway plugs in with `GatewayBridge.featureOptions`.
+   */
   features?: FeatureOptions;
   /** Client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };

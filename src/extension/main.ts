@@ -31,6 +31,7 @@ import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
 import { errorMessage } from '../core/connection/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
+import { editorSampling } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
@@ -84,9 +85,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(auth);
   // One port for the host and the call commands, so two servers' questions never interleave on screen.
   const elicitation = new VsCodeElicitationPort(logger);
-  // Questions from servers during an agent's call go back to that agent; all others to the dialogs.
-  const bridge = new GatewayBridge(elicitation);
-  const gatewayOn = settings.gateway.enabled;
+  // Questions from servers during an agent's call go back to that agent; all others to the dialogs
+  // (sampling: the consent prompt, then a language model or the user's own reply).
+  const bridge = new GatewayBridge(elicitation, editorSampling());
   const h = createHost({
     logger,
     // Dev mode reads the server's stderr for the debugger's port.
@@ -96,11 +97,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     timeouts: settings.timeouts,
     roots,
     elicitation: bridge,
-    // Sampling needs a model: only agents behind the gateway have one.
-    ...(gatewayOn ? { sampling: bridge } : {}),
-    onServerLog: bridge.log,
     authProvider: (def) => auth.providerFor(def),
-    features: editorFeatureOptions(),
+    // The bridge is the one sampling and server-log entry point: the agent in flight, else the editor.
+    features: bridge.featureOptions(editorFeatureOptions()),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
     wrapTransport: (def, t) => trace.attach(def, t),
     // Tools with an MCP App open it in a panel (src/extension/apps).

@@ -1,6 +1,6 @@
 // The protocol features' editor faces in real VS Code (code-server) against server-everything:
-// server log messages in the server's output channel, sampling consent and (no model in
-// code-server) a clear error back to the server, a task's status and Cancel in the call notification,
+// server log messages in the server's output channel, sampling consent, the user's own reply
+// (no model in code-server) or else a clear error back to the server, a task's status and Cancel in the call notification,
 // completions as you type in the prompt argument pick, a resource document following its
 // subscription, and the server details document with the instructions whole.
 import { test } from 'node:test';
@@ -39,43 +39,75 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     assert.match(shown, /\[(info|warning|error)\] ((notice|critical|alert|emergency): )?\w+[- ]level[- ]message/i);
   });
 
-  await t.test('sampling asks first; with no language model the server gets a clear error', async () => {
+  const callSampling = async (prompt: string): Promise<void> => {
     await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
     await pickRow(vs, 'trigger-sampling-request');
     await waitForQuickInput(vs, /trigger-sampling-request: prompt/);
-    await quickInput(vs).input.fill('say hi');
+    await quickInput(vs).input.fill(prompt);
     await quickInput(vs).input.press('Enter');
     await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
     await quickInput(vs).input.press('Enter');
+  };
+  // The reply editor (Send / Cancel lenses): check what it shows, then type the reply and send it.
+  const writeReply = async (expect: RegExp[], reply: string): Promise<void> => {
+    const editor = vs.page.locator('.editor-instance .monaco-editor').first();
+    const lens = (text: string | RegExp) => editor.locator('.codelens-decoration a, .codelens-decoration span').filter({ hasText: text }).first();
+    await lens('Send').waitFor({ state: 'visible', timeout: WAIT });
+    const shown = await poll('the reply document', WAIT, async () => {
+      const text = await vs.activeEditorText();
+      return /asks for a model reply/.test(text) ? text : undefined;
+    });
+    for (const e of expect) assert.match(shown, e);
+    await editor.locator('.view-lines').click();
+    await vs.page.keyboard.press('Control+A');
+    await vs.page.keyboard.press('Delete');
+    const answer = JSON.stringify({ role: 'assistant', content: { type: 'text', text: reply }, model: 'user', stopReason: 'endTurn' });
+    await vs.page.keyboard.type(answer);
+    // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
+    assert.equal(JSON.parse(await vs.activeEditorText()).content.text, reply);
+    await lens('Send').click();
+  };
+
+  await t.test('sampling asks first; with no language model the user may write the reply, and dismissing that gives the server a clear error', async () => {
+    await callSampling('say hi');
     const asked = await answerDialog(vs, /everything wants to send this to a language model/, 'Allow once');
     assert.match(asked, /say hi/);
     assert.match(asked, /up to 100 tokens/);
+    assert.match(asked, /Write the reply myself/);
+    // code-server has no language model: the user is offered to write the reply; Cancel sends the error.
+    const offer = await answerDialog(vs, /everything asked for a language model reply, but no language model is available/, 'Cancel');
+    assert.match(offer, /write the reply yourself/);
     const text = await previewText(vs, /No language model is available/);
     assert.match(text, /trigger-sampling-request/);
   });
 
-  await t.test('"Always for this server" stops the asking; Revoke Sampling Consent brings it back', async () => {
+  await t.test('"Write the reply myself": the editor shows the request and the server receives the written text', async () => {
+    await callSampling('name a colour');
+    await answerDialog(vs, /everything wants to send this to a language model/, 'Write the reply myself');
+    await writeReply([/\/\/ +user: Resource trigger-sampling-request context: name a colour/, /\(up to 100 tokens\)/], 'Teal, written by hand');
+    const text = await previewText(vs, /Teal, written by hand/);
+    assert.match(text, /LLM sampling result/);
+    assert.match(text, /"model": "user"/);
+  });
+
+  await t.test('"Always for this server" stops the asking; with no model the offer to write still comes; Revoke Sampling Consent brings the asking back', async () => {
     const finished = () => (vs.readLogFile('MCP Host') ?? '').split('\n').filter((l) => /everything\/trigger-sampling-request (returned an error|done|failed)/.test(l)).length;
-    const callSampling = async (): Promise<void> => {
-      await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
-      await pickRow(vs, 'trigger-sampling-request');
-      await waitForQuickInput(vs, /trigger-sampling-request: prompt/);
-      await quickInput(vs).input.fill('again');
-      await quickInput(vs).input.press('Enter');
-      await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
-      await quickInput(vs).input.press('Enter');
-    };
     const before = finished();
-    await callSampling();
+    await callSampling('again');
     await answerDialog(vs, /everything wants to send this to a language model/, 'Always for this server');
+    await answerDialog(vs, /no language model is available/, 'Write the reply');
+    await writeReply([/again/], 'Written after Always');
+    await previewText(vs, /Written after Always/);
     await poll('the second sampling call to finish', WAIT, async () => (finished() > before ? true : undefined));
-    await callSampling();
-    await poll('the third call to finish without a dialog', WAIT, async () => (finished() > before + 1 ? true : undefined));
-    assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no consent dialog once always allowed');
+    await callSampling('again');
+    // No consent dialog once always allowed: the first dialog is the offer to write the reply.
+    const offer = await answerDialog(vs, /asked for a language model reply/, 'Cancel');
+    assert.doesNotMatch(offer, /wants to send this/);
+    await poll('the third call to finish', WAIT, async () => (finished() > before + 1 ? true : undefined));
     await runCommandThenPick(vs, 'MCP Host: Revoke Sampling Consent', /Revoke Sampling Consent/);
     await pickRow(vs, 'everything', false);
     await vs.waitForNotification(/everything will ask again before its next sampling request/);
-    await callSampling();
+    await callSampling('again');
     await answerDialog(vs, /everything wants to send this to a language model/, 'Deny');
     await poll('the denied call to finish', WAIT, async () => (finished() > before + 2 ? true : undefined));
     await previewText(vs, /declined the sampling request from everything/);

@@ -18,7 +18,8 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
   const logger = stderrLogger(io.env, io.stderr);
   // No UI here: a question from a server goes to the agent or is declined.
   const bridge = new GatewayBridge();
-  session.hostExtras = { elicitation: bridge, sampling: bridge, onServerLog: bridge.log };
+  session.hostExtras = { elicitation: bridge };
+  session.featuresFor = (base) => bridge.featureOptions(base);
   session.reportProblems();
   // Entries pointing at a running editor's gateway would expose the same servers twice, and an
   // `mcp-host serve` entry would start this command inside itself.

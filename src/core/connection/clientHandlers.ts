@@ -1,12 +1,11 @@
 /**
  * What the host answers when a server asks or tells it something: `list_changed` notifications,
  * `roots/list` (from the RootsPort) and `elicitation/create` (through the ElicitationPort).
+ * Sampling and log lines are the features' (src/core/features/index.ts), their one entry point.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
   ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -14,18 +13,17 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, HostOptions, RootsPort, SamplingPort } from '../host-api.js';
+import type { ElicitationPort, RootsPort } from '../host-api.js';
 import { answerMaybeAsTask } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
 import type { ListKind } from './connect.js';
 
-/** Capabilities declared in `initialize`: only what a port is there to serve (sampling only with a model). */
-export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; sampling?: SamplingPort; apps?: boolean }): ClientCapabilities {
+/** Capabilities declared in `initialize`: only what a port is there to serve (sampling: ClientFeatures.capabilities). */
+export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; apps?: boolean }): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
-  if (ports.sampling) caps.sampling = {};
   // MCP Apps (SEP-1865): servers may then offer tools with a UI, or change what they list.
   if (ports.apps) caps.extensions = { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
   return caps;
@@ -36,8 +34,6 @@ export interface ClientHandlerContext {
   roots?: RootsPort;
   elicitation?: ElicitationPort;
   log?: Logger;
-  sampling?: SamplingPort;
-  onServerLog?: HostOptions['onServerLog'];
   /** Re-fetches one cached list after the server said it changed. */
   refresh(kind: ListKind): Promise<void>;
 }
@@ -64,8 +60,4 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
     });
   }
-  const sampling = ctx.sampling;
-  if (sampling) client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => sampling.createMessage(ctx.server, req.params, extra.signal));
-  const onLog = ctx.onServerLog;
-  if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(ctx.server, n.params));
 }

@@ -85,17 +85,7 @@ export class Manager implements ConnectionManager {
     this.localPool = new Pool(settings.localConcurrency);
     this.remotePool = new Pool(settings.remoteConcurrency);
     const clock: Clock = options.clock ?? systemClock;
-    // The gateway's bridge (HostOptions.sampling / onServerLog) serves where no feature port is given.
-    const f = options.features ?? {};
-    const hostLog = options.onServerLog;
-    this.features = new ClientFeatures(
-      {
-        ...f,
-        ...(f.sampling ?? options.sampling ? { sampling: f.sampling ?? options.sampling } : {}),
-        ...(f.onServerLog || hostLog ? { onServerLog: (server, m) => (f.onServerLog?.(server, m), hostLog?.(server, m)) } : {}),
-      },
-      clock,
-    );
+    this.features = new ClientFeatures(options.features ?? {}, clock);
     const capabilities: ClientCapabilities = this.features.capabilities(clientCapabilities(options));
     this.ctx = {
       settings,

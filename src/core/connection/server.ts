@@ -323,8 +323,6 @@ export class Server {
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
       log: this.log,
-      sampling: this.ctx.options.sampling,
-      onServerLog: this.ctx.options.onServerLog,
       refresh: async (kind) => {
         const conn = this.conn;
         if (!conn || conn.client !== client) return;

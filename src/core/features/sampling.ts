@@ -1,7 +1,9 @@
 /**
  * Sampling consent: nothing a server wants to send reaches a model before the user said yes.
  * The first request from a server shows what it would send and asks Allow once / Always for this
- * server / Deny; "Always" is remembered per server (revocable), a denial answers only that request.
+ * server / Write the reply myself / Deny; "Always" is remembered per server (revocable), a denial
+ * answers only that request. Sampling without a model (issue 18, as the MCP Inspector allows):
+ * the user may write the reply instead, by choice or when no language model is available.
  */
 import { McpError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SamplingPort } from './types.js';
@@ -11,7 +13,8 @@ export const USER_REJECTED = -1;
 /** No model to serve the request: an internal error of the client, with a message saying so. */
 export const NO_MODEL = -32603;
 
-export type ConsentAnswer = 'once' | 'always' | 'deny';
+/** 'write': the user writes the reply themselves; no model sees the request. */
+export type ConsentAnswer = 'once' | 'always' | 'write' | 'deny';
 
 /** Where "Always for this server" is remembered (a setting in the editor). */
 export interface SamplingConsentStore {
@@ -23,6 +26,13 @@ export interface SamplingConsentStore {
 /** Asks the user; undefined (dismissed) counts as Deny. */
 export interface SamplingConsentPrompt {
   ask(server: string, summary: string, signal: AbortSignal): Promise<ConsentAnswer | undefined>;
+  /** The model could not serve the request (`reason`): offer to write the reply; true when the user accepts. */
+  offerManualReply?(server: string, reason: string, signal: AbortSignal): Promise<boolean>;
+}
+
+/** Lets the user write the reply; undefined when they cancel. */
+export interface ManualSamplingReply {
+  write(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult | undefined>;
 }
 
 function textOf(content: unknown): string {
@@ -50,16 +60,33 @@ export function summarizeSamplingRequest(p: CreateMessageRequestParams): string 
   return lines.join('\n');
 }
 
-/** Wraps a model port so every request passes the user's consent first. */
-export function withSamplingConsent(model: SamplingPort, store: SamplingConsentStore, prompt: SamplingConsentPrompt): SamplingPort {
+/**
+ * Wraps a model port so every request passes the user's consent first. With `manual`, the user may
+ * write the reply instead (their choice in the prompt, or offered when the model fails with
+ * NO_MODEL); cancelling that answers the server with the error it would have had without the offer.
+ */
+export function withSamplingConsent(model: SamplingPort, store: SamplingConsentStore, prompt: SamplingConsentPrompt, manual?: ManualSamplingReply): SamplingPort {
   return {
     async createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
       if (!store.isAlwaysAllowed(server)) {
         const answer = await prompt.ask(server, summarizeSamplingRequest(params), signal);
+        if (answer === 'write' && manual) {
+          const reply = await manual.write(server, params, signal);
+          if (reply) return reply;
+          throw new McpError(USER_REJECTED, `The user cancelled writing the reply to the sampling request from ${server}.`);
+        }
         if (answer === 'always') await store.allowAlways(server);
         else if (answer !== 'once') throw new McpError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
       }
-      return model.createMessage(server, params, signal);
+      try {
+        return await model.createMessage(server, params, signal);
+      } catch (e) {
+        if (!manual || !prompt.offerManualReply || !(e instanceof McpError) || e.code !== NO_MODEL || signal.aborted) throw e;
+        if (!(await prompt.offerManualReply(server, e.message.replace(/^MCP error -?\d+: /, ''), signal))) throw e;
+        const reply = await manual.write(server, params, signal);
+        if (reply) return reply;
+        throw e;
+      }
     },
   };
 }

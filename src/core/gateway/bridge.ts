@@ -1,13 +1,15 @@
 /**
  * Questions servers ask while an agent's request runs through the gateway go back to that agent.
- * The host is created with this bridge as its elicitation and sampling port; the gateway tells it
- * which agent request is running on which server. A question from a server with an agent request
- * in flight goes to the newest such agent when it declared the capability; every other question
- * (a palette call, an agent without the capability) goes to the fallback: the editor's own UI.
+ * The host is created with this bridge as its elicitation port and, through `featureOptions`, as
+ * its one sampling and server-log port; the gateway tells it which agent request is running on
+ * which server. A question from a server with an agent request in flight goes to the newest such
+ * agent when it declared the capability; every other question (a palette call, an agent without
+ * the capability) goes to the fallback: the editor's own UI (consent, then a language model).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, SamplingPort } from '../host-api.js';
+import type { ElicitationPort } from '../host-api.js';
+import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
 import type { Disposable } from '../ports.js';
 
@@ -24,8 +26,30 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
   /** Every log line any server sends; the gateway passes them on to its agents. */
   readonly onServerLog = this.logs.event;
 
-  /** @param fallback asked when no agent can answer (the editor's dialogs); none: decline. */
-  constructor(private readonly fallback?: ElicitationPort) {}
+  /**
+   * @param fallback asked when no agent can answer (the editor's dialogs); none: decline.
+   * @param samplingFallback serves sampling when no agent can (the editor's consent and model); none: a clear error.
+   */
+  constructor(
+    private readonly fallback?: ElicitationPort,
+    private readonly samplingFallback?: SamplingPort,
+  ) {}
+
+  /**
+   * The host's feature options with this bridge as the one sampling and server-log entry point
+   * (the editor's own sampling port is the constructor's fallback); `base.onServerLog` still hears every line.
+   */
+  featureOptions(base: FeatureOptions = {}): FeatureOptions {
+    const own = base.onServerLog;
+    return {
+      ...base,
+      sampling: this,
+      onServerLog: (server, message) => {
+        own?.(server, message);
+        this.log(server, message as LoggingMessageNotification['params']);
+      },
+    };
+  }
 
   /** Marks an agent request as running on `server` until the returned disposable is disposed. */
   track(server: string, agent: Server, requestId: RequestId): Disposable {
@@ -71,10 +95,11 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     if (target?.agent.getClientCapabilities()?.sampling) {
       return (await target.agent.createMessage(params, { relatedRequestId: target.requestId, ...(signal ? { signal } : {}) })) as CreateMessageResult;
     }
+    if (this.samplingFallback) return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal);
     throw new McpError(ErrorCode.InvalidRequest, `no model is available to ${server}: sampling works only during a request from an agent that supports it`);
   }
 
-  /** Passed to the host as `onServerLog`. */
+  /** Every server log line, passed on to the gateway's agents (wired by `featureOptions`). */
   readonly log = (server: string, params: LoggingMessageNotification['params']): void => {
     this.logs.fire({ server, params });
   };

@@ -1,18 +1,29 @@
 /** The pure half of the manual sampling reply (src/extension/inspector/sampling.ts): the document and its check. */
 import { CreateMessageResultSchema, type CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import { summarizeSamplingRequest } from '../features/sampling.js';
 
-/** The JSONC document the user edits: the request as comments, a reply to fill in. */
-export function samplingReplyDocument(server: string, params: CreateMessageRequest['params']): string {
-  const request = JSON.stringify(params, null, 2)
+/** The `model` a hand-written reply names: no model wrote it. */
+export const MANUAL_REPLY_MODEL = 'user';
+
+const comment = (text: string): string =>
+  text
     .split('\n')
     .map((l) => `//   ${l}`)
     .join('\n');
-  const reply = { role: 'assistant', content: { type: 'text', text: '' }, model: 'written-by-user', stopReason: 'endTurn' };
+
+/**
+ * The JSONC document the user edits: what the server asked for (messages, system prompt, maxTokens,
+ * readable, then the whole request), and a reply in the spec's shape with the text to fill in.
+ */
+export function samplingReplyDocument(server: string, params: CreateMessageRequest['params']): string {
+  const reply = { role: 'assistant', content: { type: 'text', text: '' }, model: MANUAL_REPLY_MODEL, stopReason: 'endTurn' };
   return [
     `// ${server} asks for a model reply (sampling/createMessage). No model is used: write the reply`,
-    '// below and choose Send; Cancel declines the request.',
-    '// The request:',
-    request,
+    '// in "text" below and choose Send; Cancel (or closing this editor) answers the server with an error.',
+    '// What it asks for:',
+    comment(summarizeSamplingRequest(params)),
+    '// The whole request:',
+    comment(JSON.stringify(params, null, 2)),
     JSON.stringify(reply, null, 2),
     '',
   ].join('\n');

@@ -9,7 +9,7 @@ import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 import { LOGGING_LEVELS } from '../../core/features/logging.js';
 import type { ConnectionManager } from '../../core/host.js';
-import { editorSampling, settingsConsentStore } from './sampling.js';
+import { settingsConsentStore } from './sampling.js';
 import { registerTasksView } from './tasks-view.js';
 import { readSettings } from '../settings.js';
 
@@ -23,7 +23,6 @@ export function logLevelFor(server: string): LoggingLevel | undefined {
 export function editorFeatureOptions(): FeatureOptions {
   const seconds = readSettings().pingIntervalSeconds;
   return {
-    sampling: editorSampling(),
     logLevel: logLevelFor,
     pingIntervalMs: seconds > 0 ? seconds * 1000 : 0,
   };

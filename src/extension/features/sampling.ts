@@ -2,11 +2,13 @@
  * Sampling in the editor: `sampling/createMessage` served by the Language Model API
  * (`vscode.lm.selectChatModels`), behind the core's consent wrapper. "Always for this server" is
  * the setting `mcpHost.sampling.alwaysAllow` (so it is visible and revocable there and from the tree).
+ * Without a model (or by choice) the user writes the reply in a JSON editor (src/extension/inspector/sampling.ts).
  */
 import * as vscode from 'vscode';
 import { McpError, type CreateMessageRequestParams, type CreateMessageResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
-import { NO_MODEL, pickModel, withSamplingConsent, type ConsentAnswer, type SamplingConsentPrompt, type SamplingConsentStore } from '../../core/features/sampling.js';
+import { NO_MODEL, pickModel, withSamplingConsent, type ConsentAnswer, type ManualSamplingReply, type SamplingConsentPrompt, type SamplingConsentStore } from '../../core/features/sampling.js';
 import type { SamplingPort } from '../../core/features/types.js';
+import { manualSamplingReply } from '../inspector/sampling.js';
 import { readSettings, samplingAlwaysAllowSetting } from '../settings.js';
 
 
@@ -24,7 +26,8 @@ export const settingsConsentStore: SamplingConsentStore = {
   },
 };
 
-const ANSWERS: Record<string, ConsentAnswer> = { 'Allow once': 'once', 'Always for this server': 'always', Deny: 'deny' };
+const ANSWERS: Record<string, ConsentAnswer> = { 'Allow once': 'once', 'Always for this server': 'always', 'Write the reply myself': 'write', Deny: 'deny' };
+const WRITE = 'Write the reply';
 
 export const modalConsentPrompt: SamplingConsentPrompt = {
   async ask(server, summary) {
@@ -34,6 +37,26 @@ export const modalConsentPrompt: SamplingConsentPrompt = {
       ...Object.keys(ANSWERS),
     );
     return picked ? ANSWERS[picked] : undefined;
+  },
+  // Modal, so the request never waits on a toast nobody sees; dismissing it sends the server the error.
+  async offerManualReply(server, reason) {
+    const picked = await vscode.window.showWarningMessage(`${server} asked for a language model reply, but ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`, { modal: true, detail: 'You can write the reply yourself (as in the MCP Inspector); otherwise the server gets this error.' }, WRITE);
+    return picked === WRITE;
+  },
+};
+
+/** The user's own reply, in a JSON editor; the server's cancellation closes the wait. */
+export const editorManualReply: ManualSamplingReply = {
+  async write(server, params, signal) {
+    const cts = new vscode.CancellationTokenSource();
+    const onAbort = (): void => cts.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await manualSamplingReply(server, params, cts.token);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      cts.dispose();
+    }
   },
 };
 
@@ -104,5 +127,5 @@ export const lmSamplingModel: SamplingPort = {
 };
 
 export function editorSampling(): SamplingPort {
-  return withSamplingConsent(lmSamplingModel, settingsConsentStore, modalConsentPrompt);
+  return withSamplingConsent(lmSamplingModel, settingsConsentStore, modalConsentPrompt, editorManualReply);
 }

@@ -1,7 +1,7 @@
 /**
  * Sampling without a model, as the MCP Inspector allows: the user reads a server's
- * `sampling/createMessage` request and writes the reply. A port for the sampling feature (issue 13):
- * it calls `manualSamplingReply` when no language model is available or the user chooses to answer
+ * `sampling/createMessage` request and writes the reply. The sampling feature (src/extension/features/sampling.ts)
+ * calls `manualSamplingReply` when no language model is available or the user chooses to answer
  * themselves. Nothing here declares the sampling capability or talks to a server.
  */
 import type * as vscode from 'vscode';

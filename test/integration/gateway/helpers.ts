@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ElicitationPort } from '../../../src/core/host-api.js';
+import type { ElicitationPort, SamplingPort } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { Gateway, GatewayBridge, GatewayHttpServer, type ExposureFilter } from '../../../src/core/gateway/index.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
@@ -50,11 +50,12 @@ export interface Rig {
   dispose(): Promise<void>;
 }
 
-export async function startRig(defs: ServerDefinition[], filter: ExposureFilter = {}): Promise<Rig> {
+/** @param editorSampling the editor's own sampling port (consent and model), the bridge's fallback. */
+export async function startRig(defs: ServerDefinition[], filter: ExposureFilter = {}, editorSampling?: SamplingPort): Promise<Rig> {
   const logger = new MemoryLogger();
   const fallback = new RecordingElicitation();
-  const bridge = new GatewayBridge(fallback);
-  const host = createHost({ logger, blobDir: tempDir('gw-blobs'), elicitation: bridge, sampling: bridge, onServerLog: bridge.log });
+  const bridge = new GatewayBridge(fallback, editorSampling);
+  const host = createHost({ logger, blobDir: tempDir('gw-blobs'), elicitation: bridge, features: bridge.featureOptions() });
   host.setDefinitions(defs);
   await host.whenSettled();
   const gateway = new Gateway({ host, logger, bridge, ...filter });

@@ -68,3 +68,43 @@ test('without a fallback a question nobody can answer is declined; sampling with
   assert.deepEqual(await bridge.elicit('s', form), { action: 'decline' });
   await assert.rejects(bridge.createMessage('s', { messages: [], maxTokens: 1 }), /no model is available to s/);
 });
+
+test('sampling: an agent call in flight that declared sampling gets it; otherwise the editor’s port (the fallback) does', async () => {
+  const editorAsked: string[] = [];
+  const editor = {
+    createMessage: (server: string) => {
+      editorAsked.push(server);
+      return Promise.resolve({ role: 'assistant' as const, model: 'editor', content: { type: 'text' as const, text: 'from the editor' } });
+    },
+  };
+  const bridge = new GatewayBridge(undefined, editor);
+  const agentAsked: unknown[] = [];
+  const capable = {
+    getClientCapabilities: () => ({ sampling: {} }),
+    createMessage: (_p: unknown, options: unknown) => (agentAsked.push(options), Promise.resolve({ role: 'assistant', model: 'agent', content: { type: 'text', text: 'from the agent' } })),
+  } as unknown as Server;
+  const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 5 };
+  const call = bridge.track('s', capable, 3);
+  assert.equal((await bridge.createMessage('s', params)).model, 'agent');
+  assert.deepEqual(agentAsked, [{ relatedRequestId: 3 }]);
+  // No agent call on this server: the editor's consent and model path.
+  assert.equal((await bridge.createMessage('t', params)).model, 'editor');
+  call.dispose();
+  const incapable = bridge.track('s', fakeAgent({}).agent, 4);
+  assert.equal((await bridge.createMessage('s', params)).model, 'editor');
+  incapable.dispose();
+  assert.deepEqual(editorAsked, ['t', 's']);
+});
+
+test('featureOptions: the bridge is the one sampling port, and log lines reach both the base hook and the agents', () => {
+  const bridge = new GatewayBridge();
+  const base: string[] = [];
+  const agents: string[] = [];
+  bridge.onServerLog((e) => agents.push(`${e.server}:${String(e.params.data)}`));
+  const f = bridge.featureOptions({ onServerLog: (s, m) => base.push(`${s}:${String(m.data)}`), pingIntervalMs: 5 });
+  assert.equal(f.sampling, bridge);
+  assert.equal(f.pingIntervalMs, 5);
+  f.onServerLog?.('s', { level: 'info', data: 'line' });
+  assert.deepEqual(base, ['s:line']);
+  assert.deepEqual(agents, ['s:line']);
+});
