@@ -201,7 +201,7 @@ export class Server {
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore)),
+        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) => this.ctx.relate(this.name, meta))),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
@@ -322,6 +322,7 @@ export class Server {
       log: this.log,
       sampling: this.ctx.options.sampling,
       onServerLog: this.ctx.options.onServerLog,
+      relate: (meta) => this.ctx.relate(this.name, meta),
       refresh: async (kind) => {
         const conn = this.conn;
         if (!conn || conn.client !== client) return;

@@ -149,16 +149,16 @@ export class Gateway {
     await server.connect(transport);
   }
 
-  private callOptions(agent: Agent, server: string, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): { opts: CallOptions; done: Disposable } {
+  private callOptions(agent: Agent, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): CallOptions {
     const token = extra._meta?.progressToken;
-    const opts: CallOptions = { signal: extra.signal };
+    // The origin lets the bridge send a server's question back to this agent request.
+    const opts: CallOptions = { signal: extra.signal, ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, extra.requestId) } : {}) };
     if (token !== undefined) {
       opts.onProgress = (p) => {
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
       };
     }
-    const done = this.opts.bridge?.track(server, agent.server, extra.requestId) ?? { dispose() {} };
-    return { opts, done };
+    return opts;
   }
 
   private mapUri(server: string): (uri: string) => string {
@@ -180,7 +180,7 @@ export class Gateway {
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
       const entry = this.catalog.tools.find((t) => t.name === req.params.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const { opts, done } = this.callOptions(agent, entry.tool.server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
         return {
@@ -191,8 +191,6 @@ export class Gateway {
       } catch (err) {
         // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
         return { content: [{ type: 'text', text: errorText(err) }], isError: true };
-      } finally {
-        done.dispose();
       }
     });
     s.setRequestHandler(ListPromptsRequestSchema, () => ({
@@ -207,7 +205,7 @@ export class Gateway {
       const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
       const server = entry.prompt.server;
-      const { opts, done } = this.callOptions(agent, server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
@@ -215,8 +213,6 @@ export class Gateway {
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
-      } finally {
-        done.dispose();
       }
     });
     s.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -240,7 +236,7 @@ export class Gateway {
     s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
       const target = resolveResourceUri(this.catalog, req.params.uri);
       if (!target) throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
-      const { opts, done } = this.callOptions(agent, target.server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);
         const wrapped = req.params.uri !== target.uri;
@@ -249,8 +245,6 @@ export class Gateway {
         return { contents: await toWireResourceContents(r, map) };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
-      } finally {
-        done.dispose();
       }
     });
   }
