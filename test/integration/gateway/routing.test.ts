@@ -44,7 +44,7 @@ const lateAsker = def('late', {
   },
 });
 
-/** An agent that answers every question with its own name, after `before` (if given) settles. */
+/** An agent that answers every question with its own name, once the promise given to `answerWhen` settles. */
 async function namedAgent(rig: Rig, name: string): Promise<{ client: Client; asked: string[]; answerWhen: (p: Promise<void>) => void; questionSeen: Promise<void> }> {
   const client = await agent(rig, { elicitation: { form: {} } });
   const asked: string[] = [];
@@ -57,7 +57,10 @@ async function namedAgent(rig: Rig, name: string): Promise<{ client: Client; ask
     await holdAnswer;
     return { action: 'accept', content: { name } };
   });
-  return { client, asked, answerWhen: (p) => (holdAnswer = p), questionSeen };
+  const answerWhen = (p: Promise<void>): void => {
+    holdAnswer = p;
+  };
+  return { client, asked, answerWhen, questionSeen };
 }
 
 let web: RunningServer;
