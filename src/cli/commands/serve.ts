@@ -7,7 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ServerDefinition } from '../../core/config/types.js';
-import { discoveryDir, Gateway, GatewayBridge, readDiscovery } from '../../core/gateway/index.js';
+import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
@@ -46,6 +46,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     logger,
     serverInfo: { name: 'mcp-host-serve', version: '0.1.0' },
     isServerExposed: (server) => !excluded.has(server),
+    features: gatewayFeatures(session.host),
     isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
   });
   session.host.setDefinitions(await definitions());

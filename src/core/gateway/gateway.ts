@@ -26,12 +26,15 @@ import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';
 import { buildCatalog, fingerprint, resolveResourceUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
 import { toWireContents, toWireResourceContents } from './content.js';
+import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
   logger: Logger;
   /** The host's elicitation/sampling port, so questions go back to the asking agent. */
   bridge?: GatewayBridge;
+  /** Resource subscriptions and completions (features.ts); without it the gateway offers neither. */
+  features?: GatewayFeatures;
   serverInfo?: { name: string; version: string };
 }
 
@@ -128,12 +131,20 @@ export class Gateway {
   /** Serves one agent over `transport` until it closes. */
   async connect(transport: Transport): Promise<void> {
     if (this.disposed) throw new Error('the gateway has been stopped');
+    const features = this.opts.features;
     const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true, ...(features ? { subscribe: true } : {}) },
+        logging: {},
+        ...(features ? FEATURE_CAPABILITIES : {}),
+      },
       instructions: 'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
     const agent: Agent = { server, transport, initialized: false };
     this.install(agent);
+    const extras = features ? installFeatureHandlers(server, () => this.catalog, features) : undefined;
     server.oninitialized = () => {
       agent.initialized = true;
       const info = server.getClientVersion();
@@ -141,6 +152,7 @@ export class Gateway {
       this.changed.fire();
     };
     server.onclose = () => {
+      extras?.dispose();
       if (!this.agents.delete(agent)) return;
       if (agent.initialized) this.opts.logger.info('gateway: agent disconnected');
       this.changed.fire();
