@@ -2,13 +2,16 @@
 // code-server 4.103.2 (VS Code 1.103.2, on Node 22), installed side by side with the default one.
 // VS Code lists our definition under "MCP: List Servers", starts it from there, connects to the
 // gateway with the bearer token the definition carries and lists the tools of the servers that are
-// connected in our tree. After the gateway restarts (new port, new token) VS Code connects again.
+// connected in our tree, and its resource picker shows their resources. After the gateway restarts
+// (new port, new token) VS Code connects again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import { artifactsDir, EVERYTHING, killMarked, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
 
@@ -95,6 +98,27 @@ test('VS Code 1.103 sees the gateway through the MCP server definition provider 
     await vs.page.keyboard.press('Escape');
     // Our status bar counts VS Code as a connected agent.
     await poll('the gateway status bar entry to count VS Code', 60_000, async () => (await vs.statusBar()).find((e) => /MCP Host gateway: 1 agent connected/.test(e.label)));
+  });
+
+  await step('"MCP: Browse Resources..." lists the resources VS Code read through the gateway', async () => {
+    // What the gateway offers, asked as any agent would (the discovery file has the URL and token).
+    const dir = join(home, 'gateway');
+    const file = readdirSync(dir).find((f) => /^\d+\.json$/.test(f))!;
+    const { url, token } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { url: string; token: string };
+    const client = new Client({ name: 'chat-e2e-check', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+    await client.connect(transport);
+    const names = (await client.listResources()).resources.map((r) => r.title ?? r.name);
+    await transport.terminateSession();
+    await client.close();
+    assert.ok(names.length > 0);
+    await vs.runCommand('MCP: Browse Resources...');
+    const shown = await poll('VS Code’s resource picker to show the gateway’s resources', 60_000, async () => {
+      const items = await vs.quickPickItems();
+      return items.some((i) => names.includes(i.trim())) ? items : undefined;
+    });
+    assert.ok(shown.filter((i) => names.includes(i.trim())).length > 0, shown.join(', '));
+    await vs.page.keyboard.press('Escape');
   });
 
   await step('after the gateway restarts (new port and token) VS Code connects again with the new token', async () => {
