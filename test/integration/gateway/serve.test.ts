@@ -75,6 +75,15 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     assert.match(text(r), /agent-model/);
   });
 
+  test('completion/complete and resource subscriptions are offered and reach the server', async () => {
+    assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
+    const r = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    assert.deepEqual(r.completion.values, ['Engineering']);
+    const uri = (await client.listResources()).resources[0]!.uri;
+    await client.subscribeResource({ uri });
+    await client.unsubscribeResource({ uri });
+  });
+
   test('list_changed when a server is added to .mcp.json', async () => {
     const changed = new Promise<void>((resolve) => (toolsChanged = resolve));
     await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) }, null, 2));
