@@ -9,11 +9,11 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
-import type { ElicitationPort, RootsPort } from '../core/api.js';
+import type { ElicitationPort, RootsPort } from '../core/host-api.js';
 import { formatLogMessage } from '../core/features/logging.js';
 import type { ServerLogMessage } from '../core/features/types.js';
-import { fieldPrompt, initialText, parseFieldInput } from '../core/forms/field-input.js';
-import { planForm } from '../core/forms/schema-plan.js';
+import { fieldPrompt, initialText, parseFieldInput } from '../core/calls/field-input.js';
+import { planForm } from '../core/calls/schema-plan.js';
 import { basename } from 'node:path';
 
 export interface Terminal {

@@ -1,5 +1,5 @@
 /** Human-readable output: aligned tables, states, tool result content. */
-import type { HostContent, ServerSnapshot } from '../core/api.js';
+import type { HostContent, ServerSnapshot } from '../core/host-api.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { revealMisleadingUnicode } from '../core/capabilities/sanitize.js';
 import { ConnectionStates } from '../core/connection/state.js';

@@ -1,13 +1,13 @@
 /**
  * The OAuth side of the CLI's host: tokens from the CLI's own config folder (auth-store.ts), used
- * by the session's host and by `mcp-host auth`. Kept apart from auth.ts so session.ts and the auth
+ * by the session's host and by `mcp-host auth`. Kept apart from commands/auth.ts so session.ts and the auth
  * commands do not import each other.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import type { BrowserOpener } from '../core/ports.js';
-import { systemBrowser } from './auth-browser.js';
+import { systemBrowser } from './open-browser.js';
 import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
 import { stderrLogger } from './ports.js';
 

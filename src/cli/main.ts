@@ -1,7 +1,7 @@
 // `mcp-host`: the headless front end over the same core. Parses the line, runs one command,
 // stops every server it started, and exits with the contract's code (see errors.ts).
 import { HELP, parseArgs, type Command, type ParsedArgs } from './args.js';
-import { authCommand, logoutCommand } from './auth.js';
+import { authCommand, logoutCommand } from './commands/auth.js';
 import { complete } from './commands/complete.js';
 import { doctor } from './commands/doctor.js';
 import { addCommand, addJsonCommand, importCommand, removeCommand } from './commands/edit.js';

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { HostOptions, ServerSnapshot } from '../core/api.js';
+import type { HostOptions, ServerSnapshot } from '../core/host-api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
 import { configFilesToWatch, loadConfig, type LoadAndAdmitOptions } from '../core/config/load.js';
 import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerChangeEvent } from '../core/api.js';
+import type { ServerChangeEvent } from '../core/host-api.js';
 import { ConnectionStates } from '../core/connection/state.js';
 import type { Logger } from '../core/ports.js';
 import { redactKnownValues } from '../core/redact.js';

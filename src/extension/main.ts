@@ -3,12 +3,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
-import type { McpHost } from '../core/api.js';
+import type { McpHost } from '../core/host-api.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
-import { ServerApprovals } from '../core/trust.js';
+import { ServerApprovals } from '../core/config/approvals.js';
 import { redactString, secretValuesOf } from '../core/redact.js';
-import { createApi, type McpHostApi } from './api.js';
-import { reportCommandError, serverCommands } from './commands.js';
+import { createApi, type McpHostApi } from './exported-api.js';
+import { reportCommandError, serverCommands } from './server-commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
@@ -16,15 +16,15 @@ import { ServerLogs } from './logs.js';
 import { clearInputsCommand, inputResolver } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
 import { mementoStore } from './ports/memento.js';
-import { StatusBar } from './status-bar.js';
-import { Notifier } from './status-notify.js';
+import { StatusBar } from './status/bar.js';
+import { Notifier } from './status/notify.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
-import { TrustPrompter } from './trust.js';
+import { TrustPrompter } from './config/approval-prompt.js';
 import { startIdeIntegration } from './ide/index.js';
 import { createEditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
-import { CallHistory } from '../core/forms/call-history.js';
+import { CallHistory } from '../core/calls/call-history.js';
 import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
 import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
@@ -68,10 +68,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   context.subscriptions.push(log);
   const redact = (t: string): string => redactString(t);
   const logger = channelLogger(log, redact);
+  // The controller and dev mode are created after the host they observe; the log callbacks reach them through this.
+  const createdLater: { controller?: ConfigController; dev?: DevMode } = {};
   // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
-  const late: { controller?: ConfigController; dev?: DevMode } = {};
   const logs = new ServerLogs(redact, (name) => {
-    const def = late.controller?.definition(name);
+    const def = createdLater.controller?.definition(name);
     return def ? secretValuesOf(def.config) : [];
   });
   // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
@@ -89,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const h = createHost({
     logger,
     // Dev mode reads the server's stderr for the debugger's port.
-    serverLogger: (name) => tapLogger(logs.logger(name), (line) => late.dev?.debug.onServerLine(name, line)),
+    serverLogger: (name) => tapLogger(logs.logger(name), (line) => createdLater.dev?.debug.onServerLine(name, line)),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: settings.concurrency,
     timeouts: settings.timeouts,
@@ -116,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     }),
   );
   const dev = startDevMode(h, (name) => logs.logger(name));
-  late.dev = dev;
+  createdLater.dev = dev;
   const traceUi = registerTrace(h, trace);
   context.subscriptions.push(dev, trace, ...traceUi.disposables);
 
@@ -153,7 +154,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     workspaceState: context.workspaceState,
   });
 
-  late.controller = controller;
+  createdLater.controller = controller;
   // A new gateway URL (turned off and on) changes which entries are our own.
   let lastUrl = gateway.endpoint()?.url;
   context.subscriptions.push(

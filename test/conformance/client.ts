@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ElicitationPort, HostTool, McpHost } from '../../src/core/api.js';
+import type { ElicitationPort, HostTool, McpHost } from '../../src/core/host-api.js';
 import type { ServerDefinition } from '../../src/core/config/types.js';
 import { createHost } from '../../src/core/host.js';
 import type { Logger } from '../../src/core/ports.js';

@@ -11,25 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { killMarked, poll, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
+import { WAIT, answerDialog, answerInput, escapeRegExp, pickRow, quickInput, waitForQuickInput } from './support/quick-input.js';
 
 const APP_SERVER = join(repoRoot, 'test', 'fixtures', 'servers', 'app-server.mjs');
-const WAIT = 120_000;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function quickInput(vs: VSCode) {
-  const widget = vs.page.locator('.quick-input-widget');
-  return { widget, input: widget.locator('input.input').first(), title: widget.locator('.quick-input-title') };
-}
-
-async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
-  await poll(`a quick input titled ${title}`, WAIT, async () => {
-    if (!(await quickInput(vs).widget.isVisible())) return undefined;
-    return title.test((await quickInput(vs).title.innerText().catch(() => '')) ?? '') ? true : undefined;
-  });
-}
 
 /** Opens Call Tool… from the palette. */
 async function openCallTool(vs: VSCode): Promise<void> {
@@ -40,32 +24,6 @@ async function openCallTool(vs: VSCode): Promise<void> {
 async function openPickCommand(vs: VSCode, command: string, nextTitle: RegExp | undefined): Promise<void> {
   await vs.runCommand(command);
   if (nextTitle) await waitForQuickInput(vs, nextTitle);
-}
-
-async function pickRow(vs: VSCode, label: string, filter = true): Promise<void> {
-  const q = quickInput(vs);
-  if (filter) await q.input.fill(label);
-  const row = q.widget.locator('.monaco-list-row').filter({
-    has: vs.page.locator('.label-name').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }),
-  });
-  await row.first().waitFor({ state: 'visible', timeout: WAIT });
-  await row.first().click();
-}
-
-async function answerInput(vs: VSCode, title: RegExp, value: string): Promise<void> {
-  await waitForQuickInput(vs, title);
-  await quickInput(vs).input.fill(value);
-  await quickInput(vs).input.press('Enter');
-}
-
-async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<string> {
-  const dialog = vs.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: WAIT });
-  const text = await dialog.innerText();
-  assert.match(text, match);
-  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).first().click();
-  await dialog.waitFor({ state: 'hidden', timeout: WAIT });
-  return text;
 }
 
 /** The app's own frame (the srcdoc frame inside the webview), found by its reset button. */

@@ -10,27 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVERYTHING, killMarked, pidsWith, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
-
-const WAIT = 120_000;
-
-function quickInput(vs: VSCode) {
-  const widget = vs.page.locator('.quick-input-widget');
-  return { widget, input: widget.locator('input.input').first(), title: widget.locator('.quick-input-title') };
-}
-
-async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
-  const q = quickInput(vs);
-  await poll(`a quick input titled ${title}`, WAIT, async () => {
-    if (!(await q.widget.isVisible())) return undefined;
-    return title.test((await q.title.innerText().catch(() => '')) ?? '') ? true : undefined;
-  });
-}
-
-/** Runs `command` from the palette and waits for the pick it opens (titled `nextTitle`). */
-async function paletteThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
-  await vs.runCommand(command);
-  await waitForQuickInput(vs, nextTitle);
-}
+import { WAIT, quickInput, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 /** The command line of the marked server process (its args carry the input's value). */
 function serverCommandLines(mark: string): string[] {
@@ -100,7 +80,7 @@ test('control: a pickString input, and a tool unticked in the tree leaves the Ca
     });
     assert.deepEqual((JSON.parse(readFileSync(file, 'utf8')) as { disabledTools: unknown }).disabledTools, { everything: ['echo'] });
 
-    await paletteThenPick(vs, 'MCP Host: Call Tool…', /Call Tool/);
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /Call Tool/);
     const offered = await vs.quickPickItems();
     assert.ok(offered.includes('get-sum'), `other tools stay: ${offered.join(', ')}`);
     assert.ok(!offered.includes('echo'), `echo is gone: ${offered.join(', ')}`);
@@ -124,14 +104,14 @@ test('control: a pickString input, and a tool unticked in the tree leaves the Ca
     assert.equal(await ticked(box), false, 'still off after the reload');
     await box.click();
     await poll('echo to be on again', WAIT, async () => ((await ticked(box)) ? true : undefined));
-    await paletteThenPick(vs, 'MCP Host: Call Tool…', /Call Tool/);
+    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /Call Tool/);
     await vs.pickQuickItem('echo');
     await vs.page.keyboard.press('Escape');
   });
 
   await step('Clear Remembered Inputs asks again; a new answer restarts the server with it', async () => {
     const before = pidsWith(mark);
-    await paletteThenPick(vs, 'MCP Host: Clear Remembered Inputs', /value for "greeting"/);
+    await runCommandThenPick(vs, 'MCP Host: Clear Remembered Inputs', /value for "greeting"/);
     await vs.pickQuickItem('hola');
     const fresh = await poll('the server restarted with the new answer', WAIT, async () => pidsWith(mark).find((p) => !before.includes(p)));
     const line = readFileSync(`/proc/${fresh}/cmdline`, 'utf8').split('\0').join(' ');

@@ -6,15 +6,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killMarked, pidsWith, poll, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
-
-function serverLog(vs: VSCode, server: string, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return poll(`the log of server ${server} to match ${String(pattern)}`, timeoutMs, async () => {
-    // VS Code drops ':' from a log channel's file name ("MCP Host: x" → "MCP Host x.log").
-    const text = vs.readLogFile(`MCP Host: ${server}`) ?? vs.readLogFile(`MCP Host ${server}`);
-    return text !== undefined && pattern.test(text) ? text : undefined;
-  });
-}
+import { killMarked, pidsWith, poll, repoRoot, startVSCode, stepRunner } from './harness.js';
+import { serverLog } from './support/views.js';
 
 test('dev mode: edit a server and its new tool appears; a debug server is attached and stops with its session', { timeout: 900_000 }, async (t) => {
   const mark = `mcp-host-dev-e2e-${randomBytes(4).toString('hex')}`;

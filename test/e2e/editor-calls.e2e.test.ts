@@ -8,97 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EVERYTHING, killMarked, repoRoot, startVSCode, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
+import { WAIT, answerDialog, answerInput, clickPreviewLink, pickRow, previewText, quickInput, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 const FORMS = join(repoRoot, 'test', 'e2e', 'fixtures', 'calls', 'forms-server.mjs');
-const WAIT = 120_000;
-
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The quick input (palette, pick lists and input boxes all use it). */
-function quickInput(vs: VSCode) {
-  const widget = vs.page.locator('.quick-input-widget');
-  return { widget, input: widget.locator('input.input').first(), title: widget.locator('.quick-input-title') };
-}
-
-/** Waits until the quick input shows a title matching `title`. */
-async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void> {
-  const q = quickInput(vs);
-  await poll(`a quick input titled ${title}`, WAIT, async () => {
-    if (!(await q.widget.isVisible())) return undefined;
-    const text = (await q.title.innerText().catch(() => '')) ?? '';
-    return title.test(text) ? true : undefined;
-  });
-}
-
-/**
- * Runs a palette command and waits for the quick input it opens (the harness's runCommand waits
- * for the widget to hide, which a command that opens a pick list at once may never let happen).
- */
-/** Runs a palette command (the harness's runCommand) and waits for the quick input it opens. */
-async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
-  await vs.runCommand(command);
-  await waitForQuickInput(vs, nextTitle);
-}
-
-/** Clicks the pick-list row whose label is exactly `label` (after typing it as a filter). */
-async function pickRow(vs: VSCode, label: string, filter = true): Promise<void> {
-  const q = quickInput(vs);
-  if (filter && !(await q.input.inputValue()).startsWith('>')) await q.input.fill(label);
-  const row = q.widget.locator('.monaco-list-row').filter({
-    has: vs.page.locator('.label-name').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }),
-  });
-  await row.first().waitFor({ state: 'visible', timeout: WAIT });
-  await row.first().click();
-}
-
-/** Answers the input box titled `title` with `value` (replacing its pre-filled default). */
-async function answerInput(vs: VSCode, title: RegExp, value: string): Promise<void> {
-  await waitForQuickInput(vs, title);
-  const q = quickInput(vs);
-  await q.input.fill(value);
-  await q.input.press('Enter');
-}
-
-/** Text of the Markdown preview (a webview, so nested frames) that contains `needle`. */
-async function previewText(vs: VSCode, needle: string | RegExp, timeoutMs = WAIT): Promise<string> {
-  return poll(`a Markdown preview containing ${needle}`, timeoutMs, async () => {
-    for (const frame of vs.page.frames()) {
-      const text = await frame.evaluate(() => (document.querySelector('.markdown-body') ? document.body.innerText : '')).catch(() => '');
-      if (text && (typeof needle === 'string' ? text.includes(needle) : needle.test(text))) return text;
-    }
-    return undefined;
-  });
-}
-
-/** Clicks the first link in a Markdown preview whose text contains `linkText`. */
-async function clickPreviewLink(vs: VSCode, linkText: string): Promise<void> {
-  const frame = await poll(`a preview with a link "${linkText}"`, WAIT, async () => {
-    for (const f of vs.page.frames()) {
-      const n = await f.locator('.markdown-body a', { hasText: linkText }).count().catch(() => 0);
-      if (n > 0) return f;
-    }
-    return undefined;
-  });
-  await frame.locator('.markdown-body a', { hasText: linkText }).first().click();
-}
-
-async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<string> {
-  const dialog = vs.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: WAIT });
-  const text = await dialog.innerText();
-  assert.match(text, match);
-  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).first().click();
-  // Gone, or replaced by the next dialog (e.g. VS Code's link protection right after ours).
-  await poll(`the dialog to close after "${button}"`, WAIT, async () => {
-    if (!(await dialog.isVisible())) return true;
-    const now = await dialog.innerText().catch(() => '');
-    return now !== text ? true : undefined;
-  });
-  return text;
-}
 
 /** While working on one step: MCP_HOST_E2E_CALLS_ONLY=regex runs the setup step and the matching ones. */
 const only = process.env.MCP_HOST_E2E_CALLS_ONLY ? new RegExp(process.env.MCP_HOST_E2E_CALLS_ONLY) : undefined;

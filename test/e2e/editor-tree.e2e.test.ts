@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVERYTHING, killMarked, pidsWith, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
+import { rowText, serverLog } from './support/views.js';
 
 
 
@@ -29,19 +30,6 @@ async function answerDialog(vs: VSCode, match: RegExp, button: string): Promise<
   await dialog.locator('.dialog-buttons a.monaco-button, .dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${button}\\s*$`) }).first().click();
   await dialog.waitFor({ state: 'hidden' });
   return text;
-}
-
-/** VS Code drops ':' from a log channel's file name ("MCP Host: x" → "MCP Host x.log"). */
-function serverLog(vs: VSCode, server: string, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return poll(`the log of server ${server} to match ${String(pattern)}`, timeoutMs, async () => {
-    const text = vs.readLogFile(`MCP Host: ${server}`) ?? vs.readLogFile(`MCP Host ${server}`);
-    return text !== undefined && pattern.test(text) ? text : undefined;
-  });
-}
-
-async function rowText(vs: VSCode, row: RegExp, timeoutMs = 120_000): Promise<string> {
-  const r = await vs.waitForTreeItem(row, timeoutMs);
-  return (await r.getAttribute('aria-label')) ?? (await r.innerText());
 }
 
 test('editor shell: approve, live tree, broken entry, status bar, restart, add on disk, reload', { timeout: 900_000 }, async (t) => {

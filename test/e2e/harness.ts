@@ -9,11 +9,12 @@
 // process tree and the browser and removes the folders; an exit/signal hook and a watchdog do the
 // same if the test runner is interrupted or killed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { filesUnder } from './support/files.js';
 import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
 import { artifactsDir, chromiumPath, codeServer, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
 import {
@@ -240,29 +241,17 @@ function waitForListening(child: ChildProcess, output: string[], timeoutMs: numb
 
 function findLogFile(userDataDir: string, channelName: string): string | undefined {
   const want = `${channelName}.log`;
-  const stack = [join(userDataDir, 'logs')];
   let best: { path: string; mtime: number } | undefined;
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    let names: string[];
+  for (const p of filesUnder(join(userDataDir, 'logs'))) {
+    const n = basename(p);
+    if (n !== want && !n.endsWith(`-${want}`)) continue;
+    let mtime: number;
     try {
-      names = readdirSync(dir);
+      mtime = statSync(p).mtimeMs;
     } catch {
       continue;
     }
-    for (const n of names) {
-      const p = join(dir, n);
-      let st;
-      try {
-        st = statSync(p);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory()) stack.push(p);
-      else if (n === want || n.endsWith(`-${want}`)) {
-        if (!best || st.mtimeMs > best.mtime) best = { path: p, mtime: st.mtimeMs };
-      }
-    }
+    if (!best || mtime > best.mtime) best = { path: p, mtime };
   }
   return best?.path;
 }

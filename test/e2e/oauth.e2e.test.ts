@@ -6,40 +6,15 @@
 // it back to `needs-auth`; no token is found in the logs, the user settings or the workspace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventEmitter } from 'node:events';
 import type { Page } from 'playwright-core';
 import { startOidcFixture, type OidcFixture } from '../integration/auth/oidc-fixture.js';
 import { startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
-
-/** Every file under `dir` (missing folders give nothing). */
-function filesUnder(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const n of names) {
-    const p = join(dir, n);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) filesUnder(p, out);
-    else if (st.isFile()) out.push(p);
-  }
-  return out;
-}
-
-async function rowText(vs: VSCode, row: RegExp, timeoutMs = 120_000): Promise<string> {
-  const r = await vs.waitForTreeItem(row, timeoutMs);
-  return (await r.getAttribute('aria-label')) ?? (await r.innerText());
-}
+import { filesUnder } from './support/files.js';
+import { rowText } from './support/views.js';
 
 /**
  * code-server opens a loopback URL given to `openExternal` through its port proxy

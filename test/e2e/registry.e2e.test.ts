@@ -8,40 +8,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { sampleServers, startFakeRegistry } from '../fixtures/registry/fake-registry.js';
-import { EVERYTHING, killMarked, repoRoot, startVSCode, stepRunner, type VSCode } from './harness.js';
+import { EVERYTHING, killMarked, repoRoot, startVSCode, stepRunner } from './harness.js';
 import { artifactsDir } from './support/prepare.js';
 import { startTokenServer } from './support/token-server.js';
 import { poll } from './support/workbench.js';
-
-function filesUnder(dir: string, out: string[] = []): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const n of names) {
-    const p = join(dir, n);
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) filesUnder(p, out);
-    else if (st.isFile()) out.push(p);
-  }
-  return out;
-}
-
-async function rowText(vs: VSCode, row: RegExp, timeoutMs = 120_000): Promise<string> {
-  const r = await vs.waitForTreeItem(row, timeoutMs);
-  return (await r.getAttribute('aria-label')) ?? (await r.innerText());
-}
+import { filesUnder } from './support/files.js';
+import { rowText } from './support/views.js';
 
 // README screenshots are refreshed on purpose (MCP_HOST_UPDATE_SCREENSHOTS=1 npm run test:e2e), not by
 // every run: the random ports and timings in them would change committed files each time.

@@ -4,7 +4,7 @@
  * could not connect, else 2 when the config has errors.
  */
 import { existsSync } from 'node:fs';
-import type { ServerSnapshot } from '../../core/api.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
 import { findExecutable } from '../../core/connection/resolveCommand.js';
 import type { ParsedArgs } from '../args.js';

@@ -1,6 +1,6 @@
 /** `list`, `tools`, `resources`, `prompts`: what the configured servers offer. */
 import { visibleToModel } from '../../core/apps/meta.js';
-import type { ServerSnapshot } from '../../core/api.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';

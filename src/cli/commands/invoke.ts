@@ -1,5 +1,5 @@
 /** `call`, `read`, `prompt`: one request to one server. */
-import type { CallOptions } from '../../core/api.js';
+import type { CallOptions } from '../../core/host-api.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { contentText } from '../format.js';

@@ -1,5 +1,5 @@
 /** Helpers the commands share: starting one or all servers and insisting on a live connection. */
-import type { ServerSnapshot } from '../../core/api.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
 import { heldReason } from '../../core/config/admit.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';

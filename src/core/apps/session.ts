@@ -6,7 +6,7 @@
  */
 // The package is ESM only; this CommonJS build loads it with `import()` (esbuild inlines it).
 import type { AppBridge, McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { errorMessage } from '../connection/errors.js';
 import type { Logger } from '../ports.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from './policy.js';

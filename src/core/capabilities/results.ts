@@ -1,6 +1,6 @@
 /** Converts the SDK's results into the host's: content kept, blobs moved to files. */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { writeBlob } from './blobs.js';
 
 type EmbeddedResource = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> };
@@ -9,14 +9,22 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+type MediaContent = { type: 'text'; text: string } | { type: 'image' | 'audio'; mimeType: string; data: string };
+
+/**
+ * Text, image and audio content have the same fields in the host and on the wire, in both
+ * directions (here and wire.ts); the copy keeps those fields and drops the rest (annotations, _meta).
+ */
+export function copyMediaContent(c: MediaContent): Extract<HostContent, MediaContent> {
+  return c.type === 'text' ? { type: 'text', text: c.text } : { type: c.type, mimeType: c.mimeType, data: c.data };
+}
+
 async function toHostContent(block: ContentBlock, blobDir: string): Promise<HostContent> {
   switch (block.type) {
     case 'text':
-      return { type: 'text', text: block.text };
     case 'image':
-      return { type: 'image', mimeType: block.mimeType, data: block.data };
     case 'audio':
-      return { type: 'audio', mimeType: block.mimeType, data: block.data };
+      return copyMediaContent(block);
     case 'resource_link': {
       const out: HostContent = { type: 'resource_link', uri: block.uri, name: block.name };
       if (block.description !== undefined) out.description = block.description;

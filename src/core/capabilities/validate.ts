@@ -1,6 +1,6 @@
 /**
  * The one JSON-schema validator of the host: tool arguments before a call (`validateToolArgs`) and
- * form fields (`forms/validate-value.ts`) both go through `validatorFor`. ajv + ajv-formats, the
+ * form fields (`calls/validate-value.ts`) both go through `validatorFor`. ajv + ajv-formats, the
  * validator the SDK itself uses for output schemas, with the engine picked by `$schema` (draft-07,
  * 2019-09, 2020-12); compiled validators are cached per schema object.
  */
@@ -8,7 +8,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { HostTool } from '../api.js';
+import type { HostTool } from '../host-api.js';
 
 type Compiler = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
 

@@ -3,7 +3,7 @@
  * schemas passed through (stripped of misleading Unicode), annotations kept.
  */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../api.js';
+import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-api.js';
 import { toolUiOf } from '../apps/meta.js';
 import { qualifiedToolName } from '../naming.js';
 import { sanitizeDeep, sanitizeText, stripMisleadingUnicode } from './sanitize.js';

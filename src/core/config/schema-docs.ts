@@ -187,3 +187,39 @@ export const DEV_DOCS = {
     "description": "\"node\": the server is started with --inspect on a free loopback port; \"python\": the server is started through debugpy (which must be installed)."
   },
 } as const;
+
+/** `.vscode/mcp.json` `inputs` (VS Code's input variables), for inputs-schema.ts. */
+export const INPUT_DOCS = {
+  list: {
+    "description": "Values asked for when a server starts, referenced as ${input:<id>} in server entries. Password inputs are kept in the editor's secret storage."
+  },
+  id: {
+    "description": "Name used in ${input:<id>}."
+  },
+  type: {
+    "enumDescriptions": [
+      "Ask for a text value.",
+      "Pick one of \"options\".",
+      "The result of running \"command\" (with \"args\")."
+    ],
+    "description": "How the value is asked for: typed (promptString, the default), picked from options (pickString), or the result of a command."
+  },
+  description: {
+    "description": "The question shown when asking for the value."
+  },
+  password: {
+    "description": "promptString: hide what is typed and keep the value in secret storage."
+  },
+  default: {
+    "description": "promptString / pickString: the value offered first."
+  },
+  options: {
+    "description": "pickString: the choices, each a string or {\"label\", \"value\"}."
+  },
+  command: {
+    "description": "command: the id of the command whose result is the value."
+  },
+  args: {
+    "description": "command: the arguments passed to the command."
+  },
+} as const;

@@ -1,10 +1,11 @@
 /**
- * The config JSON schemas, generated from the zod schema (schema.ts, with the docs of
- * schema-docs.ts attached as `.meta()`): `media/*.schema.json` and the inline entry schema of the
- * `mcpHost.servers` setting (VS Code does not follow file `$ref`s in settings). Written by
+ * The config JSON schemas, generated from the zod schemas (schema.ts for a server entry,
+ * inputs-schema.ts for `.vscode/mcp.json` inputs; the docs of schema-docs.ts ride on `.meta()`):
+ * `media/*.schema.json` and the inline entry schema of the `mcpHost.servers` setting (VS Code does not follow file `$ref`s in settings). Written by
  * scripts/gen-schema.mjs during `npm run build`; a unit test checks the committed files match.
  */
 import { z } from 'zod';
+import { inputsSchema } from './inputs-schema.js';
 import { serverEntrySchema } from './schema.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -36,21 +37,11 @@ export function embeddedEntry(): Json {
   return entry;
 }
 
-/** `.vscode/mcp.json` inputs; the loader checks them by hand (sources/workspace.ts), there is no zod schema for them. */
-const INPUTS = {
-  type: 'array',
-  description: "Values asked for when a server starts, referenced as ${input:<id>} in server entries. Password inputs are kept in the editor's secret storage.",
-  items: {
-    type: 'object',
-    required: ['id'],
-    properties: {
-      type: { type: 'string', enum: ['promptString'], default: 'promptString', description: 'Ask for a text value.' },
-      id: { type: 'string', minLength: 1, description: 'Name used in ${input:<id>}.' },
-      description: { type: 'string', description: 'The question shown when asking for the value.' },
-      password: { type: 'boolean', default: false, description: 'Hide what is typed and keep the value in secret storage.' },
-    },
-  },
-};
+/** `.vscode/mcp.json` inputs, from the schema the loader reads them with (inputs-schema.ts). */
+function inputsJsonSchema(): Json {
+  const { $schema: _s, ...rest } = z.toJSONSchema(inputsSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Json;
+  return tidy(rest) as Json;
+}
 
 /** Every generated file under media/, by file name. */
 export function mediaSchemas(): Record<string, Json> {
@@ -71,7 +62,7 @@ export function mediaSchemas(): Record<string, Json> {
       title: '.vscode/mcp.json',
       description: 'Workspace MCP servers (VS Code format, comments allowed). Servers from this file start only after you approve them, and not in an untrusted workspace.',
       type: 'object',
-      properties: { servers: byName, inputs: INPUTS },
+      properties: { servers: byName, inputs: inputsJsonSchema() },
       definitions: { server },
     },
   };

@@ -92,7 +92,7 @@ export interface ServerDefinition {
   hash: string;
   /**
    * Hash of the definition with `${input:…}` variables left as written: what a user approves for
-   * workspace/project servers (trust.ts), so a new password typed into an input needs no re-approval
+   * workspace/project servers (approvals.ts), so a new password typed into an input needs no re-approval
    * while any change to the command, URL, environment or headers does.
    */
   approvalHash?: string;

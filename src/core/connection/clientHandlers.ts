@@ -14,7 +14,7 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, HostOptions, RelatedCalls, RootsPort, SamplingPort } from '../api.js';
+import type { ElicitationPort, HostOptions, RelatedCalls, RootsPort, SamplingPort } from '../host-api.js';
 import { answerMaybeAsTask } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';

@@ -14,7 +14,7 @@ import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../r
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
-import type { HostOptions } from '../api.js';
+import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
 

@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../api.js';
+import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../host-api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';

@@ -1,6 +1,6 @@
 /** Per-request options of a call: a fresh timeout per request, reset by progress, cancellation and progress. */
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallOptions } from '../api.js';
+import type { CallOptions } from '../host-api.js';
 import type { LiveConnection } from './connect.js';
 import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isUnauthorized } from './errors.js';
 

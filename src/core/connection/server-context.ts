@@ -1,6 +1,6 @@
 /** What every server object shares, provided by the manager (settings, clock, pools, events). */
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { HostOptions } from '../api.js';
+import type { HostOptions } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';

@@ -7,7 +7,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallOptions, HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../api.js';
+import type { CallOptions, HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../host-api.js';
 import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';

@@ -1,5 +1,5 @@
 /** Timeouts and pool sizes, from options and the documented MCP_* environment overrides. */
-import type { HostOptions } from '../api.js';
+import type { HostOptions } from '../host-api.js';
 import type { Logger } from '../ports.js';
 import type { ServerConfig } from '../config/types.js';
 

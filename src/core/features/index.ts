@@ -8,7 +8,7 @@ import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/ind
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CreateMessageRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { HostTool } from '../api.js';
+import type { HostTool } from '../host-api.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import type { RelatedCalls } from '../connection/in-flight.js';
 import { applyLogLevel, installLogging } from './logging.js';

@@ -11,7 +11,7 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOrigin, ElicitationPort, RelatedCalls, SamplingPort } from '../api.js';
+import type { CallOrigin, ElicitationPort, RelatedCalls, SamplingPort } from '../host-api.js';
 import { Emitter } from '../events.js';
 
 type ElicitRequest = Parameters<ElicitationPort['elicit']>[1];

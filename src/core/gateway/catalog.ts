@@ -5,7 +5,7 @@
  * wrapped as `mcp-host://<server>/<uri>`, which `resolveResourceUri` turns back.
  */
 import { visibleToModel } from '../apps/meta.js';
-import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../api.js';
+import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../host-api.js';
 import { gatewayName } from '../naming.js';
 
 export const WRAPPED_SCHEME = 'mcp-host://';

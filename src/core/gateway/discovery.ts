@@ -4,10 +4,10 @@
  * so the folder is 0700 and the file 0600, written to a temp file and renamed. Files whose pid is
  * gone are stale: readers skip them and the next writer removes them.
  */
-import { randomBytes } from 'node:crypto';
-import { promises as fs, rmSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../private-file.js';
 
 export interface GatewayDiscovery {
   url: string;
@@ -27,16 +27,6 @@ export function discoveryDir(env: Record<string, string | undefined> = process.e
 
 export function discoveryFile(dir: string, pid: number): string {
   return join(dir, `${pid}.json`);
-}
-
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function parse(text: string): GatewayDiscovery | undefined {
@@ -89,34 +79,10 @@ async function removeStale(dir: string, isAlive: (pid: number) => boolean): Prom
 
 /** Writes this process's discovery file atomically; removes stale ones first. Returns its path. */
 export async function writeDiscovery(dir: string, content: GatewayDiscovery, isAlive: (pid: number) => boolean = pidAlive): Promise<string> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') {
-    const st = await fs.stat(dir);
-    if ((st.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
-  }
+  await ensurePrivateDir(dir);
   await removeStale(dir, isAlive);
-  const target = discoveryFile(dir, content.pid);
-  const tmp = join(dir, `.${content.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(content), 'utf8');
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  return target;
+  return writePrivateFile(dir, `${content.pid}.json`, JSON.stringify(content));
 }
 
 /** Synchronous, for process exit. */
-export function removeDiscoverySync(file: string): void {
-  try {
-    rmSync(file, { force: true });
-  } catch {
-    // Best effort at exit.
-  }
-}
+export const removeDiscoverySync = removeFileSync;

@@ -20,12 +20,12 @@ import {
   type RequestId,
   type ServerNotification,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, McpHost } from '../api.js';
+import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';
 import { buildCatalog, fingerprint, resolveResourceUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
-import { toWireContents, toWireResourceContents } from './content.js';
+import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 
 export interface GatewayOptions extends ExposureFilter {
@@ -196,7 +196,7 @@ export class Gateway {
       try {
         const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
         return {
-          content: await toWireContents(r.content, this.mapUri(entry.tool.server)),
+          content: await toWireContents(r.content, { mapUri: this.mapUri(entry.tool.server) }),
           ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
           ...(r.isError ? { isError: true } : {}),
         };
@@ -221,7 +221,7 @@ export class Gateway {
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
-        for (const m of r.messages) messages.push({ role: m.role, content: (await toWireContents([m.content], this.mapUri(server)))[0]! });
+        for (const m of r.messages) messages.push({ role: m.role, content: (await toWireContents([m.content], { mapUri: this.mapUri(server) }))[0]! });
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
@@ -254,7 +254,7 @@ export class Gateway {
         const wrapped = req.params.uri !== target.uri;
         // A wrapped URI comes back wrapped, so the agent can match the answer to its question.
         const map = (u: string): string => (wrapped ? wrapUri(target.server, u) : this.mapUri(target.server)(u));
-        return { contents: await toWireResourceContents(r, map) };
+        return { contents: await toWireResourceContents(r, { mapUri: map }) };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
       }

@@ -1,13 +1,13 @@
 /**
  * The gateway over Streamable HTTP at `http://127.0.0.1:<port>/mcp`, the port from the OS.
- * Who may use it follows the IDE server's rules (ide/auth.ts): no browser `Origin`, a loopback
+ * Who may use it follows the host's loopback rules (../loopback.ts): no browser `Origin`, a loopback
  * `Host` (stops DNS rebinding), a bearer token compared in constant time; and a cap on sessions
  * so a runaway client cannot exhaust the editor.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { generateToken, tokensEqual } from '../ide/auth.js';
+import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
@@ -23,21 +23,15 @@ export interface GatewayHttpOptions {
   maxConnections?: number;
 }
 
-export type RequestVerdict = { ok: true } | { ok: false; status: 401 | 403 | 404; reason: string };
+export type RequestVerdict = AccessVerdict | { ok: false; status: 404; reason: string };
 
-/** Decides a request before the MCP transport sees it. */
+/** Decides a request before the MCP transport sees it: the path, then the loopback rules with a bearer token. */
 export function checkRequest(req: IncomingMessage, token: string, port: number): RequestVerdict {
   const path = (req.url ?? '').split('?')[0];
   if (path !== '/mcp') return { ok: false, status: 404, reason: 'not found' };
-  // Browsers send Origin on cross-origin fetches; agents (Node, Python, Go processes) do not.
-  if (req.headers.origin !== undefined) return { ok: false, status: 403, reason: 'browser origin refused' };
-  const host = (req.headers.host ?? '').toLowerCase();
-  if (![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host)) return { ok: false, status: 403, reason: 'host not loopback' };
   const auth = req.headers.authorization;
-  const m = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
-  if (!m) return { ok: false, status: 401, reason: 'missing token' };
-  if (!tokensEqual(m[1]!, token)) return { ok: false, status: 401, reason: 'wrong token' };
-  return { ok: true };
+  const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth.trim())?.[1] : undefined;
+  return checkLoopbackAccess(req, bearer, token, port);
 }
 
 function refuse(res: ServerResponse, status: number, message: string): void {
@@ -85,15 +79,7 @@ export class GatewayHttpServer {
       });
     });
     http.maxConnections = opts.maxConnections ?? 128;
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
-    const address = http.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const port = await listenOnLoopback(http);
     const self = new GatewayHttpServer(opts, http, token, port);
     holder.self = self;
     opts.logger.info(`gateway listening on ${self.url}`);

@@ -3,10 +3,10 @@
  * `$CLAUDE_CONFIG_DIR/ide` (default `~/.claude/ide`). It holds the auth token, so the folder is
  * 0700, the file 0600, and it is written to a temp file and renamed so a reader never sees half.
  */
-import { randomBytes } from 'node:crypto';
-import { promises as fs, rmSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../private-file.js';
 
 /** Exactly the fields of the IDE protocol's lock file (DESIGN.md). */
 export interface LockFileContent {
@@ -28,33 +28,10 @@ export function lockFilePath(dir: string, port: number): string {
   return join(dir, `${port}.lock`);
 }
 
-async function ensurePrivateDir(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  const st = await fs.stat(dir);
-  // The folder may predate us (the agent creates it too); tokens inside must not be readable by others.
-  if ((st.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
-}
-
 /** Writes the lock file atomically (temp file 0600 + rename). Returns its path. */
 export async function writeLockFile(dir: string, port: number, content: LockFileContent): Promise<string> {
   await ensurePrivateDir(dir);
-  const target = lockFilePath(dir, port);
-  const tmp = join(dir, `.${port}.lock.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(tmp, 'wx', 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(content), 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await fs.rename(tmp, target);
-  } catch (err) {
-    await fs.rm(tmp, { force: true });
-    throw err;
-  }
-  return target;
+  return writePrivateFile(dir, `${port}.lock`, JSON.stringify(content));
 }
 
 export async function removeLockFile(dir: string, port: number): Promise<void> {
@@ -63,21 +40,7 @@ export async function removeLockFile(dir: string, port: number): Promise<void> {
 
 /** Synchronous variant for process exit, where no promise will be awaited. */
 export function removeLockFileSync(dir: string, port: number): void {
-  try {
-    rmSync(lockFilePath(dir, port), { force: true });
-  } catch {
-    // Best effort at exit.
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  removeFileSync(lockFilePath(dir, port));
 }
 
 /**

@@ -11,7 +11,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
-import { checkUpgrade, generateToken } from './auth.js';
+import { generateToken, listenOnLoopback } from '../loopback.js';
+import { checkUpgrade } from './auth.js';
 import type { EditorPort, IdeSelection } from './editorPort.js';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from './limits.js';
 import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lockFile.js';
@@ -113,15 +114,7 @@ export class IdeServer {
       skipUTF8Validation: true,
       handleProtocols: (protocols) => (protocols.has('mcp') ? 'mcp' : false),
     });
-    await new Promise<void>((resolve, reject) => {
-      http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => {
-        http.off('error', reject);
-        resolve();
-      });
-    });
-    const address = http.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
+    const port = await listenOnLoopback(http);
     const server = new IdeServer(opts, http, wss, token, port, lockDir);
     try {
       const stale = await cleanStaleLockFiles(lockDir, opts.ideName);

@@ -1,7 +1,7 @@
 /** The server details document (markdown): what `initialize` said, the lists, a ping. */
-import type { ServerSnapshot } from '../api.js';
+import type { ServerSnapshot } from '../host-api.js';
 import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
-import { escapeInline, fence } from '../forms/render-markdown.js';
+import { escapeInline, fence } from '../calls/render-markdown.js';
 import { redactConfig } from '../redact.js';
 
 export interface DetailsInput {

@@ -1,6 +1,6 @@
 /** Tool-call history as a JSON document, and each call as an `mcp-host call` line. */
-import type { CallRecord } from '../forms/call-history.js';
-import { mcpHostCallLine } from '../dev/share.js';
+import type { CallRecord } from '../calls/call-history.js';
+import { mcpHostCallLine } from '../dev/copy-as.js';
 import { redactValue } from '../redact.js';
 
 /**

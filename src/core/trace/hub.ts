@@ -7,6 +7,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
+import { secretValuesOf } from '../redact.js';
 import { RingBuffer } from './ring.js';
 import { RequestPairer, makeRecord, redactMessage, type TraceRecord } from './record.js';
 import { traceTransport } from './transport.js';
@@ -21,14 +22,6 @@ export interface TraceHubOptions {
   /** Receives every record as it is made (after redaction). */
   sink?: (record: TraceRecord) => void;
   now?: () => number;
-}
-
-/** Literal values a trace must never show: the server's env values and header values. */
-export function secretValuesOf(def: ServerDefinition): string[] {
-  const c = def.config;
-  const values = c.type === 'stdio' ? Object.values(c.env ?? {}) : c.type === 'inprocess' ? [] : Object.values(c.headers ?? {});
-  // Very short values ("1", "true") are too common to hide without mangling the trace.
-  return values.filter((v) => v.length >= 4);
 }
 
 export interface InitializeInfo {
@@ -96,7 +89,9 @@ export class TraceHub {
   /** Wraps a fresh transport of `def`; the host uses the returned one. */
   attach(def: ServerDefinition, transport: Transport): Transport {
     const pairer = new RequestPairer();
-    const secrets = secretValuesOf(def);
+    // Literal values a trace must never show: the server's env and header values (record.ts skips
+    // very short ones, too common to hide without mangling the trace).
+    const secrets = secretValuesOf(def.config);
     return traceTransport(transport, (direction, msg) => {
       const result = direction === 'in' ? (msg as { result?: { protocolVersion?: unknown } }).result : undefined;
       // Kept whether or not the server is traced: the details view shows the negotiated version.

@@ -4,7 +4,7 @@
  * cancellation, the host's timeout, the log); links open only after the person agrees.
  */
 import * as vscode from 'vscode';
-import type { HostTool, McpHost, ToolCallResult } from '../../core/api.js';
+import type { HostTool, McpHost, ToolCallResult } from '../../core/host-api.js';
 import { loadAppResource } from '../../core/apps/resource.js';
 import type { Logger } from '../../core/ports.js';
 import { AppPanel } from './panel.js';

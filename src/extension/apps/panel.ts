@@ -5,7 +5,7 @@
  * cannot be rebuilt from outside), and closing it tears the app down.
  */
 import * as vscode from 'vscode';
-import type { HostTool, ToolCallResult } from '../../core/api.js';
+import type { HostTool, ToolCallResult } from '../../core/host-api.js';
 import { buildAppCsp } from '../../core/apps/csp.js';
 import { appDocument } from '../../core/apps/document.js';
 import type { AppResource } from '../../core/apps/resource.js';

@@ -1,10 +1,10 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ElicitationPort, HostContent, HostTool, ResourceReadResult, ToolCallResult } from '../../core/api.js';
+import type { ElicitationPort, HostContent, HostTool, ResourceReadResult, ToolCallResult } from '../../core/host-api.js';
 import type { ConnectionManager } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
-import type { CallHistory } from '../../core/forms/call-history.js';
-import type { RenderOptions } from '../../core/forms/render-markdown.js';
+import type { CallHistory } from '../../core/calls/call-history.js';
+import type { RenderOptions } from '../../core/calls/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
 import type { ChannelLogger } from '../ports/logger.js';
 

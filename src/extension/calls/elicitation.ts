@@ -5,10 +5,10 @@
  * host are shown, and the browser opens only after the user agrees.
  */
 import * as vscode from 'vscode';
-import type { ElicitationPort } from '../../core/api.js';
-import { collectForm } from '../../core/forms/collect.js';
-import { planForm } from '../../core/forms/schema-plan.js';
-import { validateValue } from '../../core/forms/validate-value.js';
+import type { ElicitationPort } from '../../core/host-api.js';
+import { collectForm } from '../../core/calls/collect.js';
+import { planForm } from '../../core/calls/schema-plan.js';
+import { validateValue } from '../../core/calls/validate-value.js';
 import { vscodeFormUi } from './form-ui.js';
 import type { ChannelLogger } from '../ports/logger.js';
 

@@ -4,12 +4,12 @@
  * resolves `undefined`, which the caller treats as a quiet cancel.
  */
 import * as vscode from 'vscode';
-import type { FieldAnswer } from '../../core/forms/field-input.js';
-import { fieldHint, fieldPrompt, parseFieldInput, sameValue, validateFieldText } from '../../core/forms/field-input.js';
-import type { FormUi } from '../../core/forms/collect.js';
-import { jsonDocumentText } from '../../core/forms/json-document.js';
+import type { FieldAnswer } from '../../core/calls/field-input.js';
+import { fieldHint, fieldPrompt, parseFieldInput, sameValue, validateFieldText } from '../../core/calls/field-input.js';
+import type { FormUi } from '../../core/calls/collect.js';
+import { jsonDocumentText } from '../../core/calls/json-document.js';
 import { editJsonDocument } from './json-editor.js';
-import type { FormField } from '../../core/forms/schema-plan.js';
+import type { FormField } from '../../core/calls/schema-plan.js';
 
 interface ValueItem extends vscode.QuickPickItem {
   answer: FieldAnswer;

@@ -3,10 +3,10 @@
  * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
  */
 import type * as vscode from 'vscode';
-import type { ElicitationPort } from '../../core/api.js';
+import type { ElicitationPort } from '../../core/host-api.js';
 import type { ConnectionManager } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
-import { CallHistory } from '../../core/forms/call-history.js';
+import { CallHistory } from '../../core/calls/call-history.js';
 import type { CallsContext } from './context.js';
 import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
 import { ResultDocuments } from './result-documents.js';

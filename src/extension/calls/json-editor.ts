@@ -5,7 +5,7 @@
  * problem is shown in the lens and the notification, and the document stays open for fixing.
  */
 import * as vscode from 'vscode';
-import { NO_VALUE, parseJsonDocument } from '../../core/forms/json-document.js';
+import { NO_VALUE, parseJsonDocument } from '../../core/calls/json-document.js';
 
 type Choice = 'send' | 'cancel';
 

@@ -3,14 +3,14 @@
  * arguments from its schema, confirm destructive tools, run under progress, show the result.
  */
 import * as vscode from 'vscode';
-import type { HostTool } from '../../core/api.js';
+import type { HostTool } from '../../core/host-api.js';
 import { visibleToModel } from '../../core/apps/meta.js';
 import { validateToolArgs } from '../../core/capabilities/index.js';
-import { summariseArgs, type CallRecord } from '../../core/forms/call-history.js';
-import { collectForm } from '../../core/forms/collect.js';
-import { renderFailure, renderToolResult } from '../../core/forms/render-markdown.js';
-import { planForm } from '../../core/forms/schema-plan.js';
-import { urlElicitationsOf } from '../../core/forms/url-elicitation-error.js';
+import { summariseArgs, type CallRecord } from '../../core/calls/call-history.js';
+import { collectForm } from '../../core/calls/collect.js';
+import { renderFailure, renderToolResult } from '../../core/calls/render-markdown.js';
+import { planForm } from '../../core/calls/schema-plan.js';
+import { urlElicitationsOf } from '../../core/calls/url-elicitation-error.js';
 import { blobsOfContents, errorText, renderOptions, type CallsContext } from './context.js';
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ConfigController } from './controller.js';
 import { splitCommandLine, suggestServerName, validateCommandLine, validateServerName, validateServerUrl } from './cmdline.js';
-import { writeServerEntry, type EditableScope } from './files.js';
+import { writeServerEntry, type EditableScope } from './file-edits.js';
 
 type Kind = 'stdio' | 'http' | 'sse' | 'ws';
 

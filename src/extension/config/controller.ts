@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHost, ServerSnapshot } from '../../core/api.js';
+import type { McpHost, ServerSnapshot } from '../../core/host-api.js';
 import { admit, awaitingApproval, heldReason, type HeldReason } from '../../core/config/admit.js';
 import { resolveAdmitted, type ReadConfig } from '../../core/config/load.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../../core/config/types.js';
@@ -8,10 +8,10 @@ import type { InputResolver, Logger } from '../../core/ports.js';
 import type { TreeSource } from '../tree/provider.js';
 import { keepLastGood } from './last-good.js';
 import { debounce } from './debounce.js';
-import { approvalHashOf, type ApprovalLookup } from '../../core/trust.js';
+import { approvalHashOf, type ApprovalLookup } from '../../core/config/approvals.js';
 import { readSettings } from '../settings.js';
 
-/** Approval of project/workspace definitions (name + approval hash), see `../trust.ts`. */
+/** Approval of project/workspace definitions (name + approval hash), see `approval-prompt.ts`. */
 export interface Approvals extends ApprovalLookup {
   /** Shows the one modal prompt; resolves true when the user allowed them (they are then approved). */
   review(defs: ServerDefinition[], opts: { force: boolean }): Promise<boolean>;

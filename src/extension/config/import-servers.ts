@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { planImport, readImportSource } from '../../core/config/import.js';
 import { DISCOVERY_SOURCES, type DiscoverySource } from '../../core/config/sources/discovery.js';
 import type { ConfigController } from './controller.js';
-import { namesInScope, writeServerEntry, type EditableScope } from './files.js';
+import { namesInScope, writeServerEntry, type EditableScope } from './file-edits.js';
 
 const APP_NAMES: Record<DiscoverySource, string> = { 'claude-desktop': 'Claude Desktop', 'claude-code': 'Claude Code', cursor: 'Cursor', windsurf: 'Windsurf' };
 

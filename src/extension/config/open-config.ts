@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { findEntryOffset, findNearestOffset } from '../../core/config/jsonc.js';
 import type { ConfigController } from './controller.js';
-import { createConfigFile } from './files.js';
+import { createConfigFile } from './file-edits.js';
 
 /** Where "open config" should land: a file and the JSON path of the entry inside it. */
 export interface ConfigTarget {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { ConfigController } from './controller.js';
-import { removeServerFromConfig } from './files.js';
+import { removeServerFromConfig } from './file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';
 
 const EDITABLE = new Set(['user', 'workspace', 'project']);

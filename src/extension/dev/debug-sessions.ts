@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { createServer } from 'node:net';
-import type { McpHost, ServerChangeEvent } from '../../core/api.js';
+import type { McpHost, ServerChangeEvent } from '../../core/host-api.js';
 import type { ServerDefinition, StdioServerConfig } from '../../core/config/types.js';
 import { DebugSetupError, SERVER_KEY, attachConfiguration, debugConfigFor, parseDebuggerListening } from '../../core/dev/debug.js';
 import type { Logger } from '../../core/ports.js';

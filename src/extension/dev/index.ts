@@ -4,7 +4,7 @@
  * way in) and the server loggers (stderr lines are read for the debugger's port).
  */
 import type * as vscode from 'vscode';
-import type { McpHost } from '../../core/api.js';
+import type { McpHost } from '../../core/host-api.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { ConnectionManager } from '../../core/host.js';
 import type { Logger } from '../../core/ports.js';

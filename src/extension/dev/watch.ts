@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { dirname } from 'node:path';
-import type { McpHost, ServerSnapshot } from '../../core/api.js';
+import type { McpHost, ServerSnapshot } from '../../core/host-api.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { diffLists, summarizeChanges, type DiffableLists } from '../../core/dev/list-diff.js';
 import type { Logger } from '../../core/ports.js';

@@ -5,7 +5,7 @@
  * entry keeps working after the editor restarts (new port, new token).
  */
 import * as vscode from 'vscode';
-import { writeServerEntry } from '../config/files.js';
+import { writeServerEntry } from '../config/file-edits.js';
 
 export const CONNECT_AGENT_COMMAND = 'mcpHost.connectAgent';
 

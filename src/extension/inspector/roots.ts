@@ -3,7 +3,7 @@
  * (to test how a server handles `roots/list_changed`). Extra roots are kept in workspace state.
  */
 import * as vscode from 'vscode';
-import type { RootsPort } from '../../core/api.js';
+import type { RootsPort } from '../../core/host-api.js';
 import { Emitter } from '../../core/events.js';
 
 const KEY = 'mcpHost.extraRoots';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RootsPort } from '../../core/api.js';
+import type { RootsPort } from '../../core/host-api.js';
 import { Emitter } from '../../core/events.js';
 
 /** Workspace folders as MCP roots; a folder change notifies servers (`roots/list_changed`). */

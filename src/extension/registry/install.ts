@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { buildEntry, planInstall, suggestedName, type InstallChoice, type InstallVariable } from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { validateServerName } from '../config/cmdline.js';
-import { declareInputs, namesInScope, scopeFile, writeServerEntry, type EditableScope } from '../config/files.js';
+import { declareInputs, namesInScope, scopeFile, writeServerEntry, type EditableScope } from '../config/file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';
 import type { BrowseDeps } from './browse.js';
 

@@ -4,13 +4,13 @@
  * these views into `vscode.TreeItem`s.
  */
 import { visibleToModel } from '../../core/apps/meta.js';
-import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/api.js';
+import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem, Scope } from '../../core/config/types.js';
 import { isRemote } from '../../core/connection/settings.js';
 import type { ConnectionState } from '../../core/connection/state.js';
 import { ConnectionStates, assertNever } from '../../core/connection/state.js';
 import { heldReason, type HeldReason } from '../../core/config/admit.js';
-import { escapeMarkdown } from '../../core/forms/render-markdown.js';
+import { escapeMarkdown } from '../../core/calls/render-markdown.js';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {

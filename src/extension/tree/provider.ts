@@ -1,6 +1,6 @@
 import { visibleToModel } from '../../core/apps/meta.js';
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../../core/api.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem } from '../../core/config/types.js';
 import type { Event } from '../../core/events.js';
 import { heldReason } from '../../core/config/admit.js';

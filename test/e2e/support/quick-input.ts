@@ -1,5 +1,5 @@
-// Quick-input, dialog and preview helpers for palette-driven e2e tests (the same moves as
-// editor-calls.e2e.test.ts, shared here for the features test).
+// Quick-input, dialog and preview helpers for palette-driven e2e tests (calls, apps, control,
+// features): one copy of each move.
 import assert from 'node:assert/strict';
 import type { VSCode } from '../harness.js';
 import { poll } from './workbench.js';
@@ -70,4 +70,24 @@ export async function previewText(vs: VSCode, needle: string | RegExp, timeoutMs
     }
     return undefined;
   });
+}
+
+/** Answers the input box titled `title` with `value` (replacing its pre-filled default). */
+export async function answerInput(vs: VSCode, title: RegExp, value: string): Promise<void> {
+  await waitForQuickInput(vs, title);
+  const q = quickInput(vs);
+  await q.input.fill(value);
+  await q.input.press('Enter');
+}
+
+/** Clicks the first link in a Markdown preview whose text contains `linkText`. */
+export async function clickPreviewLink(vs: VSCode, linkText: string): Promise<void> {
+  const frame = await poll(`a preview with a link "${linkText}"`, WAIT, async () => {
+    for (const f of vs.page.frames()) {
+      const n = await f.locator('.markdown-body a', { hasText: linkText }).count().catch(() => 0);
+      if (n > 0) return f;
+    }
+    return undefined;
+  });
+  await frame.locator('.markdown-body a', { hasText: linkText }).first().click();
 }

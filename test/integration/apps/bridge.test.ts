@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { HostTool, ToolCallResult } from '../../../src/core/api.js';
+import type { HostTool, ToolCallResult } from '../../../src/core/host-api.js';
 import { buildAppCsp } from '../../../src/core/apps/csp.js';
 import { visibleToModel } from '../../../src/core/apps/meta.js';
 import { loadAppResource } from '../../../src/core/apps/resource.js';

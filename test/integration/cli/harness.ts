@@ -8,6 +8,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { pidAlive } from '../../../src/core/private-file.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -106,14 +107,7 @@ export async function createHarness(): Promise<Harness> {
 }
 
 /** True while a process with this pid exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export const alive = pidAlive;
 
 /** Waits until `pid` is gone (the CLI stops servers before it exits, but reaping can lag a moment). */
 export async function waitGone(pid: number, timeoutMs = 10_000): Promise<boolean> {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createServer } from 'node:net';
-import type { ServerSnapshot } from '../../../src/core/api.js';
+import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
 import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionManager } from '../../../src/core/host.js';

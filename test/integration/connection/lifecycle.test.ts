@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ServerChangeEvent } from '../../../src/core/api.js';
+import type { ServerChangeEvent } from '../../../src/core/host-api.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { MemoryLogger, def, isAlive, killPids, pidsWithArg, startPortServer, stdioDef, tempDir, textOf, waitFor, type RunningServer } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ElicitationPort } from '../../../src/core/api.js';
+import type { ElicitationPort } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures, type ExposureFilter } from '../../../src/core/gateway/index.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';

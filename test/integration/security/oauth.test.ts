@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { browserCommand, systemBrowser } from '../../../src/cli/auth-browser.js';
+import { browserCommand, systemBrowser } from '../../../src/cli/open-browser.js';
 import { AuthError, createHostAuth, createLoopbackReceiver } from '../../../src/core/auth/index.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { nullLogger } from '../../../src/core/ports.js';

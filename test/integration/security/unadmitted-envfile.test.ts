@@ -17,7 +17,7 @@ import { loadConfig } from '../../../src/core/config/load.js';
 import type { LoadedConfig } from '../../../src/core/config/types.js';
 import { createHost } from '../../../src/core/host.js';
 import type { KeyValueStore, Logger } from '../../../src/core/ports.js';
-import { ServerApprovals } from '../../../src/core/trust.js';
+import { ServerApprovals } from '../../../src/core/config/approvals.js';
 import { serverView } from '../../../src/extension/tree/model.js';
 
 function memory(): KeyValueStore {

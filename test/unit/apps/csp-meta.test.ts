@@ -5,7 +5,7 @@ import { buildAppCsp } from '../../../src/core/apps/csp.js';
 import { appDocument, withCspMeta } from '../../../src/core/apps/document.js';
 import { resourceUiOf, toolUiOf, visibleToApp, visibleToModel } from '../../../src/core/apps/meta.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from '../../../src/core/apps/policy.js';
-import type { HostTool } from '../../../src/core/api.js';
+import type { HostTool } from '../../../src/core/host-api.js';
 
 test('toolUiOf: _meta.ui wins over the older key; only ui:// URIs; unknown visibility values dropped', () => {
   assert.deepEqual(toolUiOf({ ui: { resourceUri: 'ui://a' }, 'ui/resourceUri': 'ui://b' }), { resourceUri: 'ui://a' });

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostTool } from '../../../src/core/api.js';
+import type { HostTool } from '../../../src/core/host-api.js';
 import { validateToolArgs } from '../../../src/core/capabilities/index.js';
 import { validatorFor } from '../../../src/core/capabilities/validate.js';
-import { planForm } from '../../../src/core/forms/schema-plan.js';
-import { validateValue } from '../../../src/core/forms/validate-value.js';
+import { planForm } from '../../../src/core/calls/schema-plan.js';
+import { validateValue } from '../../../src/core/calls/validate-value.js';
 
 function tool(inputSchema: Record<string, unknown>): HostTool {
   return { server: 's', name: 't', qualifiedName: 'mcp__s__t', description: '', inputSchema, annotations: {} };

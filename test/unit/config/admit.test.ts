@@ -5,7 +5,7 @@ import { admissionOf, admit, awaitingApproval, heldReason, runs } from '../../..
 import type { Policy } from '../../../src/core/config/policy.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import type { KeyValueStore } from '../../../src/core/ports.js';
-import { ServerApprovals } from '../../../src/core/trust.js';
+import { ServerApprovals } from '../../../src/core/config/approvals.js';
 import { def } from '../extension/fixtures.js';
 
 function memory(): KeyValueStore {

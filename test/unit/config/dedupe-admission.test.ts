@@ -9,7 +9,7 @@ import { heldReason, runs } from '../../../src/core/config/admit.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import type { LoadedConfig } from '../../../src/core/config/types.js';
 import type { KeyValueStore } from '../../../src/core/ports.js';
-import { ServerApprovals } from '../../../src/core/trust.js';
+import { ServerApprovals } from '../../../src/core/config/approvals.js';
 import { byCode, json, names, tempTree } from './helpers.js';
 
 function memory(): KeyValueStore {

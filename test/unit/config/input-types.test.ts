@@ -74,3 +74,22 @@ test('the CLI takes MCP_HOST_INPUT_<ID>, else the declared default; a command in
   assert.equal(await r.resolve('region', { file, declaration: { id: 'region', type: 'pickString', options: [{ label: 'eu', value: 'eu' }], default: 'eu' } }), 'eu');
   assert.equal(await r.resolve('pid', { file, declaration: { id: 'pid', type: 'command', command: 'x', default: 'no' } }), undefined);
 });
+
+test('fields of the wrong type are ignored, not fatal: the declaration is kept without them', () => {
+  const problems: ConfigProblem[] = [];
+  const m = readInputs(
+    [
+      { id: 'a', description: 5, password: 'yes', default: 1 },
+      { id: 'b', type: 'pickString', options: ['x', 3, { value: 'y', label: 7 }, { label: 'no value' }] },
+      { id: 'c', type: 'command', command: 'x.run', password: true },
+      { type: 'promptString' },
+    ],
+    'mcp.json',
+    problems,
+  );
+  assert.deepEqual(m.get('a'), { id: 'a', type: 'promptString' });
+  assert.deepEqual(m.get('b'), { id: 'b', type: 'pickString', options: [{ label: 'x', value: 'x' }, { label: 'y', value: 'y' }] });
+  assert.deepEqual(m.get('c'), { id: 'c', type: 'command', command: 'x.run' }, 'password only applies to promptString');
+  assert.deepEqual(problems.map((p) => p.jsonPath), [['inputs', 3]]);
+  assert.match(problems[0]!.message, /needs an "id"/);
+});

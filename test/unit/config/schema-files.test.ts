@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { SERVER_ENTRY_KEYS, serverEntrySchema } from '../../../src/core/config/schema.js';
 import { embeddedEntry, mediaSchemas, schemaText } from '../../../src/core/config/schema-json.js';
+import { INPUT_TYPES, inputDeclarationSchema } from '../../../src/core/config/inputs-schema.js';
 
 const media = join(__dirname, '..', '..', '..', 'media');
 const load = (name: string) => JSON.parse(readFileSync(join(media, name), 'utf8')) as Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
@@ -69,4 +70,15 @@ test('generated: a zod-only change reaches the JSON schema (the docs ride on .me
   const dev = entry.properties.dev as { properties: { debug: { required: string[]; properties: { type: { enum: string[] } } } } };
   assert.deepEqual(dev.properties.debug.required, ['type'], 'a required zod key is required in the JSON schema');
   assert.deepEqual(dev.properties.debug.properties.type.enum, ['node', 'python'], 'from z.enum');
+});
+
+test('generated: the inputs of .vscode/mcp.json come from the zod schema the loader reads them with', () => {
+  const vs = mediaSchemas()['vscode-mcp.json.schema.json'] as { properties: { inputs: { type: string; items: { required: string[]; properties: Record<string, Record<string, unknown>> } } } };
+  const items = vs.properties.inputs.items;
+  assert.equal(vs.properties.inputs.type, 'array');
+  assert.deepEqual(Object.keys(items.properties), Object.keys(inputDeclarationSchema.shape), 'every zod key, in order');
+  assert.deepEqual(items.properties.type!.enum, [...INPUT_TYPES], 'every input type the loader accepts (pickString and command too)');
+  assert.deepEqual(items.required, ['id'], 'type has a default, so only id is required');
+  assert.equal(items.properties.options!.minItems, 1, 'from z.array().min(1)');
+  for (const [k, v] of Object.entries(items.properties)) assert.ok(typeof v.description === 'string' && v.description.length > 10, `inputs.${k} has a description`);
 });

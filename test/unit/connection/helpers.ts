@@ -1,5 +1,5 @@
 /** Shared by the manager tests: wait on the host's change events, never on time. */
-import type { ServerSnapshot } from '../../../src/core/api.js';
+import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ConnectionManager } from '../../../src/core/host.js';
 
 /** Resolves with the first snapshot of `name` that satisfies `pred` (now, or at a later change event). */

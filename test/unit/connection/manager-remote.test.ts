@@ -13,7 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import type { HostOptions, ServerSnapshot } from '../../../src/core/api.js';
+import type { HostOptions, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { HostError } from '../../../src/core/connection/errors.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';

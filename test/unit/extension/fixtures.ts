@@ -1,5 +1,5 @@
 /** Small builders for snapshots and definitions used by the editor-layer unit tests. */
-import type { HostTool, ServerSnapshot } from '../../../src/core/api.js';
+import type { HostTool, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { HeldReason, Scope, ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionState } from '../../../src/core/connection/state.js';
 import type { HostErrorCode } from '../../../src/core/connection/errors.js';

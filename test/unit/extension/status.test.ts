@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusView } from '../../../src/extension/status-model.js';
-import { NoticeDeduper, noticeForProblem, noticeForServer } from '../../../src/extension/status-notices.js';
+import { statusView } from '../../../src/extension/status/model.js';
+import { NoticeDeduper, noticeForProblem, noticeForServer } from '../../../src/extension/status/notices.js';
 import { connected, def, failed, held, snap } from './fixtures.js';
 
 test('the status bar counts connected of the servers meant to run and warns on failures', () => {

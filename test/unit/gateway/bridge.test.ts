@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ElicitationPort, RelatedCalls } from '../../../src/core/api.js';
+import type { ElicitationPort, RelatedCalls } from '../../../src/core/host-api.js';
 import { GatewayBridge } from '../../../src/core/gateway/bridge.js';
 
 /** The two methods of an SDK Server the bridge uses, recording what it was asked. */

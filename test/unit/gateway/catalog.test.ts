@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HostTool, ServerSnapshot } from '../../../src/core/api.js';
+import type { HostTool, ServerSnapshot } from '../../../src/core/host-api.js';
 import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
 import type { ServerConfig } from '../../../src/core/config/types.js';
 import { buildCatalog, resolveResourceUri, unwrapUri, wrapUri } from '../../../src/core/gateway/catalog.js';

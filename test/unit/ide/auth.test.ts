@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
-import { AUTH_HEADER, checkUpgrade, generateToken, tokensEqual } from '../../../src/core/ide/auth.js';
+import { AUTH_HEADER, checkUpgrade } from '../../../src/core/ide/auth.js';
+import { generateToken, tokensEqual } from '../../../src/core/loopback.js';
 
 function req(headers: Record<string, string>): IncomingMessage {
   return { headers } as unknown as IncomingMessage;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ServerSnapshot } from '../../../src/core/api.js';
+import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import { formatServerDetails } from '../../../src/core/inspector/details.js';
 
 const snapshot = (state: ServerSnapshot['state']): ServerSnapshot => ({

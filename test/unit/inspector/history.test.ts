@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CallHistory } from '../../../src/core/forms/call-history.js';
+import { CallHistory } from '../../../src/core/calls/call-history.js';
 import { historyJson } from '../../../src/core/inspector/history.js';
 
 test('historyJson: oldest first, ISO times, outcome, duration, command line, secret arguments redacted', () => {

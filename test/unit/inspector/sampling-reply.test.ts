@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseJsonDocument } from '../../../src/core/forms/json-document.js';
+import { parseJsonDocument } from '../../../src/core/calls/json-document.js';
 import { checkSamplingReply, samplingReplyDocument } from '../../../src/core/inspector/sampling-reply.js';
 
 const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'What is 2+2?' } }], maxTokens: 50, systemPrompt: 'Be brief' };

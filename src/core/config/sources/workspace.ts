@@ -1,5 +1,6 @@
 /** `<folder>/.vscode/mcp.json` (VS Code's format: JSONC with `servers` and `inputs`). */
 import { join } from 'node:path';
+import { inputDeclarationSchema } from '../inputs-schema.js';
 import { describeValue } from '../jsonc.js';
 import type { ConfigProblem } from '../types.js';
 import { entriesAt, readDocument, type InputDeclaration, type SourceResult } from './entry.js';
@@ -8,12 +9,11 @@ export function workspaceFile(folder: string): string {
   return join(folder, '.vscode', 'mcp.json');
 }
 
-const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
-
 /**
- * Reads `inputs`: [{ "id", "type": "promptString" | "pickString" | "command", "description",
- * "password", "default", "options", "command", "args" }]. A bad declaration is reported and left
- * out, so only the servers using it wait (their `${input:…}` is then "not declared").
+ * Reads `inputs` with their one schema (../inputs-schema.ts): [{ "id", "type": "promptString" |
+ * "pickString" | "command", "description", "password", "default", "options", "command", "args" }].
+ * A bad declaration is reported and left out, so only the servers using it wait (their
+ * `${input:…}` is then "not declared").
  */
 export function readInputs(value: unknown, file: string, problems: ConfigProblem[]): Map<string, InputDeclaration> {
   const out = new Map<string, InputDeclaration>();
@@ -24,39 +24,32 @@ export function readInputs(value: unknown, file: string, problems: ConfigProblem
     return out;
   }
   value.forEach((v: unknown, i) => {
-    const o = v as Record<string, unknown> | null;
-    if (!o || typeof o !== 'object' || typeof o.id !== 'string' || o.id === '') {
-      bad(`inputs[${i}] needs an "id" (a string) that \${input:<id>} refers to.`, [i]);
+    const parsed = inputDeclarationSchema.safeParse(v);
+    if (!parsed.success) {
+      const o = v as Record<string, unknown> | null;
+      // Only the id (or the whole item) and the type can fail here; every other field is lenient.
+      if (parsed.error.issues.some((issue) => issue.path.length === 0 || issue.path[0] === 'id')) bad(`inputs[${i}] needs an "id" (a string) that \${input:<id>} refers to.`, [i]);
+      else bad(`inputs[${i}] ("${String(o?.id)}") has "type" ${describeValue(o?.type)}; use "promptString", "pickString" or "command".`, [i, 'type']);
       return;
     }
-    const type = o.type ?? 'promptString';
-    if (!INPUT_TYPES.includes(type as (typeof INPUT_TYPES)[number])) {
-      bad(`inputs[${i}] ("${o.id}") has "type" ${describeValue(type)}; use "promptString", "pickString" or "command".`, [i, 'type']);
-      return;
-    }
+    const o = parsed.data;
     const decl: InputDeclaration = {
       id: o.id,
-      type: type as InputDeclaration['type'],
-      ...(typeof o.description === 'string' ? { description: o.description } : {}),
-      ...(o.password === true && type === 'promptString' ? { password: true } : {}),
-      ...(typeof o.default === 'string' ? { default: o.default } : {}),
+      type: o.type,
+      ...(o.description !== undefined ? { description: o.description } : {}),
+      ...(o.password === true && o.type === 'promptString' ? { password: true } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
     };
-    if (type === 'pickString') {
-      const options = Array.isArray(o.options)
-        ? o.options.flatMap((x: unknown) => {
-            if (typeof x === 'string') return [{ label: x, value: x }];
-            const ox = x as { label?: unknown; value?: unknown } | null;
-            return ox && typeof ox.value === 'string' ? [{ label: typeof ox.label === 'string' ? ox.label : ox.value, value: ox.value }] : [];
-          })
-        : [];
+    if (o.type === 'pickString') {
+      const options = (o.options ?? []).flatMap((x) => (x === undefined ? [] : typeof x === 'string' ? [{ label: x, value: x }] : [{ label: x.label ?? x.value, value: x.value }]));
       if (options.length === 0) {
         bad(`inputs[${i}] ("${o.id}") is a pickString without "options"; add the choices, e.g. "options": ["a", "b"].`, [i, 'options']);
         return;
       }
       decl.options = options;
     }
-    if (type === 'command') {
-      if (typeof o.command !== 'string' || o.command === '') {
+    if (o.type === 'command') {
+      if (o.command === undefined) {
         bad(`inputs[${i}] ("${o.id}") is a command input without "command"; set the id of the command whose result is the value.`, [i, 'command']);
         return;
       }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CallHistory, summariseArgs } from '../../../src/core/forms/call-history.js';
+import { CallHistory, summariseArgs } from '../../../src/core/calls/call-history.js';
 
 test('history keeps the newest calls first, at most `max`, with their outcome', () => {
   const h = new CallHistory(20);

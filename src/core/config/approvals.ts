@@ -5,8 +5,8 @@
  * the definition's `approvalHash`: any change to what would run needs approval again. In an
  * untrusted workspace they do not start at all.
  */
-import type { Scope, ServerDefinition } from './config/types.js';
-import type { KeyValueStore } from './ports.js';
+import type { Scope, ServerDefinition } from './types.js';
+import type { KeyValueStore } from '../ports.js';
 
 /** Scopes whose servers come from files in the opened folder. */
 export const APPROVAL_SCOPES: readonly Scope[] = ['workspace', 'project'];

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { describeTarget } from '../core/config/describe.js';
-import type { ServerDefinition } from '../core/config/types.js';
-import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../core/trust.js';
-import type { Approvals } from './config/controller.js';
+import { describeTarget } from '../../core/config/describe.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../../core/config/approvals.js';
+import type { Approvals } from './controller.js';
 
 /** What a definition would run, as the prompt lists it (secrets redacted). */
 export function describeDefinition(def: ServerDefinition, redact: (t: string) => string): string {
@@ -13,8 +13,8 @@ export function describeDefinition(def: ServerDefinition, redact: (t: string) =>
 }
 
 /**
- * The single modal prompt before project/workspace servers run, over the decisions core
- * trust.ts keeps in workspaceState (name + approval hash). "Don't Allow" is remembered for that
+ * The single modal prompt before project/workspace servers run, over the decisions
+ * core/config/approvals.ts keeps in workspaceState (name + approval hash). "Don't Allow" is remembered for that
  * exact definition, so reloads do not ask again; Start Server asks anew. Prompts are serialised:
  * a second batch waits for the first answer instead of stacking modals.
  */

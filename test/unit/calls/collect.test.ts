@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectForm, type FormUi } from '../../../src/core/forms/collect.js';
-import type { FieldAnswer } from '../../../src/core/forms/field-input.js';
-import { parseJsonDocument } from '../../../src/core/forms/json-document.js';
-import { planForm } from '../../../src/core/forms/schema-plan.js';
+import { collectForm, type FormUi } from '../../../src/core/calls/collect.js';
+import type { FieldAnswer } from '../../../src/core/calls/field-input.js';
+import { parseJsonDocument } from '../../../src/core/calls/json-document.js';
+import { planForm } from '../../../src/core/calls/schema-plan.js';
 
 /** A scripted user: answers fields from a queue and edits JSON documents with a function. */
 function scriptedUi(answers: (FieldAnswer | undefined)[], edit?: (text: string, problem?: string) => unknown) {

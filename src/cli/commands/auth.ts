@@ -1,17 +1,17 @@
 /**
- * `mcp-host auth SERVER` and `mcp-host logout SERVER` (the host's auth is in host-auth.ts).
- * Tokens live in the CLI's own config folder (auth-store.ts), never in the project.
+ * `mcp-host auth SERVER` and `mcp-host logout SERVER` (the host's auth is in ../host-auth.ts).
+ * Tokens live in the CLI's own config folder (../auth-store.ts), never in the project.
  */
 import { readFile } from 'node:fs/promises';
-import { AuthError, credentialKind, usesClientCredentials, type HostAuth } from '../core/auth/index.js';
-import type { ServerDefinition } from '../core/config/types.js';
-import type { ParsedArgs } from './args.js';
-import { CliError, EXIT, usageError, type ExitCode } from './errors.js';
-import { createCliAuth, type CliAuthOptions } from './host-auth.js';
-import type { Session } from './session.js';
+import { AuthError, credentialKind, usesClientCredentials, type HostAuth } from '../../core/auth/index.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import type { ParsedArgs } from '../args.js';
+import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
+import { createCliAuth, type CliAuthOptions } from '../host-auth.js';
+import type { Session } from '../session.js';
 
-export type { CliAuthOptions } from './host-auth.js';
-import { errorMessage } from '../core/connection/errors.js';
+export type { CliAuthOptions } from '../host-auth.js';
+import { errorMessage } from '../../core/connection/errors.js';
 
 function remoteOrUsage(session: Session, name: string | undefined): ServerDefinition {
   if (!name) throw usageError('missing SERVER', 'Usage: mcp-host auth SERVER | mcp-host logout SERVER');

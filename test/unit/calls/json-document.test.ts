@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jsonDocumentText, parseJsonDocument, skeletonValue } from '../../../src/core/forms/json-document.js';
+import { jsonDocumentText, parseJsonDocument, skeletonValue } from '../../../src/core/calls/json-document.js';
 
 test('the skeleton fills required properties and defaults, typed placeholders otherwise', () => {
   const schema = {

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ServerSnapshot } from '../core/api.js';
-import { heldReason } from '../core/config/admit.js';
-import type { ConfigProblem } from '../core/config/types.js';
-import { NoticeDeduper, noticeForProblem, noticeForServer, type Notice } from './status-notices.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
+import { heldReason } from '../../core/config/admit.js';
+import type { ConfigProblem } from '../../core/config/types.js';
+import { NoticeDeduper, noticeForProblem, noticeForServer, type Notice } from './notices.js';
 
 /**
  * Notifications for failures only the user can fix, each with the action that fixes it; the

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/core/config/load.js';
-import type { KeyValueStore } from '../../src/core/ports.js';
-import { admit, awaitingApproval, heldReason } from '../../src/core/config/admit.js';
-import type { ServerDefinition } from '../../src/core/config/types.js';
-import { APPROVALS_KEY, needsApproval, ServerApprovals } from '../../src/core/trust.js';
-import { fakeInputs, json, server, tempTree } from './config/helpers.js';
+import { loadConfig } from '../../../src/core/config/load.js';
+import type { KeyValueStore } from '../../../src/core/ports.js';
+import { admit, awaitingApproval, heldReason } from '../../../src/core/config/admit.js';
+import type { ServerDefinition } from '../../../src/core/config/types.js';
+import { APPROVALS_KEY, needsApproval, ServerApprovals } from '../../../src/core/config/approvals.js';
+import { fakeInputs, json, server, tempTree } from './helpers.js';
 
 const message = (d: ServerDefinition): string => (d.admission && !d.admission.run ? d.admission.message : '');
 

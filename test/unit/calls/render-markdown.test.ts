@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeInline, escapeMarkdown, fence, promptPlainText, renderFailure, renderPrompt, renderResource, renderToolResult, type RenderOptions } from '../../../src/core/forms/render-markdown.js';
+import { escapeInline, escapeMarkdown, fence, promptPlainText, renderFailure, renderPrompt, renderResource, renderToolResult, type RenderOptions } from '../../../src/core/calls/render-markdown.js';
 
 const opts: RenderOptions = { linkFor: (server, uri) => `link:${server}:${encodeURIComponent(uri)}` };
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -113,7 +113,7 @@ test('prompts: numbered role sections; plain text for the clipboard has no Markd
 });
 
 test('resource links round-trip through their path; the relative href resolves from a result document', async () => {
-  const { parseReadPath, readPath, resourceLinkHref, resultPath } = await import('../../../src/core/forms/result-links.js');
+  const { parseReadPath, readPath, resourceLinkHref, resultPath } = await import('../../../src/core/calls/result-links.js');
   const uri = 'demo://resource/dynamic/text/2?x=a b&y=ü#frag';
   const path = readPath('my server', uri);
   assert.match(path, /^\/read\/[A-Za-z0-9_-]+\/2-x-a-b-y-.*\.md$/);

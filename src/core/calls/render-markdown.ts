@@ -3,7 +3,7 @@
  * messages). Text content is Markdown already; images become data-URI images the Markdown
  * preview renders; resource links become links the caller decides how to open.
  */
-import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../api.js';
+import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
 
 /** How a resource link should be opened, e.g. a `command:` URI running Read Resource. */
 export type LinkFor = (server: string, uri: string) => string;

@@ -3,8 +3,8 @@
  * turning into a notification storm: one notice per server and error until the error changes or
  * the server connects. Free of `vscode` so it is unit-tested on plain Node.
  */
-import type { ServerSnapshot } from '../core/api.js';
-import type { ConfigProblem } from '../core/config/types.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
+import type { ConfigProblem } from '../../core/config/types.js';
 
 export type NoticeKind = 'spawn' | 'needs-auth' | 'policy-denied';
 

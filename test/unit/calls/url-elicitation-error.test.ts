@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
-import { urlElicitationsOf } from '../../../src/core/forms/url-elicitation-error.js';
+import { urlElicitationsOf } from '../../../src/core/calls/url-elicitation-error.js';
 
 const req = { mode: 'url' as const, url: 'https://auth.example.com/x', message: 'Sign in', elicitationId: 'e1' };
 

@@ -1,10 +1,10 @@
 /**
  * What the status bar item says, computed without `vscode` so it is unit-tested on plain Node.
  */
-import type { ServerSnapshot } from '../core/api.js';
-import type { ConfigProblem } from '../core/config/types.js';
-import { heldReason } from '../core/config/admit.js';
-import { displayKind, escapeMarkdown } from './tree/model.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
+import type { ConfigProblem } from '../../core/config/types.js';
+import { heldReason } from '../../core/config/admit.js';
+import { displayKind, escapeMarkdown } from '../tree/model.js';
 
 export interface StatusView {
   /** e.g. `$(plug) 2/3`. */

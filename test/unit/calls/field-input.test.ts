@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldHint, fieldPrompt, initialText, parseFieldInput, validateFieldText } from '../../../src/core/forms/field-input.js';
-import { planField, type FormField } from '../../../src/core/forms/schema-plan.js';
+import { fieldHint, fieldPrompt, initialText, parseFieldInput, validateFieldText } from '../../../src/core/calls/field-input.js';
+import { planField, type FormField } from '../../../src/core/calls/schema-plan.js';
 
 function field(schema: Record<string, unknown>, required = true, root: Record<string, unknown> = {}): FormField {
   return planField(root, 'x', schema, required);

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { McpHost } from '../core/api.js';
+import type { McpHost } from '../core/host-api.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { addServer } from './config/add-server.js';
 import type { ConfigController } from './config/controller.js';
-import { setDisabled } from './config/files.js';
+import { setDisabled } from './config/file-edits.js';
 import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
 import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';

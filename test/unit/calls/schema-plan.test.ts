@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planForm, promptArgumentsSchema, resolveRef, type FormField } from '../../../src/core/forms/schema-plan.js';
+import { planForm, promptArgumentsSchema, resolveRef, type FormField } from '../../../src/core/calls/schema-plan.js';
 
 function byName(fields: FormField[]): Record<string, FormField> {
   return Object.fromEntries(fields.map((f) => [f.name, f]));

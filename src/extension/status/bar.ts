@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { TreeSource } from './tree/provider.js';
-import { statusView } from './status-model.js';
+import type { TreeSource } from '../tree/provider.js';
+import { statusView } from './model.js';
 
 /** `$(plug) connected/total`; warning background when something needs the user; click focuses the tree. */
 export class StatusBar implements vscode.Disposable {

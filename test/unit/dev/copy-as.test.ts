@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, shellQuote, withSecretReferences } from '../../../src/core/dev/share.js';
+import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, shellQuote, withSecretReferences } from '../../../src/core/dev/copy-as.js';
 
 /** What a real POSIX shell makes of a line: its words, one per line. */
 function shellWords(line: string): string[] {
