@@ -7,7 +7,8 @@
  * its token travels (a custom header, a bearer token).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import { createServer, type Server } from 'node:net';
 
 /** 256 bits from the CSPRNG, base64url (43 characters, safe in headers and JSON). */
 export function generateToken(): string {
@@ -42,7 +43,7 @@ export function checkLoopbackAccess(req: IncomingMessage, given: string | undefi
 }
 
 /** Listens on 127.0.0.1 at a port the OS picks; resolves with that port. */
-export async function listenOnLoopback(http: HttpServer): Promise<number> {
+export async function listenOnLoopback(http: Server): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', () => {
@@ -52,4 +53,12 @@ export async function listenOnLoopback(http: HttpServer): Promise<number> {
   });
   const address = http.address();
   return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** A loopback port free right now, for a program that must be told its port up front (debugpy, test peers). */
+export async function freeLoopbackPort(): Promise<number> {
+  const s = createServer();
+  const port = await listenOnLoopback(s);
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
 }

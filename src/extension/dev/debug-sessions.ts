@@ -5,23 +5,11 @@
  * together: ending the session stops the server, and a server that stops ends its session.
  */
 import * as vscode from 'vscode';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '../../core/loopback.js';
 import type { McpHost, ServerChangeEvent } from '../../core/host-api.js';
 import type { ServerDefinition, StdioServerConfig } from '../../core/config/types.js';
 import { DebugSetupError, SERVER_KEY, attachConfiguration, debugConfigFor, parseDebuggerListening } from '../../core/dev/debug.js';
 import type { Logger } from '../../core/ports.js';
-
-/** A free loopback port from the OS (for debugpy, which needs a port up front). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Attached {
   session?: vscode.DebugSession;
@@ -83,7 +71,7 @@ export class DebugSessions implements vscode.Disposable {
   /** Picks debugpy ports ahead of time (async), so `prepare` stays synchronous. */
   async reserve(defs: readonly ServerDefinition[]): Promise<void> {
     for (const d of defs) {
-      if (d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python' && !this.pythonPorts.has(d.name)) this.pythonPorts.set(d.name, await freePort());
+      if (d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python' && !this.pythonPorts.has(d.name)) this.pythonPorts.set(d.name, await freeLoopbackPort());
     }
   }
 

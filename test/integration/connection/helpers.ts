@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createServer } from 'node:net';
+import { freeLoopbackPort } from '../../../src/core/loopback.js';
 import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
 import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
@@ -117,16 +117,8 @@ export function killPids(pids: number[]): void {
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port (core's, shared with dev mode's debugpy port). */
+export const freePort = freeLoopbackPort;
 
 /** A background server process we started; `stop()` kills it (and is safe to call twice). */
 export interface RunningServer {
