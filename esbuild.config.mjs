@@ -2,9 +2,32 @@
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
 import { chmodSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+/**
+ * zod 4 re-exports all of its ~50 error-message locales as `z.locales`, and `import * as z` keeps
+ * the whole namespace alive, so every bundle carried about 260 KB of translations nobody selects
+ * (we never call `z.config(z.locales.xx())`; zod registers English itself). Each `locales/index.js`
+ * import resolves to a stand-in that keeps only `en`.
+ */
+const ZOD_LOCALES = dirname(fileURLToPath(import.meta.resolve('zod/v4/locales/en.js')));
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales-en', namespace: 'zod-locales' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: `export { default as en } from './en.js';`,
+      resolveDir: ZOD_LOCALES,
+      loader: 'js',
+    }));
+  },
+};
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -20,6 +43,7 @@ const common = {
   logLevel: 'info',
   // Optional peer of ws / the SDK that we never use; keeping them out keeps the bundle small.
   external: ['vscode', 'bufferutil', 'utf-8-validate'],
+  plugins: [zodEnglishOnly],
 };
 
 /**
@@ -36,16 +60,42 @@ const appBridgeOutside = {
   },
 };
 
+/**
+ * The 2.x SDK client's package does not declare `sideEffects: false`, so bundling the bridge (which
+ * needs only its `Protocol` class) kept the client's whole `_shims` chain, Ajv included (150 KB),
+ * beside the Ajv the 1.x SDK already brings into extension.js. Its modules are classes and
+ * functions with no import-time effects we rely on; saying so lets esbuild drop what the bridge
+ * does not reach.
+ */
+const SDK2_CLIENT = /[\\/]@modelcontextprotocol[\\/]client[\\/]/;
+const sdk2ClientSideEffectFree = {
+  name: 'sdk2-client-side-effect-free',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'sdk2-inner') return undefined;
+      if (!SDK2_CLIENT.test(args.importer) && !args.path.startsWith('@modelcontextprotocol/client')) return undefined;
+      const { kind, importer, resolveDir } = args;
+      const r = await build.resolve(args.path, { kind, importer, resolveDir, pluginData: 'sdk2-inner' });
+      return r.errors.length === 0 && SDK2_CLIENT.test(r.path) ? { ...r, sideEffects: false } : undefined;
+    });
+  },
+};
+
 const targets = [
   {
     ...common,
     entryPoints: ['src/extension/main.ts'],
     outfile: 'dist/extension.js',
-    plugins: [appBridgeOutside],
+    plugins: [zodEnglishOnly, appBridgeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
   },
-  { ...common, stdin: { contents: `export * from '${APP_BRIDGE}';`, resolveDir: '.', loader: 'js' }, outfile: `dist/${APP_BRIDGE_FILE}` },
+  {
+    ...common,
+    stdin: { contents: `export * from '${APP_BRIDGE}';`, resolveDir: '.', loader: 'js' },
+    outfile: `dist/${APP_BRIDGE_FILE}`,
+    plugins: [zodEnglishOnly, sdk2ClientSideEffectFree],
+  },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],

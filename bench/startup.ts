@@ -9,10 +9,12 @@ import { figure, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';
 
-async function viaHost(n: number, slowFirst = false): Promise<{ first: number; all: number; othersAll: number }> {
+/** `firstEnv` sets s0 apart (e.g. a slow start); `othersAll` is then when every other server connected. */
+async function viaHost(n: number, firstEnv?: Record<string, string>): Promise<{ first: number; all: number; othersAll: number }> {
+  const slowFirst = firstEnv !== undefined;
   const host = quietHost();
   const defs = Array.from({ length: n }, (_, i) =>
-    tinyServer(`s${i}`, slowFirst && i === 0 ? { DELAY_MS: '5000' } : {}),
+    tinyServer(`s${i}`, firstEnv && i === 0 ? firstEnv : {}),
   );
   const t0 = performance.now();
   let first = NaN;
@@ -95,12 +97,22 @@ export async function startup(quick: boolean): Promise<Figure[]> {
     );
   }
   if (!quick) {
-    const slow = await viaHost(10, true);
-    const base = await viaHost(9);
+    // The slow server is a whole Node process that loads the SDK before it sleeps: on 2 cores that
+    // start-up alone delayed the other nine by about as much as an ordinary tenth server does
+    // (2.1 s vs 2.1 s, against 1.5 s for nine alone). So the baseline is nine beside an ordinary
+    // tenth, and what is left is what waiting on the slow one costs. Alternating rounds, median.
+    const slow: number[] = [];
+    const base: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      slow.push((await viaHost(10, { DELAY_MS: '5000' })).othersAll);
+      base.push((await viaHost(10, { ORDINARY: '1' })).othersAll);
+    }
+    const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
+    const baseMs = median(base);
     out.push(
-      figure('startup', '9 servers beside a 5 s server: all 9 connected', slow.othersAll, 'ms', { name: '9 servers alone', value: base.all }, {
+      figure('startup', '9 servers beside a 5 s server: all 9 connected', median(slow), 'ms', { name: '9 beside an ordinary 10th', value: baseMs }, {
         text: 'delay < 100 ms',
-        ok: (v) => v - base.all < 100,
+        ok: (v) => v - baseMs < 100,
       }),
     );
   }

@@ -31,7 +31,7 @@ export function figure(
   value: number,
   unit: string,
   baseline?: { name: string; value: number },
-  target?: { text: string; ok: (value: number, ratio: number | undefined) => boolean },
+  target?: Target,
 ): Figure {
   const ratio = baseline && baseline.value > 0 ? value / baseline.value : undefined;
   return {
@@ -44,6 +44,18 @@ export function figure(
     target: target?.text,
     met: target ? target.ok(value, ratio) : undefined,
   };
+}
+
+type Target = { text: string; ok: (value: number, ratio: number | undefined) => boolean };
+
+/** A goal on the ratio to the same-run baseline, where lower is better (latency, time, memory). */
+export function ratioAtMost(limit: number, what = 'host/bare'): Target {
+  return { text: `${what} ≤ ${limit}`, ok: (_v, r) => r !== undefined && r <= limit };
+}
+
+/** A goal on the ratio to the same-run baseline, where higher is better (throughput). */
+export function ratioAtLeast(limit: number, what = 'host/bare'): Target {
+  return { text: `${what} ≥ ${limit}`, ok: (_v, r) => r !== undefined && r >= limit };
 }
 
 function fmt(n: number): string {

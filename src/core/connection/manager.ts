@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CallOptions, HostOptions, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../host-api.js';
+import type { CallOptions, HostOptions, HostTool, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../host-api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
@@ -50,6 +50,23 @@ const anyResult = z.looseObject({});
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
   return `${def.hash}#${runs(def) ? 'run' : 'held'}`;
+}
+
+/**
+ * Tool by its server-side name, or else its qualified name. Indexed once per tool list (a
+ * refreshed list is a new array), so a call on a server with 2,000 tools is not a linear scan.
+ */
+const toolIndex = new WeakMap<readonly HostTool[], Map<string, HostTool>>();
+function toolNamed(tools: readonly HostTool[], name: string): HostTool | undefined {
+  let index = toolIndex.get(tools);
+  if (!index) {
+    index = new Map();
+    // First match wins and plain names win over qualified ones, as two find() calls would.
+    for (const t of tools) if (!index.has(t.name)) index.set(t.name, t);
+    for (const t of tools) if (!index.has(t.qualifiedName)) index.set(t.qualifiedName, t);
+    toolIndex.set(tools, index);
+  }
+  return index.get(name);
 }
 
 export class Manager implements ConnectionManager {
@@ -261,7 +278,7 @@ export class Manager implements ConnectionManager {
       },
     };
     return this.use(e, `tool ${tool}`, opts, async (conn) => {
-      const t = e.tools.find((x) => x.name === tool) ?? e.tools.find((x) => x.qualifiedName === tool);
+      const t = toolNamed(e.tools, tool);
       if (!t) {
         const names = e.tools.map((x) => x.name);
         const shown = names.length > 30 ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)` : names.join(', ') || '(none)';

@@ -79,8 +79,8 @@ export class Server {
     this.ctx.changed(this);
   }
 
-  private pending(attempt: number, maxAttempts: number): ConnectionState {
-    return { kind: 'pending', attempt, maxAttempts, since: this.ctx.clock.now() };
+  private pending(attempt: number, maxAttempts: number, reason?: string): ConnectionState {
+    return { kind: 'pending', attempt, maxAttempts, since: this.ctx.clock.now(), ...(reason ? { reason } : {}) };
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
@@ -122,10 +122,11 @@ export class Server {
     if (!this.removed) this.setState({ kind: 'disabled', reason: 'user', message: 'stopped' });
   }
 
-  async restart(): Promise<void> {
+  /** `reason` is shown while it reconnects (a restart the host decided on, not the user). */
+  async restart(reason?: string): Promise<void> {
     await this.shutdown();
     if (!runs(this.def)) return this.setState(heldState(this.def));
-    await this.connect(1);
+    await this.connect(1, reason);
   }
 
   /** Removed from the config (or the host is disposed): stop for good, fire nothing more. */
@@ -156,12 +157,12 @@ export class Server {
   // ---- connecting --------------------------------------------------------------------------
 
   /** Starts an attempt in a new scope; resolves when it settled (never rejects: the outcome is the state). */
-  private connect(attemptNo: number): Promise<void> {
+  private connect(attemptNo: number, reason?: string): Promise<void> {
     this.scope?.dispose();
     const scope = new AttemptScope(this.ctx.clock);
     this.scope = scope;
     const maxAttempts = attemptNo > 1 ? this.ctx.settings.maxReconnectAttempts : 1;
-    this.setState(this.pending(attemptNo, maxAttempts));
+    this.setState(this.pending(attemptNo, maxAttempts, reason));
     const pool = this.ctx.poolFor(this.def);
     const promise = (async () => {
       let release: () => void;
@@ -311,7 +312,9 @@ export class Server {
     if (this.conn !== conn) return;
     this.log.warn(`${this.name} is unresponsive: it ${why}; reconnecting`);
     this.setState({ kind: 'failed', error: { code: 'unresponsive', message: `${this.name} is unresponsive: it ${why}`, hint: 'Reconnecting now.' }, at: this.ctx.clock.now() });
-    void this.restart();
+    // The failed state lasts only while the old process stops; the reconnect carries the reason,
+    // so the tree shows why the server is connecting again rather than a bare "connecting".
+    void this.restart(`unresponsive (it ${why})`);
   }
 
   private setupClient(client: Client): void {
@@ -367,7 +370,8 @@ export class Server {
   /** Runs `op` on the live connection; session expiry gets a new session and one retry. */
   async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
     if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
-    let conn = await this.ensureConnected();
+    // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
+    let conn = this.conn ?? (await this.ensureConnected());
     try {
       return await op(conn);
     } catch (err) {

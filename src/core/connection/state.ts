@@ -10,7 +10,8 @@ export interface ServerInfo {
 }
 
 export type ConnectionState =
-  | { kind: 'pending'; attempt: number; maxAttempts: number; since: number }
+  /** `reason`: why a connected server is being connected again (shown, e.g. "unresponsive"). */
+  | { kind: 'pending'; attempt: number; maxAttempts: number; since: number; reason?: string }
   | {
       kind: 'connected';
       serverInfo: ServerInfo;
@@ -41,6 +42,7 @@ export namespace ConnectionStates {
   export function label(s: ConnectionState): string {
     switch (s.kind) {
       case 'pending':
+        if (s.reason) return `reconnecting: ${s.reason}`;
         return s.attempt > 1 ? `reconnecting (${s.attempt}/${s.maxAttempts})` : 'connecting';
       case 'connected':
         return 'connected';

@@ -9,6 +9,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolResultSchema, type CallToolResult, type ClientCapabilities, type Result, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HostError } from '../connection/errors.js';
 import { Emitter } from '../events.js';
 import type { Logger } from '../ports.js';
 
@@ -82,8 +83,11 @@ export interface TaskCallOptions {
  */
 export async function callToolAsTask(client: Client, params: { name: string; arguments: Record<string, unknown> }, opts: RequestOptions, o: TaskCallOptions): Promise<CallToolResult> {
   let taskId: string | undefined;
+  /** Cancelled by this host (the running-tasks list or the call's signal): the end is a cancellation, not a failure. */
+  let cancelledHere = false;
   const cancel = async (): Promise<void> => {
     if (!taskId) return;
+    cancelledHere = true;
     try {
       await client.experimental.tasks.cancelTask(taskId);
       o.log.info(`task ${taskId} (${params.name}) cancelled`);
@@ -112,6 +116,7 @@ export async function callToolAsTask(client: Client, params: { name: string; arg
       } else if (m.type === 'result') {
         return m.result as CallToolResult;
       } else {
+        if (cancelledHere) throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`, undefined, { cause: m.error });
         throw m.error;
       }
     }

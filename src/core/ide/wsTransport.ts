@@ -120,7 +120,9 @@ export class WebSocketServerTransport implements Transport {
       this.replyError(null, INVALID_REQUEST, 'Binary frames are not accepted: send one JSON-RPC message per text frame');
       return;
     }
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    // A Buffer is what ws hands us (binaryType 'nodebuffer'): decode it in place; Buffer.from()
+    // of a Buffer would copy every frame first.
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);

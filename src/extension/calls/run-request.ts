@@ -4,6 +4,7 @@
  * progress notifications update the message and the bar.
  */
 import * as vscode from 'vscode';
+import { HostError } from '../../core/connection/errors.js';
 import type { CallOptions } from '../../core/host-api.js';
 
 export type RunOutcome<T> = { kind: 'ok'; value: T } | { kind: 'cancelled' } | { kind: 'failed'; error: Error };
@@ -38,7 +39,8 @@ export async function runWithProgress<T>(
         });
         return { kind: 'ok', value };
       } catch (e) {
-        if (ac.signal.aborted) return { kind: 'cancelled' };
+        // Also a task cancelled elsewhere (the Running Tasks view): the user's act, not a failure.
+        if (ac.signal.aborted || (e instanceof HostError && e.code === 'cancelled')) return { kind: 'cancelled' };
         return { kind: 'failed', error: e instanceof Error ? e : new Error(String(e)) };
       } finally {
         sub.dispose();

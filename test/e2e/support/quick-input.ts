@@ -41,9 +41,12 @@ export async function pickRow(vs: VSCode, label: string, filter = true): Promise
   await row.first().click();
 }
 
-/** Labels of the visible rows of the open quick input. */
+/**
+ * Labels of the visible rows of the open quick input. Only `:visible` rows: the list keeps rows of
+ * earlier items for reuse, hidden, and their stale labels would otherwise be read too.
+ */
 export async function rowLabels(vs: VSCode): Promise<string[]> {
-  const labels = await quickInput(vs).widget.locator('.monaco-list-row .label-name').allInnerTexts();
+  const labels = await quickInput(vs).widget.locator('.monaco-list-row:visible .label-name').allInnerTexts();
   return labels.map((l) => l.trim());
 }
 

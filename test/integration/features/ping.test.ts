@@ -35,6 +35,9 @@ test('a frozen server is marked unresponsive, then reconnected with a new proces
   await waitFor(host, 'frozen', (s) => s.state.kind === 'connected');
   assert.notEqual(host.pid('frozen'), pid);
   assert.ok(seen.findIndex((s) => s.kind === 'failed') < seen.map((s) => s.kind).lastIndexOf('connected'));
+  // The reconnect says why, so the tree shows "reconnecting: unresponsive …" rather than a bare "connecting".
+  const reconnecting = seen.find((s) => s.kind === 'pending' && s.reason !== undefined);
+  assert.match(reconnecting?.kind === 'pending' ? (reconnecting.reason ?? '') : '', /^unresponsive \(it did not answer a ping within 400 ms\)$/);
 });
 
 /** A clock whose timers the test fires by hand; `next()` resolves when the next timer is set. */

@@ -47,6 +47,26 @@ test('wrapTools strips bidi and zero-width characters from titles, descriptions 
   assert.deepEqual(t!.inputSchema, { type: 'object', properties: { q: { type: 'string', description: 'hidden' } } });
 });
 
+test('wrapTools keeps one object per distinct schema of a list, sanitised, and never merges different ones', () => {
+  const same = () => ({ type: 'object' as const, properties: { q: { type: 'string', description: 'query\u202E' } } });
+  const tools: Tool[] = [
+    { name: 'a', inputSchema: same() },
+    { name: 'b', inputSchema: same() },
+    { name: 'c', inputSchema: { type: 'object', properties: { q: { type: 'number' } } } },
+    { name: 'd', inputSchema: same(), outputSchema: same() },
+  ];
+  const [a, b, c, d] = wrapTools('s', tools, new Set());
+  assert.equal(a.inputSchema, b.inputSchema);
+  assert.equal(a.inputSchema, d.inputSchema);
+  assert.equal(d.outputSchema, a.inputSchema);
+  assert.notEqual(c.inputSchema, a.inputSchema);
+  assert.deepEqual(a.inputSchema, { type: 'object', properties: { q: { type: 'string', description: 'query' } } });
+  assert.deepEqual(c.inputSchema, { type: 'object', properties: { q: { type: 'number' } } });
+  // Another list (another server, or a refresh) gets its own objects.
+  const [again] = wrapTools('t', [{ name: 'a', inputSchema: same() }], new Set());
+  assert.notEqual(again.inputSchema, a.inputSchema);
+});
+
 test('wrapTools keeps qualified names unique within the list and against names already taken', () => {
   const long = 'z'.repeat(70);
   const tools: Tool[] = [

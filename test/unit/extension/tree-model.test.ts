@@ -101,3 +101,12 @@ test('the tooltip of a server admission held back says why (e.g. our own gateway
   const s = snap('mcp-host', { kind: 'disabled', reason: 'config' }, { definition: { ...d, admission: { run: false, reason: 'config', message: 'this entry points at MCP Host’s own gateway' } } });
   assert.match(serverTooltip(s, noRedact), /own gateway/);
 });
+
+test('a server reconnected by the host says why while it connects; a plain (re)connect does not', () => {
+  const since = Date.now();
+  const why = serverView(snap('deaf', { kind: 'pending', attempt: 1, maxAttempts: 1, since, reason: 'unresponsive (it did not answer a ping within 2000 ms)' }), noRedact);
+  assert.equal(why.description, 'reconnecting: unresponsive (it did not answer a ping within 2000 ms)');
+  assert.equal(why.icon, 'loading~spin');
+  assert.equal(serverView(snap('a', { kind: 'pending', attempt: 1, maxAttempts: 1, since }), noRedact).description, 'connecting');
+  assert.equal(serverView(snap('b', { kind: 'pending', attempt: 2, maxAttempts: 5, since }), noRedact).description, 'reconnecting (2/5)');
+});
