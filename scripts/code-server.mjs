@@ -1,37 +1,69 @@
-// Installs code-server 4.100.3 (VS Code 1.100.3 for the browser) into .cache/code-server, the real
-// VS Code our end-to-end tests and `npm start` run in. @vscode/test-electron / test-web download
-// VS Code from the internet; code-server comes from the npm registry, which is all we can reach.
+// Installs code-server (VS Code for the browser) into .cache/, the real VS Code our end-to-end
+// tests and `npm start` run in. @vscode/test-electron / test-web download VS Code from the
+// internet; code-server comes from the npm registry, which is all we can reach.
 //
-// The steps are the ones DESIGN.md ("Test environment facts") found to work on Debian + Node 20.
-// The npm package ships without VS Code's own node_modules, so we install them, rebuild the native
-// modules for this Node, and add the links its launcher scripts expect.
+// The default, 4.100.3 (VS Code 1.100.3), goes into .cache/code-server and runs on this machine's
+// Node 20. Other versions go side by side into .cache/code-server-<version>; those after 4.100
+// (VS Code 1.101+, which has the MCP server definition provider API) need Node 22, which
+// scripts/lib/node22.mjs installs from npm into .cache/node22 (shared with the conformance suite).
+//
+// The steps are the ones DESIGN.md ("Test environment facts") found to work on Debian. The npm
+// package ships without VS Code's own node_modules, so we install them, rebuild the native modules
+// for the Node that will run it, and add the links its launcher scripts expect.
 //
 // Idempotent: a marker file written last says "complete"; an interrupted install is redone from a
 // clean folder. Concurrent runs (two engineers' test runs) are serialised with flock(1).
 //
-//   node scripts/code-server.mjs            install if needed, print the entry path
-//   node scripts/code-server.mjs --check    exit 0 if installed, 1 if not (no changes)
+//   node scripts/code-server.mjs [--version V]          install if needed, print the entry path
+//   node scripts/code-server.mjs [--version V] --json   … then print {"version","entry","node"}
+//   node scripts/code-server.mjs [--version V] --check  exit 0 if installed, 1 if not (no changes)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync, lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureNode22, node22Bin, node22Env } from './lib/node22.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
+/** The first release we run whose VS Code (1.103.2) has `vscode.lm.registerMcpServerDefinitionProvider`. */
+export const CODE_SERVER_WITH_MCP_API = '4.103.2';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const installDir = join(repo, '.cache', 'code-server');
-const marker = join(installDir, `.installed-${CODE_SERVER_VERSION}`);
-const pkgDir = join(installDir, 'node_modules', 'code-server');
-export const entryPath = join(pkgDir, 'out', 'node', 'entry.js');
-const vscodeDir = join(pkgDir, 'lib', 'vscode');
 
-/** True when a complete install of the pinned version is present. */
-export function isInstalled() {
-  return existsSync(marker) && existsSync(entryPath);
+/** True for releases that need Node 22 (VS Code 1.101 and later). */
+export function needsNode22(version) {
+  const [major = 0, minor = 0] = version.split('.').map((p) => Number.parseInt(p, 10));
+  return major > 4 || (major === 4 && minor > 100);
+}
+
+/** Where a version lives and which Node runs it. */
+export function codeServerPaths(version = CODE_SERVER_VERSION) {
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`not a code-server version: ${version}`);
+  const installDir = join(repo, '.cache', version === CODE_SERVER_VERSION ? 'code-server' : `code-server-${version}`);
+  const pkgDir = join(installDir, 'node_modules', 'code-server');
+  return {
+    version,
+    installDir,
+    marker: join(installDir, `.installed-${version}`),
+    pkgDir,
+    entryPath: join(pkgDir, 'out', 'node', 'entry.js'),
+    vscodeDir: join(pkgDir, 'lib', 'vscode'),
+    node: needsNode22(version) ? node22Bin : process.execPath,
+  };
+}
+
+export const { installDir, entryPath } = codeServerPaths();
+
+/** True when a complete install of `version` is present. */
+export function isInstalled(version = CODE_SERVER_VERSION) {
+  const p = codeServerPaths(version);
+  return existsSync(p.marker) && existsSync(p.entryPath) && existsSync(p.node);
 }
 
 function log(msg) {
   console.log(`[code-server] ${msg}`);
 }
+
+/** The environment of every install step; set by install() for the version at hand. */
+let baseEnv = process.env;
 
 function run(cmd, args, cwd, extraEnv = {}) {
   log(`$ (cd ${cwd.replace(repo + '/', '')}) ${cmd} ${args.join(' ')}`);
@@ -39,7 +71,7 @@ function run(cmd, args, cwd, extraEnv = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extraEnv },
+    env: { ...baseEnv, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extraEnv },
   });
   if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (exit ${r.status ?? r.signal})`);
@@ -69,15 +101,20 @@ function checkPrerequisites() {
   run('apt-get', ['install', '-y', '-q', ...missing], repo, { DEBIAN_FRONTEND: 'noninteractive' });
 }
 
-function install() {
+function install(version) {
   checkPrerequisites();
-  log(`installing code-server ${CODE_SERVER_VERSION} into ${installDir}`);
+  const { installDir, marker, entryPath, vscodeDir } = codeServerPaths(version);
+  // Native modules must be built for the Node that runs code-server: for Node 22 every npm step
+  // runs under it with its headers (node22Env), so nothing is downloaded from nodejs.org.
+  baseEnv = needsNode22(version) ? node22Env(process.env) : process.env;
+  if (needsNode22(version)) ensureNode22(log);
+  log(`installing code-server ${version} into ${installDir}`);
   // A partial install (no marker) is unreliable: start over from an empty folder.
   rmSync(installDir, { recursive: true, force: true });
   mkdirSync(installDir, { recursive: true });
   writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'code-server-cache', private: true }, null, 2) + '\n');
 
-  run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--ignore-scripts'], installDir);
+  run('npm', ['install', `code-server@${version}`, '--ignore-scripts'], installDir);
   run('npm', ['install', '--omit=dev', '--ignore-scripts'], vscodeDir);
 
   // @vscode/ripgrep's postinstall downloads rg from GitHub; use Debian's binary instead.
@@ -101,19 +138,35 @@ function install() {
   log(`installed: ${entryPath}`);
 }
 
+function report(version, json) {
+  const p = codeServerPaths(version);
+  console.log(json ? JSON.stringify({ version, entry: p.entryPath, node: p.node }) : p.entryPath);
+}
+
 function main() {
   const args = process.argv.slice(2);
-  if (args.includes('--check')) process.exit(isInstalled() ? 0 : 1);
-  if (isInstalled()) {
-    log(`${CODE_SERVER_VERSION} already installed (${marker.replace(repo + '/', '')}); skipping`);
-    console.log(entryPath);
+  const at = args.indexOf('--version');
+  const version = at >= 0 ? args[at + 1] : CODE_SERVER_VERSION;
+  const json = args.includes('--json');
+  let paths;
+  try {
+    paths = codeServerPaths(version);
+  } catch (err) {
+    console.error(`[code-server] ${err.message} (usage: --version X.Y.Z)`);
+    process.exit(2);
+  }
+  if (args.includes('--check')) process.exit(isInstalled(version) ? 0 : 1);
+  if (isInstalled(version)) {
+    log(`${version} already installed (${paths.marker.replace(repo + '/', '')}); skipping`);
+    report(version, json);
     return;
   }
   if (!process.env.MCP_HOST_CODE_SERVER_LOCKED) {
     // Serialise installs: re-run this script under an exclusive lock; the locked run re-checks
-    // the marker, so the second of two concurrent runs finds the work done.
-    mkdirSync(dirname(installDir), { recursive: true });
-    const lockFile = join(dirname(installDir), 'code-server.lock');
+    // the marker, so the second of two concurrent runs finds the work done. One lock for every
+    // version: two installs at once would only fight over 2 cores and the npm cache.
+    mkdirSync(join(repo, '.cache'), { recursive: true });
+    const lockFile = join(repo, '.cache', 'code-server.lock');
     log('waiting for the install lock');
     const r = spawnSync('flock', [lockFile, process.execPath, fileURLToPath(import.meta.url), ...args], {
       stdio: 'inherit',
@@ -124,13 +177,13 @@ function main() {
   }
   const started = Date.now();
   try {
-    install();
+    install(version);
   } catch (err) {
-    console.error(`[code-server] install failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`[code-server] install of ${version} failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
   log(`install took ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  console.log(entryPath);
+  report(version, json);
 }
 
 // Run only when executed, not when imported (the e2e runner imports the paths).

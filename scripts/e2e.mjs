@@ -62,6 +62,10 @@ if (!existsSync(vsix)) {
   process.exit(1);
 }
 phase('code-server', () => mustRun(process.execPath, [join(repo, 'scripts', 'code-server.mjs')]));
+// Files that run another release say so as `codeServer: 'X.Y.Z'` (harness StartOptions); install
+// those here too, so no test spends its own time budget on an install.
+const versions = new Set(files.flatMap((f) => [...readFileSync(resolve(repo, f), 'utf8').matchAll(/\bcodeServer:\s*'(\d+\.\d+\.\d+)'/g)].map((m) => m[1])));
+for (const v of versions) phase(`code-server ${v}`, () => mustRun(process.execPath, [join(repo, 'scripts', 'code-server.mjs'), '--version', v]));
 
 console.log(`[e2e] running ${files.length} file(s): ${files.join(' ')}`);
 const started = Date.now();

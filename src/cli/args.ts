@@ -39,6 +39,8 @@ export interface ParsedArgs {
   env: [string, string][];
   /** `--header K=V`, repeatable, in order. */
   headers: [string, string][];
+  /** `serve --exclude NAME` (repeatable): servers the gateway never offers, like `mcpHost.gateway.exclude`. */
+  exclude: string[];
   /** `import --from APP`. */
   from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
@@ -78,9 +80,10 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--prompt': ['complete'],
   '--resource': ['complete'],
   '--context': ['complete'],
+  '--exclude': ['serve'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context', '--trace']);
+const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context', '--trace', '--exclude']);
 
 function pair(opt: string, value: string): [string, string] {
   const eq = value.indexOf('=');
@@ -95,7 +98,7 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false, env: [], headers: [] };
+  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false, env: [], headers: [], exclude: [] };
   const seen: string[] = [];
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
@@ -180,6 +183,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--header':
         out.headers.push(pair(name, value));
         break;
+      case '--exclude':
+        if (value.trim() === '') throw usageError('--exclude needs a server name');
+        out.exclude.push(value);
+        break;
       case '--from':
         out.from = oneOf(name, value, ['claude-desktop', 'claude-code', 'cursor', 'windsurf'] as const);
         break;
@@ -225,6 +232,7 @@ const OPTION_VALUE: Record<string, string> = {
   '--prompt': 'NAME',
   '--resource': 'URI_TEMPLATE',
   '--context': 'K=V',
+  '--exclude': 'NAME',
 };
 
 export function usageLine(c: Command): string {
@@ -255,8 +263,9 @@ commands:
   complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
                                     the server's completions for a prompt argument or
                                     a resource-template variable
-  serve                             the gateway over stdio: one MCP server with every server's
-                                    tools (<server>__<tool>), prompts and resources, for agents
+  serve [--exclude NAME]...         the gateway over stdio: one MCP server with every server's
+                                    tools (<server>__<tool>), prompts and resources, for agents;
+                                    --exclude leaves a server out (repeatable)
   search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server

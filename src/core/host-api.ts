@@ -8,6 +8,7 @@ import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
+import type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
 import type { FeatureOptions, RunningTask } from './features/index.js';
 import type { ToolUi } from './apps/meta.js';
 
@@ -105,7 +106,14 @@ export interface CallOptions {
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
   /** Status of a tool call that runs as a task (created, working, input_required, …). */
   onTaskStatus?: (t: RunningTask) => void;
+  /**
+   * Who asked (opaque to the host): a question the server asks while this request runs is handed
+   * to the elicitation/sampling port with the origins of the requests it may belong to.
+   */
+  origin?: CallOrigin;
 }
+
+export type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
 
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */
 export interface ServerSnapshot {
@@ -159,6 +167,8 @@ export interface ElicitationPort {
       | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
       | { mode: 'url'; message: string; url: string; elicitationId: string },
     signal?: AbortSignal,
+    /** The requests in flight on that server when it asked (see connection/in-flight.ts). */
+    related?: RelatedCalls,
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
 }
 

@@ -33,7 +33,7 @@ import { errorMessage } from '../core/connection/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
-import { GatewayBridge } from '../core/gateway/index.js';
+import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
 import { readSettings } from './settings.js';
 
@@ -122,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
   const toolFilter = workspaceToolFilter();
-  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge, isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool) });
+  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge, features: gatewayFeatures(h), isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool) });
   context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
   context.subscriptions.push(gateway);
   const gatewayEnv = (): Record<string, string> => {

@@ -1,4 +1,4 @@
-// The end-to-end harness: real VS Code (code-server 4.100.3) with the packaged extension
+// The end-to-end harness: real VS Code (code-server 4.100.3, or another version side by side) with the packaged extension
 // installed, driven through headless Debian Chromium by playwright-core.
 //
 //   const vs = await startVSCode({ workspace: 'empty' });
@@ -16,7 +16,7 @@ import type { TestContext } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { filesUnder } from './support/files.js';
 import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
-import { artifactsDir, chromiumPath, codeServerEntry, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
+import { artifactsDir, chromiumPath, codeServer, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
 import {
   MCP_HOST_CONTAINER,
   activeEditor,
@@ -61,6 +61,12 @@ export interface StartOptions {
   name?: string;
   /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
   vsix?: string;
+  /**
+   * The code-server release to run (default: the pinned 4.100.3, VS Code 1.100). E.g. '4.103.2'
+   * for VS Code 1.103, which has the MCP server definition provider API; installed side by side
+   * into .cache/code-server-<version> (scripts/e2e.mjs installs the versions its files name here).
+   */
+  codeServer?: string;
   /** How long to wait for code-server and the workbench (default 120 s: a loaded 2-core machine is slow). */
   startTimeoutMs?: number;
 }
@@ -262,7 +268,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   const fixture = resolveWorkspace(options.workspace);
   const name = options.name ?? basename(fixture);
   const vsix = options.vsix ?? packagedVsix();
-  const entry = codeServerEntry();
+  const cs = codeServer(options.codeServer);
   const executablePath = chromiumPath();
 
   const root = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-'));
@@ -330,11 +336,11 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   };
 
   try {
-    installExtension(vsix, extensionsDir, userDataDir, env);
+    installExtension(vsix, extensionsDir, userDataDir, env, cs);
     child = spawn(
-      process.execPath,
+      cs.node,
       [
-        entry,
+        cs.entry,
         '--auth', 'none',
         '--bind-addr', '127.0.0.1:0',
         '--config', join(root, 'code-server.yaml'),

@@ -7,13 +7,13 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { ServerDefinition } from '../../core/config/types.js';
-import { discoveryDir, Gateway, GatewayBridge, readDiscovery } from '../../core/gateway/index.js';
+import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 
-export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode> {
+export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
   // No UI here: a question from a server goes to the agent or is declined.
@@ -24,9 +24,20 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
   // Entries pointing at a running editor's gateway would expose the same servers twice, and an
   // `mcp-host serve` entry would start this command inside itself.
   // Admission holds those back (config/admit.ts); the running gateways are found again on each read.
+  // `--exclude NAME`, like the editor's mcpHost.gateway.exclude. Here the gateway is a server's
+  // only user, so an excluded server is not started at all.
+  const excluded = new Set(a.exclude);
+  let warned = false;
   const definitions = async (): Promise<ServerDefinition[]> => {
     const gateways = await readDiscovery(discoveryDir(io.env));
-    return (await session.reload(gateways.map((g) => g.url))).servers;
+    const all = (await session.reload(gateways.map((g) => g.url))).servers;
+    const unknown = [...excluded].filter((n) => !all.some((d) => d.name === n));
+    if (unknown.length > 0 && !warned) {
+      warned = true;
+      // Said whatever MCP_HOST_LOG is: a misspelt name would otherwise expose the server it meant to hide.
+      io.stderr(`mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`);
+    }
+    return all.filter((d) => !excluded.has(d.name));
   };
   // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
   const tools = session.toolFilter;
@@ -35,6 +46,8 @@ export async function serve(session: Session, _a: ParsedArgs): Promise<ExitCode>
     bridge,
     logger,
     serverInfo: { name: 'mcp-host-serve', version: '0.1.0' },
+    isServerExposed: (server) => !excluded.has(server),
+    features: gatewayFeatures(session.host),
     isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
   });
   session.host.setDefinitions(await definitions());

@@ -13,7 +13,7 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort, RootsPort } from '../host-api.js';
+import type { ElicitationPort, RelatedCalls, RootsPort } from '../host-api.js';
 import { answerMaybeAsTask } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
@@ -34,6 +34,8 @@ export interface ClientHandlerContext {
   roots?: RootsPort;
   elicitation?: ElicitationPort;
   log?: Logger;
+  /** Which requests in flight a question of the server may belong to. */
+  relate?(meta: Record<string, unknown> | undefined): RelatedCalls;
   /** Re-fetches one cached list after the server said it changed. */
   refresh(kind: ListKind): Promise<void>;
 }
@@ -50,12 +52,14 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
   if (elicitation) {
     client.setRequestHandler(ElicitRequestSchema, (req, extra): Promise<ElicitResult> => {
       const p = req.params;
+      // Taken now, while the request it belongs to is still in flight.
+      const related = ctx.relate?.(p._meta);
       // A server may ask for the answer as a task (2025-11-25) and poll for it.
       return answerMaybeAsTask(p, extra, async () => {
         const answer =
           p.mode === 'url'
-            ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal)
-            : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal);
+            ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal, related)
+            : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal, related);
         return answer as ElicitResult;
       }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
     });

@@ -16,6 +16,8 @@ import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities } from './clientHandlers.js';
 import { HostError, errorMessage } from './errors.js';
+import type { LiveConnection } from './connect.js';
+import { InFlightCalls } from './in-flight.js';
 import { Pool } from './pool.js';
 import { Server, type ServerContext } from './server.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
@@ -71,6 +73,7 @@ export class Manager implements ConnectionManager {
   private readonly emitter = new Emitter<ServerChangeEvent>();
   readonly onDidChangeServer = this.emitter.event;
   private readonly entries = new Map<string, Server>();
+  private readonly inflight = new Map<string, InFlightCalls>();
   private order: string[] = [];
   private readonly localPool: Pool;
   private readonly remotePool: Pool;
@@ -105,6 +108,7 @@ export class Manager implements ConnectionManager {
         this.checkSettled();
       },
       attemptEnded: () => this.checkSettled(),
+      relate: (server, meta) => this.calls(server).relatedTo(meta),
     };
     if (options.roots) {
       this.subscriptions.push(
@@ -233,10 +237,37 @@ export class Manager implements ConnectionManager {
 
   // ---- using -------------------------------------------------------------------------------
 
+  /** Callers of the requests in flight per server, so a server's question finds its caller (in-flight.ts). */
+  private calls(server: string): InFlightCalls {
+    let c = this.inflight.get(server);
+    if (!c) this.inflight.set(server, (c = new InFlightCalls()));
+    return c;
+  }
+
+  /** `e.use` with the request's origin recorded while it runs (the connecting stays outside `run`). */
+  private async use<T>(e: Server, what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
+    const calls = this.calls(e.name);
+    const call = calls.begin(opts?.origin);
+    try {
+      return await e.use(what, opts, (conn) => calls.run(opts?.origin, () => op(conn)));
+    } finally {
+      call.dispose();
+    }
+  }
+
   async callTool(server: string, tool: string, args: Record<string, unknown>, callOpts?: CallOptions): Promise<ToolCallResult> {
     const e = this.entry(server);
-    const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return e.use(`tool ${tool}`, opts, async (conn) => {
+    const timed = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
+    const onTaskStatus = timed.onTaskStatus;
+    // A task the call runs as is named in the server's questions about it: tie the id to the caller.
+    const opts: CallOptions & { timeoutMs: number } = {
+      ...timed,
+      onTaskStatus: (t) => {
+        this.calls(server).tagTask(timed.origin, t.taskId);
+        onTaskStatus?.(t);
+      },
+    };
+    return this.use(e, `tool ${tool}`, opts, async (conn) => {
       const t = toolNamed(e.tools, tool);
       if (!t) {
         const names = e.tools.map((x) => x.name);
@@ -252,21 +283,21 @@ export class Manager implements ConnectionManager {
   }
 
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
-    return this.entry(server).use(what, opts, (conn) => op(conn.client));
+    return this.use(this.entry(server), what, opts, (conn) => op(conn.client));
   }
 
   async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
     const e = this.entry(server);
-    return e.use(method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, e.requestOptions(opts)));
+    return this.use(e, method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, e.requestOptions(opts)));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
     const e = this.entry(server);
-    return e.use(`reading ${uri}`, opts, async (conn) => toResourceReadResult(await conn.client.readResource({ uri }, e.requestOptions(opts)), this.options.blobDir));
+    return this.use(e, `reading ${uri}`, opts, async (conn) => toResourceReadResult(await conn.client.readResource({ uri }, e.requestOptions(opts)), this.options.blobDir));
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>, opts?: CallOptions): Promise<PromptGetResult> {
     const e = this.entry(server);
-    return e.use(`prompt ${name}`, opts, async (conn) => toPromptGetResult(await conn.client.getPrompt({ name, arguments: args }, e.requestOptions(opts)), this.options.blobDir));
+    return this.use(e, `prompt ${name}`, opts, async (conn) => toPromptGetResult(await conn.client.getPrompt({ name, arguments: args }, e.requestOptions(opts)), this.options.blobDir));
   }
 }

@@ -202,7 +202,7 @@ export class Server {
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore)),
+        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) => this.ctx.relate(this.name, meta))),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
@@ -323,6 +323,7 @@ export class Server {
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
       log: this.log,
+      relate: (meta) => this.ctx.relate(this.name, meta),
       refresh: async (kind) => {
         const conn = this.conn;
         if (!conn || conn.client !== client) return;

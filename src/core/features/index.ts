@@ -10,6 +10,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import { CreateMessageRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { HostTool } from '../host-api.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
+import type { RelatedCalls } from '../connection/in-flight.js';
 import { applyLogLevel, installLogging } from './logging.js';
 import { startPinging } from './ping.js';
 import { ResourceSubscriptions } from './subscriptions.js';
@@ -46,7 +47,8 @@ export class ClientFeatures {
     return this.tasksEnabled ? { taskStore: new InMemoryTaskStore() } : {};
   }
 
-  setup(server: string, client: Client, log: Logger, taskStore?: unknown): void {
+  /** `relate` says which requests a server's question may belong to (connection/in-flight.ts). */
+  setup(server: string, client: Client, log: Logger, taskStore?: unknown, relate?: (meta: Record<string, unknown> | undefined) => RelatedCalls): void {
     if (taskStore instanceof InMemoryTaskStore) this.stores.set(client, taskStore);
     installLogging(client, log, this.o.onServerLog && ((m) => this.o.onServerLog!(server, m)));
     this.subscriptions.install(server, client, log);
@@ -54,7 +56,8 @@ export class ClientFeatures {
     if (sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => {
         log.info(`sampling request (${req.params.messages.length} messages, up to ${req.params.maxTokens} tokens)`);
-        return answerMaybeAsTask(req.params, extra, () => sampling.createMessage(server, req.params, extra.signal), log) as never;
+        const related = relate?.(req.params._meta);
+        return answerMaybeAsTask(req.params, extra, () => sampling.createMessage(server, req.params, extra.signal, related), log) as never;
       });
     }
   }

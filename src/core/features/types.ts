@@ -3,6 +3,7 @@
  * ping, tasks). Front ends fill `HostOptions.features`; everything here is optional.
  */
 import type { CreateMessageRequestParams, CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { RelatedCalls } from '../connection/in-flight.js';
 
 /** A log message a server sent (`notifications/message`). */
 export interface ServerLogMessage {
@@ -16,7 +17,8 @@ export interface ServerLogMessage {
  * when no model is available or the user refused, so the server gets a clear error, never a hang.
  */
 export interface SamplingPort {
-  createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult>;
+  /** `related`: the requests in flight on that server when it asked (see connection/in-flight.ts). */
+  createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal, related?: RelatedCalls): Promise<CreateMessageResult>;
 }
 
 export interface FeatureOptions {

@@ -1,27 +1,45 @@
 /**
  * Questions servers ask while an agent's request runs through the gateway go back to that agent.
  * The host is created with this bridge as its elicitation port and, through `featureOptions`, as
- * its one sampling and server-log port; the gateway tells it which agent request is running on
- * which server. A question from a server with an agent request in flight goes to the newest such
- * agent when it declared the capability; every other question (a palette call, an agent without
- * the capability) goes to the fallback: the editor's own UI (consent, then a language model).
+ * its one sampling and server-log port. Every request the gateway makes for an agent carries an
+ * origin from `origin()` (CallOptions.origin); the host hands a question the origins of the
+ * requests in flight on the asking server (connection/in-flight.ts). The question goes to an agent
+ * only when they prove it is that agent's: it came on the response stream of that agent's request
+ * or named its task, or every request in flight there is that agent's, and the agent declared the
+ * capability. Otherwise (a palette call, two agents on the same server at once, an agent without
+ * the capability) it goes to the fallback, the editor's own UI (sampling: consent, then a language
+ * model or the user's own reply): never to an agent it may not belong to.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import type { ElicitationPort } from '../host-api.js';
+import type { CallOrigin, ElicitationPort, RelatedCalls } from '../host-api.js';
 import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
-import type { Disposable } from '../ports.js';
 
 type ElicitRequest = Parameters<ElicitationPort['elicit']>[1];
 
-interface InFlight {
-  agent: Server;
-  requestId: RequestId;
+/** One agent request, as an origin the host passes back with a server's question. */
+class AgentRequest {
+  constructor(
+    readonly agent: Server,
+    readonly requestId: RequestId,
+  ) {}
+}
+
+/**
+ * The agent request a question belongs to, if it can be known: the one the wire names (its
+ * stream, its task), else the newest when every request in flight on the server is the same agent's.
+ */
+export function owningRequest(related: RelatedCalls | undefined): AgentRequest | undefined {
+  if (!related) return undefined;
+  if (related.owner) return related.owner.origin instanceof AgentRequest ? related.owner.origin : undefined;
+  const callers = related.callers;
+  const last = callers[callers.length - 1];
+  if (!(last instanceof AgentRequest)) return undefined;
+  return callers.every((c) => c instanceof AgentRequest && c.agent === last.agent) ? last : undefined;
 }
 
 export class GatewayBridge implements ElicitationPort, SamplingPort {
-  private readonly inflight = new Map<string, InFlight[]>();
   private readonly logs = new Emitter<{ server: string; params: LoggingMessageNotification['params'] }>();
   /** Every log line any server sends; the gateway passes them on to its agents. */
   readonly onServerLog = this.logs.event;
@@ -51,30 +69,13 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     };
   }
 
-  /** Marks an agent request as running on `server` until the returned disposable is disposed. */
-  track(server: string, agent: Server, requestId: RequestId): Disposable {
-    const item: InFlight = { agent, requestId };
-    const list = this.inflight.get(server) ?? [];
-    list.push(item);
-    this.inflight.set(server, list);
-    return {
-      dispose: () => {
-        const l = this.inflight.get(server);
-        if (!l) return;
-        const i = l.indexOf(item);
-        if (i >= 0) l.splice(i, 1);
-        if (l.length === 0) this.inflight.delete(server);
-      },
-    };
+  /** The origin to pass (CallOptions.origin) with a host request made for `agent`'s request `requestId`. */
+  origin(agent: Server, requestId: RequestId): CallOrigin {
+    return new AgentRequest(agent, requestId);
   }
 
-  private newest(server: string): InFlight | undefined {
-    const l = this.inflight.get(server);
-    return l?.[l.length - 1];
-  }
-
-  async elicit(server: string, request: ElicitRequest, signal?: AbortSignal): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
-    const target = this.newest(server);
+  async elicit(server: string, request: ElicitRequest, signal?: AbortSignal, related?: RelatedCalls): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
+    const target = owningRequest(related);
     const caps = target?.agent.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
     // An empty `elicitation: {}` is form-only (the 2025-06 shape); URL mode needs an explicit `url`.
     const canAnswer = caps !== undefined && (request.mode === 'url' ? caps.url !== undefined : caps.form !== undefined || caps.url === undefined);
@@ -86,17 +87,17 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
       const answer: ElicitResult = await target.agent.elicitInput(params, { relatedRequestId: target.requestId, ...(signal ? { signal } : {}) });
       return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
     }
-    if (this.fallback) return this.fallback.elicit(server, request, signal);
+    if (this.fallback) return this.fallback.elicit(server, request, signal, related);
     return { action: 'decline' };
   }
 
-  async createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal): Promise<CreateMessageResult> {
-    const target = this.newest(server);
+  async createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal, related?: RelatedCalls): Promise<CreateMessageResult> {
+    const target = owningRequest(related);
     if (target?.agent.getClientCapabilities()?.sampling) {
       return (await target.agent.createMessage(params, { relatedRequestId: target.requestId, ...(signal ? { signal } : {}) })) as CreateMessageResult;
     }
-    if (this.samplingFallback) return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal);
-    throw new McpError(ErrorCode.InvalidRequest, `no model is available to ${server}: sampling works only during a request from an agent that supports it`);
+    if (this.samplingFallback) return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal, related);
+    throw new McpError(ErrorCode.InvalidRequest, `no model is available to ${server}: sampling works only during a request from one agent that supports it`);
   }
 
   /** Every server log line, passed on to the gateway's agents (wired by `featureOptions`). */

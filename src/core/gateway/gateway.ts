@@ -26,12 +26,15 @@ import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';
 import { buildCatalog, fingerprint, resolveResourceUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
+import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
   logger: Logger;
   /** The host's elicitation/sampling port, so questions go back to the asking agent. */
   bridge?: GatewayBridge;
+  /** Resource subscriptions and completions (features.ts); without it the gateway offers neither. */
+  features?: GatewayFeatures;
   serverInfo?: { name: string; version: string };
 }
 
@@ -128,12 +131,20 @@ export class Gateway {
   /** Serves one agent over `transport` until it closes. */
   async connect(transport: Transport): Promise<void> {
     if (this.disposed) throw new Error('the gateway has been stopped');
+    const features = this.opts.features;
     const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { listChanged: true, ...(features ? { subscribe: true } : {}) },
+        logging: {},
+        ...(features ? FEATURE_CAPABILITIES : {}),
+      },
       instructions: 'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
     const agent: Agent = { server, transport, initialized: false };
     this.install(agent);
+    const extras = features ? installFeatureHandlers(server, () => this.catalog, features) : undefined;
     server.oninitialized = () => {
       agent.initialized = true;
       const info = server.getClientVersion();
@@ -141,6 +152,7 @@ export class Gateway {
       this.changed.fire();
     };
     server.onclose = () => {
+      extras?.dispose();
       if (!this.agents.delete(agent)) return;
       if (agent.initialized) this.opts.logger.info('gateway: agent disconnected');
       this.changed.fire();
@@ -149,16 +161,16 @@ export class Gateway {
     await server.connect(transport);
   }
 
-  private callOptions(agent: Agent, server: string, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): { opts: CallOptions; done: Disposable } {
+  private callOptions(agent: Agent, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): CallOptions {
     const token = extra._meta?.progressToken;
-    const opts: CallOptions = { signal: extra.signal };
+    // The origin lets the bridge send a server's question back to this agent request.
+    const opts: CallOptions = { signal: extra.signal, ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, extra.requestId) } : {}) };
     if (token !== undefined) {
       opts.onProgress = (p) => {
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
       };
     }
-    const done = this.opts.bridge?.track(server, agent.server, extra.requestId) ?? { dispose() {} };
-    return { opts, done };
+    return opts;
   }
 
   private mapUri(server: string): (uri: string) => string {
@@ -180,7 +192,7 @@ export class Gateway {
     s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
       const entry = this.catalog.tools.find((t) => t.name === req.params.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const { opts, done } = this.callOptions(agent, entry.tool.server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
         return {
@@ -191,8 +203,6 @@ export class Gateway {
       } catch (err) {
         // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
         return { content: [{ type: 'text', text: errorText(err) }], isError: true };
-      } finally {
-        done.dispose();
       }
     });
     s.setRequestHandler(ListPromptsRequestSchema, () => ({
@@ -207,7 +217,7 @@ export class Gateway {
       const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
       if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
       const server = entry.prompt.server;
-      const { opts, done } = this.callOptions(agent, server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
@@ -215,8 +225,6 @@ export class Gateway {
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
-      } finally {
-        done.dispose();
       }
     });
     s.setRequestHandler(ListResourcesRequestSchema, () => ({
@@ -240,7 +248,7 @@ export class Gateway {
     s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
       const target = resolveResourceUri(this.catalog, req.params.uri);
       if (!target) throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
-      const { opts, done } = this.callOptions(agent, target.server, extra);
+      const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);
         const wrapped = req.params.uri !== target.uri;
@@ -249,8 +257,6 @@ export class Gateway {
         return { contents: await toWireResourceContents(r, { mapUri: map }) };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
-      } finally {
-        done.dispose();
       }
     });
   }

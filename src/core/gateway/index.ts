@@ -4,3 +4,4 @@ export { GatewayHttpServer, checkRequest, type GatewayHttpOptions } from './http
 export { buildCatalog, resolveResourceUri, unwrapUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
 export { discoveryDir, discoveryFile, mcpHostHome, readDiscovery, removeDiscoverySync, writeDiscovery, type GatewayDiscovery } from './discovery.js';
 export { isServeCommand, pointsAtOwnGateway } from './self-loop.js';
+export { gatewayFeatures, type GatewayFeatures } from './features.js';

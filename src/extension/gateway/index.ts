@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host-api.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
-import { discoveryDir, discoveryFile, Gateway, GatewayHttpServer, removeDiscoverySync, writeDiscovery, type GatewayBridge } from '../../core/gateway/index.js';
+import { discoveryDir, discoveryFile, Gateway, GatewayHttpServer, removeDiscoverySync, writeDiscovery, type GatewayBridge, type GatewayFeatures } from '../../core/gateway/index.js';
 import { CONNECT_AGENT_COMMAND, connectAgent } from './connect-agent.js';
 import { registerGatewayProvider } from './provider.js';
 import { gatewayStatusItem } from './statusItem.js';
@@ -36,6 +36,8 @@ export interface GatewayDeps {
   bridge: GatewayBridge;
   /** The per-tool disable hook; everything is enabled without it. */
   isToolEnabled?: (server: string, tool: string) => boolean;
+  /** Resource subscriptions and completions for agents (core gateway/features.ts). */
+  features?: GatewayFeatures;
 }
 
 const URL_VAR = 'MCP_HOST_GATEWAY_URL';
@@ -88,6 +90,7 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
       // Read live, so editing the exclude list takes effect with the next refresh.
       isServerExposed: (name) => !settings().exclude.includes(name),
       ...(deps.isToolEnabled ? { isToolEnabled: deps.isToolEnabled } : {}),
+      ...(deps.features ? { features: deps.features } : {}),
     });
     try {
       const http = await GatewayHttpServer.start({ gateway, logger: log });

@@ -13,7 +13,11 @@ export const PROVIDER_ID = 'mcpHost.gateway';
 interface McpProviderApi {
   registerMcpServerDefinitionProvider(
     id: string,
-    provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[] },
+    provider: {
+      onDidChangeMcpServerDefinitions?: vscode.Event<void>;
+      provideMcpServerDefinitions(token: vscode.CancellationToken): unknown[];
+      resolveMcpServerDefinition?(server: unknown, token: vscode.CancellationToken): unknown;
+    },
   ): vscode.Disposable;
 }
 
@@ -53,13 +57,42 @@ export function registerGatewayProvider(state: { endpoint(): { url: string; toke
   }
 }
 
-function register(api: { lm: McpProviderApi }, Definition: HttpDefinitionCtor, state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable {
-  return api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
-    onDidChangeMcpServerDefinitions: state.onDidChange,
+type Endpoint = { url: string; token: string };
+
+function register(api: { lm: McpProviderApi }, Definition: HttpDefinitionCtor, state: { endpoint(): Endpoint | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable {
+  const define = (ep: Endpoint): unknown => new Definition(LABEL, vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version);
+  // `state.onDidChange` also fires for every agent that connects or leaves, VS Code's own client
+  // among them: re-announcing then would make VS Code re-read the definitions on each of its own
+  // connects. Only a new endpoint (the gateway started, stopped or restarted) is news to it.
+  const changed = new vscode.EventEmitter<void>();
+  let last = key(state.endpoint());
+  const sub = state.onDidChange(() => {
+    const now = key(state.endpoint());
+    if (now === last) return;
+    last = now;
+    changed.fire();
+  });
+  const registration = api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
+    onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       const ep = state.endpoint();
       // The token is handed to the editor's own MCP client in memory; it is never written anywhere.
-      return ep ? [new Definition('MCP Host', vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version)] : [];
+      return ep ? [define(ep)] : [];
+    },
+    // VS Code calls this just before it connects, with the definition it last read. After a
+    // gateway restart that one holds a dead port and token: answer with the live endpoint, or
+    // with nothing while the gateway is off (VS Code then does not start it).
+    resolveMcpServerDefinition: () => {
+      const ep = state.endpoint();
+      return ep ? define(ep) : undefined;
     },
   });
+  return vscode.Disposable.from(registration, sub, changed);
+}
+
+/** The label VS Code shows (MCP: List Servers) and keys the definition by. */
+export const LABEL = 'MCP Host';
+
+function key(ep: Endpoint | undefined): string {
+  return ep ? `${ep.url} ${ep.token}` : '';
 }

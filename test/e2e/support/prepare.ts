@@ -26,18 +26,39 @@ export function packagedVsix(): string {
   return vsix;
 }
 
-let entry: string | undefined;
+/** A code-server install: its entry.js and the Node that runs it (Node 22 after 4.100). */
+export interface CodeServerInstall {
+  version: string;
+  entry: string;
+  node: string;
+}
 
-/** Path of code-server's entry.js, installing code-server 4.100.3 into .cache/ first if needed. */
-export function codeServerEntry(): string {
-  if (entry) return entry;
+const installs = new Map<string, CodeServerInstall>();
+
+/**
+ * code-server `version` (default: scripts/code-server.mjs's pinned 4.100.3), installing it into
+ * .cache/ first if needed (`npm run test:e2e` has done that before the tests start).
+ */
+export function codeServer(version?: string): CodeServerInstall {
+  const key = version ?? 'default';
+  const known = installs.get(key);
+  if (known) return known;
   const script = join(repoRoot, 'scripts', 'code-server.mjs');
-  const r = spawnSync(process.execPath, [script], { cwd: repoRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`installing code-server failed:\n${r.stdout}\n${r.stderr}`);
+  const r = spawnSync(process.execPath, [script, '--json', ...(version ? ['--version', version] : [])], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`installing code-server ${version ?? ''} failed:\n${r.stdout}\n${r.stderr}`);
   const lines = r.stdout.trim().split('\n');
-  entry = lines[lines.length - 1];
-  if (!entry || !existsSync(entry)) throw new Error(`code-server install printed no entry path:\n${r.stdout}`);
-  return entry;
+  const found = JSON.parse(lines[lines.length - 1] ?? '{}') as Partial<CodeServerInstall>;
+  if (!found.entry || !existsSync(found.entry) || !found.node || !existsSync(found.node) || !found.version) {
+    throw new Error(`code-server install printed no usable entry:\n${r.stdout}`);
+  }
+  const install = { version: found.version, entry: found.entry, node: found.node };
+  installs.set(key, install);
+  return install;
+}
+
+/** Path of the default code-server's entry.js. */
+export function codeServerEntry(): string {
+  return codeServer().entry;
 }
 
 /** Debian's Chromium (DESIGN.md: Playwright's own browsers cannot be downloaded here). */
@@ -51,10 +72,10 @@ export function chromiumPath(): string {
 }
 
 /** Installs a .vsix into an extensions folder with code-server's CLI. */
-export function installExtension(vsixPath: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv): void {
+export function installExtension(vsixPath: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv, cs: CodeServerInstall = codeServer()): void {
   execFileSync(
-    process.execPath,
-    [codeServerEntry(), '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsixPath],
+    cs.node,
+    [cs.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsixPath],
     { env, stdio: 'pipe', timeout: 120_000 },
   );
 }

@@ -8,7 +8,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ElicitationPort, SamplingPort } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { Gateway, GatewayBridge, GatewayHttpServer, type ExposureFilter } from '../../../src/core/gateway/index.js';
+import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures, type ExposureFilter } from '../../../src/core/gateway/index.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 
@@ -58,7 +58,7 @@ export async function startRig(defs: ServerDefinition[], filter: ExposureFilter 
   const host = createHost({ logger, blobDir: tempDir('gw-blobs'), elicitation: bridge, features: bridge.featureOptions() });
   host.setDefinitions(defs);
   await host.whenSettled();
-  const gateway = new Gateway({ host, logger, bridge, ...filter });
+  const gateway = new Gateway({ host, logger, bridge, features: gatewayFeatures(host), ...filter });
   const http = await GatewayHttpServer.start({ gateway, logger, maxSessions: 4 });
   return {
     host,

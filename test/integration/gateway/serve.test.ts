@@ -75,6 +75,15 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     assert.match(text(r), /agent-model/);
   });
 
+  test('completion/complete and resource subscriptions are offered and reach the server', async () => {
+    assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
+    const r = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    assert.deepEqual(r.completion.values, ['Engineering']);
+    const uri = (await client.listResources()).resources[0]!.uri;
+    await client.subscribeResource({ uri });
+    await client.unsubscribeResource({ uri });
+  });
+
   test('list_changed when a server is added to .mcp.json', async () => {
     const changed = new Promise<void>((resolve) => (toolsChanged = resolve));
     await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) }, null, 2));
@@ -86,5 +95,47 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
       names = (await client.listTools()).tools.map((t) => t.name);
     }
     assert.ok(names.includes('everything__echo'));
+  });
+});
+
+describe('mcp-host serve --exclude', { timeout: 120_000 }, () => {
+  test('leaves the named servers out (repeatable) and says which names match no server', async () => {
+    const other = new Client({ name: 'serve-exclude-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [h.cli, 'serve', '--exclude', 'errors', '--exclude=no-such-server'],
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_HOME: join(h.dir, 'mcp-host-home'), MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-exclude') },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    const warned = new Promise<void>((resolve) => {
+      transport.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('--exclude no-such-server')) resolve();
+      });
+    });
+    try {
+      await other.connect(transport);
+      const names = (await other.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('everything__echo'), names.join(', '));
+      assert.ok(!names.some((n) => n.startsWith('errors__')), names.join(', '));
+      await warned;
+      assert.match(stderr, /--exclude no-such-server: no such server in the config \(servers: .*everything/);
+      assert.doesNotMatch(stderr, /--exclude errors/);
+      // A call by an excluded server's would-be tool name is refused like any unknown tool.
+      await assert.rejects(other.callTool({ name: 'errors__fail', arguments: {} }), /unknown tool "errors__fail"/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a bare --exclude is a usage error (exit 2) and serve does not start', async () => {
+    const r = await h.run(['serve', '--exclude'], { cwd: ws });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--exclude needs a value/);
+    const r2 = await h.run(['list', '--exclude', 'x'], { cwd: ws });
+    assert.equal(r2.code, 2);
+    assert.match(r2.stderr, /list does not take --exclude/);
   });
 });

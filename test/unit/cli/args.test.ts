@@ -83,3 +83,11 @@ test('config-edit commands: option values are checked, options belong to their c
   assert.equal(parseArgs(['remove', 'x', '--user-settings', '/s.json']).userSettings, '/s.json');
   assert.equal(usageLine('remove'), 'remove NAME [--scope project|workspace|user]');
 });
+
+test('serve --exclude NAME is repeatable, both spellings, and only for serve', () => {
+  assert.deepEqual(parseArgs(['serve', '--exclude', 'github', '--exclude=slack']).exclude, ['github', 'slack']);
+  assert.deepEqual(parseArgs(['serve']).exclude, []);
+  assert.match(usage(['serve', '--exclude', '']), /--exclude needs a server name/);
+  assert.match(usage(['tools', '--exclude', 'github']), /tools does not take --exclude/);
+  assert.match(usageLine('serve'), /\[--exclude NAME\]/);
+});

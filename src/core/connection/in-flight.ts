@@ -1,0 +1,80 @@
+/**
+ * Which caller a server's own request (elicitation, sampling) belongs to. MCP ties such a request
+ * to the client request it serves in two ways only: Streamable HTTP sends it on that request's
+ * response stream, and a task-augmented call names its task in
+ * `_meta["io.modelcontextprotocol/related-task"]`. Over stdio and the old SSE transport there is
+ * no link on the wire.
+ *
+ * The SDK client does not say which stream a message came on, but it reads a POST's response
+ * stream in the async context of the send, so a request run inside `run()` finds its caller again
+ * in the handler of a question that arrived on its stream (AsyncLocalStorage); an in-process
+ * server's questions keep that context too. For the rest, each server keeps the callers of the
+ * requests in flight on it: when a question comes in, those are the only ones it can belong to.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import type { Disposable } from '../ports.js';
+
+/** Who made a request: an opaque value the caller passes in `CallOptions.origin` (the gateway: agent + request id). */
+export type CallOrigin = object;
+
+/** What the host knows about the requests a server's question may belong to. */
+export interface RelatedCalls {
+  /** The origin of every request in flight on the server when it asked, oldest first; undefined for a caller that gave none (the editor's own calls). */
+  readonly callers: readonly (CallOrigin | undefined)[];
+  /**
+   * The request it belongs to, when the wire says so: it came on that request's response stream
+   * (or from inside it, in process), or it named the task that request runs as.
+   */
+  readonly owner?: { readonly origin: CallOrigin | undefined; readonly via: 'stream' | 'task' };
+}
+
+/** The request whose work is running now: set around the SDK call, read in a question's handler. */
+const current = new AsyncLocalStorage<{ calls: InFlightCalls; origin: CallOrigin | undefined }>();
+
+interface Entry {
+  origin: CallOrigin | undefined;
+  tasks: Set<string>;
+}
+
+export class InFlightCalls {
+  private readonly entries: Entry[] = [];
+
+  /** Records a request of `origin` until the returned disposable is disposed. */
+  begin(origin: CallOrigin | undefined): Disposable {
+    const entry: Entry = { origin, tasks: new Set() };
+    this.entries.push(entry);
+    return {
+      dispose: () => {
+        const i = this.entries.indexOf(entry);
+        if (i >= 0) this.entries.splice(i, 1);
+      },
+    };
+  }
+
+  /**
+   * Runs a request of `origin` (already `begin`-recorded): messages that arrive on its response
+   * stream are handled in this context. Must not wrap connecting: a transport opened here would
+   * hand every later message this context.
+   */
+  run<T>(origin: CallOrigin | undefined, fn: () => Promise<T>): Promise<T> {
+    return current.run({ calls: this, origin }, fn);
+  }
+
+  /** A request of `origin` runs as task `taskId` (the server created it): questions naming it are that request's. */
+  tagTask(origin: CallOrigin | undefined, taskId: string): void {
+    this.entries.find((e) => e.origin === origin)?.tasks.add(taskId);
+  }
+
+  /** The requests a server's question with this `_meta` may belong to. */
+  relatedTo(meta: Record<string, unknown> | undefined): RelatedCalls {
+    const callers = this.entries.map((e) => e.origin);
+    const taskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+    const byTask = typeof taskId === 'string' ? this.entries.find((e) => e.tasks.has(taskId)) : undefined;
+    if (byTask) return { callers, owner: { origin: byTask.origin, via: 'task' } };
+    // Only a context of this server's requests counts, and only while that request is in flight.
+    const ctx = current.getStore();
+    if (ctx?.calls === this && this.entries.some((e) => e.origin === ctx.origin)) return { callers, owner: { origin: ctx.origin, via: 'stream' } };
+    return { callers };
+  }
+}
