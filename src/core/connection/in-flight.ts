@@ -58,7 +58,12 @@ export class InFlightCalls {
    * hand every later message this context.
    */
   run<T>(origin: CallOrigin | undefined, fn: () => Promise<T>): Promise<T> {
-    return current.run({ calls: this, origin }, fn);
+    // Only an agent's request needs its context found again: a question in the editor's own call
+    // is the editor's anyway (no owner, or an ambiguous one, goes to the editor). And on Node 20
+    // the first AsyncLocalStorage.run turns on a promise hook for the whole process (every promise
+    // pays for it: in-process call p50 1.13 -> 1.49 of the bare SDK), so a host nobody connects an
+    // agent to never turns it on.
+    return origin === undefined ? fn() : current.run({ calls: this, origin }, fn);
   }
 
   /** A request of `origin` runs as task `taskId` (the server created it): questions naming it are that request's. */

@@ -19,7 +19,8 @@ import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { InFlightCalls } from './in-flight.js';
 import { Pool } from './pool.js';
-import { Server, type ServerContext } from './server.js';
+import { Server } from './server.js';
+import type { ServerContext } from './server-context.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */

@@ -22,12 +22,8 @@ import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
 import { heldState, redactState, type ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdioTransport.js';
 
-export type { ServerContext } from './server-context.js';
-
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
-
-export { heldState };
 
 export class Server {
   state: ConnectionState;
