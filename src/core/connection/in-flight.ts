@@ -34,7 +34,8 @@ const current = new AsyncLocalStorage<{ calls: InFlightCalls; origin: CallOrigin
 
 interface Entry {
   origin: CallOrigin | undefined;
-  tasks: Set<string>;
+  /** The tasks this request runs as; created on the first (most calls are not tasks). */
+  tasks?: Set<string>;
 }
 
 export class InFlightCalls {
@@ -42,7 +43,7 @@ export class InFlightCalls {
 
   /** Records a request of `origin` until the returned disposable is disposed. */
   begin(origin: CallOrigin | undefined): Disposable {
-    const entry: Entry = { origin, tasks: new Set() };
+    const entry: Entry = { origin };
     this.entries.push(entry);
     return {
       dispose: () => {
@@ -68,14 +69,15 @@ export class InFlightCalls {
 
   /** A request of `origin` runs as task `taskId` (the server created it): questions naming it are that request's. */
   tagTask(origin: CallOrigin | undefined, taskId: string): void {
-    this.entries.find((e) => e.origin === origin)?.tasks.add(taskId);
+    const entry = this.entries.find((e) => e.origin === origin);
+    if (entry) (entry.tasks ??= new Set()).add(taskId);
   }
 
   /** The requests a server's question with this `_meta` may belong to. */
   relatedTo(meta: Record<string, unknown> | undefined): RelatedCalls {
     const callers = this.entries.map((e) => e.origin);
     const taskId = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
-    const byTask = typeof taskId === 'string' ? this.entries.find((e) => e.tasks.has(taskId)) : undefined;
+    const byTask = typeof taskId === 'string' ? this.entries.find((e) => e.tasks?.has(taskId)) : undefined;
     if (byTask) return { callers, owner: { origin: byTask.origin, via: 'task' } };
     // Only a context of this server's requests counts, and only while that request is in flight.
     const ctx = current.getStore();
