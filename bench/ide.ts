@@ -11,6 +11,7 @@ import { nullLogger } from '../src/core/ports.js';
 import { connectAgent, readLocks } from '../test/integration/ide/agent.js';
 import { FakeEditor } from '../test/integration/ide/fakeEditor.js';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
+import { sdkOverWs } from './lib/sdk-over-ws.js';
 
 function manyDiagnostics(files: number, perFile: number): FakeEditor['diags'] {
   return Array.from({ length: files }, (_, f) => ({
@@ -84,14 +85,21 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     const runs = quick ? 5 : 50;
     const samples: number[] = [];
     const echoSamples: number[] = [];
+    const floorSamples: number[] = [];
     const echoBig = await echoPair(bytes);
+    // The same diagnostics through the bare SDK: stringified per call, as getDiagnostics does.
+    const floor = await sdkOverWs({ getDiagnostics: () => JSON.stringify(editor.diags), getWorkspaceFolders: () => JSON.stringify({ success: true, folders: [], rootPath: null }) });
     for (let i = 0; i < runs; i++) {
       samples.push(await timed(() => agent.call('getDiagnostics')));
       echoSamples.push(await timed(echoBig.once));
+      floorSamples.push(await timed(() => floor.call('getDiagnostics')));
     }
     await echoBig.close();
+    const diagP50 = summarize(samples).p50;
+    const floorP50 = summarize(floorSamples).p50;
     out.push(
-      figure('ide', `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`, summarize(samples).p50, 'ms', { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: summarize(echoSamples).p50 }, ratioAtMost(1.2, 'host/echo')),
+      figure('ide', `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`, diagP50, 'ms', { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: summarize(echoSamples).p50 }, ratioAtMost(1.2, 'host/echo')),
+      figure('ide', 'getDiagnostics p50, the same text through the bare SDK over ws (no IDE code)', floorP50, 'ms', { name: 'IDE server', value: diagP50 }),
     );
 
     const n = quick ? 200 : 10_000;
@@ -110,9 +118,20 @@ export async function ide(quick: boolean): Promise<Figure[]> {
       hostMs += await concurrent(small, k, 16);
       echoMs += await concurrent(echoSmall.once, k, 16);
     }
+    // The MCP floor: the same small request through the bare SDK, in the same alternating blocks.
+    const sdkSmall = () => floor.call('getWorkspaceFolders');
+    let sdkMs = 0;
+    let hostAgainMs = 0;
+    for (let done = 0; done < n; done += 2 * BLOCK) {
+      const k = Math.min(2 * BLOCK, n - done);
+      hostAgainMs += await concurrent(small, k, 16);
+      sdkMs += await concurrent(sdkSmall, k, 16);
+    }
     await echoSmall.close();
+    await floor.close();
     out.push(figure('ide', `${n} small requests, p50`, summarize(host).p50, 'ms', { name: 'ws echo', value: summarize(echo).p50 }));
     out.push(figure('ide', `${n} small requests, throughput (16 in flight)`, (n / hostMs) * 1000, 'req/s', { name: 'ws echo', value: (n / echoMs) * 1000 }, ratioAtLeast(0.5, 'host/echo')));
+    out.push(figure('ide', 'small requests, throughput: bare SDK over ws (no IDE code) / IDE server', (n / sdkMs) * 1000, 'req/s', { name: 'IDE server', value: (n / hostAgainMs) * 1000 }));
   } finally {
     await agent.close();
     await server.dispose();
