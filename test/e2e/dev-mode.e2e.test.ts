@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { killMarked, pidsWith, poll, repoRoot, startVSCode, stepRunner } from './harness.js';
 import { serverLog } from './support/views.js';
+import { chooseLens } from './support/quick-input.js';
 
 test('dev mode: edit a server and its new tool appears; a debug server is attached and stops with its session', { timeout: 900_000 }, async (t) => {
   const mark = `mcp-host-dev-e2e-${randomBytes(4).toString('hex')}`;
@@ -103,7 +104,7 @@ test('dev mode: edit a server and its new tool appears; a debug server is attach
     await vs.page.keyboard.press('Control+A');
     await vs.page.keyboard.press('Delete');
     await vs.page.keyboard.type('{"name": "multiply"}');
-    await lens('Send').click();
+    await chooseLens(vs, 'Send');
     const result = await poll('the result of the request', 60_000, async () => {
       const text = await vs.activeEditorText();
       return /tools\/call → calc answered in [\d.]+ ms/.test(text) ? text : undefined;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EVERYTHING, killMarked, repoRoot, startVSCode, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
-import { WAIT, answerDialog, answerInput, clickPreviewLink, pickRow, previewText, quickInput, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { WAIT, answerDialog, answerInput, chooseLens, clickPreviewLink, pickRow, previewText, quickInput, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 const FORMS = join(repoRoot, 'test', 'e2e', 'fixtures', 'calls', 'forms-server.mjs');
 
@@ -210,7 +210,7 @@ test('calls from the palette: echo, re-run, cancel a long call, read resources, 
     await vs.page.keyboard.press('Delete');
     await vs.page.keyboard.type('{"depth": 0}');
     assert.match(await vs.activeEditorText(), /^\{"depth": 0\}\s*$/);
-    await lens('Send').click();
+    await chooseLens(vs, 'Send');
     // depth has minimum 1: the document stays open and the problem is named.
     await lens(/options\/depth must be >= 1/).waitFor({ state: 'visible', timeout: WAIT });
     await editor.locator('.view-lines').click();
@@ -218,7 +218,7 @@ test('calls from the palette: echo, re-run, cancel a long call, read resources, 
     await vs.page.keyboard.press('Delete');
     await vs.page.keyboard.type('{"depth": 2, "tags": ["x"]}');
     assert.match(await vs.activeEditorText(), /^\{"depth": 2, "tags": \["x"\]\}\s*$/);
-    await lens('Send').click();
+    await chooseLens(vs, 'Send');
     await answerInput(vs, /forms \/ configure: retries \(3\/3\)/, '9');
     await poll('the bound message', WAIT, async () => ((await q.widget.innerText()).includes('Must be at most 5.') ? true : undefined));
     await q.input.fill('3');

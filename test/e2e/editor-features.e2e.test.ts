@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EVERYTHING, killMarked, poll, startVSCode } from './harness.js';
-import { WAIT, answerDialog, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { WAIT, answerDialog, chooseLens, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 test('protocol features in the editor: logging, sampling consent, completions, server details', { timeout: 900_000 }, async (t) => {
   const mark = `mcp-host-features-e2e-${randomBytes(4).toString('hex')}`;
@@ -65,7 +65,7 @@ test('protocol features in the editor: logging, sampling consent, completions, s
     await vs.page.keyboard.type(answer);
     // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
     assert.equal(JSON.parse(await vs.activeEditorText()).content.text, reply);
-    await lens('Send').click();
+    await chooseLens(vs, 'Send');
   };
 
   await t.test('sampling asks first; with no language model the user may write the reply, and dismissing that gives the server a clear error', async () => {

@@ -4,6 +4,7 @@
  * hides while the user types) and in a notification. The text is parsed and validated on Send; a
  * problem is shown in the lens and the notification, and the document stays open for fixing.
  */
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { NO_VALUE, parseJsonDocument } from '../../core/calls/json-document.js';
 
@@ -55,7 +56,14 @@ export async function editJsonDocument(
   token?: vscode.CancellationToken,
   onEmpty?: () => boolean,
 ): Promise<{ value: unknown } | undefined> {
-  const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: text });
+  // A name of its own, never "Untitled-N": VS Code caches a document's lenses by URI and shows
+  // the cached ones (with their commands stripped) when a new document gets a closed one's name,
+  // so the second form of a session showed a Send that did nothing.
+  const name = `${title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'value'}-${randomBytes(3).toString('hex')}.jsonc`;
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: name }));
+  const fill = new vscode.WorkspaceEdit();
+  fill.insert(doc.uri, new vscode.Position(0, 0), text);
+  await vscode.workspace.applyEdit(fill);
   await vscode.window.showTextDocument(doc, { preview: false });
   const key = doc.uri.toString();
   let closed = false;

@@ -94,3 +94,19 @@ export async function clickPreviewLink(vs: VSCode, linkText: string): Promise<vo
   });
   await frame.locator('.markdown-body a', { hasText: linkText }).first().click();
 }
+
+/**
+ * Runs a CodeLens command on the active editor's first line (the JSON documents' Send / Cancel)
+ * from the keyboard, through "Show CodeLens Commands for Current Line": VS Code rebuilds the lens
+ * elements a moment after each edit, and a mouse click that straddles a rebuild is lost. If the
+ * line has no such lens the pick never shows and the failure screenshot says so.
+ */
+export async function chooseLens(vs: VSCode, title: string): Promise<void> {
+  await vs.page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await vs.page.keyboard.press('Control+Home');
+  await vs.runCommand('Show CodeLens Commands for Current Line');
+  await pickRow(vs, title).catch(async (err: unknown) => {
+    await vs.screenshot(`lens-${title}-not-offered`);
+    throw err;
+  });
+}
