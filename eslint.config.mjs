@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const NODE_PREFIX = { group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.artifacts/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.artifacts/**', 'bench/.tmp/**', '**/*.mjs', '**/*.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -40,23 +40,31 @@ async function concurrent(call: Call, n: number, inFlight: number): Promise<numb
  */
 const BLOCK = 500;
 
-async function sequentialPair(host: Call, bare: Call, n: number): Promise<{ host: number[]; bare: number[] }> {
+/** Server processes per side for the stdio figures (see sequentialPair). */
+const STDIO_PROCESSES = 3;
+
+/**
+ * Each side may have several servers (stdio: one process each); block `i` goes to server
+ * `i mod count` on both sides. With one process per side, where the scheduler happened to put two
+ * processes decided the stdio ratio (0.76 to 1.13 across runs of the same code on an idle machine).
+ */
+async function sequentialPair(host: Call[], bare: Call[], n: number): Promise<{ host: number[]; bare: number[] }> {
   const out = { host: [] as number[], bare: [] as number[] };
-  for (let done = 0; done < n; done += BLOCK) {
-    await sequential(host, Math.min(BLOCK, n - done), out.host);
-    await sequential(bare, Math.min(BLOCK, n - done), out.bare);
+  for (let done = 0, i = 0; done < n; done += BLOCK, i++) {
+    await sequential(host[i % host.length], Math.min(BLOCK, n - done), out.host);
+    await sequential(bare[i % bare.length], Math.min(BLOCK, n - done), out.bare);
   }
   return out;
 }
 
 /** Calls per second of each side, over alternating blocks of `2 × BLOCK` calls. */
-async function throughputPair(host: Call, bare: Call, n: number, inFlight: number): Promise<{ host: number; bare: number }> {
+async function throughputPair(host: Call[], bare: Call[], n: number, inFlight: number): Promise<{ host: number; bare: number }> {
   let hostMs = 0;
   let bareMs = 0;
-  for (let done = 0; done < n; done += 2 * BLOCK) {
+  for (let done = 0, i = 0; done < n; done += 2 * BLOCK, i++) {
     const k = Math.min(2 * BLOCK, n - done);
-    hostMs += await concurrent(host, k, inFlight);
-    bareMs += await concurrent(bare, k, inFlight);
+    hostMs += await concurrent(host[i % host.length], k, inFlight);
+    bareMs += await concurrent(bare[i % bare.length], k, inFlight);
   }
   return { host: (n / hostMs) * 1000, bare: (n / bareMs) * 1000 };
 }
@@ -67,11 +75,10 @@ const GOALS = {
   'in-process': { p50: 1.2, p99: undefined, throughput: undefined },
 } as const;
 
-async function measurePair(label: keyof typeof GOALS, host: Call, bare: Call, n: number): Promise<Figure[]> {
+async function measurePair(label: keyof typeof GOALS, host: Call[], bare: Call[], n: number): Promise<Figure[]> {
   const goal = GOALS[label];
   // Warm both paths (JIT, validator compile) before measuring.
-  await sequential(host, 200);
-  await sequential(bare, 200);
+  for (const call of [...host, ...bare]) await sequential(call, 200);
   const seq = await sequentialPair(host, bare, n);
   const h = summarize(seq.host);
   const b = summarize(seq.bare);
@@ -88,12 +95,13 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   const out: Figure[] = [];
 
   const host = quietHost();
+  const stdioNames = Array.from({ length: STDIO_PROCESSES }, (_, i) => `stdio${i}`);
   host.setDefinitions([
-    tinyServer('stdio'),
+    ...stdioNames.map((name) => tinyServer(name)),
     definition('inproc', { type: 'inprocess', id: 'bench-echo', start: (t) => startEcho(t) }),
   ]);
   await host.whenSettled();
-  const bareStdio = await rawConnect();
+  const bareStdio = await Promise.all(stdioNames.map(() => rawConnect()));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await startEcho(serverSide);
   const bareInproc = new Client({ name: 'bench-baseline', version: '1.0.0' });
@@ -103,16 +111,16 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   out.push(
     ...(await measurePair(
       'stdio',
-      () => host.callTool('stdio', 'echo', args),
-      () => bareStdio.callTool({ name: 'echo', arguments: args }),
+      stdioNames.map((name) => () => host.callTool(name, 'echo', args)),
+      bareStdio.map((client) => () => client.callTool({ name: 'echo', arguments: args })),
       n,
     )),
   );
   out.push(
     ...(await measurePair(
       'in-process',
-      () => host.callTool('inproc', 'echo', args),
-      () => bareInproc.callTool({ name: 'echo', arguments: args }),
+      [() => host.callTool('inproc', 'echo', args)],
+      [() => bareInproc.callTool({ name: 'echo', arguments: args })],
       n,
     )),
   );
@@ -121,7 +129,7 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   const pipe = await pipeEchoThroughput(quick ? 1000 : 20_000);
   out.push(figure('calls', 'stdio floor: pipe echo, child in own session, 16 in flight', pipe.ownSession, 'trips/s', { name: 'same session', value: pipe.sameSession }));
   await host.dispose();
-  await bareStdio.close();
+  await Promise.all(bareStdio.map((client) => client.close()));
   await bareInproc.close();
   return out;
 }

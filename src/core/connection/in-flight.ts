@@ -30,41 +30,50 @@ export interface RelatedCalls {
 }
 
 /** The request whose work is running now: set around the SDK call, read in a question's handler. */
-const current = new AsyncLocalStorage<{ calls: InFlightCalls; origin: CallOrigin | undefined }>();
+const current = new AsyncLocalStorage<InFlightCall>();
 
-interface Entry {
-  origin: CallOrigin | undefined;
+/** One request in flight on a server: recorded from `begin` until `dispose`. */
+export class InFlightCall implements Disposable {
   /** The tasks this request runs as; created on the first (most calls are not tasks). */
   tasks?: Set<string>;
-}
 
-export class InFlightCalls {
-  private readonly entries: Entry[] = [];
-
-  /** Records a request of `origin` until the returned disposable is disposed. */
-  begin(origin: CallOrigin | undefined): Disposable {
-    const entry: Entry = { origin };
-    this.entries.push(entry);
-    return {
-      dispose: () => {
-        const i = this.entries.indexOf(entry);
-        if (i >= 0) this.entries.splice(i, 1);
-      },
-    };
-  }
+  constructor(
+    private readonly calls: InFlightCalls,
+    readonly origin: CallOrigin | undefined,
+  ) {}
 
   /**
-   * Runs a request of `origin` (already `begin`-recorded): messages that arrive on its response
-   * stream are handled in this context. Must not wrap connecting: a transport opened here would
-   * hand every later message this context.
+   * Runs the request's work, `fn(arg)`: messages that arrive on its response stream are handled
+   * in this context. Must not wrap connecting: a transport opened here would hand every later
+   * message this context.
    */
-  run<T>(origin: CallOrigin | undefined, fn: () => Promise<T>): Promise<T> {
+  run<A, T>(fn: (arg: A) => Promise<T>, arg: A): Promise<T> {
     // Only an agent's request needs its context found again: a question in the editor's own call
     // is the editor's anyway (no owner, or an ambiguous one, goes to the editor). And on Node 20
     // the first AsyncLocalStorage.run turns on a promise hook for the whole process (every promise
     // pays for it: in-process call p50 1.13 -> 1.49 of the bare SDK), so a host nobody connects an
     // agent to never turns it on.
-    return origin === undefined ? fn() : current.run({ calls: this, origin }, fn);
+    return this.origin === undefined ? fn(arg) : current.run(this, fn, arg);
+  }
+
+  dispose(): void {
+    this.calls.end(this);
+  }
+}
+
+export class InFlightCalls {
+  private readonly entries: InFlightCall[] = [];
+
+  /** Records a request of `origin` until the returned call is disposed. */
+  begin(origin: CallOrigin | undefined): InFlightCall {
+    const call = new InFlightCall(this, origin);
+    this.entries.push(call);
+    return call;
+  }
+
+  end(call: InFlightCall): void {
+    const i = this.entries.indexOf(call);
+    if (i >= 0) this.entries.splice(i, 1);
   }
 
   /** A request of `origin` runs as task `taskId` (the server created it): questions naming it are that request's. */
@@ -81,7 +90,7 @@ export class InFlightCalls {
     if (byTask) return { callers, owner: { origin: byTask.origin, via: 'task' } };
     // Only a context of this server's requests counts, and only while that request is in flight.
     const ctx = current.getStore();
-    if (ctx?.calls === this && this.entries.some((e) => e.origin === ctx.origin)) return { callers, owner: { origin: ctx.origin, via: 'stream' } };
+    if (ctx && this.entries.includes(ctx)) return { callers, owner: { origin: ctx.origin, via: 'stream' } };
     return { callers };
   }
 }

@@ -4,6 +4,7 @@
  * `whenSettled` and the change events.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { CallOptions, HostOptions, HostTool, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../host-api.js';
@@ -17,10 +18,10 @@ import { systemClock } from '../ports.js';
 import { clientCapabilities } from './clientHandlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
-import { InFlightCalls } from './in-flight.js';
 import { Pool } from './pool.js';
 import { Server } from './server.js';
 import type { ServerContext } from './server-context.js';
+import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */
@@ -74,7 +75,6 @@ export class Manager implements ConnectionManager {
   private readonly emitter = new Emitter<ServerChangeEvent>();
   readonly onDidChangeServer = this.emitter.event;
   private readonly entries = new Map<string, Server>();
-  private readonly inflight = new Map<string, InFlightCalls>();
   private order: string[] = [];
   private readonly localPool: Pool;
   private readonly remotePool: Pool;
@@ -109,7 +109,6 @@ export class Manager implements ConnectionManager {
         this.checkSettled();
       },
       attemptEnded: () => this.checkSettled(),
-      relate: (server, meta) => this.calls(server).relatedTo(meta),
     };
     if (options.roots) {
       this.subscriptions.push(
@@ -238,67 +237,52 @@ export class Manager implements ConnectionManager {
 
   // ---- using -------------------------------------------------------------------------------
 
-  /** Callers of the requests in flight per server, so a server's question finds its caller (in-flight.ts). */
-  private calls(server: string): InFlightCalls {
-    let c = this.inflight.get(server);
-    if (!c) this.inflight.set(server, (c = new InFlightCalls()));
-    return c;
-  }
-
-  /** `e.use` with the request's origin recorded while it runs (the connecting stays outside `run`). */
-  private async use<T>(e: Server, what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
-    const calls = this.calls(e.name);
-    const call = calls.begin(opts?.origin);
-    try {
-      return await e.use(what, opts, (conn) => calls.run(opts?.origin, () => op(conn)));
-    } finally {
-      call.dispose();
-    }
-  }
-
   async callTool(server: string, tool: string, args: Record<string, unknown>, callOpts?: CallOptions): Promise<ToolCallResult> {
     const e = this.entry(server);
-    const timed = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    const onTaskStatus = timed.onTaskStatus;
+    const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
+    return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts));
+  }
+
+  /** A tool call on the live connection: the only work between the caller and the SDK's `callTool`. */
+  private async callOn(e: Server, conn: LiveConnection, tool: string, args: Record<string, unknown>, opts: CallOptions & { timeoutMs: number }): Promise<ToolCallResult> {
+    const t = toolNamed(e.tools, tool);
+    if (!t) {
+      const names = e.tools.map((x) => x.name);
+      const shown = names.length > 30 ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)` : names.join(', ') || '(none)';
+      throw new HostError('unknown-tool', `${e.name} has no tool "${tool}"; its tools: ${shown}`);
+    }
+    const problems = validateToolArgs(t, args);
+    if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
+    const started = this.ctx.clock.now();
+    const onTaskStatus = opts.onTaskStatus;
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
-    const opts: CallOptions & { timeoutMs: number } = {
-      ...timed,
-      onTaskStatus: (t) => {
-        this.calls(server).tagTask(timed.origin, t.taskId);
-        onTaskStatus?.(t);
-      },
-    };
-    return this.use(e, `tool ${tool}`, opts, async (conn) => {
-      const t = toolNamed(e.tools, tool);
-      if (!t) {
-        const names = e.tools.map((x) => x.name);
-        const shown = names.length > 30 ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)` : names.join(', ') || '(none)';
-        throw new HostError('unknown-tool', `${server} has no tool "${tool}"; its tools: ${shown}`);
-      }
-      const problems = validateToolArgs(t, args);
-      if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
-      const started = this.ctx.clock.now();
-      const raw = await this.features.callTool(e.name, conn.client, t, args, e.requestOptions(opts), e.log, opts?.onTaskStatus);
-      return toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    const raw = await this.features.callTool(e.name, conn.client, t, args, this.requestOptions(opts), e.log, (task) => {
+      e.calls.tagTask(opts.origin, task.taskId);
+      onTaskStatus?.(task);
     });
+    return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+  }
+
+  private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {
+    return requestOptions(opts, this.ctx.settings.toolTimeoutMs);
   }
 
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
-    return this.use(this.entry(server), what, opts, (conn) => op(conn.client));
+    return this.entry(server).use(what, opts, (conn) => op(conn.client));
   }
 
   async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
     const e = this.entry(server);
-    return this.use(e, method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, e.requestOptions(opts)));
+    return e.use(method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(opts)));
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
     const e = this.entry(server);
-    return this.use(e, `reading ${uri}`, opts, async (conn) => toResourceReadResult(await conn.client.readResource({ uri }, e.requestOptions(opts)), this.options.blobDir));
+    return e.use(`reading ${uri}`, opts, async (conn) => toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(opts)), this.options.blobDir));
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string>, opts?: CallOptions): Promise<PromptGetResult> {
     const e = this.entry(server);
-    return this.use(e, `prompt ${name}`, opts, async (conn) => toPromptGetResult(await conn.client.getPrompt({ name, arguments: args }, e.requestOptions(opts)), this.options.blobDir));
+    return e.use(`prompt ${name}`, opts, async (conn) => toPromptGetResult(await conn.client.getPrompt({ name, arguments: args }, this.requestOptions(opts)), this.options.blobDir));
   }
 }

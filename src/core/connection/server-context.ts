@@ -4,7 +4,6 @@ import type { HostOptions } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';
-import type { RelatedCalls } from './in-flight.js';
 import type { Pool } from './pool.js';
 import type { Server } from './server.js';
 import type { ConnectionSettings } from './settings.js';
@@ -26,7 +25,5 @@ export interface ServerContext {
   changed(server: Server): void;
   /** An attempt ended (its outcome already fired): check whether everything settled. */
   attemptEnded(): void;
-  /** The requests in flight on `server` that a question it asks (with this `_meta`) may belong to. */
-  relate(server: string, meta: Record<string, unknown> | undefined): RelatedCalls;
 }
 

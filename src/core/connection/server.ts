@@ -6,7 +6,6 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallOptions, HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../host-api.js';
 import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
@@ -15,7 +14,8 @@ import { prefixed, type Logger } from '../ports.js';
 import { installClientHandlers } from './clientHandlers.js';
 import { NeedsAuthError, connectedState, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
 import { HostError, errorMessage, isSessionExpired, isTerminalNetworkError } from './errors.js';
-import { callError, requestOptions } from './requests.js';
+import { InFlightCalls } from './in-flight.js';
+import { callError } from './requests.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
@@ -39,6 +39,8 @@ export class Server {
   private lastStdio: StdioProcessTransport | undefined;
   private removed = false;
   readonly log: Logger;
+  /** Callers of the requests in flight: whom a question the server asks may belong to (in-flight.ts). */
+  readonly calls = new InFlightCalls();
 
   constructor(
     public def: ServerDefinition,
@@ -198,7 +200,7 @@ export class Server {
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) => this.ctx.relate(this.name, meta))),
+        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) => this.calls.relatedTo(meta))),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
@@ -319,7 +321,7 @@ export class Server {
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
       log: this.log,
-      relate: (meta) => this.ctx.relate(this.name, meta),
+      relate: (meta) => this.calls.relatedTo(meta),
       refresh: async (kind) => {
         const conn = this.conn;
         if (!conn || conn.client !== client) return;
@@ -357,30 +359,31 @@ export class Server {
     throw new HostError('connect-failed', `${this.name} is not connected (${after.kind})`);
   }
 
-  requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {
-    return requestOptions(opts, this.ctx.settings.toolTimeoutMs);
-  }
-
-  /** Runs `op` on the live connection; session expiry gets a new session and one retry. */
+  /** Runs `op` on the live connection, its caller on record meanwhile; session expiry gets a new session and one retry. */
   async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
     if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
-    // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
-    let conn = this.conn ?? (await this.ensureConnected());
+    const call = this.calls.begin(opts?.origin);
     try {
-      return await op(conn);
-    } catch (err) {
-      if (!isSessionExpired(err)) throw this.callError(err, conn, what, opts);
-      this.log.info('the server ended our session (HTTP 404, -32001); starting a new session and retrying once');
-      if (this.conn === conn) {
-        await this.shutdown();
-        await this.connect(1);
-      }
-      conn = await this.ensureConnected();
+      // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
+      let conn = this.conn ?? (await this.ensureConnected());
       try {
-        return await op(conn);
-      } catch (err2) {
-        throw this.callError(err2, conn, what, opts);
+        return await call.run(op, conn);
+      } catch (err) {
+        if (!isSessionExpired(err)) throw this.callError(err, conn, what, opts);
+        this.log.info('the server ended our session (HTTP 404, -32001); starting a new session and retrying once');
+        if (this.conn === conn) {
+          await this.shutdown();
+          await this.connect(1);
+        }
+        conn = await this.ensureConnected();
+        try {
+          return await call.run(op, conn);
+        } catch (err2) {
+          throw this.callError(err2, conn, what, opts);
+        }
       }
+    } finally {
+      call.dispose();
     }
   }
 
@@ -389,9 +392,7 @@ export class Server {
       // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
       this.log.warn(message);
       if (this.conn !== conn) return;
-      void this.shutdown()
-        .catch(() => undefined)
-        .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
+      void this.shutdown().then(undefined, () => undefined).then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
     });
   }
 }

@@ -35,7 +35,7 @@ test('a question naming a task of one of the requests belongs to that request; u
   assert.deepEqual(calls.relatedTo(meta('task-b')), { callers: [a] });
 });
 
-test('a question handled in the context of a request’s run() belongs to that request, on that server only, while it is in flight', async () => {
+test('a question handled in the context of a call’s run() belongs to that request, on that server only, while it is in flight', async () => {
   const calls = new InFlightCalls();
   const otherServer = new InFlightCalls();
   const a = { agent: 'a' };
@@ -45,16 +45,16 @@ test('a question handled in the context of a request’s run() belongs to that r
   otherServer.begin(a);
   // A message arriving later on the request's stream runs in a continuation of its context.
   let later: () => ReturnType<InFlightCalls['relatedTo']> = () => ({ callers: [] });
-  const seen = await calls.run(a, async () => {
+  const seen = await aCall.run(async () => {
     await Promise.resolve();
     later = () => calls.relatedTo(undefined);
     return { mine: calls.relatedTo(undefined), other: otherServer.relatedTo(undefined) };
-  });
+  }, undefined);
   assert.deepEqual(seen.mine, { callers: [a, b], owner: { origin: a, via: 'stream' } });
   assert.deepEqual(seen.other, { callers: [a] });
   // Outside the context: only the callers.
   assert.deepEqual(calls.relatedTo(undefined), { callers: [a, b] });
   aCall.dispose();
   // A stale context (the request has ended) names nobody.
-  await calls.run(a, async () => assert.deepEqual(later(), { callers: [b] }));
+  await aCall.run(async () => assert.deepEqual(later(), { callers: [b] }), undefined);
 });
