@@ -9,7 +9,8 @@ import { rawConnect } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';
 
 function heapInChild(mode: 'bare' | 'host', servers: number, tools: number): number {
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(__dirname, 'lib/heap-child.ts'), mode, String(servers), String(tools)], { encoding: 'utf8' });
+  // Built beside run.cjs by scripts/bench.mjs.
+  const r = spawnSync(process.execPath, ['--expose-gc', join(__dirname, 'heap-child.cjs'), mode, String(servers), String(tools)], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`heap of ${mode} failed: ${r.stderr}`);
   return Number(r.stdout);
 }
