@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { M2M_BASIC, startOidcFixture } from '../integration/auth/oidc-fixture.js';
 import { EVERYTHING, killMarked, pidsWith, poll, repoRoot, startVSCode, type VSCode } from './harness.js';
-import { pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { callResearchQuery, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 import { filesUnder } from './support/files.js';
 import { rowText } from './support/views.js';
 import { MCP_HOST_CONTAINER, clickInlineAction, treeRow, viewPane } from './support/workbench.js';
@@ -191,13 +191,7 @@ test('client features in the editor: command input, ping, Running Tasks, templat
 
   await step('Running Tasks: simulate-research-query shows its stages there and leaves the view when it completes', async () => {
     const rows = await recordRows(vs);
-    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
-    await pickRow(vs, 'simulate-research-query');
-    await waitForQuickInput(vs, /simulate-research-query: topic/);
-    await quickInput(vs).input.fill('tides');
-    await quickInput(vs).input.press('Enter');
-    await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
-    await pickRow(vs, 'false', false);
+    await callResearchQuery(vs, 'tides');
     // The task lasts about four seconds: the row recorder sees it even if a poll would not.
     const stage = /everything \/ simulate-research-query.*working · (Gathering sources|Analyzing content|Synthesizing findings|Generating report)/;
     await poll('the task in the Running Tasks view with its stage', WAIT, async () => ((await rows()).some((l) => stage.test(l)) ? true : undefined));

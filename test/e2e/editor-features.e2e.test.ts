@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EVERYTHING, killMarked, poll, startVSCode } from './harness.js';
-import { WAIT, answerDialog, chooseLens, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { WAIT, answerDialog, callResearchQuery, chooseLens, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 test('protocol features in the editor: logging, sampling consent, completions, server details', { timeout: 900_000 }, async (t) => {
   const mark = `mcp-host-features-e2e-${randomBytes(4).toString('hex')}`;
@@ -114,13 +114,7 @@ test('protocol features in the editor: logging, sampling consent, completions, s
   });
 
   await t.test('a task tool shows its status in the call notification; Cancel sends tasks/cancel', async () => {
-    await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
-    await pickRow(vs, 'simulate-research-query');
-    await waitForQuickInput(vs, /simulate-research-query: topic/);
-    await quickInput(vs).input.fill('tides');
-    await quickInput(vs).input.press('Enter');
-    await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
-    await pickRow(vs, 'false', false);
+    await callResearchQuery(vs, 'tides');
     const toast = vs.page.locator('.notification-toast').filter({ hasText: /simulate-research-query/ });
     const status = await poll('the task status in the notification', WAIT, async () => {
       const text = (await toast.first().innerText().catch(() => '')) ?? '';

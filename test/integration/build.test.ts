@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { PipeTransport, type MessagePipe } from '../../src/core/apps/transport.js';
+import { MessageChannel } from 'node:worker_threads';
+import { PipeTransport } from '../../src/core/apps/transport.js';
 
 // ESM-only package, loaded with import() from this CommonJS test.
 import type { App } from '@modelcontextprotocol/ext-apps' with { 'resolution-mode': 'import' };
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import { pipeOf } from './apps/message-pipe.js';
 
 test('the bundle builds and the CLI prints its version', () => {
   execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
@@ -16,16 +17,6 @@ test('the bundle builds and the CLI prints its version', () => {
   const out = execFileSync(process.execPath, ['dist/cli.js', '--version'], { encoding: 'utf8' });
   assert.match(out, /^\d+\.\d+\.\d+/);
 });
-
-function pipeOf(port: MessagePort): MessagePipe {
-  return {
-    post: (m) => port.postMessage(m),
-    onMessage: (listener) => {
-      port.on('message', listener);
-      return { dispose: () => port.off('message', listener) };
-    },
-  };
-}
 
 // The bridge bundle is built with modules marked side-effect free and zod's locales cut down to
 // English (esbuild.config.mjs); this proves what ships still speaks to the official app side.

@@ -110,3 +110,17 @@ export async function chooseLens(vs: VSCode, title: string): Promise<void> {
     throw err;
   });
 }
+
+/**
+ * Calls server-everything's `simulate-research-query` (a task tool that runs about four seconds)
+ * from the palette with `topic`, answering "ambiguous" with false; returns once it was sent.
+ */
+export async function callResearchQuery(vs: VSCode, topic: string): Promise<void> {
+  await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
+  await pickRow(vs, 'simulate-research-query');
+  await waitForQuickInput(vs, /simulate-research-query: topic/);
+  await quickInput(vs).input.fill(topic);
+  await quickInput(vs).input.press('Enter');
+  await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
+  await pickRow(vs, 'false', false);
+}

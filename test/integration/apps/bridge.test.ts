@@ -13,7 +13,7 @@ import { buildAppCsp } from '../../../src/core/apps/csp.js';
 import { visibleToModel } from '../../../src/core/apps/meta.js';
 import { loadAppResource } from '../../../src/core/apps/resource.js';
 import { AppSession, type AppHostPorts } from '../../../src/core/apps/session.js';
-import { PipeTransport, type MessagePipe } from '../../../src/core/apps/transport.js';
+import { PipeTransport } from '../../../src/core/apps/transport.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { FIXTURES, MemoryLogger, def, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 
@@ -21,18 +21,9 @@ const APP_URI = 'ui://counter/app.html';
 
 // ESM-only package, loaded with import() from this CommonJS test.
 import type { App } from '@modelcontextprotocol/ext-apps' with { 'resolution-mode': 'import' };
+import { pipeOf } from './message-pipe.js';
 
 type AppModule = { App: typeof App };
-
-function pipeOf(port: MessagePort): MessagePipe {
-  return {
-    post: (m) => port.postMessage(m),
-    onMessage: (listener) => {
-      port.on('message', listener);
-      return { dispose: () => port.off('message', listener) };
-    },
-  };
-}
 
 /** Resolves with the first value `register` hands to its callback. */
 function next<T>(register: (cb: (v: T) => void) => void): Promise<T> {
