@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { EVERYTHING, killMarked, poll, startVSCode } from './harness.js';
-import { WAIT, answerDialog, callResearchQuery, chooseLens, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { WAIT, answerDialog, answerInput, callResearchQuery, chooseLens, pickRow, previewText, quickInput, rowLabels, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
 
 test('protocol features in the editor: logging, sampling consent, completions, server details', { timeout: 900_000 }, async (t) => {
   const mark = `mcp-host-features-e2e-${randomBytes(4).toString('hex')}`;
@@ -42,9 +42,7 @@ test('protocol features in the editor: logging, sampling consent, completions, s
   const callSampling = async (prompt: string): Promise<void> => {
     await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
     await pickRow(vs, 'trigger-sampling-request');
-    await waitForQuickInput(vs, /trigger-sampling-request: prompt/);
-    await quickInput(vs).input.fill(prompt);
-    await quickInput(vs).input.press('Enter');
+    await answerInput(vs, /trigger-sampling-request: prompt/, prompt);
     await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
     await quickInput(vs).input.press('Enter');
   };

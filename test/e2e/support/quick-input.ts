@@ -118,9 +118,7 @@ export async function chooseLens(vs: VSCode, title: string): Promise<void> {
 export async function callResearchQuery(vs: VSCode, topic: string): Promise<void> {
   await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
   await pickRow(vs, 'simulate-research-query');
-  await waitForQuickInput(vs, /simulate-research-query: topic/);
-  await quickInput(vs).input.fill(topic);
-  await quickInput(vs).input.press('Enter');
+  await answerInput(vs, /simulate-research-query: topic/, topic);
   await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
   await pickRow(vs, 'false', false);
 }

@@ -58,3 +58,13 @@ test('a question handled in the context of a call’s run() belongs to that requ
   // A stale context (the request has ended) names nobody.
   await aCall.run(async () => assert.deepEqual(later(), { callers: [b] }), undefined);
 });
+
+test('the stream owner is the very call whose context a question arrives in: another call of the same origin does not stand in for an ended one', async () => {
+  const calls = new InFlightCalls();
+  const a = { agent: 'a' };
+  const first = calls.begin(a);
+  const second = calls.begin(a);
+  first.dispose();
+  await first.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a] }), undefined);
+  await second.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a], owner: { origin: a, via: 'stream' } }), undefined);
+});
