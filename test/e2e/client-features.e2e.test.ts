@@ -150,7 +150,9 @@ test('client features in the editor: command input, ping, Running Tasks, templat
     const marked = seen.filter((l) => /deaf/.test(l) && /unresponsive/.test(l));
     t.diagnostic(`deaf rows seen: ${seen.filter((l) => /deaf/.test(l)).map((l) => l.split(' | ')[0]).join(' → ')}`);
     assert.ok(marked.length > 0, `the tree showed deaf as unresponsive; rows seen:\n${seen.filter((l) => /deaf/.test(l)).join('\n')}`);
-    assert.match(marked.join('\n'), new RegExp(`did not answer a ping within ${PING_SECONDS * 1000} ms`));
+    // The row may be the failed one ("…within 2000 …": the tree shortens a long message) or the
+    // reconnecting one after it, which a quick reconnect replaces before the recorder sees it.
+    assert.match(marked.join('\n'), new RegExp(`did not answer a ping within ${PING_SECONDS * 1000}\\b`));
     assert.match(hostLog() + (vs.readLogFile('MCP Host deaf') ?? ''), /deaf is unresponsive: it did not answer a ping/);
     assert.notEqual(after.pid, deaf.pid);
     // The new process answers: it stays connected across three ping rounds (it notes each on stderr, in its log).
