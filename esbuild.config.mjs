@@ -56,7 +56,10 @@ const APP_BRIDGE_FILE = 'ext-apps-bridge.js';
 const appBridgeOutside = {
   name: 'app-bridge-outside',
   setup(build) {
-    build.onResolve({ filter: /^@modelcontextprotocol\/ext-apps\/app-bridge$/ }, () => ({ path: `./${APP_BRIDGE_FILE}`, external: true }));
+    build.onResolve({ filter: /^@modelcontextprotocol\/ext-apps\/app-bridge$/ }, () => ({
+      path: `./${APP_BRIDGE_FILE}`,
+      external: true,
+    }));
   },
 };
 

@@ -3,10 +3,38 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const NODE_PREFIX = { group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' };
+const NODE_PREFIX = {
+  group: [
+    'fs',
+    'path',
+    'os',
+    'child_process',
+    'crypto',
+    'http',
+    'https',
+    'net',
+    'events',
+    'url',
+    'util',
+    'stream',
+    'readline',
+    'assert',
+  ],
+  message: 'Use the node: prefix.',
+};
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'test/e2e/.artifacts/**', 'bench/.tmp/**', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.cache/**',
+      'test/e2e/.artifacts/**',
+      'bench/.tmp/**',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,16 +43,50 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': ['error', {
-        allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }],
-      }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
+      ],
       // State helpers live in a namespace next to their union (DESIGN.md, "Style").
       '@typescript-eslint/no-namespace': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
-      'no-restricted-imports': ['error', { patterns: [{ group: ['fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'events', 'url', 'util', 'stream', 'readline', 'assert'], message: 'Use the node: prefix.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                'fs',
+                'path',
+                'os',
+                'child_process',
+                'crypto',
+                'http',
+                'https',
+                'net',
+                'events',
+                'url',
+                'util',
+                'stream',
+                'readline',
+                'assert',
+              ],
+              message: 'Use the node: prefix.',
+            },
+          ],
+        },
+      ],
       eqeqeq: ['error', 'smart'],
     },
   },
@@ -32,28 +94,56 @@ export default tseslint.config(
     // The core layer runs in the CLI and in plain-Node tests: it must never reach for the editor.
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.' }],
-        patterns: [
-          NODE_PREFIX,
-          { group: ['**/extension/**', '**/extension'], message: 'src/core must not import src/extension: core is the layer both front ends stand on.' },
-          { group: ['**/cli/**', '**/cli'], message: 'src/core must not import src/cli: core is the layer both front ends stand on.' },
-        ],
-      }],
-      'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
-        message: 'src/core must not import vscode.',
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'vscode',
+              message:
+                'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.',
+            },
+          ],
+          patterns: [
+            NODE_PREFIX,
+            {
+              group: ['**/extension/**', '**/extension'],
+              message: 'src/core must not import src/extension: core is the layer both front ends stand on.',
+            },
+            {
+              group: ['**/cli/**', '**/cli'],
+              message: 'src/core must not import src/cli: core is the layer both front ends stand on.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
+          message: 'src/core must not import vscode.',
+        },
+      ],
     },
   },
   {
     // The CLI is a second front end over core; it never reaches into the editor layer.
     files: ['src/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/cli runs without an editor.' }],
-        patterns: [NODE_PREFIX, { group: ['**/extension/**', '**/extension'], message: 'src/cli must not import src/extension; move shared code to src/core.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/cli runs without an editor.' }],
+          patterns: [
+            NODE_PREFIX,
+            {
+              group: ['**/extension/**', '**/extension'],
+              message: 'src/cli must not import src/extension; move shared code to src/core.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

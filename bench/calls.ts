@@ -61,7 +61,12 @@ async function sequentialPair(host: Call[], bare: Call[], n: number): Promise<{ 
 }
 
 /** Calls per second of each side, over alternating blocks of `2 × BLOCK` calls. */
-async function throughputPair(host: Call[], bare: Call[], n: number, inFlight: number): Promise<{ host: number; bare: number }> {
+async function throughputPair(
+  host: Call[],
+  bare: Call[],
+  n: number,
+  inFlight: number,
+): Promise<{ host: number; bare: number }> {
   let hostMs = 0;
   let bareMs = 0;
   for (let done = 0, i = 0; done < n; done += 2 * BLOCK, i++) {
@@ -89,15 +94,34 @@ async function measurePair(label: keyof typeof GOALS, host: Call[], bare: Call[]
   const { host: ht, bare: bt } = await throughputPair(host, bare, n, 16);
   const out = [
     figure('calls', `${label}: p50 sequential`, h.p50, 'ms', { name: 'bare SDK', value: b.p50 }, ratioAtMost(goal.p50)),
-    figure('calls', `${label}: p99 sequential`, h.p99, 'ms', { name: 'bare SDK', value: b.p99 }, goal.p99 ? ratioAtMost(goal.p99) : undefined),
-    figure('calls', `${label}: throughput, 16 in flight`, ht, 'calls/s', { name: 'bare SDK', value: bt }, goal.throughput ? ratioAtLeast(goal.throughput) : undefined),
+    figure(
+      'calls',
+      `${label}: p99 sequential`,
+      h.p99,
+      'ms',
+      { name: 'bare SDK', value: b.p99 },
+      goal.p99 ? ratioAtMost(goal.p99) : undefined,
+    ),
+    figure(
+      'calls',
+      `${label}: throughput, 16 in flight`,
+      ht,
+      'calls/s',
+      { name: 'bare SDK', value: bt },
+      goal.throughput ? ratioAtLeast(goal.throughput) : undefined,
+    ),
   ];
   if (bare.length >= 2) {
     // How far apart two identical sides land in this run: the bare SDK's processes split in two
     // halves, each used as much as the other and at the same times. A host/bare ratio this close
     // to 1.00 is within what the machine can tell apart.
     const half = (side: number) => summarize(seq.bare.filter((_, i) => i % 2 === side).flat()).p50;
-    out.push(figure('calls', `${label}: p50 resolution, bare SDK processes against each other`, half(0), 'ms', { name: 'the other half', value: half(1) }));
+    out.push(
+      figure('calls', `${label}: p50 resolution, bare SDK processes against each other`, half(0), 'ms', {
+        name: 'the other half',
+        value: half(1),
+      }),
+    );
   }
   return out;
 }
@@ -140,7 +164,12 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   // What the stdio throughput ratio is held against: the same ping-pong without MCP, its child in
   // its own session (as the host's servers are) against one in ours (as the bare SDK's is).
   const pipe = await pipeEchoThroughput(quick ? 1000 : 20_000);
-  out.push(figure('calls', 'stdio floor: pipe echo, child in own session, 16 in flight', pipe.ownSession, 'trips/s', { name: 'same session', value: pipe.sameSession }));
+  out.push(
+    figure('calls', 'stdio floor: pipe echo, child in own session, 16 in flight', pipe.ownSession, 'trips/s', {
+      name: 'same session',
+      value: pipe.sameSession,
+    }),
+  );
   await host.dispose();
   await Promise.all(bareStdio.map((client) => client.close()));
   await bareInproc.close();

@@ -29,7 +29,12 @@ export async function flood(quick: boolean): Promise<Figure[]> {
 
   const base0 = rssMb();
   let bareDone = false;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [TINY_SERVER], env: { ...(process.env as Record<string, string>), STDERR_MB: String(mb) }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [TINY_SERVER],
+    env: { ...(process.env as Record<string, string>), STDERR_MB: String(mb) },
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (b: Buffer) => {
     if (b.includes('FLOOD-DONE')) bareDone = true;
   });
@@ -49,9 +54,16 @@ export async function flood(quick: boolean): Promise<Figure[]> {
   if (stillWorks.isError) throw new Error('server stopped answering under the flood');
 
   return [
-    figure('flood', `RSS growth while a server writes ${mb} MB to stderr`, hostPeak - host0, 'MB', { name: 'bare SDK, stderr drained', value: barePeak - base0 }, {
-      text: '< 70 MB',
-      ok: (v) => v < 70,
-    }),
+    figure(
+      'flood',
+      `RSS growth while a server writes ${mb} MB to stderr`,
+      hostPeak - host0,
+      'MB',
+      { name: 'bare SDK, stderr drained', value: barePeak - base0 },
+      {
+        text: '< 70 MB',
+        ok: (v) => v < 70,
+      },
+    ),
   ];
 }

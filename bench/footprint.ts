@@ -8,10 +8,20 @@ function requireMs(expr: string, runs: number): number {
   for (let i = 0; i < runs; i++) {
     const r = spawnSync(
       process.execPath,
-      ['-e', `const t=process.hrtime.bigint();${expr};process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`],
+      [
+        '-e',
+        `const t=process.hrtime.bigint();${expr};process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`,
+      ],
       { encoding: 'utf8' },
     );
-    if (r.status !== 0) throw new Error(`require failed: ${r.stderr.split('\n').filter((l) => /Error|Cannot/.test(l)).slice(0, 3).join(' / ')}`);
+    if (r.status !== 0)
+      throw new Error(
+        `require failed: ${r.stderr
+          .split('\n')
+          .filter((l) => /Error|Cannot/.test(l))
+          .slice(0, 3)
+          .join(' / ')}`,
+      );
     samples.push(Number(r.stdout));
   }
   return summarize(samples).p50;
@@ -23,7 +33,9 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
     execFileSync('npm', ['run', 'package', '--silent'], { stdio: 'ignore' });
   }
   const ext = statSync('dist/extension.js').size / 1024;
-  out.push(figure('footprint', 'dist/extension.js size', ext, 'KB', undefined, { text: '< 1536 KB', ok: (v) => v < 1536 }));
+  out.push(
+    figure('footprint', 'dist/extension.js size', ext, 'KB', undefined, { text: '< 1536 KB', ok: (v) => v < 1536 }),
+  );
   const vsix = readdirSync('.').find((f) => f.endsWith('.vsix'));
   if (vsix) {
     const size = statSync(vsix).size / 1024;
@@ -33,11 +45,18 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
   // A recursive stand-in for `vscode`: every top-level name the API declares, each a value whose
   // every property, call and `new` yields another stand-in. Enough for module initialisation.
   const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
-  const names = [...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1]))];
+  const names = [
+    ...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1])),
+  ];
   const stub = `const mk=()=>new Proxy(function(){}, {get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)}`;
   const runs = quick ? 3 : 15;
-  const sdk = requireMs(`require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/client/index.js'))})`, runs);
+  const sdk = requireMs(
+    `require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/client/index.js'))})`,
+    runs,
+  );
   const bundle = requireMs(`${stub};require(${JSON.stringify(process.cwd() + '/dist/extension.js')})`, runs);
-  out.push(figure('footprint', 'require(dist/extension.js) p50', bundle, 'ms', { name: 'require SDK Client', value: sdk }));
+  out.push(
+    figure('footprint', 'require(dist/extension.js) p50', bundle, 'ms', { name: 'require SDK Client', value: sdk }),
+  );
   return out;
 }

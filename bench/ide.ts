@@ -9,7 +9,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { IdeServer } from '../src/core/ide/index.js';
 import { nullLogger } from '../src/core/ports.js';
 import { connectAgent, readLocks } from '../test/integration/ide/agent.js';
-import { FakeEditor } from '../test/integration/ide/fakeEditor.js';
+import { FakeEditor } from '../test/integration/ide/fake-editor.js';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { sdkOverWs } from './lib/sdk-over-ws.js';
 
@@ -63,7 +63,11 @@ async function timed(call: Call): Promise<number> {
 async function concurrent(call: Call, n: number, inFlight: number): Promise<number> {
   let next = 0;
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => { while (next++ < n) await call(); }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next++ < n) await call();
+    }),
+  );
   return performance.now() - t0;
 }
 
@@ -88,7 +92,10 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     const floorSamples: number[] = [];
     const echoBig = await echoPair(bytes);
     // The same diagnostics through the bare SDK: stringified per call, as getDiagnostics does.
-    const floor = await sdkOverWs({ getDiagnostics: () => JSON.stringify(editor.diags), getWorkspaceFolders: () => JSON.stringify({ success: true, folders: [], rootPath: null }) });
+    const floor = await sdkOverWs({
+      getDiagnostics: () => JSON.stringify(editor.diags),
+      getWorkspaceFolders: () => JSON.stringify({ success: true, folders: [], rootPath: null }),
+    });
     for (let i = 0; i < runs; i++) {
       samples.push(await timed(() => agent.call('getDiagnostics')));
       echoSamples.push(await timed(echoBig.once));
@@ -98,8 +105,18 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     const diagP50 = summarize(samples).p50;
     const floorP50 = summarize(floorSamples).p50;
     out.push(
-      figure('ide', `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`, diagP50, 'ms', { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: summarize(echoSamples).p50 }, ratioAtMost(1.2, 'host/echo')),
-      figure('ide', 'getDiagnostics p50, the same text through the bare SDK over ws (no IDE code)', floorP50, 'ms', { name: 'IDE server', value: diagP50 }),
+      figure(
+        'ide',
+        `getDiagnostics, ${files * 10} diagnostics / ${files} files, p50`,
+        diagP50,
+        'ms',
+        { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: summarize(echoSamples).p50 },
+        ratioAtMost(1.2, 'host/echo'),
+      ),
+      figure('ide', 'getDiagnostics p50, the same text through the bare SDK over ws (no IDE code)', floorP50, 'ms', {
+        name: 'IDE server',
+        value: diagP50,
+      }),
     );
 
     const n = quick ? 200 : 10_000;
@@ -129,9 +146,31 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     }
     await echoSmall.close();
     await floor.close();
-    out.push(figure('ide', `${n} small requests, p50`, summarize(host).p50, 'ms', { name: 'ws echo', value: summarize(echo).p50 }));
-    out.push(figure('ide', `${n} small requests, throughput (16 in flight)`, (n / hostMs) * 1000, 'req/s', { name: 'ws echo', value: (n / echoMs) * 1000 }, ratioAtLeast(0.5, 'host/echo')));
-    out.push(figure('ide', 'small requests, throughput: bare SDK over ws (no IDE code) / IDE server', (n / sdkMs) * 1000, 'req/s', { name: 'IDE server', value: (n / hostAgainMs) * 1000 }));
+    out.push(
+      figure('ide', `${n} small requests, p50`, summarize(host).p50, 'ms', {
+        name: 'ws echo',
+        value: summarize(echo).p50,
+      }),
+    );
+    out.push(
+      figure(
+        'ide',
+        `${n} small requests, throughput (16 in flight)`,
+        (n / hostMs) * 1000,
+        'req/s',
+        { name: 'ws echo', value: (n / echoMs) * 1000 },
+        ratioAtLeast(0.5, 'host/echo'),
+      ),
+    );
+    out.push(
+      figure(
+        'ide',
+        'small requests, throughput: bare SDK over ws (no IDE code) / IDE server',
+        (n / sdkMs) * 1000,
+        'req/s',
+        { name: 'IDE server', value: (n / hostAgainMs) * 1000 },
+      ),
+    );
   } finally {
     await agent.close();
     await server.dispose();

@@ -33,14 +33,23 @@ async function main(): Promise<void> {
   console.log('\n' + table(figures));
   if (only) {
     const unknown = [...only].filter((name) => !suites.some(([n]) => n === name));
-    if (unknown.length) console.error(`[bench] no such group: ${unknown.join(', ')} (groups: ${suites.map(([n]) => n).join(', ')})`);
+    if (unknown.length)
+      console.error(`[bench] no such group: ${unknown.join(', ')} (groups: ${suites.map(([n]) => n).join(', ')})`);
   }
   const out = resultsFile({ quick, only, failedGroups: failed });
   const groups = [...new Set(figures.map((f) => f.group))];
-  const results: Results = { date: new Date().toISOString(), node: process.version, cpus: cpus().length, complete: out.complete, figures };
+  const results: Results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    complete: out.complete,
+    figures,
+  };
   mkdirSync(dirname(out.path), { recursive: true });
   writeFileSync(out.path, JSON.stringify({ ...results, groups }, null, 2) + '\n');
-  console.log(`\nwrote ${out.path}${out.complete ? '' : ' (a partial or quick run never replaces bench/results.json)'}`);
+  console.log(
+    `\nwrote ${out.path}${out.complete ? '' : ' (a partial or quick run never replaces bench/results.json)'}`,
+  );
   if (out.complete) {
     writeFileSync('README.md', withBenchTable(readFileSync('README.md', 'utf8'), results));
     console.log('updated the benchmark table in README.md');

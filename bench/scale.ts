@@ -10,7 +10,11 @@ import { quietHost, tinyServer } from './lib/host.js';
 
 function heapInChild(mode: 'bare' | 'host', servers: number, tools: number): number {
   // Built beside run.cjs by scripts/bench.mjs.
-  const r = spawnSync(process.execPath, ['--expose-gc', join(__dirname, 'heap-child.cjs'), mode, String(servers), String(tools)], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['--expose-gc', join(__dirname, 'heap-child.cjs'), mode, String(servers), String(tools)],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`heap of ${mode} failed: ${r.stderr}`);
   return Number(r.stdout);
 }
@@ -24,7 +28,8 @@ function heapMb(): number {
 async function untilConnected(host: ReturnType<typeof quietHost>, n: number): Promise<void> {
   await host.whenSettled();
   const bad = host.servers().filter((s) => s.state.kind !== 'connected');
-  if (bad.length || host.servers().length !== n) throw new Error(`not all connected: ${bad.map((s) => `${s.name}:${s.state.kind}`).join(', ')}`);
+  if (bad.length || host.servers().length !== n)
+    throw new Error(`not all connected: ${bad.map((s) => `${s.name}:${s.state.kind}`).join(', ')}`);
 }
 
 export async function scale(quick: boolean): Promise<Figure[]> {
@@ -48,7 +53,16 @@ export async function scale(quick: boolean): Promise<Figure[]> {
   const tools = host.server('big')!.tools.length;
   if (tools !== bigTools) throw new Error(`host wrapped ${tools}`);
   const h1 = heapMb();
-  out.push(figure('scale', `${bigTools} tools: connect + list + wrap`, hostMs, 'ms', { name: 'bare SDK connect + list', value: bareMs }, ratioAtMost(1.15)));
+  out.push(
+    figure(
+      'scale',
+      `${bigTools} tools: connect + list + wrap`,
+      hostMs,
+      'ms',
+      { name: 'bare SDK connect + list', value: bareMs },
+      ratioAtMost(1.15),
+    ),
+  );
   out.push(figure('scale', `${bigTools} tools: host heap held`, h1 - h0, 'MB'));
   await host.dispose();
 
@@ -58,7 +72,14 @@ export async function scale(quick: boolean): Promise<Figure[]> {
   const bareMb = heapInChild('bare', servers, perServer);
   const hostMb = heapInChild('host', servers, perServer);
   out.push(
-    figure('scale', `${servers} servers × ${perServer} tools: heap per connected server`, hostMb, 'MB', { name: 'bare SDK client + its tool list', value: bareMb }, ratioAtMost(1.2)),
+    figure(
+      'scale',
+      `${servers} servers × ${perServer} tools: heap per connected server`,
+      hostMb,
+      'MB',
+      { name: 'bare SDK client + its tool list', value: bareMb },
+      ratioAtMost(1.2),
+    ),
   );
   return out;
 }

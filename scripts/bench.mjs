@@ -19,5 +19,9 @@ await esbuild.build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
-const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', 'bench/.tmp/run.cjs', ...process.argv.slice(2)], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  ['--expose-gc', '--enable-source-maps', 'bench/.tmp/run.cjs', ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

@@ -71,7 +71,13 @@ function run(cmd, args, cwd, extraEnv = {}) {
   const r = spawnSync(cmd, args, {
     cwd,
     stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...baseEnv, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extraEnv },
+    env: {
+      ...baseEnv,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      ...extraEnv,
+    },
   });
   if (r.error) throw new Error(`${cmd} could not start: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (exit ${r.status ?? r.signal})`);
@@ -96,7 +102,9 @@ function checkPrerequisites() {
   if (missing.length === 0) return;
   const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (!canApt) {
-    throw new Error(`missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`);
+    throw new Error(
+      `missing Debian packages: ${missing.join(' ')}. Install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   }
   run('apt-get', ['install', '-y', '-q', ...missing], repo, { DEBIAN_FRONTEND: 'noninteractive' });
 }
@@ -112,7 +120,10 @@ function install(version) {
   // A partial install (no marker) is unreliable: start over from an empty folder.
   rmSync(installDir, { recursive: true, force: true });
   mkdirSync(installDir, { recursive: true });
-  writeFileSync(join(installDir, 'package.json'), JSON.stringify({ name: 'code-server-cache', private: true }, null, 2) + '\n');
+  writeFileSync(
+    join(installDir, 'package.json'),
+    JSON.stringify({ name: 'code-server-cache', private: true }, null, 2) + '\n',
+  );
 
   run('npm', ['install', `code-server@${version}`, '--ignore-scripts'], installDir);
   run('npm', ['install', '--omit=dev', '--ignore-scripts'], vscodeDir);
@@ -188,4 +199,3 @@ function main() {
 
 // Run only when executed, not when imported (the e2e runner imports the paths).
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
-

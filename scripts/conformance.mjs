@@ -98,11 +98,17 @@ async function runAll(list, parallel) {
 
 const config = readJson(join(root, 'test', 'conformance', 'scenarios.json'));
 const expected = readJson(join(root, 'test', 'conformance', 'expected-failures.json'));
-let scenarios = (config.scenarios ?? []).map((s) => ({ name: s.name, command: s.command ?? config.command, alone: s.alone === true }));
+let scenarios = (config.scenarios ?? []).map((s) => ({
+  name: s.name,
+  command: s.command ?? config.command,
+  alone: s.alone === true,
+}));
 if (only.length) {
   const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));
   if (unknown.length) {
-    console.error(`conformance: unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+    console.error(
+      `conformance: unknown scenario(s) ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`,
+    );
     process.exit(2);
   }
   scenarios = scenarios.filter((s) => only.includes(s.name));
@@ -129,9 +135,15 @@ try {
 rmSync(outRoot, { recursive: true, force: true });
 console.log(`conformance: ${scenarios.length} scenario(s) with ${node22}`);
 const results = [
-  ...(await runAll(scenarios.filter((s) => !s.alone), PARALLEL)),
+  ...(await runAll(
+    scenarios.filter((s) => !s.alone),
+    PARALLEL,
+  )),
   // Timing-sensitive scenarios (sse-retry checks the reconnect delay) run alone, after the rest.
-  ...(await runAll(scenarios.filter((s) => s.alone), 1)),
+  ...(await runAll(
+    scenarios.filter((s) => s.alone),
+    1,
+  )),
 ];
 
 const order = new Map(scenarios.map((s, i) => [s.name, i]));
@@ -152,9 +164,17 @@ for (const r of results) {
     : expectFail
       ? `known: ${reason}`
       : `${r.checks} checks`;
-  console.log(`${r.name.padEnd(width)}  ${r.pass ? 'pass  ' : 'fail  '}  ${expectFail ? 'fail    ' : 'pass    '}  ${note}`);
+  console.log(
+    `${r.name.padEnd(width)}  ${r.pass ? 'pass  ' : 'fail  '}  ${expectFail ? 'fail    ' : 'pass    '}  ${note}`,
+  );
   if ((surprise && !r.pass) || verbose) {
-    console.log(r.output.split('\n').slice(-40).map((l) => `    | ${l}`).join('\n'));
+    console.log(
+      r.output
+        .split('\n')
+        .slice(-40)
+        .map((l) => `    | ${l}`)
+        .join('\n'),
+    );
     console.log(`    results: ${r.dir}`);
   }
 }

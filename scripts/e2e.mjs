@@ -50,7 +50,9 @@ if (files.length === 0) {
   process.exit(1);
 }
 if (!existsSync(process.env.MCP_HOST_E2E_CHROMIUM ?? '/usr/bin/chromium')) {
-  console.error('[e2e] Chromium not found at /usr/bin/chromium: run `apt-get install -y chromium` (or set MCP_HOST_E2E_CHROMIUM)');
+  console.error(
+    '[e2e] Chromium not found at /usr/bin/chromium: run `apt-get install -y chromium` (or set MCP_HOST_E2E_CHROMIUM)',
+  );
   process.exit(1);
 }
 
@@ -64,8 +66,15 @@ if (!existsSync(vsix)) {
 phase('code-server', () => mustRun(process.execPath, [join(repo, 'scripts', 'code-server.mjs')]));
 // Files that run another release say so as `codeServer: 'X.Y.Z'` (harness StartOptions); install
 // those here too, so no test spends its own time budget on an install.
-const versions = new Set(files.flatMap((f) => [...readFileSync(resolve(repo, f), 'utf8').matchAll(/\bcodeServer:\s*'(\d+\.\d+\.\d+)'/g)].map((m) => m[1])));
-for (const v of versions) phase(`code-server ${v}`, () => mustRun(process.execPath, [join(repo, 'scripts', 'code-server.mjs'), '--version', v]));
+const versions = new Set(
+  files.flatMap((f) =>
+    [...readFileSync(resolve(repo, f), 'utf8').matchAll(/\bcodeServer:\s*'(\d+\.\d+\.\d+)'/g)].map((m) => m[1]),
+  ),
+);
+for (const v of versions)
+  phase(`code-server ${v}`, () =>
+    mustRun(process.execPath, [join(repo, 'scripts', 'code-server.mjs'), '--version', v]),
+  );
 
 console.log(`[e2e] running ${files.length} file(s): ${files.join(' ')}`);
 const started = Date.now();
@@ -82,6 +91,8 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 child.on('exit', (code, signal) => {
-  console.log(`[e2e] tests: ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and logs in test/e2e/.artifacts/`);
+  console.log(
+    `[e2e] tests: ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots and logs in test/e2e/.artifacts/`,
+  );
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -15,12 +15,20 @@ const gen = await tsImport('../src/core/config/schema-json.ts', import.meta.url)
 
 /** The file's generated text: every media file, and package.json with the setting's entry schema replaced. */
 function outputs() {
-  const out = Object.entries(gen.mediaSchemas()).map(([name, schema]) => [`${root}media/${name}`, gen.schemaText(schema)]);
+  const out = Object.entries(gen.mediaSchemas()).map(([name, schema]) => [
+    `${root}media/${name}`,
+    gen.schemaText(schema),
+  ]);
   const pkgFile = `${root}package.json`;
   const pkg = readFileSync(pkgFile, 'utf8');
-  const edits = modify(pkg, ['contributes', 'configuration', 'properties', 'mcpHost.servers', 'additionalProperties'], gen.embeddedEntry(), {
-    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
-  });
+  const edits = modify(
+    pkg,
+    ['contributes', 'configuration', 'properties', 'mcpHost.servers', 'additionalProperties'],
+    gen.embeddedEntry(),
+    {
+      formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+    },
+  );
   out.push([pkgFile, applyEdits(pkg, edits)]);
   return out;
 }

@@ -99,7 +99,11 @@ process.on('SIGHUP', () => stop(0));
 
 if (watch) {
   // Own process group, like code-server, so stop() handles both the same way.
-  const w = spawn(process.execPath, [join(repo, 'esbuild.config.mjs'), '--watch'], { cwd: repo, stdio: 'inherit', detached: true });
+  const w = spawn(process.execPath, [join(repo, 'esbuild.config.mjs'), '--watch'], {
+    cwd: repo,
+    stdio: 'inherit',
+    detached: true,
+  });
   children.push(w);
 }
 
@@ -107,11 +111,16 @@ const server = spawn(
   process.execPath,
   [
     entry,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--config', join(state, 'code-server.yaml'),
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--config',
+    join(state, 'code-server.yaml'),
+    '--extensions-dir',
+    extensionsDir,
+    '--user-data-dir',
+    userDataDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',

@@ -19,7 +19,11 @@ async function bare(servers: number, tools: number): Promise<number> {
   const h0 = heapMb();
   const clients: Client[] = [];
   for (let i = 0; i < servers; i += 10) {
-    clients.push(...(await Promise.all(Array.from({ length: Math.min(10, servers - i) }, () => rawConnect({ TOOLS: String(tools) })))));
+    clients.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, servers - i) }, () => rawConnect({ TOOLS: String(tools) })),
+      )),
+    );
   }
   const lists = await Promise.all(clients.map((c) => c.listTools()));
   const mb = (heapMb() - h0) / servers;
@@ -35,7 +39,10 @@ async function host(servers: number, tools: number): Promise<number> {
   await many.whenSettled();
   const mb = (heapMb() - h0) / servers;
   const bad = many.servers().filter((s) => s.state.kind !== 'connected' || s.tools.length !== tools);
-  if (bad.length) throw new Error(`host: not all connected with ${tools} tools: ${bad.map((s) => `${s.name}:${s.state.kind}`).join(', ')}`);
+  if (bad.length)
+    throw new Error(
+      `host: not all connected with ${tools} tools: ${bad.map((s) => `${s.name}:${s.state.kind}`).join(', ')}`,
+    );
   await many.dispose();
   return mb;
 }

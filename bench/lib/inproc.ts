@@ -5,13 +5,21 @@ import { z } from 'zod';
 
 export function echoServer(tools = 1): McpServer {
   const server = new McpServer({ name: 'bench-inproc', version: '1.0.0' });
-  server.registerTool('echo', { description: 'Echo the text back', inputSchema: { text: z.string() } }, async ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'Echo the text back', inputSchema: { text: z.string() } },
+    async ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }),
+  );
   for (let i = 1; i < tools; i++) {
-    server.registerTool(`tool_${i}`, { description: `Synthetic tool ${i}`, inputSchema: { a: z.string().optional() } }, async () => ({
-      content: [{ type: 'text', text: String(i) }],
-    }));
+    server.registerTool(
+      `tool_${i}`,
+      { description: `Synthetic tool ${i}`, inputSchema: { a: z.string().optional() } },
+      async () => ({
+        content: [{ type: 'text', text: String(i) }],
+      }),
+    );
   }
   return server;
 }

@@ -45,7 +45,11 @@ export async function pipeEchoThroughput(n: number): Promise<{ ownSession: numbe
   const run = async (e: Echo, k: number): Promise<number> => {
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 16 }, async () => { while (next++ < k) await e.call(); }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next++ < k) await e.call();
+      }),
+    );
     return performance.now() - t0;
   };
   try {

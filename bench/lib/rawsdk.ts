@@ -8,7 +8,12 @@ export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');
 export async function rawConnect(env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'bench-baseline', version: '1.0.0' });
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [TINY_SERVER], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [TINY_SERVER],
+      env: { ...(process.env as Record<string, string>), ...env },
+      stderr: 'ignore',
+    }),
   );
   return client;
 }

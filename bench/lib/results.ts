@@ -55,7 +55,10 @@ export function markdownTable(r: Results): string {
         f.baseline ? cell(`${f.baseline.name}: ${num(f.baseline.value)} ${f.unit}`) : '',
         f.ratio !== undefined ? f.ratio.toFixed(2) : '',
         f.target ? cell(`${f.target} ${f.met ? '✓' : '✗'}`) : '',
-      ].join(' | ').replace(/^/, '| ').replace(/$/, ' |'),
+      ]
+        .join(' | ')
+        .replace(/^/, '| ')
+        .replace(/$/, ' |'),
     ),
   ];
   return lines.join('\n');

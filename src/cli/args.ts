@@ -4,7 +4,25 @@
  */
 import { usageError } from './errors.js';
 
-export const COMMANDS = ['list', 'tools', 'call', 'resources', 'read', 'prompts', 'prompt', 'doctor', 'auth', 'logout', 'serve', 'search', 'add', 'add-json', 'remove', 'import', 'complete'] as const;
+export const COMMANDS = [
+  'list',
+  'tools',
+  'call',
+  'resources',
+  'read',
+  'prompts',
+  'prompt',
+  'doctor',
+  'auth',
+  'logout',
+  'serve',
+  'search',
+  'add',
+  'add-json',
+  'remove',
+  'import',
+  'complete',
+] as const;
 export type Command = (typeof COMMANDS)[number];
 
 export interface ParsedArgs {
@@ -83,7 +101,25 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--exclude': ['serve'],
 };
 
-const VALUE_OPTIONS = new Set(['--workspace', '--config', '--args', '--timeout', '--user-settings', '--from-registry', '--url', '--transport', '--env', '--header', '--scope', '--from', '--prompt', '--resource', '--context', '--trace', '--exclude']);
+const VALUE_OPTIONS = new Set([
+  '--workspace',
+  '--config',
+  '--args',
+  '--timeout',
+  '--user-settings',
+  '--from-registry',
+  '--url',
+  '--transport',
+  '--env',
+  '--header',
+  '--scope',
+  '--from',
+  '--prompt',
+  '--resource',
+  '--context',
+  '--trace',
+  '--exclude',
+]);
 
 function pair(opt: string, value: string): [string, string] {
   const eq = value.indexOf('=');
@@ -92,13 +128,23 @@ function pair(opt: string, value: string): [string, string] {
 }
 
 function oneOf<T extends string>(opt: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
 const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positionals: [], configs: [], json: false, help: false, version: false, env: [], headers: [], exclude: [] };
+  const out: ParsedArgs = {
+    positionals: [],
+    configs: [],
+    json: false,
+    help: false,
+    version: false,
+    env: [],
+    headers: [],
+    exclude: [],
+  };
   const seen: string[] = [];
   let rest = false;
   for (let i = 0; i < argv.length; i++) {
@@ -158,7 +204,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--timeout': {
         const n = Number(value);
-        if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw usageError(`--timeout must be a positive number of milliseconds, got "${value}"`);
+        if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0)
+          throw usageError(`--timeout must be a positive number of milliseconds, got "${value}"`);
         out.timeoutMs = n;
         break;
       }
@@ -202,19 +249,29 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   out.positionals = positionals;
   const { required, optional } = ARITY[out.command];
   if (positionals.length < required.length) {
-    throw usageError(`${command}: missing ${required.slice(positionals.length).join(' ')}`, `usage: mcp-host ${usageLine(out.command)}`);
+    throw usageError(
+      `${command}: missing ${required.slice(positionals.length).join(' ')}`,
+      `usage: mcp-host ${usageLine(out.command)}`,
+    );
   }
   // `add NAME -- COMMAND ARGS…`: the words after `--` are the server's command line.
   const variadic = out.command === 'add' ? (out.rest?.length ?? 0) : 0;
   if (positionals.length > required.length + optional.length + variadic) {
-    throw usageError(`${command}: unexpected argument "${positionals[required.length + optional.length]}"`, `usage: mcp-host ${usageLine(out.command)}`);
+    throw usageError(
+      `${command}: unexpected argument "${positionals[required.length + optional.length]}"`,
+      `usage: mcp-host ${usageLine(out.command)}`,
+    );
   }
   for (const opt of seen) {
     const allowed = COMMAND_OPTIONS[opt];
-    if (allowed && !allowed.includes(out.command)) throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
+    if (allowed && !allowed.includes(out.command))
+      throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
   if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
-    throw usageError('complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE', `usage: mcp-host ${usageLine(out.command)}`);
+    throw usageError(
+      'complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE',
+      `usage: mcp-host ${usageLine(out.command)}`,
+    );
   }
   return out;
 }

@@ -5,7 +5,20 @@
  * registrations; `state.json` the needs-auth cache.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { KeyValueStore, SecretStore } from '../core/ports.js';
 import { userConfigDir } from '../core/user-dir.js';
@@ -51,7 +64,10 @@ class PrivateJsonFile {
       if (!st.isFile()) return { error: 'it is not a regular file' };
       if (st.size > MAX_FILE_BYTES) return { error: `it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
       if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-        if (!this.warned) this.warn(`${this.path} was readable by other users (mode ${(st.mode & 0o777).toString(8)}); changed to 600. Sign in again if you think its tokens were seen.`);
+        if (!this.warned)
+          this.warn(
+            `${this.path} was readable by other users (mode ${(st.mode & 0o777).toString(8)}); changed to 600. Sign in again if you think its tokens were seen.`,
+          );
         this.warned = true;
         fchmodSync(fd, 0o600);
       }
@@ -61,7 +77,9 @@ class PrivateJsonFile {
       } catch (e) {
         return { error: `it is not valid JSON (${(e as Error).message})` };
       }
-      return v && typeof v === 'object' && !Array.isArray(v) ? { data: v as Record<string, unknown> } : { error: 'it does not hold a JSON object' };
+      return v && typeof v === 'object' && !Array.isArray(v)
+        ? { data: v as Record<string, unknown> }
+        : { error: 'it does not hold a JSON object' };
     } finally {
       closeSync(fd);
     }
@@ -86,7 +104,9 @@ class PrivateJsonFile {
         chmodSync(this.dir, 0o700);
         const r = this.load();
         if (r.error !== undefined) {
-          throw new Error(`${this.path} cannot be read (${r.error}), so it was not overwritten: it may hold other servers' sign-ins. Fix or remove it, then try again.`);
+          throw new Error(
+            `${this.path} cannot be read (${r.error}), so it was not overwritten: it may hold other servers' sign-ins. Fix or remove it, then try again.`,
+          );
         }
         const data = r.data;
         fn(data);

@@ -43,7 +43,10 @@ export function processTerminal(): Terminal {
 }
 
 export function cliRoots(workspace: string): RootsPort {
-  return { roots: () => [{ uri: pathToFileURL(workspace).href, name: basename(workspace) }], onDidChange: () => ({ dispose() {} }) };
+  return {
+    roots: () => [{ uri: pathToFileURL(workspace).href, name: basename(workspace) }],
+    onDidChange: () => ({ dispose() {} }),
+  };
 }
 
 async function yes(t: Terminal, prompt: string, signal?: AbortSignal): Promise<boolean> {
@@ -60,13 +63,16 @@ export function terminalElicitation(t: Terminal): ElicitationPort {
       }
       if (req.mode === 'url') {
         t.write(`\n${server} asks you to open this URL:\n  ${req.message}\n  ${req.url}\n`);
-        return (await yes(t, 'Open it yourself and continue? [y/N] ', signal)) ? { action: 'accept' } : { action: 'decline' };
+        return (await yes(t, 'Open it yourself and continue? [y/N] ', signal))
+          ? { action: 'accept' }
+          : { action: 'decline' };
       }
       t.write(`\n${server} asks: ${req.message}\n`);
       const plan = planForm(req.requestedSchema);
       const content: Record<string, unknown> = {};
       for (const f of plan.fields) {
-        const numbered = f.kind === 'enum' && f.options ? f.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n') + '\n' : '';
+        const numbered =
+          f.kind === 'enum' && f.options ? f.options.map((o, i) => `    ${i + 1}) ${o.label}`).join('\n') + '\n' : '';
         if (numbered) t.write(numbered);
         const initial = initialText(f);
         for (;;) {
@@ -74,7 +80,10 @@ export function terminalElicitation(t: Terminal): ElicitationPort {
           if (text === undefined) return { action: 'cancel' };
           const typed = text === '' && initial ? initial : text;
           const n = Number(typed.trim());
-          const chosen = numbered && Number.isInteger(n) && n >= 1 && n <= f.options!.length ? { answer: { value: f.options![n - 1]!.value } } : parseFieldInput(f, typed);
+          const chosen =
+            numbered && Number.isInteger(n) && n >= 1 && n <= f.options!.length
+              ? { answer: { value: f.options![n - 1]!.value } }
+              : parseFieldInput(f, typed);
           if ('error' in chosen) {
             t.write(`  ${chosen.error}\n`);
             continue;
@@ -83,7 +92,9 @@ export function terminalElicitation(t: Terminal): ElicitationPort {
           break;
         }
       }
-      return (await yes(t, `Send this to ${server}? [y/N] `, signal)) ? { action: 'accept', content } : { action: 'decline' };
+      return (await yes(t, `Send this to ${server}? [y/N] `, signal))
+        ? { action: 'accept', content }
+        : { action: 'decline' };
     },
   };
 }

@@ -29,7 +29,16 @@ export function table(rows: string[][], header?: string[]): string {
   if (all.length === 0) return '';
   const widths: number[] = [];
   for (const r of all) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return all.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    all
+      .map((r) =>
+        r
+          .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export function transportOf(def: ServerDefinition): string {
@@ -58,9 +67,13 @@ export function stateText(s: ServerSnapshot['state']): string {
 }
 
 /** The error a snapshot carries, if any (failed or needs-auth). */
-export function stateError(s: ServerSnapshot['state'], server = 'SERVER'): { message: string; hint?: string; code?: string } | undefined {
+export function stateError(
+  s: ServerSnapshot['state'],
+  server = 'SERVER',
+): { message: string; hint?: string; code?: string } | undefined {
   if (s.kind === 'failed') return s.error;
-  if (s.kind === 'needs-auth') return { code: 'needs-auth', message: s.message, hint: `Sign in with: mcp-host auth ${server}` };
+  if (s.kind === 'needs-auth')
+    return { code: 'needs-auth', message: s.message, hint: `Sign in with: mcp-host auth ${server}` };
   if (s.kind === 'disabled' && s.message) return { code: 'disabled', message: s.message };
   return undefined;
 }

@@ -16,7 +16,10 @@ export interface CliAuthOptions {
   browser?: BrowserOpener;
 }
 
-export function createCliAuth(io: { env: Record<string, string | undefined>; stderr: (s: string) => void }, opts: CliAuthOptions = {}): HostAuth {
+export function createCliAuth(
+  io: { env: Record<string, string | undefined>; stderr: (s: string) => void },
+  opts: CliAuthOptions = {},
+): HostAuth {
   const dir = cliConfigDir(io.env);
   const warn = (message: string) => io.stderr(`mcp-host: warning: ${message}\n`);
   return createHostAuth({
@@ -33,4 +36,3 @@ export function createCliAuth(io: { env: Record<string, string | undefined>; std
 export function cliAuthProvider(auth: HostAuth): (def: ServerDefinition) => OAuthClientProvider | undefined {
   return (def) => auth.providerFor(def);
 }
-

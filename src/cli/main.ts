@@ -64,7 +64,13 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
   }
   let session: Session | undefined;
   try {
-    session = await Session.open(io, { workspace: parsed.workspace, configs: parsed.configs, userSettings: parsed.userSettings, verbose: parsed.verbose, trace: parsed.trace });
+    session = await Session.open(io, {
+      workspace: parsed.workspace,
+      configs: parsed.configs,
+      userSettings: parsed.userSettings,
+      verbose: parsed.verbose,
+      trace: parsed.trace,
+    });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
   } catch (err) {
@@ -108,7 +114,9 @@ async function main(): Promise<void> {
 // Only when run as the program (dist/cli.js or tsx src/cli/main.ts), not when imported by tests.
 if (require.main === module) {
   main().catch((err: unknown) => {
-    process.stderr.write(`mcp-host: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `mcp-host: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(EXIT.connection);
   });
 }

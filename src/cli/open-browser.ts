@@ -8,14 +8,21 @@ import type { BrowserOpener } from '../core/ports.js';
  * sees it: on Windows `cmd /c start` would parse `&`, `|`, `^` and `%` in a URL chosen by a remote
  * server (CVE-2025-6514), so the URL goes to the shell's URL handler through rundll32 instead.
  */
-export function browserCommand(url: string, platform: NodeJS.Platform, env: Record<string, string | undefined>): [string, string[]] {
+export function browserCommand(
+  url: string,
+  platform: NodeJS.Platform,
+  env: Record<string, string | undefined>,
+): [string, string[]] {
   if (env.BROWSER) return [env.BROWSER, [url]];
   if (platform === 'darwin') return ['open', [url]];
   if (platform === 'win32') return ['rundll32.exe', ['url.dll,FileProtocolHandler', url]];
   return ['xdg-open', [url]];
 }
 
-export function systemBrowser(env: Record<string, string | undefined> = process.env, platform: NodeJS.Platform = process.platform): BrowserOpener {
+export function systemBrowser(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): BrowserOpener {
   return {
     async open(url) {
       // Refuses anything but https (http on loopback) even if a caller forgot to check.

@@ -9,8 +9,9 @@ import type { ServerDefinition } from '../core/config/types.js';
 import type { Io } from './session.js';
 
 // Tab and newline stay (tables, multi-line output); CR only as part of CRLF (a lone CR overwrites a line).
-// eslint-disable-next-line no-control-regex -- matching control characters is the point.
-const TERMINAL_UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|\r(?!\n)/g;
+const TERMINAL_UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point.
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]|\r(?!\n)/g;
 
 const escapeUnit = (ch: string) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

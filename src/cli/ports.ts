@@ -33,7 +33,10 @@ export function inputVariableName(id: string): string {
 export function envInputs(env: Record<string, string | undefined>): InputResolver {
   return {
     // The CLI never prompts: the environment, else the declared default (a command input has none).
-    resolve: (id, ctx) => Promise.resolve(env[inputVariableName(id)] ?? (ctx.declaration?.type !== 'command' ? ctx.declaration?.default : undefined)),
+    resolve: (id, ctx) =>
+      Promise.resolve(
+        env[inputVariableName(id)] ?? (ctx.declaration?.type !== 'command' ? ctx.declaration?.default : undefined),
+      ),
   };
 }
 

@@ -76,7 +76,8 @@ export class Session {
   /** Loads the config; a missing workspace or `--config` file is a usage error. */
   static async open(io: Io, o: SessionOptions): Promise<Session> {
     const workspace = resolve(io.cwd, o.workspace ?? '.');
-    if (!existsSync(workspace) || !statSync(workspace).isDirectory()) throw usageError(`--workspace ${o.workspace ?? '.'}: no such folder (${workspace})`);
+    if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+      throw usageError(`--workspace ${o.workspace ?? '.'}: no such folder (${workspace})`);
     const configFiles = o.configs.map((f) => resolve(io.cwd, f));
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
@@ -102,7 +103,15 @@ export class Session {
     };
     const config = await loadConfig(options);
     config.problems.unshift(...user.problems);
-    const session = new Session(io, workspace, config, settingsFile, user.settings, o.verbose, o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined);
+    const session = new Session(
+      io,
+      workspace,
+      config,
+      settingsFile,
+      user.settings,
+      o.verbose,
+      o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
+    );
     session.loadOptions = options;
     return session;
   }
@@ -128,7 +137,9 @@ export class Session {
 
   /** The config files this session reads: what a long-running command watches. */
   files(): string[] {
-    return this.loadOptions ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile] : [];
+    return this.loadOptions
+      ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile]
+      : [];
   }
 
   get host(): ConnectionManager {
@@ -141,7 +152,9 @@ export class Session {
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),
       elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
-      features: this.featuresFor(this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {}),
+      features: this.featuresFor(
+        this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
+      ),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
       ...this.hostExtras,
@@ -178,10 +191,17 @@ export class Session {
     if (def) return def;
     const problems = this.problemsFor(name).filter((p) => p.severity === 'error');
     if (problems.length) {
-      throw usageError(`server "${name}" has configuration errors:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+      throw usageError(
+        `server "${name}" has configuration errors:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`,
+      );
     }
     const known = this.names();
-    throw usageError(`unknown server "${name}"; known servers: ${known.length ? known.join(', ') : '(none)'}`, known.length ? undefined : `No servers are configured for ${this.workspace} (.mcp.json, .vscode/mcp.json or --config).`);
+    throw usageError(
+      `unknown server "${name}"; known servers: ${known.length ? known.join(', ') : '(none)'}`,
+      known.length
+        ? undefined
+        : `No servers are configured for ${this.workspace} (.mcp.json, .vscode/mcp.json or --config).`,
+    );
   }
 
   /** Starts exactly `defs` (others are never spawned) and waits until each has settled. */
@@ -216,7 +236,10 @@ export function formatProblem(p: ConfigProblem): string {
  * The managed (policy) file: `MCP_HOST_MANAGED_CONFIG`, else the editor's `mcpHost.managedConfigPath`
  * from the user settings.json, so the CLI obeys the same policy (servers and registry) as the editor.
  */
-export function managedPathFor(env: Record<string, string | undefined>, settings: Record<string, unknown>): string | undefined {
+export function managedPathFor(
+  env: Record<string, string | undefined>,
+  settings: Record<string, unknown>,
+): string | undefined {
   const fromSettings = settings['mcpHost.managedConfigPath'];
   return env.MCP_HOST_MANAGED_CONFIG || (typeof fromSettings === 'string' && fromSettings ? fromSettings : undefined);
 }

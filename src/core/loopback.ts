@@ -31,12 +31,18 @@ export type AccessVerdict = { ok: true } | { ok: false; status: 401 | 403; reaso
  * Decides a request before anything else sees it. `port` is the listening port (for the Host
  * check); `given` is the token the request carried, wherever the server expects it.
  */
-export function checkLoopbackAccess(req: IncomingMessage, given: string | undefined, expected: string, port: number): AccessVerdict {
+export function checkLoopbackAccess(
+  req: IncomingMessage,
+  given: string | undefined,
+  expected: string,
+  port: number,
+): AccessVerdict {
   // Browsers send Origin on cross-origin fetches and on every WebSocket handshake; agents (Node,
   // Python, Go processes) do not.
   if (req.headers.origin !== undefined) return { ok: false, status: 403, reason: 'browser origin refused' };
   const host = (req.headers.host ?? '').toLowerCase();
-  if (![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host)) return { ok: false, status: 403, reason: 'host not loopback' };
+  if (![`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host))
+    return { ok: false, status: 403, reason: 'host not loopback' };
   if (given === undefined || given.length === 0) return { ok: false, status: 401, reason: 'missing token' };
   if (!tokensEqual(given, expected)) return { ok: false, status: 401, reason: 'wrong token' };
   return { ok: true };

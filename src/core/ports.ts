@@ -53,7 +53,10 @@ export const systemClock: Clock = {
 /** Resolves `${input:id}` variables (VS Code `inputs`); password inputs are kept in SecretStorage. */
 export interface InputResolver {
   /** `declaration` is the file's `inputs` entry (absent for formats without `inputs`). */
-  resolve(id: string, context: { file: string; description?: string; password?: boolean; declaration?: InputDeclaration }): Promise<string | undefined>;
+  resolve(
+    id: string,
+    context: { file: string; description?: string; password?: boolean; declaration?: InputDeclaration },
+  ): Promise<string | undefined>;
 }
 
 export const nullLogger: Logger = {

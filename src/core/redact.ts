@@ -11,17 +11,20 @@ export const REDACTED = '[redacted]';
  * Header names whose values are credentials: the well-known ones, anything naming a token, secret,
  * password or key (`Ocp-Apim-Subscription-Key`, `DD-APPLICATION-KEY`, `PRIVATE-TOKEN`), and `*-PAT`.
  */
-const SECRET_HEADER_RE = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-access-token|x-csrf-token|x-claude-code-ide-authorization)$|(token|secret|password|passwd|api[-_]?key|auth|session|credential|signature)|(^|[-_])(key|pat|pwd|pass)$/i;
+const SECRET_HEADER_RE =
+  /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key|x-auth-token|x-access-token|x-csrf-token|x-claude-code-ide-authorization)$|(token|secret|password|passwd|api[-_]?key|auth|session|credential|signature)|(^|[-_])(key|pat|pwd|pass)$/i;
 
 /** Query-parameter / key names whose values are credentials. */
-const SECRET_KEY_RE = /(token|secret|password|passwd|pwd|api[-_]?key|apikey|auth|credential|session|signature|^sig$|private[-_]?key|client[-_]?secret|^code$|^key$|^pat$|(access|account|subscription|application|app|master|signing|encryption|shared[-_]?access|license|storage)[-_]?key$)/i;
+const SECRET_KEY_RE =
+  /(token|secret|password|passwd|pwd|api[-_]?key|apikey|auth|credential|session|signature|^sig$|private[-_]?key|client[-_]?secret|^code$|^key$|^pat$|(access|account|subscription|application|app|master|signing|encryption|shared[-_]?access|license|storage)[-_]?key$)/i;
 
 /**
  * Names in a `name: value` line (a header, a YAML or log field) whose whole value is a credential.
  * Narrower than SECRET_KEY_RE: `auth` or `session` alone before a colon is mostly prose
  * ("oauth: signing in"), and those lines are our own log messages.
  */
-const SECRET_FIELD_RE = /^(authorization|proxy-authorization|cookie|set-cookie)$|(token|secret|password|passwd|pwd|api[-_]?key|apikey|credential|private[-_]?key)|(^|[-_])(key|pat|pass)$|(access|account|subscription|application|master|signing|encryption)[-_]?key$/i;
+const SECRET_FIELD_RE =
+  /^(authorization|proxy-authorization|cookie|set-cookie)$|(token|secret|password|passwd|pwd|api[-_]?key|apikey|credential|private[-_]?key)|(^|[-_])(key|pat|pass)$|(access|account|subscription|application|master|signing|encryption)[-_]?key$/i;
 
 export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER_RE.test(name);
@@ -98,7 +101,14 @@ function redactFields(s: string): string {
       for (const m of line.matchAll(FIELD_RE)) {
         const valueAt = m.index + m[0].length;
         const rest = line.slice(valueAt);
-        if (!SECRET_FIELD_RE.test(m[2]!) || PROSE_FIELD_RE.test(m[2]!) || rest === '' || /^["']/.test(rest) || rest.startsWith(REDACTED)) continue;
+        if (
+          !SECRET_FIELD_RE.test(m[2]!) ||
+          PROSE_FIELD_RE.test(m[2]!) ||
+          rest === '' ||
+          /^["']/.test(rest) ||
+          rest.startsWith(REDACTED)
+        )
+          continue;
         return `${line.slice(0, valueAt)}${REDACTED}`;
       }
       return line;
@@ -115,32 +125,58 @@ function redactFields(s: string): string {
 export function redactString(s: string): string {
   let out = s;
   // PEM private keys, whole (or to the end when the END line is missing).
-  out = out.replace(/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g, `${REDACTED} private key`);
+  out = out.replace(
+    /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g,
+    `${REDACTED} private key`,
+  );
   // Credentials in URLs: scheme://user:pass@host, the password may hold '@' or '/' (the last '@'
   // of the run ends it); scheme://token@host. `host:3000/@scope` is a port, not a password.
-  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]*):(?!\d{1,5}(?:[/?#\s]|$))(\S*)@/gi, (_m, scheme: string, user: string) => `${scheme}${user ? REDACTED : ''}:${REDACTED}@`);
+  out = out.replace(
+    /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]*):(?!\d{1,5}(?:[/?#\s]|$))(\S*)@/gi,
+    (_m, scheme: string, user: string) => `${scheme}${user ? REDACTED : ''}:${REDACTED}@`,
+  );
   out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/@:[\]]+)@/gi, (_m, scheme: string) => `${scheme}${REDACTED}@`);
   out = redactFields(out);
   // Authorization schemes anywhere else; `bearer` in any case (Basic/Token/Digest capitalised only:
   // in lower case they are ordinary words).
-  out = out.replace(/\b(bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi, (_m, scheme: string) => `${scheme} ${REDACTED}`);
-  out = out.replace(/\b(Basic|Token|Digest)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/g, (_m, scheme: string) => `${scheme} ${REDACTED}`);
+  out = out.replace(
+    /\b(bearer)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/gi,
+    (_m, scheme: string) => `${scheme} ${REDACTED}`,
+  );
+  out = out.replace(
+    /\b(Basic|Token|Digest)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]+/g,
+    (_m, scheme: string) => `${scheme} ${REDACTED}`,
+  );
   // JSON-ish and Python-ish "key": "value" / 'key': 'value' (also `key: "value"` in YAML).
   // The key starts at a quote or at the start of a word, never inside one: a long token-like line
   // would otherwise be tried at every character (quadratic).
-  out = out.replace(/(?:(["'])|(?<![\w.-]))([\w.-]+)\1?(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g, (m, q: string | undefined, key: string, sep: string, vq: string) =>
-    isSecretKey(key) && (q === undefined || m.startsWith(`${q}${key}${q}`)) ? `${q ?? ''}${key}${q ?? ''}${sep}${vq}${REDACTED}${vq}` : m,
+  out = out.replace(
+    /(?:(["'])|(?<![\w.-]))([\w.-]+)\1?(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g,
+    (m, q: string | undefined, key: string, sep: string, vq: string) =>
+      isSecretKey(key) && (q === undefined || m.startsWith(`${q}${key}${q}`))
+        ? `${q ?? ''}${key}${q ?? ''}${sep}${vq}${REDACTED}${vq}`
+        : m,
   );
   // key=value (query strings, env assignments, `aws_secret_access_key = X`, --api-key=xyz), quoted or not.
-  out = out.replace(new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'), (m, pre: string, key: string, eq: string, value: string) => {
-    if (!isSecretKey(key) || value.includes(REDACTED)) return m;
-    const q = /^["']/.test(value) ? value[0]! : '';
-    return `${pre}${key}${eq}${q}${REDACTED}${q}`;
-  });
+  out = out.replace(
+    new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'),
+    (m, pre: string, key: string, eq: string, value: string) => {
+      if (!isSecretKey(key) || value.includes(REDACTED)) return m;
+      const q = /^["']/.test(value) ? value[0]! : '';
+      return `${pre}${key}${eq}${q}${REDACTED}${q}`;
+    },
+  );
   // "--token xyz" style flags
-  out = out.replace(/(--?[\w-]*(?:token|secret|password|passwd|api[-_]?key|auth|credential)[\w-]*)(\s+)(?!-)(?!\[redacted\])(\S+)/gi, (_m, flag: string, sp: string) => `${flag}${sp}${REDACTED}`);
+  out = out.replace(
+    /(--?[\w-]*(?:token|secret|password|passwd|api[-_]?key|auth|credential)[\w-]*)(\s+)(?!-)(?!\[redacted\])(\S+)/gi,
+    (_m, flag: string, sp: string) => `${flag}${sp}${REDACTED}`,
+  );
   // `-p X` (mysql, sshpass, many CLIs) unless X is a port.
-  out = out.replace(/(^|\s)(-p)(\s+)(?!-)(?!\[redacted\])(\S+)/g, (m, pre: string, flag: string, sp: string, value: string) => (PORT_LIKE.test(value) ? m : `${pre}${flag}${sp}${REDACTED}`));
+  out = out.replace(
+    /(^|\s)(-p)(\s+)(?!-)(?!\[redacted\])(\S+)/g,
+    (m, pre: string, flag: string, sp: string, value: string) =>
+      PORT_LIKE.test(value) ? m : `${pre}${flag}${sp}${REDACTED}`,
+  );
   return redactTokens(out);
 }
 
@@ -189,7 +225,9 @@ export function redactArgs(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const flag = /^--?[\w-]+$/.test(a) && (isSecretKey(a.replace(/^-+/, '')) || (a === '-p' && !PORT_LIKE.test(args[i + 1] ?? '')));
+    const flag =
+      /^--?[\w-]+$/.test(a) &&
+      (isSecretKey(a.replace(/^-+/, '')) || (a === '-p' && !PORT_LIKE.test(args[i + 1] ?? '')));
     out.push(redactString(a));
     if (flag && i + 1 < args.length && !args[i + 1]!.startsWith('-')) {
       out.push(REDACTED);

@@ -12,7 +12,10 @@ export type CommandHandler = (...args: unknown[]) => unknown;
 export type CommandTable = Record<CommandId, CommandHandler>;
 
 /** Registers every handler; a failure is shown by `onError` (one place for every command). */
-export function registerCommandTable(table: CommandTable, onError: (id: CommandId, e: unknown) => void): vscode.Disposable[] {
+export function registerCommandTable(
+  table: CommandTable,
+  onError: (id: CommandId, e: unknown) => void,
+): vscode.Disposable[] {
   return (Object.keys(table) as CommandId[]).map((id) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {

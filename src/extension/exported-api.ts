@@ -45,7 +45,12 @@ export interface McpHostApi {
   readonly onDidChangeServers: vscode.Event<{ name: string; removed: boolean }>;
 }
 
-export function createApi(host: McpHost, controller: ConfigController, ready: Promise<void>, toolFilter?: ToolFilter): McpHostApi & vscode.Disposable {
+export function createApi(
+  host: McpHost,
+  controller: ConfigController,
+  ready: Promise<void>,
+  toolFilter?: ToolFilter,
+): McpHostApi & vscode.Disposable {
   const emitter = new vscode.EventEmitter<{ name: string; removed: boolean }>();
   const sub = host.onDidChangeServer((e) => emitter.fire({ name: e.name, removed: e.snapshot === undefined }));
   return {
@@ -68,7 +73,8 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
           state: st.kind,
           heldBack: controller.gate(s.name),
           error: st.kind === 'failed' ? st.error.message : st.kind === 'needs-auth' ? st.message : undefined,
-          serverInfo: st.kind === 'connected' ? { name: st.serverInfo.name, version: st.serverInfo.version } : undefined,
+          serverInfo:
+            st.kind === 'connected' ? { name: st.serverInfo.name, version: st.serverInfo.version } : undefined,
           tools: s.tools.length,
           resources: s.resources.length,
           prompts: s.prompts.length,
@@ -76,13 +82,18 @@ export function createApi(host: McpHost, controller: ConfigController, ready: Pr
       }),
     // App-only tools (MCP Apps) are not for other extensions' agents, nor tools the user switched off in the tree.
     listTools: (server) => {
-      const all = host.servers().filter((s) => server === undefined || s.name === server).flatMap((s) => s.tools.filter(visibleToModel));
+      const all = host
+        .servers()
+        .filter((s) => server === undefined || s.name === server)
+        .flatMap((s) => s.tools.filter(visibleToModel));
       return toolFilter ? toolFilter.filter(all) : all;
     },
     callTool: async (server, tool, args, opts) => {
       const t = host.server(server)?.tools.find((x) => x.name === tool || x.qualifiedName === tool);
       if (t && toolFilter && !toolFilter.isEnabled(server, t.name)) {
-        throw new Error(`${server}: tool "${t.name}" is disabled in this workspace (tick it in the MCP Host view to enable it).`);
+        throw new Error(
+          `${server}: tool "${t.name}" is disabled in this workspace (tick it in the MCP Host view to enable it).`,
+        );
       }
       return host.callTool(server, tool, args, opts);
     },

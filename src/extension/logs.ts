@@ -59,10 +59,15 @@ export class ServerLogs implements vscode.Disposable {
     const st = e.snapshot.state;
     const label = ConnectionStates.label(st);
     const detail =
-      st.kind === 'failed' ? `: ${st.error.message}${st.error.hint ? ` (${st.error.hint})` : ''}` :
-      st.kind === 'needs-auth' ? `: ${st.message}` :
-      st.kind === 'connected' ? ` to ${st.serverInfo.name} ${st.serverInfo.version} in ${Math.round(st.connectMs)} ms (${e.snapshot.tools.length} tools)` :
-      st.kind === 'disabled' ? ` (${st.reason}${st.message ? `: ${st.message}` : ''})` : '';
+      st.kind === 'failed'
+        ? `: ${st.error.message}${st.error.hint ? ` (${st.error.hint})` : ''}`
+        : st.kind === 'needs-auth'
+          ? `: ${st.message}`
+          : st.kind === 'connected'
+            ? ` to ${st.serverInfo.name} ${st.serverInfo.version} in ${Math.round(st.connectMs)} ms (${e.snapshot.tools.length} tools)`
+            : st.kind === 'disabled'
+              ? ` (${st.reason}${st.message ? `: ${st.message}` : ''})`
+              : '';
     const held = heldReason(e.snapshot.definition);
     const line = held ? `not started: ${HELD_LOG[held]}` : `${label}${detail}`;
     if (this.lastState.get(e.name) === line) return;

@@ -39,7 +39,6 @@ import { readSettings } from './settings.js';
 
 let host: McpHost | undefined;
 
-
 /** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
 function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
   const s = readSettings();
@@ -112,7 +111,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       if (!e.affectsConfiguration('mcpHost.concurrency') && !e.affectsConfiguration('mcpHost.timeouts')) return;
       const now = readSettings();
       h.updateSettings({ concurrency: now.concurrency, timeouts: now.timeouts });
-      logger.info(`settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`);
+      logger.info(
+        `settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`,
+      );
     }),
   );
   const dev = startDevMode(h, (name) => logs.logger(name));
@@ -122,7 +123,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
   const toolFilter = workspaceToolFilter();
-  const gateway = startGatewayIntegration({ context, log: logger, host: h, bridge, features: gatewayFeatures(h), isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool) });
+  const gateway = startGatewayIntegration({
+    context,
+    log: logger,
+    host: h,
+    bridge,
+    features: gatewayFeatures(h),
+    isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool),
+  });
   context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
   context.subscriptions.push(gateway);
   const gatewayEnv = (): Record<string, string> => {
@@ -166,7 +174,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   );
   const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name), toolFilter);
   context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
-  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true, manageCheckboxStateManually: true });
+  const view = vscode.window.createTreeView('mcpHost.servers', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    manageCheckboxStateManually: true,
+  });
   context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
   const status = new StatusBar(controller);
   const notifier = new Notifier();
@@ -203,10 +215,14 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
         .reload()
         .then(async () => {
           resolve();
-          logger.info(`configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`);
+          logger.info(
+            `configuration read in ${(performance.now() - t0).toFixed(1)} ms: ${controller.servers().length} servers, ${controller.problems().length} problems`,
+          );
           await h.whenSettled();
           const states = controller.servers().map((s) => `${s.name}=${controller.gate(s.name) ?? s.state.kind}`);
-          logger.info(`all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`);
+          logger.info(
+            `all servers settled ${(performance.now() - started).toFixed(0)} ms after activation (${states.join(', ') || 'none'})`,
+          );
         })
         .catch((e: unknown) => {
           resolve();
@@ -237,7 +253,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       if (!e.affectsConfiguration('mcpHost.logging')) return;
       for (const s of h.servers()) {
         if (s.state.kind !== 'connected') continue;
-        void h.withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name))).catch(() => undefined);
+        void h
+          .withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name)))
+          .catch(() => undefined);
       }
     }),
   );
@@ -264,7 +282,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
  * keyed by the .code-workspace file or the first folder.
  */
 function workspaceToolFilter(): ToolFilter {
-  const ws = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const ws =
+    vscode.workspace.workspaceFile?.scheme === 'file'
+      ? vscode.workspace.workspaceFile.fsPath
+      : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   return toolFilterFor(ws ?? '(no folder)');
 }
 

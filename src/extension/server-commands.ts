@@ -30,14 +30,23 @@ export interface CommandDeps {
 /** A tree node, `{server}`, or a plain name: every way a server command can be invoked. */
 function serverArg(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
+  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string')
+    return (arg as { server: string }).server;
   return undefined;
 }
 
-async function pickServer(deps: CommandDeps, arg: unknown, title: string, filter: (name: string) => boolean = () => true): Promise<string | undefined> {
+async function pickServer(
+  deps: CommandDeps,
+  arg: unknown,
+  title: string,
+  filter: (name: string) => boolean = () => true,
+): Promise<string | undefined> {
   const given = serverArg(arg);
   if (given) return given;
-  const names = deps.host.servers().map((s) => s.name).filter(filter);
+  const names = deps.host
+    .servers()
+    .map((s) => s.name)
+    .filter(filter);
   if (names.length === 0) {
     void vscode.window.showInformationMessage('No MCP server to act on.');
     return undefined;
@@ -80,7 +89,11 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
   };
 
   /** Picks a remote server, runs an OAuth action on it, then reconnects it with the new credentials. */
-  const withRemote = async (arg: unknown, title: string, act: (def: ServerDefinition) => Promise<void>): Promise<void> => {
+  const withRemote = async (
+    arg: unknown,
+    title: string,
+    act: (def: ServerDefinition) => Promise<void>,
+  ): Promise<void> => {
     const name = await pickServer(deps, arg, title, (n) => isRemoteDef(controller.definition(n)));
     const def = name ? controller.definition(name) : undefined;
     if (!def) return;
@@ -176,7 +189,12 @@ function isRemoteDef(def: ServerDefinition | undefined): boolean {
 }
 
 function configTarget(controller: ConfigController, arg: unknown): ConfigTarget | undefined {
-  if (arg && typeof arg === 'object' && typeof (arg as ConfigTarget).file === 'string' && Array.isArray((arg as ConfigTarget).jsonPath)) {
+  if (
+    arg &&
+    typeof arg === 'object' &&
+    typeof (arg as ConfigTarget).file === 'string' &&
+    Array.isArray((arg as ConfigTarget).jsonPath)
+  ) {
     return { file: (arg as ConfigTarget).file, jsonPath: (arg as ConfigTarget).jsonPath };
   }
   const name = serverArg(arg);

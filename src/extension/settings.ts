@@ -72,13 +72,19 @@ export function readSettings(): McpHostSettings {
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },
     ideServerEnabled: bool(cfg, 'ideServer.enabled', true),
     gateway: { enabled: bool(cfg, 'gateway.enabled', true), exclude: strings(cfg, 'gateway.exclude') ?? [] },
-    discovery: { enabled: bool(cfg, 'discovery.enabled', false), sources: strings(cfg, 'discovery.sources') as DiscoverySource[] | undefined },
+    discovery: {
+      enabled: bool(cfg, 'discovery.enabled', false),
+      sources: strings(cfg, 'discovery.sources') as DiscoverySource[] | undefined,
+    },
     managedConfigPath: text(cfg, 'managedConfigPath'),
     registryUrl: text(cfg, 'registry.url'),
     samplingAlwaysAllow: strings(cfg, 'sampling.alwaysAllow') ?? [],
     logging: { level: text(cfg, 'logging.level') ?? 'info', serverLevels: stringMap(cfg, 'logging.serverLevels') },
     pingIntervalSeconds: atLeast(cfg, 'ping.intervalSeconds', 0, 60),
-    trace: { servers: strings(cfg, 'trace.servers') ?? [], capacity: Math.max(10, atLeast(cfg, 'trace.capacity', 0, 2000)) },
+    trace: {
+      servers: strings(cfg, 'trace.servers') ?? [],
+      capacity: Math.max(10, atLeast(cfg, 'trace.capacity', 0, 2000)),
+    },
     devRestartDelayMs: atLeast(cfg, 'dev.restartDelay', 0, 500),
   };
 }

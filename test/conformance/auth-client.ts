@@ -91,7 +91,8 @@ async function connect(host: McpHost, auth: HostAuth, def: ServerDefinition): Pr
     await host.whenSettled();
     const state = host.server(SERVER)?.state;
     if (state?.kind === 'connected') return host.server(SERVER)!.tools;
-    if (state?.kind !== 'needs-auth' || signIns >= MAX_SIGN_INS) throw new Error(`not connected: ${JSON.stringify(state)}`);
+    if (state?.kind !== 'needs-auth' || signIns >= MAX_SIGN_INS)
+      throw new Error(`not connected: ${JSON.stringify(state)}`);
     logger.info(`needs-auth: ${state.message}; signing in`);
     await auth.authenticate(def);
     await host.restart(SERVER);
@@ -158,7 +159,9 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`conformance auth client: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(
+      `conformance auth client: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

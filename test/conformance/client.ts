@@ -33,7 +33,8 @@ export function defaultsOf(schema: Record<string, unknown>): Record<string, unkn
 /** Accepts every form with its defaults (SEP-1034); URL elicitations are declined (no browser here). */
 const elicitation: ElicitationPort = {
   elicit(_server, request) {
-    if (request.mode === 'form') return Promise.resolve({ action: 'accept', content: defaultsOf(request.requestedSchema) });
+    if (request.mode === 'form')
+      return Promise.resolve({ action: 'accept', content: defaultsOf(request.requestedSchema) });
     return Promise.resolve({ action: 'decline' });
   },
 };
@@ -68,7 +69,12 @@ async function main(): Promise<void> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   if (!url || !/^https?:\/\//.test(url)) throw new Error('usage: client.ts URL');
   const blobDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
-  const host = createHost({ logger, blobDir, elicitation, clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' } });
+  const host = createHost({
+    logger,
+    blobDir,
+    elicitation,
+    clientInfo: { name: 'mcp-host-conformance', version: '0.1.0' },
+  });
   try {
     host.setDefinitions([definition(url)]);
     const tools = await connected(host);
@@ -90,7 +96,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (err: unknown) => {
-    process.stderr.write(`conformance client: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`conformance client: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },
 );

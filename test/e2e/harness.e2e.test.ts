@@ -39,9 +39,7 @@ test('helpers drive the palette, editors, quick picks, the status bar and dialog
   });
   assert.ok(!languages.includes('JSON'), 'JSON is off screen in the long list, so pickQuickItem must filter');
   await vs.pickQuickItem('JSON');
-  await poll('the status bar to show JSON', 30_000, async () =>
-    (await vs.statusBar()).find((e) => e.text === 'JSON'),
-  );
+  await poll('the status bar to show JSON', 30_000, async () => (await vs.statusBar()).find((e) => e.text === 'JSON'));
 
   await vs.runCommand('Go to Line/Column...');
   await vs.submitQuickInput(':1:3');
@@ -74,39 +72,43 @@ function processesMentioning(dir: string): string[] {
 }
 
 for (const sig of ['SIGINT', 'SIGKILL'] as const) {
-  test(`a test process stopped by ${sig} leaves no code-server process and no temp folder`, { timeout: 600_000 }, async (t) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/e2e/support/hold-session.ts')], {
-      cwd: repoRoot,
-      // The same build as this process: the child must not package the working tree again.
-      env: { ...process.env, MCP_HOST_E2E_VSIX: packagedVsix() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    t.after(async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  test(
+    `a test process stopped by ${sig} leaves no code-server process and no temp folder`,
+    { timeout: 600_000 },
+    async (t) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'test/e2e/support/hold-session.ts')], {
+        cwd: repoRoot,
+        // The same build as this process: the child must not package the working tree again.
+        env: { ...process.env, MCP_HOST_E2E_VSIX: packagedVsix() },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      t.after(async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      });
+
+      const line = await new Promise<string>((resolve, reject) => {
+        const rl = createInterface({ input: child.stdout });
+        rl.once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`hold-session exited (${code}) before starting: ${stderr}`)));
+      });
+      const { serverPid, root } = JSON.parse(line) as { serverPid: number; root: string };
+      assert.ok(existsSync(root), 'the session folder exists while it runs');
+      assert.ok(processesMentioning(root).length > 0, 'code-server runs');
+
+      child.kill(sig);
       await exited;
-    });
-
-    const line = await new Promise<string>((resolve, reject) => {
-      const rl = createInterface({ input: child.stdout });
-      rl.once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`hold-session exited (${code}) before starting: ${stderr}`)));
-    });
-    const { serverPid, root } = JSON.parse(line) as { serverPid: number; root: string };
-    assert.ok(existsSync(root), 'the session folder exists while it runs');
-    assert.ok(processesMentioning(root).length > 0, 'code-server runs');
-
-    child.kill(sig);
-    await exited;
-    // SIGINT: the harness's signal hook kills the tree at once. SIGKILL: no hook runs; the
-    // watchdog notices within a second or two.
-    await poll(`code-server (${serverPid}) and its children to be gone`, 60_000, async () =>
-      processesMentioning(root).length === 0 ? true : undefined,
-    ).catch((err: unknown) => {
-      throw new Error(`${String(err)}; still running: ${processesMentioning(root).join('\n')}`);
-    });
-    await poll(`${root} to be removed`, 60_000, async () => (existsSync(root) ? undefined : true));
-  });
+      // SIGINT: the harness's signal hook kills the tree at once. SIGKILL: no hook runs; the
+      // watchdog notices within a second or two.
+      await poll(`code-server (${serverPid}) and its children to be gone`, 60_000, async () =>
+        processesMentioning(root).length === 0 ? true : undefined,
+      ).catch((err: unknown) => {
+        throw new Error(`${String(err)}; still running: ${processesMentioning(root).join('\n')}`);
+      });
+      await poll(`${root} to be removed`, 60_000, async () => (existsSync(root) ? undefined : true));
+    },
+  );
 }

@@ -16,7 +16,15 @@ import type { TestContext } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { filesUnder } from './support/files.js';
 import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
-import { artifactsDir, chromiumPath, codeServer, fixturesDir, installExtension, packagedVsix, repoRoot } from './support/prepare.js';
+import {
+  artifactsDir,
+  chromiumPath,
+  codeServer,
+  fixturesDir,
+  installExtension,
+  packagedVsix,
+  repoRoot,
+} from './support/prepare.js';
 import {
   MCP_HOST_CONTAINER,
   activeEditor,
@@ -45,7 +53,14 @@ export { poll } from './support/workbench.js';
 export { killMarked, pidsWith } from './support/processes.js';
 
 /** server-everything's entry in this repo's node_modules: e2e workspaces run it with `node`, no network. */
-export const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING = join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 
 /** Options of {@link startVSCode}. */
 export interface StartOptions {
@@ -284,7 +299,11 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     ...DEFAULT_SETTINGS,
     ...(trusted
       ? { 'security.workspace.trust.enabled': false }
-      : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' }),
+      : {
+          'security.workspace.trust.enabled': true,
+          'security.workspace.trust.startupPrompt': 'never',
+          'security.workspace.trust.banner': 'never',
+        }),
     ...options.settings,
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
@@ -315,7 +334,9 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     if (browser) {
       // The last screen is what a failing test's reader wants to see first.
       const pages = browser.contexts().flatMap((c) => c.pages());
-      await pages[0]?.screenshot({ path: join(artifactsDir, `${name}-last.png`), timeout: 10_000 }).catch(() => undefined);
+      await pages[0]
+        ?.screenshot({ path: join(artifactsDir, `${name}-last.png`), timeout: 10_000 })
+        .catch(() => undefined);
       await browser.close().catch(() => undefined);
     }
     if (child?.pid) await killTree(child.pid);
@@ -341,11 +362,16 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       cs.node,
       [
         cs.entry,
-        '--auth', 'none',
-        '--bind-addr', '127.0.0.1:0',
-        '--config', join(root, 'code-server.yaml'),
-        '--extensions-dir', extensionsDir,
-        '--user-data-dir', userDataDir,
+        '--auth',
+        'none',
+        '--bind-addr',
+        '127.0.0.1:0',
+        '--config',
+        join(root, 'code-server.yaml'),
+        '--extensions-dir',
+        extensionsDir,
+        '--user-data-dir',
+        userDataDir,
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-getting-started-override',
@@ -411,18 +437,25 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
         // A hover card left by the previous row (the mouse still rests there) can lie over this
         // row and take the click; move the mouse off the workbench and let the card close first.
         await page.mouse.move(0, 0);
-        await page.locator('.workbench-hover, .monaco-hover:not(.hidden)').first().waitFor({ state: 'hidden', timeout: timeoutMs });
+        await page
+          .locator('.workbench-hover, .monaco-hover:not(.hidden)')
+          .first()
+          .waitFor({ state: 'hidden', timeout: timeoutMs });
         await row.click({ button: opts?.button ?? 'left' });
       },
       treeItems: async () => {
         await focusMcpHostView();
-        return serversView().locator('.monaco-list-row').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? (e.textContent ?? '')));
+        return serversView()
+          .locator('.monaco-list-row')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? e.textContent ?? ''));
       },
       activeEditorText: () => editorText(activeEditor(page)),
       notifications: () => notificationMessages(page),
       waitForNotification: (match, t = timeoutMs) =>
         poll(`a notification matching ${String(match)}`, t, async () =>
-          (await notificationMessages(page)).find((m) => (typeof match === 'string' ? m.includes(match) : match.test(m))),
+          (await notificationMessages(page)).find((m) =>
+            typeof match === 'string' ? m.includes(match) : match.test(m),
+          ),
         ),
       statusBar: () => statusBarEntries(page),
       shownOutput: () => shownOutput(page),
@@ -467,7 +500,11 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
  * they are skipped instead of each timing out. A failing step leaves a screenshot and calls
  * `onFailure` (for extra diagnostics) before its error is reported.
  */
-export function stepRunner(t: TestContext, vs: VSCode, onFailure?: () => void): (name: string, fn: () => Promise<void>) => Promise<void> {
+export function stepRunner(
+  t: TestContext,
+  vs: VSCode,
+  onFailure?: () => void,
+): (name: string, fn: () => Promise<void>) => Promise<void> {
   let failed: string | undefined;
   return (name, fn) =>
     t.test(name, { skip: failed ? `an earlier step failed: ${failed}` : false }, async () => {

@@ -23,10 +23,17 @@ test('the bundle builds and the CLI prints its version', () => {
 test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handshake and serves a tool call', async () => {
   if (!existsSync('dist/ext-apps-bridge.js')) execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { AppBridge: Bridge } = require(join(process.cwd(), 'dist/ext-apps-bridge.js')) as { AppBridge: typeof AppBridge };
+  const { AppBridge: Bridge } = require(join(process.cwd(), 'dist/ext-apps-bridge.js')) as {
+    AppBridge: typeof AppBridge;
+  };
   const { App: AppClass } = (await import('@modelcontextprotocol/ext-apps')) as { App: typeof App };
   const { port1, port2 } = new MessageChannel();
-  const bridge = new Bridge(null, { name: 'build-test-host', version: '0.0.0' }, { serverTools: {} }, { hostContext: { theme: 'dark' } });
+  const bridge = new Bridge(
+    null,
+    { name: 'build-test-host', version: '0.0.0' },
+    { serverTools: {} },
+    { hostContext: { theme: 'dark' } },
+  );
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
   bridge.oncalltool = async (params) => ({ content: [{ type: 'text', text: `called ${params.name}` }] });
   await bridge.connect(new PipeTransport(pipeOf(port1)));

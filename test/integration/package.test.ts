@@ -36,30 +36,45 @@ function zipEntries(buf: Buffer): string[] {
   return names;
 }
 
-test('npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1 MB', { timeout: 180_000 }, () => {
-  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string; main: string };
-  const startedAt = Date.now();
-  execFileSync('npm', ['run', 'package'], { cwd: repo, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+test(
+  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1 MB',
+  { timeout: 180_000 },
+  () => {
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+      main: string;
+    };
+    const startedAt = Date.now();
+    execFileSync('npm', ['run', 'package'], { cwd: repo, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
 
-  const vsix = join(repo, `${pkg.name}-${pkg.version}.vsix`);
-  const st = statSync(vsix);
-  // Rounded down to the second by some file systems; the file must come from this run.
-  assert.ok(st.mtimeMs >= startedAt - 2000, `${vsix} was not written by this run`);
-  assert.ok(st.size < 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1 MB`);
+    const vsix = join(repo, `${pkg.name}-${pkg.version}.vsix`);
+    const st = statSync(vsix);
+    // Rounded down to the second by some file systems; the file must come from this run.
+    assert.ok(st.mtimeMs >= startedAt - 2000, `${vsix} was not written by this run`);
+    assert.ok(st.size < 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1 MB`);
 
-  const entries = zipEntries(readFileSync(vsix));
-  const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
-  assert.ok(entries.includes('extension.vsixmanifest'), 'manifest missing');
-  assert.ok(files.includes('package.json'));
-  assert.ok(files.includes(pkg.main.replace(/^\.\//, '')), `${pkg.main} missing from the .vsix`);
-  assert.ok(files.some((f) => f.startsWith('media/')), 'media/ missing');
+    const entries = zipEntries(readFileSync(vsix));
+    const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
+    assert.ok(entries.includes('extension.vsixmanifest'), 'manifest missing');
+    assert.ok(files.includes('package.json'));
+    assert.ok(files.includes(pkg.main.replace(/^\.\//, '')), `${pkg.main} missing from the .vsix`);
+    assert.ok(
+      files.some((f) => f.startsWith('media/')),
+      'media/ missing',
+    );
 
-  for (const forbidden of ['src/', 'test/', 'node_modules/', 'scripts/', '.cache/', 'demo/']) {
-    const hit = files.filter((f) => f.startsWith(forbidden) || f.includes(`/${forbidden}`));
-    assert.deepEqual(hit, [], `the .vsix must not contain ${forbidden}`);
-  }
-  // .vscodeignore is an allow-list: the extension bundle, media/, package.json and the three
-  // documents. (The CLI and source maps stay out: the CLI ships through npm, maps double the size.)
-  const allowed = /^(dist\/[^/]+\.js(\.map)?|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/i;
-  assert.deepEqual(files.filter((f) => !allowed.test(f)), [], 'unexpected files in the .vsix');
-});
+    for (const forbidden of ['src/', 'test/', 'node_modules/', 'scripts/', '.cache/', 'demo/']) {
+      const hit = files.filter((f) => f.startsWith(forbidden) || f.includes(`/${forbidden}`));
+      assert.deepEqual(hit, [], `the .vsix must not contain ${forbidden}`);
+    }
+    // .vscodeignore is an allow-list: the extension bundle, media/, package.json and the three
+    // documents. (The CLI and source maps stay out: the CLI ships through npm, maps double the size.)
+    const allowed = /^(dist\/[^/]+\.js(\.map)?|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/i;
+    assert.deepEqual(
+      files.filter((f) => !allowed.test(f)),
+      [],
+      'unexpected files in the .vsix',
+    );
+  },
+);

@@ -9,10 +9,26 @@ test('checkLoopbackAccess: Origin, then Host, then the token, each with its stat
   const host = { host: '127.0.0.1:9' };
   assert.deepEqual(checkLoopbackAccess(req(host), 's', 's', 9), { ok: true });
   assert.deepEqual(checkLoopbackAccess(req({ host: '[::1]:9' }), 's', 's', 9), { ok: true });
-  assert.deepEqual(checkLoopbackAccess(req({ ...host, origin: 'null' }), 's', 's', 9), { ok: false, status: 403, reason: 'browser origin refused' });
-  assert.deepEqual(checkLoopbackAccess(req({ host: 'evil.example:9' }), 's', 's', 9), { ok: false, status: 403, reason: 'host not loopback' });
-  assert.deepEqual(checkLoopbackAccess(req({ host: 'localhost:10' }), 's', 's', 9), { ok: false, status: 403, reason: 'host not loopback' });
-  assert.deepEqual(checkLoopbackAccess(req(host), undefined, 's', 9), { ok: false, status: 401, reason: 'missing token' });
+  assert.deepEqual(checkLoopbackAccess(req({ ...host, origin: 'null' }), 's', 's', 9), {
+    ok: false,
+    status: 403,
+    reason: 'browser origin refused',
+  });
+  assert.deepEqual(checkLoopbackAccess(req({ host: 'evil.example:9' }), 's', 's', 9), {
+    ok: false,
+    status: 403,
+    reason: 'host not loopback',
+  });
+  assert.deepEqual(checkLoopbackAccess(req({ host: 'localhost:10' }), 's', 's', 9), {
+    ok: false,
+    status: 403,
+    reason: 'host not loopback',
+  });
+  assert.deepEqual(checkLoopbackAccess(req(host), undefined, 's', 9), {
+    ok: false,
+    status: 401,
+    reason: 'missing token',
+  });
   assert.deepEqual(checkLoopbackAccess(req(host), '', 's', 9), { ok: false, status: 401, reason: 'missing token' });
   assert.deepEqual(checkLoopbackAccess(req(host), 'S', 's', 9), { ok: false, status: 401, reason: 'wrong token' });
 });
@@ -27,7 +43,9 @@ test('listenOnLoopback resolves with the OS-chosen port, reachable on 127.0.0.1'
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
       res.on('end', () => resolve(text));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
   assert.equal(body, 'here');
   await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../../src/core/private-file.js';
@@ -31,16 +41,20 @@ test('writePrivateFile writes 0600, replaces the old content whole and leaves no
   assert.deepEqual(readdirSync(dir), ['42.lock']);
 });
 
-test('writePrivateFile replaces a symlink planted at the target instead of writing through it', { skip: !posix }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-private-'));
-  const outside = join(mkdtempSync(join(tmpdir(), 'mcp-host-outside-')), 'victim');
-  writeFileSync(outside, 'untouched');
-  symlinkSync(outside, join(dir, 'x.json'));
-  await writePrivateFile(dir, 'x.json', 'secret');
-  assert.equal(readFileSync(outside, 'utf8'), 'untouched');
-  assert.equal(lstatSync(join(dir, 'x.json')).isSymbolicLink(), false);
-  assert.equal(readFileSync(join(dir, 'x.json'), 'utf8'), 'secret');
-});
+test(
+  'writePrivateFile replaces a symlink planted at the target instead of writing through it',
+  { skip: !posix },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-host-private-'));
+    const outside = join(mkdtempSync(join(tmpdir(), 'mcp-host-outside-')), 'victim');
+    writeFileSync(outside, 'untouched');
+    symlinkSync(outside, join(dir, 'x.json'));
+    await writePrivateFile(dir, 'x.json', 'secret');
+    assert.equal(readFileSync(outside, 'utf8'), 'untouched');
+    assert.equal(lstatSync(join(dir, 'x.json')).isSymbolicLink(), false);
+    assert.equal(readFileSync(join(dir, 'x.json'), 'utf8'), 'secret');
+  },
+);
 
 test('removeFileSync removes the file and is quiet when it is already gone; pidAlive knows this process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-private-'));

@@ -36,11 +36,19 @@ const SECRETS: [string, string, string][] = [
   ['password=X', 'password=hunter2hunter2 user=bob', 'hunter2hunter2'],
   ['PGPASSWORD=X', 'PGPASSWORD=pgS3cret!23 psql -h db', 'pgS3cret!23'],
   ['MYSQL_PWD=X', 'MYSQL_PWD=myS3cret123', 'myS3cret123'],
-  ['aws_secret_access_key = X', 'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', 'wJalrXUtnFEMI/K7MDENG'],
+  [
+    'aws_secret_access_key = X',
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'wJalrXUtnFEMI/K7MDENG',
+  ],
   ['AWS_SECRET_ACCESS_KEY=X', 'export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY', 'wJalrXUtnFEMI/K7MDENG'],
   ['double-quoted env value', 'GITHUB_TOKEN="tok en with spaces"', 'tok en with spaces'],
   ['single-quoted env value', "API_KEY='ak 0123456789'", 'ak 0123456789'],
-  ['Azure connection string AccountKey', 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4==;EndpointSuffix=core.windows.net', 'Zm9vYmFyYmF6cXV4=='],
+  [
+    'Azure connection string AccountKey',
+    'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4==;EndpointSuffix=core.windows.net',
+    'Zm9vYmFyYmF6cXV4==',
+  ],
   ['URL user and password', 'connecting to https://bob:pw0123456@host.test/x', 'pw0123456'],
   ['URL password with @', 'fetch failed: https://bob:p@ssw0rd@host.test/mcp', 'p@ssw0rd'],
   ['URL password with /', 'could not reach http://user:pa/ssw0rd@host.test/mcp', 'pa/ssw0rd'],
@@ -50,8 +58,16 @@ const SECRETS: [string, string, string][] = [
   ['query access_token', 'https://h.test/cb?access_token=at0123456789', 'at0123456789'],
   ['query client_secret', 'POST /token?client_secret=cs0123456789&grant_type=refresh_token', 'cs0123456789'],
   ['query sig (SAS)', 'https://acct.blob.core.windows.net/c?sv=2020&sig=SiGnAtUrE0123', 'SiGnAtUrE0123'],
-  ['PEM private key', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0123456789\n-----END RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA0123456789'],
-  ['PEM OpenSSH key', 'key: -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----', 'b3BlbnNzaC1rZXktdjEAAAAA'],
+  [
+    'PEM private key',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA0123456789\n-----END RSA PRIVATE KEY-----',
+    'MIIEowIBAAKCAQEA0123456789',
+  ],
+  [
+    'PEM OpenSSH key',
+    'key: -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----',
+    'b3BlbnNzaC1rZXktdjEAAAAA',
+  ],
   ['PEM key cut off', '-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkqhkiG9w0BAQEF', 'MIIEvQIBADANBgkqhkiG9w0BAQEF'],
   ['-p X (mysql)', 'mysql -u root -p hunter2hunter2 app', 'hunter2hunter2'],
   ['--api-key VALUE', 'server --api-key ak0123456789 --verbose', 'ak0123456789'],
@@ -60,7 +76,11 @@ const SECRETS: [string, string, string][] = [
   ['--token=VALUE', 'run --token=t0k3n0123456', 't0k3n0123456'],
   ['--client-secret VALUE', 'run --client-secret cs0123456789', 'cs0123456789'],
   ['GitHub classic token', 'env ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
-  ['GitHub fine-grained token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', 'github_pat_11ABCDEFG0123456789'],
+  [
+    'GitHub fine-grained token',
+    'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
+    'github_pat_11ABCDEFG0123456789',
+  ],
   ['Anthropic key', 'key sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa', 'sk-ant-api03-aaaaaaaaaaaaaaaaaaaaaaaa'],
   ['OpenAI project key', 'using sk-proj-abcdefghijklmnop0123456789', 'sk-proj-abcdefghijklmnop0123456789'],
   ['Stripe live key', 'stripe sk_live_abcdefghijklmnop012345', 'sk_live_abcdefghijklmnop012345'],
@@ -81,7 +101,8 @@ test(`redaction corpus: ${SECRETS.length} secret shapes are all redacted`, () =>
   const leaks: string[] = [];
   for (const [shape, text, secret] of SECRETS) {
     const out = redactString(text);
-    if (out.includes(secret) || !out.includes(REDACTED)) leaks.push(`${shape}: ${JSON.stringify(text)} → ${JSON.stringify(out)}`);
+    if (out.includes(secret) || !out.includes(REDACTED))
+      leaks.push(`${shape}: ${JSON.stringify(text)} → ${JSON.stringify(out)}`);
   }
   assert.deepEqual(leaks, [], `${leaks.length} of ${SECRETS.length} shapes leaked:\n${leaks.join('\n')}`);
   assert.ok(SECRETS.length >= 60);
@@ -104,10 +125,22 @@ test('redaction corpus: ordinary text is left alone', () => {
 });
 
 test('redaction corpus: header names that carry credentials', () => {
-  const names = ['Authorization', 'Ocp-Apim-Subscription-Key', 'DD-APPLICATION-KEY', 'DD-API-KEY', 'X-PAT', 'PRIVATE-TOKEN', 'X-Goog-Api-Key', 'Cookie'];
+  const names = [
+    'Authorization',
+    'Ocp-Apim-Subscription-Key',
+    'DD-APPLICATION-KEY',
+    'DD-API-KEY',
+    'X-PAT',
+    'PRIVATE-TOKEN',
+    'X-Goog-Api-Key',
+    'Cookie',
+  ];
   const redacted = redactHeaders(Object.fromEntries(names.map((n) => [n, 'v4lue0123456'])))!;
   for (const n of names) assert.ok(!redacted[n]!.includes('v4lue0123456'), `${n} kept its value`);
-  assert.deepEqual(redactHeaders({ Accept: 'application/json', 'X-Trace-Id': 'abc' }), { Accept: 'application/json', 'X-Trace-Id': 'abc' });
+  assert.deepEqual(redactHeaders({ Accept: 'application/json', 'X-Trace-Id': 'abc' }), {
+    Accept: 'application/json',
+    'X-Trace-Id': 'abc',
+  });
 });
 
 test('redaction corpus: -p takes a password unless it is a port', () => {

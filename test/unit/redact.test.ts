@@ -1,19 +1,49 @@
 /** Redaction of secrets for logs and tooltips. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { REDACTED, redactArgs, redactConfig, redactHeaders, redactString, redactUrl, redactValue } from '../../src/core/redact.js';
+import {
+  REDACTED,
+  redactArgs,
+  redactConfig,
+  redactHeaders,
+  redactString,
+  redactUrl,
+  redactValue,
+} from '../../src/core/redact.js';
 
 test('redactUrl: credentials and secret query values go, the rest stays readable', () => {
-  assert.equal(redactUrl('https://user:hunter2@api.test/mcp?token=abc&page=2&api_key=k#frag'), `https://${REDACTED}:${REDACTED}@api.test/mcp?token=${REDACTED}&page=2&api_key=${REDACTED}#frag`);
+  assert.equal(
+    redactUrl('https://user:hunter2@api.test/mcp?token=abc&page=2&api_key=k#frag'),
+    `https://${REDACTED}:${REDACTED}@api.test/mcp?token=${REDACTED}&page=2&api_key=${REDACTED}#frag`,
+  );
   assert.equal(redactUrl('https://api.test/mcp'), 'https://api.test/mcp');
-  assert.equal(redactUrl('http://127.0.0.1:3000/cb?code=xyz&state=s1'), `http://127.0.0.1:3000/cb?code=${REDACTED}&state=s1`);
+  assert.equal(
+    redactUrl('http://127.0.0.1:3000/cb?code=xyz&state=s1'),
+    `http://127.0.0.1:3000/cb?code=${REDACTED}&state=s1`,
+  );
   assert.doesNotMatch(redactUrl('not a url with token=abc'), /abc/);
 });
 
 test('redactHeaders: Authorization keeps its scheme, Cookie/X-API-Key/*token* hidden, others kept', () => {
   assert.deepEqual(
-    redactHeaders({ Authorization: 'Bearer eyJabc.def.ghi', Cookie: 'sid=1; other=2', 'X-API-Key': 'k', 'X-Goog-Api-Key': 'g', 'X-Custom-Token': 't', Accept: 'application/json', 'X-Trace': 'abc' }),
-    { Authorization: `Bearer ${REDACTED}`, Cookie: REDACTED, 'X-API-Key': REDACTED, 'X-Goog-Api-Key': REDACTED, 'X-Custom-Token': REDACTED, Accept: 'application/json', 'X-Trace': 'abc' },
+    redactHeaders({
+      Authorization: 'Bearer eyJabc.def.ghi',
+      Cookie: 'sid=1; other=2',
+      'X-API-Key': 'k',
+      'X-Goog-Api-Key': 'g',
+      'X-Custom-Token': 't',
+      Accept: 'application/json',
+      'X-Trace': 'abc',
+    }),
+    {
+      Authorization: `Bearer ${REDACTED}`,
+      Cookie: REDACTED,
+      'X-API-Key': REDACTED,
+      'X-Goog-Api-Key': REDACTED,
+      'X-Custom-Token': REDACTED,
+      Accept: 'application/json',
+      'X-Trace': 'abc',
+    },
   );
   assert.equal(redactHeaders(undefined), undefined);
 });
@@ -33,29 +63,74 @@ test('redactString: bearer tokens, header lines, key=value, JSON fields, flags, 
   ];
   for (const [input, secrets] of cases) {
     const out = redactString(input);
-    for (const s of secrets) assert.ok(!out.includes(s), `${JSON.stringify(input)} → ${JSON.stringify(out)} still contains ${s}`);
+    for (const s of secrets)
+      assert.ok(!out.includes(s), `${JSON.stringify(input)} → ${JSON.stringify(out)} still contains ${s}`);
     assert.ok(out.includes(REDACTED), `${JSON.stringify(out)} marks the redaction`);
   }
   // Ordinary text is left alone.
   const plain = 'server "github" connected in 120 ms; 12 tools; user=bob state=ready';
   assert.equal(redactString(plain), plain);
-  assert.equal(redactString('expires_in=3600 grant_type=authorization_code'), 'expires_in=3600 grant_type=authorization_code');
+  assert.equal(
+    redactString('expires_in=3600 grant_type=authorization_code'),
+    'expires_in=3600 grant_type=authorization_code',
+  );
 });
 
 test('redactArgs: the value after a secret flag and inline secrets', () => {
-  assert.deepEqual(redactArgs(['-y', 'pkg', '--token', 'abc', '--port', '3000', '--api-key=xyz', '--verbose']), ['-y', 'pkg', '--token', REDACTED, '--port', '3000', `--api-key=${REDACTED}`, '--verbose']);
+  assert.deepEqual(redactArgs(['-y', 'pkg', '--token', 'abc', '--port', '3000', '--api-key=xyz', '--verbose']), [
+    '-y',
+    'pkg',
+    '--token',
+    REDACTED,
+    '--port',
+    '3000',
+    `--api-key=${REDACTED}`,
+    '--verbose',
+  ]);
 });
 
 test('redactConfig: every env value hidden (names kept), headers and URL redacted, input untouched', () => {
-  const stdio = { type: 'stdio' as const, command: 'npx', args: ['-y', 'srv', '--password', 'pw'], env: { GITHUB_TOKEN: 'ghp_x', LOG_LEVEL: 'debug' } };
+  const stdio = {
+    type: 'stdio' as const,
+    command: 'npx',
+    args: ['-y', 'srv', '--password', 'pw'],
+    env: { GITHUB_TOKEN: 'ghp_x', LOG_LEVEL: 'debug' },
+  };
   const r = redactConfig(stdio);
-  assert.deepEqual(r, { type: 'stdio', command: 'npx', args: ['-y', 'srv', '--password', REDACTED], env: { GITHUB_TOKEN: REDACTED, LOG_LEVEL: REDACTED } });
+  assert.deepEqual(r, {
+    type: 'stdio',
+    command: 'npx',
+    args: ['-y', 'srv', '--password', REDACTED],
+    env: { GITHUB_TOKEN: REDACTED, LOG_LEVEL: REDACTED },
+  });
   assert.equal(stdio.env.GITHUB_TOKEN, 'ghp_x', 'not mutated');
-  const remote = redactConfig({ type: 'http' as const, url: 'https://u:p@x.test/mcp?key=1', headers: { Authorization: 'Bearer t' }, oauth: { clientId: 'public-id' } });
-  assert.deepEqual(remote, { type: 'http', url: `https://${REDACTED}:${REDACTED}@x.test/mcp?key=${REDACTED}`, headers: { Authorization: `Bearer ${REDACTED}` }, oauth: { clientId: 'public-id' } });
+  const remote = redactConfig({
+    type: 'http' as const,
+    url: 'https://u:p@x.test/mcp?key=1',
+    headers: { Authorization: 'Bearer t' },
+    oauth: { clientId: 'public-id' },
+  });
+  assert.deepEqual(remote, {
+    type: 'http',
+    url: `https://${REDACTED}:${REDACTED}@x.test/mcp?key=${REDACTED}`,
+    headers: { Authorization: `Bearer ${REDACTED}` },
+    oauth: { clientId: 'public-id' },
+  });
 });
 
 test('redactValue: deep objects for logging', () => {
-  const v = redactValue({ server: 's', env: { A: '1' }, headers: { 'x-api-key': 'k', accept: 'a' }, nested: [{ client_secret: 'cs', note: 'Bearer zzz' }], count: 3 });
-  assert.deepEqual(v, { server: 's', env: { A: REDACTED }, headers: { 'x-api-key': REDACTED, accept: 'a' }, nested: [{ client_secret: REDACTED, note: `Bearer ${REDACTED}` }], count: 3 });
+  const v = redactValue({
+    server: 's',
+    env: { A: '1' },
+    headers: { 'x-api-key': 'k', accept: 'a' },
+    nested: [{ client_secret: 'cs', note: 'Bearer zzz' }],
+    count: 3,
+  });
+  assert.deepEqual(v, {
+    server: 's',
+    env: { A: REDACTED },
+    headers: { 'x-api-key': REDACTED, accept: 'a' },
+    nested: [{ client_secret: REDACTED, note: `Bearer ${REDACTED}` }],
+    count: 3,
+  });
 });

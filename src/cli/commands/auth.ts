@@ -23,7 +23,11 @@ function remoteOrUsage(session: Session, name: string | undefined): ServerDefini
 }
 
 function cliError(err: unknown): CliError {
-  if (err instanceof AuthError) return new CliError(err.code === 'config' || err.code === 'callback-port' ? EXIT.usage : EXIT.connection, err.message);
+  if (err instanceof AuthError)
+    return new CliError(
+      err.code === 'config' || err.code === 'callback-port' ? EXIT.usage : EXIT.connection,
+      err.message,
+    );
   return new CliError(EXIT.connection, errorMessage(err));
 }
 
@@ -32,20 +36,32 @@ function cliError(err: unknown): CliError {
  * private key from the file MCP_HOST_PRIVATE_KEY_FILE (the CLI never prompts); it is kept in the
  * secrets file, so later commands need neither.
  */
-async function storeClientCredential(auth: HostAuth, def: ServerDefinition, env: Record<string, string | undefined>): Promise<void> {
+async function storeClientCredential(
+  auth: HostAuth,
+  def: ServerDefinition,
+  env: Record<string, string | undefined>,
+): Promise<void> {
   if (!usesClientCredentials(def)) return;
   const kind = credentialKind(def);
-  if (kind === 'client secret' && env.MCP_HOST_CLIENT_SECRET) await auth.setClientSecret(def, env.MCP_HOST_CLIENT_SECRET);
+  if (kind === 'client secret' && env.MCP_HOST_CLIENT_SECRET)
+    await auth.setClientSecret(def, env.MCP_HOST_CLIENT_SECRET);
   if (kind === 'private key' && env.MCP_HOST_PRIVATE_KEY_FILE) {
     try {
       await auth.setPrivateKey(def, await readFile(env.MCP_HOST_PRIVATE_KEY_FILE, 'utf8'));
     } catch (err) {
-      throw usageError(`MCP_HOST_PRIVATE_KEY_FILE ${env.MCP_HOST_PRIVATE_KEY_FILE}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      throw usageError(
+        `MCP_HOST_PRIVATE_KEY_FILE ${env.MCP_HOST_PRIVATE_KEY_FILE}: cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
   }
   const missing = await auth.missingClientCredential(def);
   if (missing) {
-    throw usageError(`${def.name} uses client credentials and no ${missing} is stored`, missing === 'client secret' ? 'Set MCP_HOST_CLIENT_SECRET and run mcp-host auth again.' : 'Set MCP_HOST_PRIVATE_KEY_FILE to the PEM or JWK file and run mcp-host auth again.');
+    throw usageError(
+      `${def.name} uses client credentials and no ${missing} is stored`,
+      missing === 'client secret'
+        ? 'Set MCP_HOST_CLIENT_SECRET and run mcp-host auth again.'
+        : 'Set MCP_HOST_PRIVATE_KEY_FILE to the PEM or JWK file and run mcp-host auth again.',
+    );
   }
 }
 
@@ -62,7 +78,9 @@ export async function authCommand(session: Session, args: ParsedArgs, opts: CliA
       signal: ac.signal,
       continueWithoutBrowser: true,
       onAuthorizationUrl: (url) => {
-        session.io.stderr(`Opening your browser to sign in to ${def.name}. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in (5 minutes; Ctrl+C to cancel)…\n`);
+        session.io.stderr(
+          `Opening your browser to sign in to ${def.name}. If it does not open, visit:\n\n  ${url}\n\nWaiting for the sign-in (5 minutes; Ctrl+C to cancel)…\n`,
+        );
       },
     });
   } catch (err) {
@@ -70,7 +88,9 @@ export async function authCommand(session: Session, args: ParsedArgs, opts: CliA
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
-  session.io.stdout(args.json ? `${JSON.stringify({ server: def.name, signedIn: true })}\n` : `Signed in to ${def.name}.\n`);
+  session.io.stdout(
+    args.json ? `${JSON.stringify({ server: def.name, signedIn: true })}\n` : `Signed in to ${def.name}.\n`,
+  );
   return EXIT.ok;
 }
 

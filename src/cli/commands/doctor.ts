@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
-import { findExecutable } from '../../core/connection/resolveCommand.js';
+import { findExecutable } from '../../core/connection/resolve-command.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stateError, targetOf, transportOf } from '../format.js';
@@ -61,7 +61,9 @@ function problemAdvice(p: ConfigProblem): string | undefined {
       return `Fix the syntax of ${p.file}; nothing in that file is used until it parses.`;
     case 'unresolved-variable': {
       const input = /input:([\w.-]+)/.exec(p.message);
-      return input ? `Set ${inputVariableName(input[1]!)} in the environment (the CLI does not prompt).` : 'Set the variable in the environment or give it a default: ${VAR:-default}.';
+      return input
+        ? `Set ${inputVariableName(input[1]!)} in the environment (the CLI does not prompt).`
+        : 'Set the variable in the environment or give it a default: ${VAR:-default}.';
     }
     case 'shadowed':
       return 'Rename one of the servers if you meant to keep both.';
@@ -111,7 +113,13 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   const files = (session.config.files ?? []).filter((f) => existsSync(f));
 
   if (a.json) {
-    printJson(session, { workspace: session.workspace, files, problems: problems.map((p) => ({ ...p, message: session.redact(p.message), advice: problemAdvice(p) })), servers, ok: code === EXIT.ok });
+    printJson(session, {
+      workspace: session.workspace,
+      files,
+      problems: problems.map((p) => ({ ...p, message: session.redact(p.message), advice: problemAdvice(p) })),
+      servers,
+      ok: code === EXIT.ok,
+    });
     return code;
   }
   const out = session.io.stdout;
@@ -130,18 +138,34 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   for (const s of servers) {
     const ok = s.state === 'connected';
     const mark = ok ? '✓' : s.state === 'disabled' ? '-' : '✗';
-    out(`${mark} ${cell(s.name)} (${s.transport}, ${s.scope}: ${s.source.file} at ${cell(formatJsonPath(s.source.jsonPath))})\n`);
+    out(
+      `${mark} ${cell(s.name)} (${s.transport}, ${s.scope}: ${s.source.file} at ${cell(formatJsonPath(s.source.jsonPath))})\n`,
+    );
     out(`    ${cell(s.target)}\n`);
-    if (s.command) out(s.command.found ? `    command: ${s.command.path}\n` : `    command not found on PATH: ${s.command.command}\n    → ${s.command.hint}\n`);
-    if (ok) out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
+    if (s.command)
+      out(
+        s.command.found
+          ? `    command: ${s.command.path}\n`
+          : `    command not found on PATH: ${s.command.command}\n    → ${s.command.hint}\n`,
+      );
+    if (ok)
+      out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
     else {
       out(`    ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
       // A missing command already got its advice above; the connect error's hint would repeat it.
       if (s.hint && s.command?.found !== false) out(`    → ${s.hint}\n`);
-      if (s.stderr) out(`    stderr:\n${s.stderr.split('\n').map((l) => `      ${l}`).join('\n')}\n`);
+      if (s.stderr)
+        out(
+          `    stderr:\n${s.stderr
+            .split('\n')
+            .map((l) => `      ${l}`)
+            .join('\n')}\n`,
+        );
     }
   }
   const okCount = servers.filter((s) => s.state === 'connected').length;
-  out(`\n${servers.length} server(s): ${okCount} connected, ${failed.length} failed, ${configErrors.length} config error(s)\n`);
+  out(
+    `\n${servers.length} server(s): ${okCount} connected, ${failed.length} failed, ${configErrors.length} config error(s)\n`,
+  );
   return code;
 }

@@ -31,10 +31,19 @@ function remoteType(url: string, given: ParsedArgs['transport']): 'http' | 'sse'
   return /\/sse\/?$/.test(u.pathname) ? 'sse' : 'http';
 }
 
-async function write(session: Session, t: ConfigTarget, name: string, entry: Record<string, unknown>, o: { replace: boolean }): Promise<string> {
+async function write(
+  session: Session,
+  t: ConfigTarget,
+  name: string,
+  entry: Record<string, unknown>,
+  o: { replace: boolean },
+): Promise<string> {
   const text = await readTarget(t);
   if (!o.replace && namesIn(text, t.format).has(name)) {
-    throw usageError(`${t.file} already has a server "${name}"`, `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`);
+    throw usageError(
+      `${t.file} already has a server "${name}"`,
+      `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`,
+    );
   }
   try {
     const out = setServerEntry(text, t.format, name, entry);
@@ -48,11 +57,18 @@ async function write(session: Session, t: ConfigTarget, name: string, entry: Rec
 export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const name = a.positionals[0]!;
   const forms = [a.fromRegistry !== undefined, a.url !== undefined, (a.rest?.length ?? 0) > 0].filter(Boolean).length;
-  if (forms !== 1) throw usageError('add needs exactly one of --from-registry ID, --url URL, or -- COMMAND [ARGS...]', 'usage: mcp-host add NAME --from-registry ID | --url URL [--transport http|sse|ws] | -- COMMAND [ARGS...]');
+  if (forms !== 1)
+    throw usageError(
+      'add needs exactly one of --from-registry ID, --url URL, or -- COMMAND [ARGS...]',
+      'usage: mcp-host add NAME --from-registry ID | --url URL [--transport http|sse|ws] | -- COMMAND [ARGS...]',
+    );
   const t = targetFor(session, a.scope ?? 'project');
   // Before anything is asked of the registry or written (input declarations come first).
   if (namesIn(await readTarget(t), t.format).has(name)) {
-    throw usageError(`${t.file} already has a server "${name}"`, `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`);
+    throw usageError(
+      `${t.file} already has a server "${name}"`,
+      `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`,
+    );
   }
   let entry: Record<string, unknown>;
   let note: string[] = [];
@@ -63,8 +79,17 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
     entry = r.entry;
     if (r.secrets.length && style === 'input') {
       const text = (await readTarget(t)) ?? '{}\n';
-      await writeTarget(t, addInputDeclarations(text, r.secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true }))));
-      note = r.secrets.map((s) => `${s.label}: the editor asks for it once and keeps it in its secret storage; the CLI reads ${inputVariableName(s.id)}.`);
+      await writeTarget(
+        t,
+        addInputDeclarations(
+          text,
+          r.secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true })),
+        ),
+      );
+      note = r.secrets.map(
+        (s) =>
+          `${s.label}: the editor asks for it once and keeps it in its secret storage; the CLI reads ${inputVariableName(s.id)}.`,
+      );
     } else note = r.secrets.map((s) => `${s.label}: set the environment variable ${s.id} before starting the server.`);
     note.unshift(`${r.server.name}${r.server.version ? `@${r.server.version}` : ''}: ${r.summary}`);
   } else {
@@ -80,7 +105,9 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
       if (a.env.length) entry.env = Object.fromEntries(a.env);
     }
     if (t.shared && (a.env.length || a.headers.length)) {
-      session.io.stderr(`mcp-host: note: ${t.file} is usually shared; the --env/--header values are stored in it as written. Use \${VAR} to read a secret from the environment instead.\n`);
+      session.io.stderr(
+        `mcp-host: note: ${t.file} is usually shared; the --env/--header values are stored in it as written. Use \${VAR} to read a secret from the environment instead.\n`,
+      );
     }
   }
   await write(session, t, name, entry, { replace: false });
@@ -98,9 +125,13 @@ export async function addJsonCommand(session: Session, a: ParsedArgs): Promise<E
   try {
     entry = JSON.parse(json);
   } catch (e) {
-    throw usageError(`JSON is not valid: ${(e as Error).message}`, `Example: mcp-host add-json ${name} '{"command": "npx", "args": ["-y", "pkg"]}'`);
+    throw usageError(
+      `JSON is not valid: ${(e as Error).message}`,
+      `Example: mcp-host add-json ${name} '{"command": "npx", "args": ["-y", "pkg"]}'`,
+    );
   }
-  if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw usageError('JSON must be an object (one server entry)');
+  if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+    throw usageError('JSON must be an object (one server entry)');
   const t = targetFor(session, a.scope ?? 'project');
   await write(session, t, name, entry as Record<string, unknown>, { replace: false });
   if (a.json) printJson(session, { name, scope: t.scope, file: t.file });
@@ -122,7 +153,11 @@ export async function removeCommand(session: Session, a: ParsedArgs): Promise<Ex
     const where = def ? ` It comes from ${def.source.file} (${def.source.scope}), which mcp-host does not edit.` : '';
     throw usageError(`no server "${name}" in ${scopes.map((s) => targetFor(session, s).file).join(', ')}.${where}`);
   }
-  if (found.length > 1) throw usageError(`"${name}" is in ${found.map((f) => `${f.t.file} (${f.t.scope})`).join(' and ')}`, 'Say which with --scope project|workspace|user.');
+  if (found.length > 1)
+    throw usageError(
+      `"${name}" is in ${found.map((f) => `${f.t.file} (${f.t.scope})`).join(' and ')}`,
+      'Say which with --scope project|workspace|user.',
+    );
   const { t, text } = found[0]!;
   try {
     await writeTarget(t, removeServerEntry(text, t.format, name));
@@ -137,7 +172,11 @@ export async function removeCommand(session: Session, a: ParsedArgs): Promise<Ex
 export async function importCommand(session: Session, a: ParsedArgs): Promise<ExitCode> {
   if (!a.from) throw usageError('import needs --from APP', `APP is one of ${DISCOVERY_SOURCES.join(', ')}`);
   const t = targetFor(session, a.scope ?? 'user');
-  const src = await readImportSource(a.from, [session.workspace], { homeDir: session.io.env.HOME || homedir(), platform: process.platform, env: session.io.env });
+  const src = await readImportSource(a.from, [session.workspace], {
+    homeDir: session.io.env.HOME || homedir(),
+    platform: process.platform,
+    env: session.io.env,
+  });
   for (const p of src.problems) session.io.stderr(`mcp-host: ${p.file}: ${p.message}\n`);
   let text = await readTarget(t);
   const decisions = planImport(src.candidates, namesIn(text, t.format), t.shared);
@@ -152,7 +191,12 @@ export async function importCommand(session: Session, a: ParsedArgs): Promise<Ex
   const imported = decisions.filter((d) => d.action === 'import');
   if (imported.length) await writeTarget(t, text!);
   if (a.json) {
-    printJson(session, { from: a.from, source: src.file, target: t.file, results: decisions.map(({ name, action, reason }) => ({ name, action, ...(reason ? { reason } : {}) })) });
+    printJson(session, {
+      from: a.from,
+      source: src.file,
+      target: t.file,
+      results: decisions.map(({ name, action, reason }) => ({ name, action, ...(reason ? { reason } : {}) })),
+    });
     return EXIT.ok;
   }
   if (!src.candidates.length) session.io.stdout(`No servers found in ${src.file}.\n`);
@@ -160,6 +204,9 @@ export async function importCommand(session: Session, a: ParsedArgs): Promise<Ex
     if (d.action === 'import') session.io.stdout(`imported ${d.name}\n`);
     else session.io.stdout(`skipped  ${d.name}: ${d.action === 'clash' ? 'name clash: ' : ''}${d.reason}\n`);
   }
-  if (imported.length) session.io.stdout(`${imported.length} server${imported.length === 1 ? '' : 's'} imported from ${src.file} into ${t.file}\n`);
+  if (imported.length)
+    session.io.stdout(
+      `${imported.length} server${imported.length === 1 ? '' : 's'} imported from ${src.file} into ${t.file}\n`,
+    );
   return EXIT.ok;
 }

@@ -21,11 +21,24 @@ function notLoaded(session: Session): Record<string, unknown>[] {
   const rows = new Map<string, Record<string, unknown> & { errors: string[] }>();
   for (const p of session.config.problems) {
     if (p.severity !== 'error' || p.server === undefined || loaded.has(p.server)) continue;
-    const row = rows.get(p.server) ?? { name: p.server, scope: p.scope ?? null, source: { file: p.file, jsonPath: p.jsonPath }, transport: null, state: 'invalid', errors: [] };
+    const row = rows.get(p.server) ?? {
+      name: p.server,
+      scope: p.scope ?? null,
+      source: { file: p.file, jsonPath: p.jsonPath },
+      transport: null,
+      state: 'invalid',
+      errors: [],
+    };
     row.errors.push(p.message);
     rows.set(p.server, row);
   }
-  return [...rows.values()].map(({ errors, ...row }) => ({ ...row, error: errors.join('; '), tools: 0, resources: 0, prompts: 0 }));
+  return [...rows.values()].map(({ errors, ...row }) => ({
+    ...row,
+    error: errors.join('; '),
+    tools: 0,
+    resources: 0,
+    prompts: 0,
+  }));
 }
 
 export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
@@ -56,7 +69,15 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     session.io.stdout(`No servers configured for ${session.workspace} (.mcp.json, .vscode/mcp.json or --config).\n`);
     return EXIT.ok;
   }
-  const rows = snaps.map((s) => [cell(s.name), transportOf(s.definition), s.definition.source.scope, String(toolCount(s)), String(s.resources.length + s.resourceTemplates.length), String(s.prompts.length), cell(session.redact(stateText(s.state)))]);
+  const rows = snaps.map((s) => [
+    cell(s.name),
+    transportOf(s.definition),
+    s.definition.source.scope,
+    String(toolCount(s)),
+    String(s.resources.length + s.resourceTemplates.length),
+    String(s.prompts.length),
+    cell(session.redact(stateText(s.state))),
+  ]);
   session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
   return EXIT.ok;
 }
@@ -69,13 +90,31 @@ export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> 
   if (a.json) {
     printJson(
       session,
-      all.map((t) => ({ server: t.server, name: t.name, qualifiedName: t.qualifiedName, description: t.description, annotations: t.annotations, inputSchema: t.inputSchema })),
+      all.map((t) => ({
+        server: t.server,
+        name: t.name,
+        qualifiedName: t.qualifiedName,
+        description: t.description,
+        annotations: t.annotations,
+        inputSchema: t.inputSchema,
+      })),
     );
     return EXIT.ok;
   }
   const hints = (t: (typeof all)[number]): string =>
-    [t.annotations.readOnlyHint ? 'read-only' : '', t.annotations.destructiveHint ? 'destructive' : '', t.annotations.openWorldHint ? 'open-world' : ''].filter(Boolean).join(',');
-  session.io.stdout(table(all.map((t) => [visible(t.server), visible(t.name), hints(t), oneLine(t.description)]), ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION']));
+    [
+      t.annotations.readOnlyHint ? 'read-only' : '',
+      t.annotations.destructiveHint ? 'destructive' : '',
+      t.annotations.openWorldHint ? 'open-world' : '',
+    ]
+      .filter(Boolean)
+      .join(',');
+  session.io.stdout(
+    table(
+      all.map((t) => [visible(t.server), visible(t.name), hints(t), oneLine(t.description)]),
+      ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION'],
+    ),
+  );
   return EXIT.ok;
 }
 
@@ -89,7 +128,13 @@ export async function resources(session: Session, a: ParsedArgs): Promise<ExitCo
     printJson(session, items);
     return EXIT.ok;
   }
-  const rows = items.map((r) => [visible(r.server), visible('uri' in r ? r.uri : `${r.uriTemplate} (template)`), visible(r.name), r.mimeType ?? '', oneLine(r.description, 60)]);
+  const rows = items.map((r) => [
+    visible(r.server),
+    visible('uri' in r ? r.uri : `${r.uriTemplate} (template)`),
+    visible(r.name),
+    r.mimeType ?? '',
+    oneLine(r.description, 60),
+  ]);
   session.io.stdout(table(rows, ['SERVER', 'URI', 'NAME', 'MIME', 'DESCRIPTION']));
   return EXIT.ok;
 }
@@ -101,7 +146,12 @@ export async function prompts(session: Session, a: ParsedArgs): Promise<ExitCode
     printJson(session, all);
     return EXIT.ok;
   }
-  const rows = all.map((p) => [visible(p.server), visible(p.name), visible(p.arguments.map((x) => (x.required ? x.name : `${x.name}?`)).join(' ')), oneLine(p.description, 60)]);
+  const rows = all.map((p) => [
+    visible(p.server),
+    visible(p.name),
+    visible(p.arguments.map((x) => (x.required ? x.name : `${x.name}?`)).join(' ')),
+    oneLine(p.description, 60),
+  ]);
   session.io.stdout(table(rows, ['SERVER', 'PROMPT', 'ARGUMENTS', 'DESCRIPTION']));
   return EXIT.ok;
 }

@@ -17,16 +17,22 @@ export async function call(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const tool = snap.tools.find((t) => t.name === toolName) ?? snap.tools.find((t) => t.qualifiedName === toolName);
   if (!tool) {
     const names = snap.tools.map((t) => t.name);
-    throw usageError(`server "${server}" has no tool "${toolName}"; its tools: ${names.length ? names.join(', ') : '(none)'}`);
+    throw usageError(
+      `server "${server}" has no tool "${toolName}"; its tools: ${names.length ? names.join(', ') : '(none)'}`,
+    );
   }
   if (!session.toolFilter.isEnabled(server, tool.name)) {
-    throw usageError(`tool "${tool.name}" of server "${server}" is disabled for ${session.workspace}`, 'Tick it in the MCP Host view of the editor to enable it again.');
+    throw usageError(
+      `tool "${tool.name}" of server "${server}" is disabled for ${session.workspace}`,
+      'Tick it in the MCP Host view of the editor to enable it again.',
+    );
   }
   const result = await session.host.callTool(server, tool.name, args, callOptions(a));
   if (a.json) printJson(session, result);
   else {
     const parts = result.content.map(contentText);
-    if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
+    if (parts.length === 0 && result.structuredContent !== undefined)
+      parts.push(JSON.stringify(result.structuredContent, null, 2));
     if (parts.length) session.io.stdout(`${parts.join('\n')}\n`);
   }
   return result.isError ? EXIT.toolError : EXIT.ok;
@@ -42,7 +48,10 @@ export async function read(session: Session, a: ParsedArgs): Promise<ExitCode> {
   }
   for (const c of result.contents) {
     if (c.text !== undefined) session.io.stdout(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
-    else if (c.blobPath !== undefined) session.io.stdout(`${c.uri}: ${c.size ?? 0} bytes${c.mimeType ? ` (${c.mimeType})` : ''} saved to ${c.blobPath}\n`);
+    else if (c.blobPath !== undefined)
+      session.io.stdout(
+        `${c.uri}: ${c.size ?? 0} bytes${c.mimeType ? ` (${c.mimeType})` : ''} saved to ${c.blobPath}\n`,
+      );
   }
   return EXIT.ok;
 }
@@ -53,7 +62,10 @@ function promptArgs(text: string | undefined): Record<string, string> {
   for (const [k, v] of Object.entries(parseArgsJson(text))) {
     if (typeof v === 'string') out[k] = v;
     else if (typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
-    else throw usageError(`--args: prompt argument "${k}" must be a string, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`);
+    else
+      throw usageError(
+        `--args: prompt argument "${k}" must be a string, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`,
+      );
   }
   return out;
 }
@@ -65,10 +77,16 @@ export async function prompt(session: Session, a: ParsedArgs): Promise<ExitCode>
   const p = snap.prompts.find((x) => x.name === name);
   if (!p) {
     const names = snap.prompts.map((x) => x.name);
-    throw usageError(`server "${server}" has no prompt "${name}"; its prompts: ${names.length ? names.join(', ') : '(none)'}`);
+    throw usageError(
+      `server "${server}" has no prompt "${name}"; its prompts: ${names.length ? names.join(', ') : '(none)'}`,
+    );
   }
   const missing = p.arguments.filter((x) => x.required && !(x.name in args)).map((x) => x.name);
-  if (missing.length) throw usageError(`prompt "${name}" needs argument(s) ${missing.join(', ')}`, `Example: --args '${JSON.stringify(Object.fromEntries(missing.map((m) => [m, '…'])))}'`);
+  if (missing.length)
+    throw usageError(
+      `prompt "${name}" needs argument(s) ${missing.join(', ')}`,
+      `Example: --args '${JSON.stringify(Object.fromEntries(missing.map((m) => [m, '…'])))}'`,
+    );
   const result = await session.host.getPrompt(server, name, args, callOptions(a));
   if (a.json) {
     printJson(session, result);

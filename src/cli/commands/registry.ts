@@ -1,6 +1,12 @@
 /** `mcp-host search QUERY` and the registry half of `mcp-host add NAME --from-registry ID`. */
 import { RegistryClient, RegistryError } from '../../core/registry/client.js';
-import { buildEntry, installChoices, planInstall, type BuiltEntry, type InstallVariable } from '../../core/registry/install.js';
+import {
+  buildEntry,
+  installChoices,
+  planInstall,
+  type BuiltEntry,
+  type InstallVariable,
+} from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
 import type { ParsedArgs } from '../args.js';
@@ -25,7 +31,8 @@ async function client(session: Session): Promise<RegistryClient> {
 
 /** Registry failures are connection failures (exit 3), except "no such server" (a usage error). */
 function cliError(e: unknown): unknown {
-  if (e instanceof RegistryError) return new CliError(e.code === 'not-found' || e.code === 'disabled' ? EXIT.usage : EXIT.connection, e.message);
+  if (e instanceof RegistryError)
+    return new CliError(e.code === 'not-found' || e.code === 'disabled' ? EXIT.usage : EXIT.connection, e.message);
   return e;
 }
 
@@ -71,7 +78,12 @@ export interface RegistryEntry extends BuiltEntry {
  * remote. `--env`/`--header` values fill its variables (by name or id); secrets are written as
  * references in `secretStyle`, never as the value.
  */
-export async function registryEntry(session: Session, id: string, a: ParsedArgs, secretStyle: 'input' | 'env'): Promise<RegistryEntry> {
+export async function registryEntry(
+  session: Session,
+  id: string,
+  a: ParsedArgs,
+  secretStyle: 'input' | 'env',
+): Promise<RegistryEntry> {
   const reg = await client(session);
   let server: RegistryServer;
   try {
@@ -81,7 +93,10 @@ export async function registryEntry(session: Session, id: string, a: ParsedArgs,
   }
   const choices = installChoices(server);
   const usable = choices.find((c) => !c.unsupported);
-  if (!usable) throw usageError(`"${server.name}" cannot be installed: ${choices.map((c) => c.unsupported).join(' ') || 'it has no packages or remotes'}`);
+  if (!usable)
+    throw usageError(
+      `"${server.name}" cannot be installed: ${choices.map((c) => c.unsupported).join(' ') || 'it has no packages or remotes'}`,
+    );
   const plan = planInstall(server, usable.choice);
   const given = new Map([...a.env, ...a.headers]);
   const values: Record<string, string | undefined> = {};
@@ -97,13 +112,19 @@ export async function registryEntry(session: Session, id: string, a: ParsedArgs,
   };
   for (const v of plan.variables) {
     const value = lookup(v);
-    if (value !== undefined && v.isSecret) session.io.stderr(`mcp-host: ${v.label} is secret: its value is not written to the file; the server reads it from \${${secretStyle === 'input' ? `input:${v.id}` : v.id}}.\n`);
+    if (value !== undefined && v.isSecret)
+      session.io.stderr(
+        `mcp-host: ${v.label} is secret: its value is not written to the file; the server reads it from \${${secretStyle === 'input' ? `input:${v.id}` : v.id}}.\n`,
+      );
     values[v.id] = value;
   }
   const unknown = [...given.keys()].filter((k) => !used.has(k));
   if (unknown.length) {
     const known = plan.variables.map((v) => v.name);
-    throw usageError(`"${server.name}" has no variable ${unknown.join(', ')}`, known.length ? `Its variables: ${known.join(', ')}` : 'It takes no variables.');
+    throw usageError(
+      `"${server.name}" has no variable ${unknown.join(', ')}`,
+      known.length ? `Its variables: ${known.join(', ')}` : 'It takes no variables.',
+    );
   }
   try {
     return { ...buildEntry(plan, values, secretStyle), server, summary: plan.summary };

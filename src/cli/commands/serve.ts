@@ -35,7 +35,9 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     if (unknown.length > 0 && !warned) {
       warned = true;
       // Said whatever MCP_HOST_LOG is: a misspelt name would otherwise expose the server it meant to hide.
-      io.stderr(`mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`);
+      io.stderr(
+        `mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`,
+      );
     }
     return all.filter((d) => !excluded.has(d.name));
   };
@@ -58,7 +60,9 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
         session.reportProblems();
         session.host.setDefinitions(servers);
       })
-      .catch((err: unknown) => logger.error(`serve: reloading the config failed: ${err instanceof Error ? err.message : String(err)}`));
+      .catch((err: unknown) =>
+        logger.error(`serve: reloading the config failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
   });
   // Clients that ignore list_changed see every server that could connect in their first list.
   await session.host.whenSettled();

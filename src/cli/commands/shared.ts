@@ -53,7 +53,10 @@ export function parseArgsJson(text: string | undefined): Record<string, unknown>
     throw usageError(`--args is not valid JSON: ${(err as Error).message}`, `Example: --args '{"message": "hello"}'`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw usageError(`--args must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`, `Example: --args '{"message": "hello"}'`);
+    throw usageError(
+      `--args must be a JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+      `Example: --args '{"message": "hello"}'`,
+    );
   }
   return value as Record<string, unknown>;
 }

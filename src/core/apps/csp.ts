@@ -8,7 +8,8 @@
 import type { AppCspDeclaration } from './meta.js';
 
 /** scheme://host[:port][/path], or a host with an optional `*.` wildcard; no bare `*`. */
-const SOURCE = /^(?:(?:https?|wss?):\/\/)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,'"]*)?$/;
+const SOURCE =
+  /^(?:(?:https?|wss?):\/\/)?(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,'"]*)?$/;
 
 export interface BuiltCsp {
   policy: string;

@@ -10,7 +10,11 @@ import { visibleToApp } from './meta.js';
 export function resolveAppToolCall(server: string, tools: HostTool[], name: unknown): HostTool {
   if (typeof name !== 'string' || name === '') throw new HostError('app-refused', 'a tool call needs a tool name');
   const t = tools.find((x) => x.name === name);
-  if (!t) throw new HostError('app-refused', `${server} has no tool "${name}" (an app can only call tools of its own server)`);
+  if (!t)
+    throw new HostError(
+      'app-refused',
+      `${server} has no tool "${name}" (an app can only call tools of its own server)`,
+    );
   if (!visibleToApp(t)) throw new HostError('app-refused', `"${name}" on ${server} is not available to apps`);
   return t;
 }
@@ -26,7 +30,8 @@ export function checkAppLink(url: unknown): URL {
   } catch {
     throw new HostError('app-refused', `not a valid link: ${url.slice(0, 200)}`);
   }
-  if (!LINK_PROTOCOLS.has(parsed.protocol)) throw new HostError('app-refused', `apps may open only http, https and mailto links, not ${parsed.protocol}`);
+  if (!LINK_PROTOCOLS.has(parsed.protocol))
+    throw new HostError('app-refused', `apps may open only http, https and mailto links, not ${parsed.protocol}`);
   return parsed;
 }
 

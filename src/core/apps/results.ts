@@ -7,7 +7,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { ResourceReadResult, ToolCallResult } from '../host-api.js';
-import { toWireContents, toWireResourceContents, type WireOptions, type WireResourceContents } from '../capabilities/wire.js';
+import {
+  toWireContents,
+  toWireResourceContents,
+  type WireOptions,
+  type WireResourceContents,
+} from '../capabilities/wire.js';
 
 const MAX_INLINE_BLOB = 8 * 1024 * 1024;
 

@@ -5,7 +5,11 @@
  * (its server's app-visible tools and resources, links after asking, logging, size, teardown).
  */
 // The package is ESM only; this CommonJS build loads it with `import()` (esbuild inlines it).
-import type { AppBridge, McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
+import type {
+  AppBridge,
+  McpUiHostCapabilities,
+  McpUiHostContext,
+} from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { errorMessage } from '../connection/errors.js';
 import type { Logger } from '../ports.js';
@@ -88,7 +92,9 @@ export class AppSession {
     makeBridge: (caps: McpUiHostCapabilities, options: { hostContext: McpUiHostContext }) => AppBridge,
   ) {
     this.transport = new PipeTransport(o.pipe);
-    this.bridge = makeBridge(APP_HOST_CAPABILITIES, { hostContext: { ...o.hostContext, toolInfo: { tool: wireTool(o.tool) as never } } });
+    this.bridge = makeBridge(APP_HOST_CAPABILITIES, {
+      hostContext: { ...o.hostContext, toolInfo: { tool: wireTool(o.tool) as never } },
+    });
     let markReady: () => void = () => {};
     this.ready = new Promise<void>((resolve) => (markReady = resolve));
     this.bridge.oninitialized = () => {
@@ -96,7 +102,8 @@ export class AppSession {
       const queued = this.pending;
       this.pending = [];
       void (async () => {
-        for (const send of queued) await send().catch((e: unknown) => o.log.warn(`app: could not deliver to the app: ${errorMessage(e)}`));
+        for (const send of queued)
+          await send().catch((e: unknown) => o.log.warn(`app: could not deliver to the app: ${errorMessage(e)}`));
       })();
       markReady();
     };
@@ -148,7 +155,8 @@ export class AppSession {
   /** Sends now if the app is ready, else once it is (the spec: input and result after `initialized`). */
   private whenReady(send: () => Promise<void>): void {
     if (this.closed) return;
-    if (this.initialized) void send().catch((e: unknown) => this.o.log.warn(`app: could not deliver to the app: ${errorMessage(e)}`));
+    if (this.initialized)
+      void send().catch((e: unknown) => this.o.log.warn(`app: could not deliver to the app: ${errorMessage(e)}`));
     else this.pending.push(send);
   }
 

@@ -11,7 +11,12 @@
  */
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthSettings, RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import { AuthError, AuthRequiredError } from './errors.js';
 import { serverAuthKey } from './keys.js';
@@ -25,7 +30,9 @@ const EXPIRY_SKEW_MS = 60_000;
 const DEFAULT_SIGNING_ALG = 'RS256';
 
 export function usesClientCredentials(def: ServerDefinition): def is RemoteDefinition {
-  return (def.config.type === 'http' || def.config.type === 'sse') && def.config.oauth?.grantType === 'client_credentials';
+  return (
+    (def.config.type === 'http' || def.config.type === 'sse') && def.config.oauth?.grantType === 'client_credentials'
+  );
 }
 
 function methodOf(o: OAuthSettings): NonNullable<OAuthSettings['tokenEndpointAuthMethod']> {
@@ -39,7 +46,8 @@ export function credentialKind(def: RemoteDefinition): ClientCredentialKind {
 
 /** A configuration problem that no credential can fix, as a message; undefined when fine. */
 export function clientCredentialsConfigProblem(def: RemoteDefinition): string | undefined {
-  if (!def.config.oauth?.clientId) return `${def.name}: "oauth.grantType": "client_credentials" needs "oauth.clientId" (the client registered with the authorization server).`;
+  if (!def.config.oauth?.clientId)
+    return `${def.name}: "oauth.grantType": "client_credentials" needs "oauth.clientId" (the client registered with the authorization server).`;
   return undefined;
 }
 
@@ -107,7 +115,8 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   /** The SDK calls this once to bind unstamped credentials to the server that accepted them. */
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     const issuer = (info as { issuer?: unknown }).issuer;
-    if (typeof issuer === 'string' && !this.oauth.issuer) await this.ctx.store.update(this.key, (r) => ({ ...r, boundIssuer: issuer }));
+    if (typeof issuer === 'string' && !this.oauth.issuer)
+      await this.ctx.store.update(this.key, (r) => ({ ...r, boundIssuer: issuer }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -140,7 +149,9 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
    */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
-    const supported = scope ? undefined : (await this.ctx.store.read(this.key)).discovery?.resourceMetadata?.scopes_supported;
+    const supported = scope
+      ? undefined
+      : (await this.ctx.store.read(this.key)).discovery?.resourceMetadata?.scopes_supported;
     const chosen = scope || supported?.join(' ');
     if (chosen) params.set('scope', chosen);
     return params;
@@ -149,11 +160,24 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
   /** Only for private_key_jwt; the secret methods are applied by the SDK from clientInformation. */
   get addClientAuthentication(): OAuthClientProvider['addClientAuthentication'] {
     if (methodOf(this.oauth) !== 'private_key_jwt') return undefined;
-    return async (headers: Headers, params: URLSearchParams, url: string | URL, metadata?: AuthorizationServerMetadata) => {
+    return async (
+      headers: Headers,
+      params: URLSearchParams,
+      url: string | URL,
+      metadata?: AuthorizationServerMetadata,
+    ) => {
       const record = await this.ctx.store.read(this.key);
       if (!record.privateKey) throw new AuthRequiredError(this.def.name, 'no-client-credentials');
-      const alg = this.oauth.signingAlgorithm ?? metadata?.token_endpoint_auth_signing_alg_values_supported?.[0] ?? DEFAULT_SIGNING_ALG;
-      const sign = createPrivateKeyJwtAuth({ issuer: this.oauth.clientId!, subject: this.oauth.clientId!, privateKey: keyMaterial(record.privateKey), alg });
+      const alg =
+        this.oauth.signingAlgorithm ??
+        metadata?.token_endpoint_auth_signing_alg_values_supported?.[0] ??
+        DEFAULT_SIGNING_ALG;
+      const sign = createPrivateKeyJwtAuth({
+        issuer: this.oauth.clientId!,
+        subject: this.oauth.clientId!,
+        privateKey: keyMaterial(record.privateKey),
+        alg,
+      });
       await sign(headers, params, url, metadata);
     };
   }

@@ -33,7 +33,8 @@ export class AuthError extends Error {
 export class AuthRequiredError extends UnauthorizedError {
   constructor(
     readonly server: string,
-    readonly reason: 'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed' | 'no-client-credentials',
+    readonly reason:
+      'no-tokens' | 'refresh-failed' | 'step-up' | 'recently-failed' | 'authorization-needed' | 'no-client-credentials',
   ) {
     super(
       reason === 'no-client-credentials'
@@ -54,5 +55,8 @@ export function isAuthRequired(err: unknown): boolean {
 
 /** Removes every known secret value from a message (belt and braces for errors echoed by servers); core/redact.ts does the work. */
 export function redact(message: string, secrets: (string | undefined)[]): string {
-  return redactKnownValues(message, secrets.filter((s): s is string => s !== undefined));
+  return redactKnownValues(
+    message,
+    secrets.filter((s): s is string => s !== undefined),
+  );
 }

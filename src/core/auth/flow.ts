@@ -12,7 +12,12 @@ import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
 import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { clientCredentialsConfigProblem, ClientCredentialsProvider, credentialKind, usesClientCredentials } from './client-credentials.js';
+import {
+  clientCredentialsConfigProblem,
+  ClientCredentialsProvider,
+  credentialKind,
+  usesClientCredentials,
+} from './client-credentials.js';
 import { revokeTokens, type RevocationOutcome } from './revoke.js';
 import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
@@ -34,9 +39,16 @@ export interface FlowDeps extends ProviderContext {
 }
 
 /** Resolves once tokens are stored; rejects with an AuthError whose message says what to do. */
-export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: AuthenticateOptions = {}): Promise<void> {
+export async function authenticate(
+  def: ServerDefinition,
+  deps: FlowDeps,
+  opts: AuthenticateOptions = {},
+): Promise<void> {
   if (!isOAuthCapable(def)) {
-    throw new AuthError('config', `${def.name} is a ${def.config.type} server; OAuth sign-in is only for http and sse servers.`);
+    throw new AuthError(
+      'config',
+      `${def.name} is a ${def.config.type} server; OAuth sign-in is only for http and sse servers.`,
+    );
   }
   checkMetadataUrl(def);
   if (opts.signal?.aborted) throw new AuthError('cancelled', 'Sign-in was cancelled.');
@@ -51,7 +63,9 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
 
   const registeredPort = registeredLoopbackPort(record.client);
   const session = await deps.receiver.start(
-    def.config.oauth?.callbackPort !== undefined ? { port: def.config.oauth.callbackPort } : { preferredPort: registeredPort },
+    def.config.oauth?.callbackPort !== undefined
+      ? { port: def.config.oauth.callbackPort }
+      : { preferredPort: registeredPort },
   );
   try {
     const provider = new HostOAuthProvider(def, deps, {
@@ -67,7 +81,10 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
           return false;
         });
         if (!opened && !opts.continueWithoutBrowser) {
-          throw new AuthError('browser', 'The browser was not opened, so sign-in stopped. Try again and allow opening the link.');
+          throw new AuthError(
+            'browser',
+            'The browser was not opened, so sign-in stopped. Try again and allow opening the link.',
+          );
         }
       },
     });
@@ -83,7 +100,10 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
       result = await auth(provider, options);
     } catch (err) {
       if (err instanceof AuthError) throw err;
-      throw new AuthError('discovery', `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`);
+      throw new AuthError(
+        'discovery',
+        `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`,
+      );
     }
     if (result === 'AUTHORIZED') return;
 
@@ -94,7 +114,10 @@ export async function authenticate(def: ServerDefinition, deps: FlowDeps, opts: 
       await auth(provider, { ...options, authorizationCode: code });
     } catch (err) {
       if (err instanceof AuthError) throw err;
-      throw new AuthError('token', `${def.name}: the authorization server did not accept the sign-in: ${redact(message(err), [code])}`);
+      throw new AuthError(
+        'token',
+        `${def.name}: the authorization server did not accept the sign-in: ${redact(message(err), [code])}`,
+      );
     }
   } finally {
     await session.close();
@@ -113,7 +136,10 @@ export async function authenticateClientCredentials(def: ServerDefinition, ctx: 
   await ctx.needsAuth.clear(provider.key);
   const record = await ctx.store.read(provider.key);
   if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
-    throw new AuthError('config', `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`);
+    throw new AuthError(
+      'config',
+      `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`,
+    );
   }
   // Whatever token was stored may be for the old credential.
   await provider.invalidateCredentials('tokens');
@@ -129,7 +155,10 @@ export async function authenticateClientCredentials(def: ServerDefinition, ctx: 
   } catch (err) {
     if (err instanceof AuthError) throw err;
     const msg = redact(err instanceof Error ? err.message : String(err), [record.clientSecret]);
-    throw new AuthError('token', `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`);
+    throw new AuthError(
+      'token',
+      `${def.name}: the authorization server did not issue a token for client "${def.config.oauth?.clientId}": ${msg}. Check the ${credentialKind(def)} and "oauth" settings.`,
+    );
   }
 }
 
@@ -141,12 +170,24 @@ export async function signOut(def: ServerDefinition, deps: ProviderContext, key:
   const record = await deps.store.read(key);
   let outcome: RevocationOutcome;
   try {
-    outcome = await revokeTokens(record, signedInClient(def, record), deps.fetch ?? ((u, i) => fetch(u, i)), machineAuthFor(def, deps));
+    outcome = await revokeTokens(
+      record,
+      signedInClient(def, record),
+      deps.fetch ?? ((u, i) => fetch(u, i)),
+      machineAuthFor(def, deps),
+    );
   } catch (err) {
-    outcome = { kind: 'failed', message: redact(message(err), [record.tokens?.access_token, record.tokens?.refresh_token, record.clientSecret]) };
+    outcome = {
+      kind: 'failed',
+      message: redact(message(err), [record.tokens?.access_token, record.tokens?.refresh_token, record.clientSecret]),
+    };
   }
-  if (outcome.kind === 'revoked') deps.logger.info(`${def.name}: ${outcome.tokens.join(' and ')} revoked at the authorization server.`);
-  else if (outcome.kind === 'failed') deps.logger.warn(`${def.name}: token revocation failed (${outcome.message}); the tokens are forgotten here but may stay valid until they expire.`);
+  if (outcome.kind === 'revoked')
+    deps.logger.info(`${def.name}: ${outcome.tokens.join(' and ')} revoked at the authorization server.`);
+  else if (outcome.kind === 'failed')
+    deps.logger.warn(
+      `${def.name}: token revocation failed (${outcome.message}); the tokens are forgotten here but may stay valid until they expire.`,
+    );
   await deps.store.delete(key);
   await deps.needsAuth.clear(key);
   return outcome;
@@ -155,7 +196,8 @@ export async function signOut(def: ServerDefinition, deps: ProviderContext, key:
 /** The client the stored tokens were issued to. */
 function signedInClient(def: ServerDefinition, record: AuthRecord): OAuthClientInformationMixed | undefined {
   const oauth = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth : undefined;
-  if (oauth?.clientId) return { client_id: oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
+  if (oauth?.clientId)
+    return { client_id: oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
   return record.client;
 }
 
@@ -167,7 +209,10 @@ function machineAuthFor(def: ServerDefinition, deps: ProviderContext): AddClient
  * One unauthenticated request to learn the server's challenge (scope, resource metadata URL).
  * Best effort: any failure leaves discovery to the well-known URLs.
  */
-async function probe(def: ServerDefinition & { config: { url: string; headers?: Record<string, string>; type: string } }, deps: ProviderContext): Promise<{ scope?: string; resourceMetadataUrl?: string }> {
+async function probe(
+  def: ServerDefinition & { config: { url: string; headers?: Record<string, string>; type: string } },
+  deps: ProviderContext,
+): Promise<{ scope?: string; resourceMetadataUrl?: string }> {
   const f = deps.fetch ?? ((u: string | URL, i?: RequestInit) => fetch(u, i));
   const headers: Record<string, string> = { ...(def.config.headers ?? {}) };
   for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
@@ -181,7 +226,11 @@ async function probe(def: ServerDefinition & { config: { url: string; headers?: 
             jsonrpc: '2.0',
             id: 0,
             method: 'initialize',
-            params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: deps.clientName, version: '0' } },
+            params: {
+              protocolVersion: LATEST_PROTOCOL_VERSION,
+              capabilities: {},
+              clientInfo: { name: deps.clientName, version: '0' },
+            },
           }),
         };
   try {

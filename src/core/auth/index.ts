@@ -8,10 +8,21 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener, Clock, KeyValueStore, Logger, SecretStore } from '../ports.js';
 import { systemClock } from '../ports.js';
-import { authenticate, authenticateClientCredentials, signOut, type AuthenticateOptions, type FlowDeps } from './flow.js';
+import {
+  authenticate,
+  authenticateClientCredentials,
+  signOut,
+  type AuthenticateOptions,
+  type FlowDeps,
+} from './flow.js';
 import { serverAuthKey } from './keys.js';
 import { NeedsAuthCache } from './needs-auth-cache.js';
-import { ClientCredentialsProvider, credentialKind, usesClientCredentials, type ClientCredentialKind } from './client-credentials.js';
+import {
+  ClientCredentialsProvider,
+  credentialKind,
+  usesClientCredentials,
+  type ClientCredentialKind,
+} from './client-credentials.js';
 import { HostOAuthProvider, isOAuthCapable } from './provider.js';
 import type { RevocationOutcome } from './revoke.js';
 import type { RedirectReceiver } from './ports.js';
@@ -26,7 +37,12 @@ export { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from './loopback-receiver
 export { isOpenableUrl, openableUrl } from './safe-url.js';
 export type { RedirectReceiver, RedirectSession } from './ports.js';
 export type { AuthenticateOptions } from './flow.js';
-export { ClientCredentialsProvider, usesClientCredentials, credentialKind, type ClientCredentialKind } from './client-credentials.js';
+export {
+  ClientCredentialsProvider,
+  usesClientCredentials,
+  credentialKind,
+  type ClientCredentialKind,
+} from './client-credentials.js';
 export { revokeTokens, type RevocationOutcome } from './revoke.js';
 
 export interface HostAuthDeps {
@@ -95,7 +111,8 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
       if (usesClientCredentials(def)) return new ClientCredentialsProvider(def, flowDeps);
       return isOAuthCapable(def) ? new HostOAuthProvider(def, flowDeps, { kind: 'background' }) : undefined;
     },
-    authenticate: (def, opts) => (usesClientCredentials(def) ? authenticateClientCredentials(def, flowDeps) : authenticate(def, flowDeps, opts)),
+    authenticate: (def, opts) =>
+      usesClientCredentials(def) ? authenticateClientCredentials(def, flowDeps) : authenticate(def, flowDeps, opts),
     signOut: (def) => signOut(def, flowDeps, serverAuthKey(def)),
     async hasSession(def) {
       return (await store.read(serverAuthKey(def))).tokens !== undefined;

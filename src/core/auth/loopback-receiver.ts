@@ -57,11 +57,14 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
     const error = p.get('error');
     if (error) {
       const desc = p.get('error_description');
-      const what = error === 'access_denied' ? 'Access was denied' : `The authorization server refused the request (${error})`;
+      const what =
+        error === 'access_denied' ? 'Access was denied' : `The authorization server refused the request (${error})`;
       outcome = { error: new AuthError('denied', `${what}${desc ? `: ${desc.slice(0, 200)}` : ''}.`), state };
     } else {
       const code = p.get('code');
-      outcome = code ? { code, state: state ?? '' } : { error: new AuthError('denied', 'The redirect carried no authorization code.'), state };
+      outcome = code
+        ? { code, state: state ?? '' }
+        : { error: new AuthError('denied', 'The redirect carried no authorization code.'), state };
     }
     if (settled) res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
     else if (deliver) deliver(outcome, res);
@@ -85,7 +88,12 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
   return new Promise<RedirectSession>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       const why = err.code === 'EADDRINUSE' ? `port ${port} on 127.0.0.1 is in use` : err.message;
-      reject(new AuthError('callback-port', `Cannot listen for the sign-in redirect: ${why}.${exact && port ? ' Free it or change oauth.callbackPort.' : ''}`));
+      reject(
+        new AuthError(
+          'callback-port',
+          `Cannot listen for the sign-in redirect: ${why}.${exact && port ? ' Free it or change oauth.callbackPort.' : ''}`,
+        ),
+      );
     });
     server.listen(port, '127.0.0.1', () => {
       const actual = (server.address() as AddressInfo).port;
@@ -109,17 +117,40 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
             if (signal?.aborted) return onAbort();
             signal?.addEventListener('abort', onAbort, { once: true });
             const timer: Disposable = clock.setTimeout(
-              () => finish(() => rej(new AuthError('timeout', `No answer from the browser within ${Math.round(timeoutMs / 60000)} minutes; sign-in timed out.`))),
+              () =>
+                finish(() =>
+                  rej(
+                    new AuthError(
+                      'timeout',
+                      `No answer from the browser within ${Math.round(timeoutMs / 60000)} minutes; sign-in timed out.`,
+                    ),
+                  ),
+                ),
               timeoutMs,
             );
-            cleanups.push(() => timer.dispose(), () => signal?.removeEventListener('abort', onAbort));
+            cleanups.push(
+              () => timer.dispose(),
+              () => signal?.removeEventListener('abort', onAbort),
+            );
             deliver = (outcome, response) => {
-              const send = (status: number, html: string) => response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' }).end(html);
+              const send = (status: number, html: string) =>
+                response
+                  .writeHead(status, {
+                    'content-type': 'text/html; charset=utf-8',
+                    'cache-control': 'no-store',
+                    connection: 'close',
+                  })
+                  .end(html);
               // The state is checked first: a redirect we did not start (anything on this machine
               // can send one) gets an error page and neither reports an error nor ends the
               // sign-in: the user's real redirect may still come, until the timeout.
               if (outcome.state !== expectedState) {
-                send(400, errorPage('This sign-in response does not belong to the sign-in MCP Host started (state mismatch); it was ignored.'));
+                send(
+                  400,
+                  errorPage(
+                    'This sign-in response does not belong to the sign-in MCP Host started (state mismatch); it was ignored.',
+                  ),
+                );
               } else if ('error' in outcome) {
                 send(400, errorPage(outcome.error.message));
                 finish(() => rej(outcome.error));
@@ -130,7 +161,8 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
             };
             for (const e of early.splice(0)) {
               if (deliver) deliver(e.outcome, e.res);
-              else e.res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
+              else
+                e.res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
             }
           });
         },

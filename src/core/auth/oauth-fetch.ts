@@ -47,7 +47,11 @@ export async function normaliseTokenResponse(res: Response): Promise<Response> {
   const headers = new Headers(res.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
-  return new Response(JSON.stringify(fixed), { status: res.ok ? 400 : res.status, statusText: res.ok ? 'Bad Request' : res.statusText, headers });
+  return new Response(JSON.stringify(fixed), {
+    status: res.ok ? 400 : res.status,
+    statusText: res.ok ? 'Bad Request' : res.statusText,
+    headers,
+  });
 }
 
 export function createOAuthFetch(base: FetchLike = (u, i) => fetch(u, i), observer?: OAuthFetchObserver): FetchLike {

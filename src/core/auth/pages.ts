@@ -15,5 +15,8 @@ export function successPage(): string {
 }
 
 export function errorPage(reason: string): string {
-  return page('MCP Host sign-in failed', `${reason} You can close this tab; the editor or terminal shows what to do next.`);
+  return page(
+    'MCP Host sign-in failed',
+    `${reason} You can close this tab; the editor or terminal shows what to do next.`,
+  );
 }

@@ -14,10 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { refreshAuthorization, selectResourceURL } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import {
-  OAuthMetadataSchema,
-  OpenIdProviderDiscoveryMetadataSchema,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { OAuthMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
@@ -85,7 +82,10 @@ export function checkMetadataUrl(def: RemoteDefinition): URL | undefined {
     throw new AuthError('config', `${def.name}: oauth.authServerMetadataUrl is not a valid URL.`);
   }
   if (url.protocol !== 'https:') {
-    throw new AuthError('config', `${def.name}: oauth.authServerMetadataUrl must use https:// (got ${url.protocol}//). Fix it in the server's configuration.`);
+    throw new AuthError(
+      'config',
+      `${def.name}: oauth.authServerMetadataUrl must use https:// (got ${url.protocol}//). Fix it in the server's configuration.`,
+    );
   }
   return url;
 }
@@ -139,7 +139,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
   get clientMetadata(): OAuthClientMetadata {
     const supported = this.discoveryCache?.authorizationServerMetadata?.token_endpoint_auth_methods_supported;
     // A public client with PKCE is right for a desktop app; ask for a secret only if the server cannot do without.
-    const method = !supported || supported.includes('none') ? 'none' : supported.find((m) => m === 'client_secret_basic' || m === 'client_secret_post') ?? 'none';
+    const method =
+      !supported || supported.includes('none')
+        ? 'none'
+        : (supported.find((m) => m === 'client_secret_basic' || m === 'client_secret_post') ?? 'none');
     const scopes = this.def.config.oauth?.scopes;
     return {
       redirect_uris: [this.redirectUrl],
@@ -198,7 +201,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
       const { refresh_token: _drop, ...rest } = tokens;
       return rest;
     }
-    if (tokens.refresh_token && record.expiresAt !== undefined && this.ctx.clock.now() >= record.expiresAt - REFRESH_SKEW_MS) {
+    if (
+      tokens.refresh_token &&
+      record.expiresAt !== undefined &&
+      this.ctx.clock.now() >= record.expiresAt - REFRESH_SKEW_MS
+    ) {
       tokens = await this.refreshBeforeExpiry(record);
     }
     return tokens;
@@ -273,7 +280,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const configured = checkMetadataUrl(this.def);
     if (configured) {
       const metadata = await this.fetchConfiguredMetadata(configured);
-      const state: OAuthDiscoveryState = { authorizationServerUrl: metadata.issuer, authorizationServerMetadata: metadata };
+      const state: OAuthDiscoveryState = {
+        authorizationServerUrl: metadata.issuer,
+        authorizationServerMetadata: metadata,
+      };
       this.discoveryCache = state;
       return state;
     }
@@ -315,7 +325,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const tokens = record.tokens!;
     const disc = record.discovery;
     const client = this.def.config.oauth?.clientId
-      ? { client_id: this.def.config.oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) }
+      ? {
+          client_id: this.def.config.oauth.clientId,
+          ...(record.clientSecret ? { client_secret: record.clientSecret } : {}),
+        }
       : record.client;
     // Without discovery state or a client we cannot refresh here; the 401 path (SDK auth()) will.
     if (!disc?.authorizationServerUrl || !client) return tokens;
@@ -343,7 +356,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
         return undefined;
       }
       const msg = redact(errorMessage(err), [tokens.access_token, tokens.refresh_token]);
-      this.ctx.logger.warn(`${this.def.name}: token refresh failed (${msg}); using the current token until the server refuses it.`);
+      this.ctx.logger.warn(
+        `${this.def.name}: token refresh failed (${msg}); using the current token until the server refuses it.`,
+      );
       return tokens;
     }
   }
@@ -357,7 +372,10 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new AuthError('discovery', `${this.def.name}: ${url.href} answered HTTP ${res.status}; check oauth.authServerMetadataUrl.`);
+      throw new AuthError(
+        'discovery',
+        `${this.def.name}: ${url.href} answered HTTP ${res.status}; check oauth.authServerMetadataUrl.`,
+      );
     }
     const json: unknown = await res.json().catch(() => undefined);
     const oidc = OpenIdProviderDiscoveryMetadataSchema.safeParse(json);

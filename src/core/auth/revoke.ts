@@ -7,7 +7,10 @@
  */
 import { selectClientAuthMethod } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { AuthorizationServerMetadata, OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  AuthorizationServerMetadata,
+  OAuthClientInformationMixed,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthRecord } from './store.js';
 
@@ -19,7 +22,12 @@ export type RevocationOutcome =
 
 const REVOKE_TIMEOUT_MS = 10_000;
 
-function applyAuth(client: OAuthClientInformationMixed, supported: string[], headers: Headers, params: URLSearchParams): void {
+function applyAuth(
+  client: OAuthClientInformationMixed,
+  supported: string[],
+  headers: Headers,
+  params: URLSearchParams,
+): void {
   const method = selectClientAuthMethod(client, supported);
   const secret = (client as { client_secret?: string }).client_secret;
   if (method === 'client_secret_basic' && secret) {
@@ -47,11 +55,15 @@ export async function revokeTokens(
   if (!tokens) return { kind: 'nothing-to-revoke' };
   // OpenID discovery metadata is typed without the RFC 8414 revocation fields, but carries them.
   const metadata = record.discovery?.authorizationServerMetadata as
-    | (AuthorizationServerMetadata & { revocation_endpoint?: string; revocation_endpoint_auth_methods_supported?: string[] })
+    | (AuthorizationServerMetadata & {
+        revocation_endpoint?: string;
+        revocation_endpoint_auth_methods_supported?: string[];
+      })
     | undefined;
   const endpoint = metadata?.revocation_endpoint;
   if (!endpoint || !client) return { kind: 'not-offered' };
-  const supported = metadata.revocation_endpoint_auth_methods_supported ?? metadata.token_endpoint_auth_methods_supported ?? [];
+  const supported =
+    metadata.revocation_endpoint_auth_methods_supported ?? metadata.token_endpoint_auth_methods_supported ?? [];
   const done: ('refresh_token' | 'access_token')[] = [];
   const list: ['refresh_token' | 'access_token', string | undefined][] = [
     ['refresh_token', tokens.refresh_token],
@@ -65,9 +77,17 @@ export async function revokeTokens(
     else applyAuth(client, supported, headers, params);
     let res: Response;
     try {
-      res = await fetchFn(endpoint, { method: 'POST', headers, body: params, signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+      res = await fetchFn(endpoint, {
+        method: 'POST',
+        headers,
+        body: params,
+        signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+      });
     } catch (err) {
-      return { kind: 'failed', message: `${endpoint} could not be reached (${err instanceof Error ? err.message : String(err)})` };
+      return {
+        kind: 'failed',
+        message: `${endpoint} could not be reached (${err instanceof Error ? err.message : String(err)})`,
+      };
     }
     await res.body?.cancel().catch(() => undefined);
     // RFC 7009 §2.2: 200 also for a token the server no longer knows.

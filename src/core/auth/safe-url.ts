@@ -23,11 +23,17 @@ export function openableUrl(url: string | URL, who = 'The sign-in'): string {
   try {
     parsed = new URL(String(url));
   } catch {
-    throw new AuthError('unsafe-url', `${who}: the authorization server gave an authorization URL that is not a valid URL; it was not opened.`);
+    throw new AuthError(
+      'unsafe-url',
+      `${who}: the authorization server gave an authorization URL that is not a valid URL; it was not opened.`,
+    );
   }
   if (!isOpenableUrl(parsed)) {
     const scheme = parsed.protocol.replace(/[^a-z0-9+.-]/gi, '').slice(0, 20);
-    throw new AuthError('unsafe-url', `${who}: the authorization server asked to open a "${scheme}:" URL; only https (and http to this machine) is opened. Check the server's OAuth metadata.`);
+    throw new AuthError(
+      'unsafe-url',
+      `${who}: the authorization server asked to open a "${scheme}:" URL; only https (and http to this machine) is opened. Check the server's OAuth metadata.`,
+    );
   }
   return parsed.href;
 }

@@ -53,9 +53,11 @@ export class AuthRecordStore {
         return updated;
       });
     this.chains.set(key, next);
-    void next.finally(() => {
-      if (this.chains.get(key) === next) this.chains.delete(key);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.chains.get(key) === next) this.chains.delete(key);
+      })
+      .catch(() => undefined);
     return next;
   }
 

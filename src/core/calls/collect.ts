@@ -10,7 +10,10 @@ import type { FormField, FormPlan } from './schema-plan.js';
 /** What a form asks of its user interface. Every method resolves `undefined` when the user cancels. */
 export interface FormUi {
   /** Asks for one field. `initial` is the value to pre-fill (a default or an earlier answer). */
-  ask(field: FormField, ctx: { step: number; total: number; title: string; initial?: unknown }): Promise<FieldAnswer | undefined>;
+  ask(
+    field: FormField,
+    ctx: { step: number; total: number; title: string; initial?: unknown },
+  ): Promise<FieldAnswer | undefined>;
   /**
    * Lets the user edit a JSON document until `validate` accepts it; resolves the parsed value.
    * `problem` is shown first when the document is offered because something was wrong.
@@ -30,8 +33,12 @@ export interface CollectOptions {
   validate?: (args: Record<string, unknown>) => string | undefined;
 }
 
-function objectCheck(value: unknown, validate?: (args: Record<string, unknown>) => string | undefined): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'The arguments must be a JSON object ({…}).';
+function objectCheck(
+  value: unknown,
+  validate?: (args: Record<string, unknown>) => string | undefined,
+): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'The arguments must be a JSON object ({…}).';
   return validate?.(value as Record<string, unknown>);
 }
 
@@ -39,16 +46,28 @@ function objectCheck(value: unknown, validate?: (args: Record<string, unknown>) 
  * Collects an argument object. Resolves undefined when the user cancelled at any step (nothing
  * is sent then). Optional fields the user skipped are left out, not sent as empty values.
  */
-export async function collectForm(plan: FormPlan, ui: FormUi, opts: CollectOptions): Promise<Record<string, unknown> | undefined> {
+export async function collectForm(
+  plan: FormPlan,
+  ui: FormUi,
+  opts: CollectOptions,
+): Promise<Record<string, unknown> | undefined> {
   const validate = (v: unknown) => objectCheck(v, opts.validate);
   if (plan.wholeDocument) {
-    const r = await ui.editJson(jsonDocumentText(plan.root, { title: opts.title, current: opts.initial }), { title: opts.title, validate });
+    const r = await ui.editJson(jsonDocumentText(plan.root, { title: opts.title, current: opts.initial }), {
+      title: opts.title,
+      validate,
+    });
     return r ? (r.value as Record<string, unknown>) : undefined;
   }
   const args: Record<string, unknown> = {};
   const total = plan.fields.length;
   for (const [i, field] of plan.fields.entries()) {
-    const initial = opts.initial && field.name in opts.initial ? opts.initial[field.name] : field.hasDefault ? field.defaultValue : undefined;
+    const initial =
+      opts.initial && field.name in opts.initial
+        ? opts.initial[field.name]
+        : field.hasDefault
+          ? field.defaultValue
+          : undefined;
     const answer = await ui.ask(field, { step: i + 1, total, title: opts.title, initial });
     if (answer === undefined) return undefined;
     if (answer.skip) {
@@ -61,6 +80,10 @@ export async function collectForm(plan: FormPlan, ui: FormUi, opts: CollectOptio
   if (problem === undefined) return args;
   // The per-field checks passed but the whole object did not (e.g. dependencies between
   // properties): let the user fix it in one document rather than starting over.
-  const r = await ui.editJson(jsonDocumentText(plan.root, { title: opts.title, current: args }), { title: opts.title, problem, validate });
+  const r = await ui.editJson(jsonDocumentText(plan.root, { title: opts.title, current: args }), {
+    title: opts.title,
+    problem,
+    validate,
+  });
   return r ? (r.value as Record<string, unknown>) : undefined;
 }

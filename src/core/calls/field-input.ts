@@ -18,16 +18,28 @@ export function fieldHint(f: FormField): string {
   switch (f.kind) {
     case 'string':
       parts.push(f.format ? `text (${f.format})` : 'text');
-      if (f.minLength !== undefined && f.maxLength !== undefined) parts.push(`${f.minLength}–${f.maxLength} characters`);
-      else if (f.minLength !== undefined) parts.push(`at least ${f.minLength} character${f.minLength === 1 ? '' : 's'}`);
+      if (f.minLength !== undefined && f.maxLength !== undefined)
+        parts.push(`${f.minLength}–${f.maxLength} characters`);
+      else if (f.minLength !== undefined)
+        parts.push(`at least ${f.minLength} character${f.minLength === 1 ? '' : 's'}`);
       else if (f.maxLength !== undefined) parts.push(`at most ${f.maxLength} characters`);
       if (f.pattern) parts.push(`matching /${f.pattern}/`);
       break;
     case 'number':
     case 'integer': {
       parts.push(f.kind);
-      const lo = f.exclusiveMinimum !== undefined ? `> ${f.exclusiveMinimum}` : f.minimum !== undefined ? `≥ ${f.minimum}` : undefined;
-      const hi = f.exclusiveMaximum !== undefined ? `< ${f.exclusiveMaximum}` : f.maximum !== undefined ? `≤ ${f.maximum}` : undefined;
+      const lo =
+        f.exclusiveMinimum !== undefined
+          ? `> ${f.exclusiveMinimum}`
+          : f.minimum !== undefined
+            ? `≥ ${f.minimum}`
+            : undefined;
+      const hi =
+        f.exclusiveMaximum !== undefined
+          ? `< ${f.exclusiveMaximum}`
+          : f.maximum !== undefined
+            ? `≤ ${f.maximum}`
+            : undefined;
       if (lo) parts.push(lo);
       if (hi) parts.push(hi);
       if (f.multipleOf !== undefined) parts.push(`multiple of ${f.multipleOf}`);
@@ -63,7 +75,8 @@ export function fieldPrompt(f: FormField): string {
 export function initialText(f: FormField): string {
   if (!f.hasDefault || f.defaultValue === undefined) return '';
   if (f.kind === 'string' && typeof f.defaultValue === 'string') return f.defaultValue;
-  if ((f.kind === 'number' || f.kind === 'integer') && typeof f.defaultValue === 'number') return String(f.defaultValue);
+  if ((f.kind === 'number' || f.kind === 'integer') && typeof f.defaultValue === 'number')
+    return String(f.defaultValue);
   return JSON.stringify(f.defaultValue);
 }
 
@@ -80,7 +93,8 @@ export function parseFieldInput(f: FormField, text: string): { answer: FieldAnsw
       return checked(f, text);
     case 'number':
     case 'integer': {
-      if (trimmed === '') return { error: `${f.label} is required: enter ${f.kind === 'integer' ? 'a whole number' : 'a number'}.` };
+      if (trimmed === '')
+        return { error: `${f.label} is required: enter ${f.kind === 'integer' ? 'a whole number' : 'a number'}.` };
       const n = Number(trimmed);
       if (!Number.isFinite(n)) return { error: `“${trimmed}” is not a number.` };
       return checked(f, n);
@@ -91,13 +105,20 @@ export function parseFieldInput(f: FormField, text: string): { answer: FieldAnsw
       return { error: 'Enter true or false.' };
     }
     case 'enum': {
-      const hit = f.options?.find((o) => o.label === trimmed || (typeof o.value === 'string' ? o.value === trimmed : JSON.stringify(o.value) === trimmed));
+      const hit = f.options?.find(
+        (o) =>
+          o.label === trimmed ||
+          (typeof o.value === 'string' ? o.value === trimmed : JSON.stringify(o.value) === trimmed),
+      );
       if (hit) return { answer: { value: hit.value } };
       return { error: `Choose one of: ${(f.options ?? []).map((o) => o.label).join(', ')}.` };
     }
     case 'multi-enum':
     case 'json': {
-      if (trimmed === '') return { error: `${f.label} is required: enter ${f.jsonShape === 'object' ? 'a JSON object' : f.jsonShape === 'array' || f.kind === 'multi-enum' ? 'a JSON array' : 'a JSON value'}.` };
+      if (trimmed === '')
+        return {
+          error: `${f.label} is required: enter ${f.jsonShape === 'object' ? 'a JSON object' : f.jsonShape === 'array' || f.kind === 'multi-enum' ? 'a JSON array' : 'a JSON value'}.`,
+        };
       let value: unknown;
       try {
         value = JSON.parse(trimmed);
@@ -130,7 +151,8 @@ export function validateFieldValue(f: FormField, value: unknown): string | undef
     case 'string': {
       if (typeof value !== 'string') return `${f.label} must be text.`;
       const len = [...value].length;
-      if (f.minLength !== undefined && len < f.minLength) return `At least ${f.minLength} character${f.minLength === 1 ? '' : 's'} (now ${len}).`;
+      if (f.minLength !== undefined && len < f.minLength)
+        return `At least ${f.minLength} character${f.minLength === 1 ? '' : 's'} (now ${len}).`;
       if (f.maxLength !== undefined && len > f.maxLength) return `At most ${f.maxLength} characters (now ${len}).`;
       if (f.pattern !== undefined) {
         let re: RegExp | undefined;
@@ -149,15 +171,20 @@ export function validateFieldValue(f: FormField, value: unknown): string | undef
       if (f.kind === 'integer' && !Number.isInteger(value)) return `${value} is not a whole number.`;
       if (f.minimum !== undefined && value < f.minimum) return `Must be at least ${f.minimum}.`;
       if (f.maximum !== undefined && value > f.maximum) return `Must be at most ${f.maximum}.`;
-      if (f.exclusiveMinimum !== undefined && value <= f.exclusiveMinimum) return `Must be greater than ${f.exclusiveMinimum}.`;
-      if (f.exclusiveMaximum !== undefined && value >= f.exclusiveMaximum) return `Must be less than ${f.exclusiveMaximum}.`;
-      if (f.multipleOf !== undefined && f.multipleOf > 0 && !isMultiple(value, f.multipleOf)) return `Must be a multiple of ${f.multipleOf}.`;
+      if (f.exclusiveMinimum !== undefined && value <= f.exclusiveMinimum)
+        return `Must be greater than ${f.exclusiveMinimum}.`;
+      if (f.exclusiveMaximum !== undefined && value >= f.exclusiveMaximum)
+        return `Must be less than ${f.exclusiveMaximum}.`;
+      if (f.multipleOf !== undefined && f.multipleOf > 0 && !isMultiple(value, f.multipleOf))
+        return `Must be a multiple of ${f.multipleOf}.`;
       return undefined;
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `${f.label} must be true or false.`;
     case 'enum':
-      return f.options?.some((o) => sameValue(o.value, value)) ? undefined : `Choose one of: ${(f.options ?? []).map((o) => o.label).join(', ')}.`;
+      return f.options?.some((o) => sameValue(o.value, value))
+        ? undefined
+        : `Choose one of: ${(f.options ?? []).map((o) => o.label).join(', ')}.`;
     case 'multi-enum': {
       if (!Array.isArray(value)) return `${f.label} must be a list.`;
       const bad = value.find((v) => !f.options?.some((o) => sameValue(o.value, v)));
@@ -167,7 +194,8 @@ export function validateFieldValue(f: FormField, value: unknown): string | undef
       return undefined;
     }
     case 'json': {
-      if (f.jsonShape === 'object' && (typeof value !== 'object' || Array.isArray(value))) return `${f.label} must be a JSON object ({…}).`;
+      if (f.jsonShape === 'object' && (typeof value !== 'object' || Array.isArray(value)))
+        return `${f.label} must be a JSON object ({…}).`;
       if (f.jsonShape === 'array' && !Array.isArray(value)) return `${f.label} must be a JSON array ([…]).`;
       return validateValue(f.schema, value, f.label);
     }
@@ -189,7 +217,9 @@ function formatError(format: string | undefined, value: string): string | undefi
     case 'date':
       return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'Enter a date as YYYY-MM-DD.';
     case 'date-time':
-      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'Enter a date and time as YYYY-MM-DDTHH:MM:SSZ.';
+      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+        ? undefined
+        : 'Enter a date and time as YYYY-MM-DDTHH:MM:SSZ.';
     default:
       return undefined;
   }

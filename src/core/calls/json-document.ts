@@ -24,7 +24,8 @@ export function skeletonValue(schema: Schema, root: Schema = schema, depth = 0):
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
+  const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as
+    unknown[] | undefined;
   if (union) {
     const first = union.filter(isObj).find((b) => b.type !== 'null');
     return first && depth < MAX_DEPTH ? skeletonValue(first, root, depth + 1) : null;
@@ -55,7 +56,11 @@ export function skeletonValue(schema: Schema, root: Schema = schema, depth = 0):
       return '';
     case 'integer':
     case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0;
+      return typeof s.minimum === 'number'
+        ? s.minimum
+        : typeof s.exclusiveMinimum === 'number'
+          ? s.exclusiveMinimum + 1
+          : 0;
     case 'boolean':
       return false;
     default:
@@ -68,7 +73,8 @@ function typeLabel(s: Schema): string {
   if (Array.isArray(s.type)) return s.type.join(' | ');
   const union = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
   if (union) return union.filter(isObj).map(typeLabel).join(' | ');
-  if (typeof s.type === 'string') return s.type === 'array' && isObj(s.items) && typeof s.items.type === 'string' ? `${s.items.type}[]` : s.type;
+  if (typeof s.type === 'string')
+    return s.type === 'array' && isObj(s.items) && typeof s.items.type === 'string' ? `${s.items.type}[]` : s.type;
   return 'any';
 }
 
@@ -81,7 +87,13 @@ export function jsonDocumentText(schema: Schema, opts: { title: string; root?: S
   const s = resolveRef(root, schema);
   const value = opts.current !== undefined ? opts.current : skeletonValue(s, root);
   const lines = [`// ${opts.title}`];
-  if (typeof s.description === 'string' && s.description) lines.push(...s.description.split('\n').slice(0, 5).map((l) => `// ${l}`));
+  if (typeof s.description === 'string' && s.description)
+    lines.push(
+      ...s.description
+        .split('\n')
+        .slice(0, 5)
+        .map((l) => `// ${l}`),
+    );
   const props = isObj(s.properties) ? s.properties : undefined;
   if (props) {
     const required = new Set(Array.isArray(s.required) ? s.required : []);
@@ -95,7 +107,8 @@ export function jsonDocumentText(schema: Schema, opts: { title: string; root?: S
       });
     const missing = described.filter((d) => !present.has(d.k));
     if (described.length > 0) lines.push('// Properties:', ...described.map((d) => d.line));
-    if (missing.length > 0) lines.push(`// Not filled in: ${missing.map((d) => d.k).join(', ')}. Add them to send them.`);
+    if (missing.length > 0)
+      lines.push(`// Not filled in: ${missing.map((d) => d.k).join(', ')}. Add them to send them.`);
   }
   lines.push('// Comments and trailing commas are allowed.');
   return `${lines.join('\n')}\n${JSON.stringify(value, null, 2)}\n`;

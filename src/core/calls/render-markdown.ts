@@ -72,16 +72,26 @@ function approxBytes(base64: string): number {
 }
 
 function imageMarkdown(alt: string, mimeType: string, data: string, max: number): string {
-  if (!/^image\/[\w.+-]+$/.test(mimeType)) return `_(${escapeInline(mimeType)} content, ${approxBytes(data)} bytes, not shown)_`;
-  if (data.length > max) return `_(image ${escapeInline(mimeType)}, ${approxBytes(data)} bytes: too large to show inline)_`;
+  if (!/^image\/[\w.+-]+$/.test(mimeType))
+    return `_(${escapeInline(mimeType)} content, ${approxBytes(data)} bytes, not shown)_`;
+  if (data.length > max)
+    return `_(image ${escapeInline(mimeType)}, ${approxBytes(data)} bytes: too large to show inline)_`;
   return `![${escapeInline(alt)}](data:${mimeType};base64,${data.replace(/\s/g, '')})`;
 }
 
-function blobLine(path: string, mimeType: string | undefined, size: number | undefined, opts: RenderOptions, alt: string): string {
+function blobLine(
+  path: string,
+  mimeType: string | undefined,
+  size: number | undefined,
+  opts: RenderOptions,
+  alt: string,
+): string {
   const image = opts.blobImages?.get(path);
   const desc = `${mimeType ?? 'binary'}${size !== undefined ? `, ${size} bytes` : ''}`;
   const fileLink = link(path, `file://${path.startsWith('/') ? '' : '/'}${path.replace(/\\/g, '/')}`);
-  return image ? `![${escapeInline(alt)}](${image})\n\n_Saved to ${fileLink} (${escapeInline(desc)})_` : `_Binary content (${escapeInline(desc)}) saved to_ ${fileLink}`;
+  return image
+    ? `![${escapeInline(alt)}](${image})\n\n_Saved to ${fileLink} (${escapeInline(desc)})_`
+    : `_Binary content (${escapeInline(desc)}) saved to_ ${fileLink}`;
 }
 
 /** One content block as Markdown. */
@@ -129,14 +139,26 @@ export function renderToolResult(
 }
 
 /** The document for a failed request (the call threw: timeout, connection lost, bad arguments). */
-export function renderFailure(what: { server: string; title: string; message: string; args?: Record<string, unknown> }): string {
-  const out = [`# ❌ ${escapeInline(what.title)}`, `_Server **${escapeInline(what.server)}**_`, `> **Error:** ${escapeInline(what.message)}`];
+export function renderFailure(what: {
+  server: string;
+  title: string;
+  message: string;
+  args?: Record<string, unknown>;
+}): string {
+  const out = [
+    `# ❌ ${escapeInline(what.title)}`,
+    `_Server **${escapeInline(what.server)}**_`,
+    `> **Error:** ${escapeInline(what.message)}`,
+  ];
   if (what.args) out.push('## Arguments', fence(JSON.stringify(what.args, null, 2), 'json'));
   return `${out.join('\n\n')}\n`;
 }
 
 /** The document for a resource read. */
-export function renderResource(read: { server: string; uri: string; result: ResourceReadResult }, opts: RenderOptions): string {
+export function renderResource(
+  read: { server: string; uri: string; result: ResourceReadResult },
+  opts: RenderOptions,
+): string {
   const out = [`# ${escapeInline(read.uri)}`, `_Server **${escapeInline(read.server)}**_`];
   if (read.result.contents.length === 0) out.push('_(no contents)_');
   for (const c of read.result.contents) {
@@ -153,7 +175,10 @@ export function renderResource(read: { server: string; uri: string; result: Reso
 }
 
 /** The document for a prompt's messages. */
-export function renderPrompt(p: { server: string; name: string; args: Record<string, string>; result: PromptGetResult }, opts: RenderOptions): string {
+export function renderPrompt(
+  p: { server: string; name: string; args: Record<string, string>; result: PromptGetResult },
+  opts: RenderOptions,
+): string {
   const out = [`# ${escapeInline(p.name)}`, `_Prompt from **${escapeInline(p.server)}**_`];
   if (p.result.description) out.push(`> ${escapeMarkdown(p.result.description.replace(/\r?\n/g, ' '))}`);
   for (const [i, m] of p.result.messages.entries()) {

@@ -35,7 +35,8 @@ export function parseReadPath(path: string): { server: string; uri: string } | u
   if (!m) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { server: v[0], uri: v[1] };
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string')
+      return { server: v[0], uri: v[1] };
   } catch {
     // not ours
   }

@@ -82,7 +82,11 @@ export function resolveRef(root: Schema, schema: Schema, depth = 0): Schema {
 /** Types named by `type` (string or array), without `null`, and whether `null` is allowed. */
 function typesOf(schema: Schema): { types: string[]; nullable: boolean } {
   const t = schema.type;
-  const list = Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : typeof t === 'string' ? [t] : [];
+  const list = Array.isArray(t)
+    ? t.filter((x): x is string => typeof x === 'string')
+    : typeof t === 'string'
+      ? [t]
+      : [];
   return { types: list.filter((x) => x !== 'null'), nullable: list.includes('null') };
 }
 
@@ -94,10 +98,13 @@ function unwrap(root: Schema, schema: Schema): { schema: Schema; nullable: boole
   let s = resolveRef(root, schema);
   let nullable = false;
   for (let i = 0; i < MAX_REF_DEPTH; i++) {
-    const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
+    const union = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as
+      unknown[] | undefined;
     if (union && !isConstList(union)) {
       const branches = union.filter(isObj).map((b) => resolveRef(root, b));
-      const nonNull = branches.filter((b) => !(b.type === 'null' || (Array.isArray(b.type) && b.type.length === 1 && b.type[0] === 'null')));
+      const nonNull = branches.filter(
+        (b) => !(b.type === 'null' || (Array.isArray(b.type) && b.type.length === 1 && b.type[0] === 'null')),
+      );
       if (nonNull.length === 1 && branches.length === union.length) {
         nullable ||= nonNull.length < branches.length;
         const { anyOf: _a, oneOf: _o, ...outer } = s;
@@ -132,10 +139,14 @@ function str(v: unknown): string | undefined {
 function singleOptions(s: Schema): EnumOption[] | undefined {
   if (Array.isArray(s.enum) && s.enum.length > 0) {
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    return s.enum.map((value, i) => ({ value, label: typeof names[i] === 'string' ? (names[i] as string) : labelOf(value) }));
+    return s.enum.map((value, i) => ({
+      value,
+      label: typeof names[i] === 'string' ? (names[i] as string) : labelOf(value),
+    }));
   }
   if ('const' in s) return [{ value: s.const, label: labelOf(s.const) }];
-  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as unknown[] | undefined;
+  const union = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as
+    unknown[] | undefined;
   if (union && isConstList(union)) {
     return (union as Schema[]).map((b) => ({
       value: b.const,
@@ -194,7 +205,14 @@ export function planField(root: Schema, name: string, raw: unknown, required: bo
         multipleOf: num(s.multipleOf),
       };
     case 'boolean':
-      return { ...base, kind: 'boolean', options: [{ value: true, label: 'true' }, { value: false, label: 'false' }] };
+      return {
+        ...base,
+        kind: 'boolean',
+        options: [
+          { value: true, label: 'true' },
+          { value: false, label: 'false' },
+        ],
+      };
     case 'array': {
       const items = isObj(s.items) ? unwrap(root, s.items).schema : undefined;
       const itemOptions = items ? singleOptions(items) : undefined;
@@ -235,7 +253,9 @@ export function planForm(schema: Record<string, unknown> | undefined): FormPlan 
   const { types } = typesOf(s);
   const isObject = types.length === 0 ? !('items' in s) : types.includes('object');
   const props = isObj(s.properties) ? s.properties : undefined;
-  const required = new Set(Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : []);
+  const required = new Set(
+    Array.isArray(s.required) ? s.required.filter((x): x is string => typeof x === 'string') : [],
+  );
 
   if (!isObject) return { fields: [], wholeDocument: true, root };
   if (!props || Object.keys(props).length === 0) {
@@ -255,7 +275,9 @@ export function planForm(schema: Record<string, unknown> | undefined): FormPlan 
 export function promptArgumentsSchema(args: { name: string; description?: string; required?: boolean }[]): Schema {
   return {
     type: 'object',
-    properties: Object.fromEntries(args.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }])),
+    properties: Object.fromEntries(
+      args.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]),
+    ),
     required: args.filter((a) => a.required).map((a) => a.name),
   };
 }

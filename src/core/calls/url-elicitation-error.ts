@@ -24,7 +24,13 @@ export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined 
       return list.flatMap((x: unknown) => {
         const r = x as Partial<UrlElicitation> | null;
         return r && typeof r.url === 'string'
-          ? [{ url: r.url, message: typeof r.message === 'string' ? r.message : '', elicitationId: typeof r.elicitationId === 'string' ? r.elicitationId : '' }]
+          ? [
+              {
+                url: r.url,
+                message: typeof r.message === 'string' ? r.message : '',
+                elicitationId: typeof r.elicitationId === 'string' ? r.elicitationId : '',
+              },
+            ]
           : [];
       });
     }

@@ -21,7 +21,11 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 /** Decodes a base64 blob and stores it in `blobDir`; returns the file path and byte size. */
-export async function writeBlob(blobDir: string, base64: string, mimeType?: string): Promise<{ path: string; size: number }> {
+export async function writeBlob(
+  blobDir: string,
+  base64: string,
+  mimeType?: string,
+): Promise<{ path: string; size: number }> {
   const bytes = Buffer.from(base64, 'base64');
   const hash = createHash('sha256').update(bytes).digest('hex');
   const ext = (mimeType && EXTENSIONS[mimeType.split(';')[0]!.trim().toLowerCase()]) || '.bin';

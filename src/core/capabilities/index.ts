@@ -4,7 +4,14 @@
  * The connection manager calls these; front ends only see the wrapped types from ../host-api.ts.
  */
 export { wrapTools, wrapResources, wrapResourceTemplates, wrapPrompts } from './wrap.js';
-export { sanitizeInstructions, sanitizeText, stripMisleadingUnicode, revealMisleadingUnicode, MAX_TEXT_LENGTH, TRUNCATION_MARKER } from './sanitize.js';
+export {
+  sanitizeInstructions,
+  sanitizeText,
+  stripMisleadingUnicode,
+  revealMisleadingUnicode,
+  MAX_TEXT_LENGTH,
+  TRUNCATION_MARKER,
+} from './sanitize.js';
 export { validateToolArgs } from './validate.js';
 export { toToolCallResult, toResourceReadResult, toPromptGetResult } from './results.js';
 export { writeBlob } from './blobs.js';

@@ -1,9 +1,20 @@
 /** Converts the SDK's results into the host's: content kept, blobs moved to files. */
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { writeBlob } from './blobs.js';
 
-type EmbeddedResource = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> };
+type EmbeddedResource = {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  _meta?: Record<string, unknown>;
+};
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,7 +48,8 @@ function toHostContent(block: ContentBlock, blobDir: string): HostContent | Prom
       const out: HostContent = { type: 'resource', uri: r.uri };
       if (r.mimeType !== undefined) out.mimeType = r.mimeType;
       if (typeof r.text === 'string') out.text = r.text;
-      if (typeof r.blob === 'string') return writeBlob(blobDir, r.blob, r.mimeType).then(({ path }) => ({ ...out, blobPath: path }));
+      if (typeof r.blob === 'string')
+        return writeBlob(blobDir, r.blob, r.mimeType).then(({ path }) => ({ ...out, blobPath: path }));
       return out;
     }
     default: {
@@ -64,13 +76,21 @@ async function toHostContents(blocks: ContentBlock[], blobDir: string): Promise<
  * `outputSchema` by the SDK's Client (it throws on a mismatch when the tools were listed through
  * the same client); it is passed through unchanged.
  */
-export async function toToolCallResult(raw: CallToolResult, durationMs: number, blobDir: string): Promise<ToolCallResult> {
+export async function toToolCallResult(
+  raw: CallToolResult,
+  durationMs: number,
+  blobDir: string,
+): Promise<ToolCallResult> {
   let blocks = Array.isArray(raw.content) ? raw.content : [];
   // Protocol 2024-10-07 servers answer `{ toolResult }` instead of content blocks.
   if (!Array.isArray(raw.content) && 'toolResult' in raw) {
     blocks = [{ type: 'text', text: JSON.stringify((raw as unknown as { toolResult: unknown }).toolResult) }];
   }
-  const out: ToolCallResult = { content: await toHostContents(blocks, blobDir), isError: raw.isError === true, durationMs };
+  const out: ToolCallResult = {
+    content: await toHostContents(blocks, blobDir),
+    isError: raw.isError === true,
+    durationMs,
+  };
   const sc = raw.structuredContent;
   if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc)) out.structuredContent = sc;
   if (isRecord(raw._meta)) out.meta = raw._meta;

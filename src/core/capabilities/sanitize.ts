@@ -85,7 +85,12 @@ export function sanitizeDeep<T>(value: T, depth = 0): T {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       // defineProperty, not assignment: a `__proto__` key must stay data, not replace the prototype.
-      Object.defineProperty(out, stripMisleadingUnicode(k), { value: sanitizeDeep(v, depth + 1), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, stripMisleadingUnicode(k), {
+        value: sanitizeDeep(v, depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out as T;
   }

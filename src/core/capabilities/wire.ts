@@ -20,7 +20,9 @@ export interface WireOptions {
   readBlob?: (path: string) => Promise<string | undefined>;
 }
 
-export type WireResourceContents = { uri: string; mimeType?: string; _meta?: Record<string, unknown> } & ({ text: string } | { blob: string });
+export type WireResourceContents = { uri: string; mimeType?: string; _meta?: Record<string, unknown> } & (
+  { text: string } | { blob: string }
+);
 
 const asIs = (u: string): string => u;
 const wholeFile = async (path: string): Promise<string> => (await readFile(path)).toString('base64');
@@ -42,7 +44,8 @@ export async function toWireContent(c: HostContent, opts: WireOptions = {}): Pro
       };
     case 'resource': {
       const base = { uri: mapUri(c.uri), ...(c.mimeType !== undefined ? { mimeType: c.mimeType } : {}) };
-      if (c.text !== undefined || c.blobPath === undefined) return { type: 'resource', resource: { ...base, text: c.text ?? '' } };
+      if (c.text !== undefined || c.blobPath === undefined)
+        return { type: 'resource', resource: { ...base, text: c.text ?? '' } };
       const blob = await (opts.readBlob ?? wholeFile)(c.blobPath);
       if (blob !== undefined) return { type: 'resource', resource: { ...base, blob } };
       // Left out (too large, gone): the peer still learns the resource exists.
@@ -59,11 +62,18 @@ export async function toWireContents(list: readonly HostContent[], opts: WireOpt
 }
 
 /** The contents of a resource read; a blob the reader leaves out is dropped from the list. */
-export async function toWireResourceContents(r: ResourceReadResult, opts: WireOptions = {}): Promise<WireResourceContents[]> {
+export async function toWireResourceContents(
+  r: ResourceReadResult,
+  opts: WireOptions = {},
+): Promise<WireResourceContents[]> {
   const mapUri = opts.mapUri ?? asIs;
   const out: WireResourceContents[] = [];
   for (const c of r.contents) {
-    const base = { uri: mapUri(c.uri), ...(c.mimeType !== undefined ? { mimeType: c.mimeType } : {}), ...(c.meta !== undefined ? { _meta: c.meta } : {}) };
+    const base = {
+      uri: mapUri(c.uri),
+      ...(c.mimeType !== undefined ? { mimeType: c.mimeType } : {}),
+      ...(c.meta !== undefined ? { _meta: c.meta } : {}),
+    };
     if (c.text !== undefined || c.blobPath === undefined) {
       out.push({ ...base, text: c.text ?? '' });
       continue;

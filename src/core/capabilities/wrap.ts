@@ -93,7 +93,11 @@ export function wrapResources(server: string, resources: Resource[]): HostResour
 
 export function wrapResourceTemplates(server: string, templates: ResourceTemplate[]): HostResourceTemplate[] {
   return templates.map((t) => {
-    const out: HostResourceTemplate = { server, uriTemplate: t.uriTemplate, name: stripMisleadingUnicode(t.name ?? t.uriTemplate) };
+    const out: HostResourceTemplate = {
+      server,
+      uriTemplate: t.uriTemplate,
+      name: stripMisleadingUnicode(t.name ?? t.uriTemplate),
+    };
     const title = optionalText(t.title);
     if (title !== undefined) out.title = title;
     const description = optionalText(t.description);

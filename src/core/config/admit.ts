@@ -36,21 +36,31 @@ function held(reason: HeldReason, message: string, ask?: boolean): Admission {
 export function policyAdmission(name: string, config: ServerConfig, policy: Policy | undefined): Admission | undefined {
   const v = evaluatePolicy(policy, name, config);
   if (v.allowed) return undefined;
-  return held('policy', `Server "${name}" is blocked by the policy in ${policy!.file}: ${v.reason}. Ask your administrator to allow it.`);
+  return held(
+    'policy',
+    `Server "${name}" is blocked by the policy in ${policy!.file}: ${v.reason}. Ask your administrator to allow it.`,
+  );
 }
 
 /** Why one server may not run, or `{ run: true }`. Order: the strongest, least negotiable reason first. */
 export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission {
   if (def.config.disabled) return held('config', 'Disabled in its config ("disabled": true).');
   if (pointsAtOwnGateway(def, ctx.ownGateways ?? [])) {
-    return held('config', 'This entry points at MCP Host’s own gateway (it is there for agents); MCP Host does not connect to itself.');
+    return held(
+      'config',
+      'This entry points at MCP Host’s own gateway (it is there for agents); MCP Host does not connect to itself.',
+    );
   }
   const denied = policyAdmission(def.name, def.config, ctx.policy);
   if (denied) return denied;
-  if (ctx.userDisabled?.has(def.name)) return held('user-disabled', 'Disabled in this workspace. Enable it to start it.');
+  if (ctx.userDisabled?.has(def.name))
+    return held('user-disabled', 'Disabled in this workspace. Enable it to start it.');
   if (APPROVAL_SCOPES.includes(def.source.scope)) {
     if (!ctx.trusted) {
-      return held('untrusted', 'This workspace is not trusted, so servers defined in its files (.mcp.json, .vscode/mcp.json) do not start. Trust the workspace to run them.');
+      return held(
+        'untrusted',
+        'This workspace is not trusted, so servers defined in its files (.mcp.json, .vscode/mcp.json) do not start. Trust the workspace to run them.',
+      );
     }
     if (ctx.approvals) {
       switch (ctx.approvals.status(def.name, approvalHashOf(def))) {
@@ -59,13 +69,18 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
         case 'denied':
           return held('not-approved', 'You chose not to run this workspace server. Start it to review and approve it.');
         case 'changed':
-          return held('not-approved', 'This workspace server changed since you approved it; approve it again to start it.', true);
+          return held(
+            'not-approved',
+            'This workspace server changed since you approved it; approve it again to start it.',
+            true,
+          );
         case 'unknown':
           return held('not-approved', 'This server is defined by the workspace; it starts after you approve it.', true);
       }
     }
   }
-  if (ctx.manualStart?.has(def.name)) return held('manual', 'mcpHost.autoStart is off: start it from the tree or the palette.');
+  if (ctx.manualStart?.has(def.name))
+    return held('manual', 'mcpHost.autoStart is off: start it from the tree or the palette.');
   return RUN;
 }
 
@@ -86,5 +101,7 @@ export function heldReason(def: ServerDefinition | undefined): HeldReason | unde
 
 /** Servers never decided on, or changed since: what the approval prompt asks about. */
 export function awaitingApproval(defs: readonly ServerDefinition[]): ServerDefinition[] {
-  return defs.filter((d) => d.admission && !d.admission.run && d.admission.reason === 'not-approved' && d.admission.ask === true);
+  return defs.filter(
+    (d) => d.admission && !d.admission.run && d.admission.reason === 'not-approved' && d.admission.ask === true,
+  );
 }

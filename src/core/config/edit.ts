@@ -5,7 +5,15 @@
  * edits are made here because `modify` reformats the surrounding range and drops neighbouring
  * comments on removal. Pure text in, text out: the caller reads and writes the file.
  */
-import { applyEdits, findNodeAtLocation, getNodeValue, parseTree, type Edit, type Node, type ParseError } from 'jsonc-parser';
+import {
+  applyEdits,
+  findNodeAtLocation,
+  getNodeValue,
+  parseTree,
+  type Edit,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { lineColumn } from './jsonc.js';
 import { validateServerEntry } from './schema.js';
 
@@ -53,22 +61,33 @@ function parse(text: string): Node {
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {
     const { line, column } = lineColumn(text, errors[0].offset);
-    throw new ConfigEditError('invalid-json', `The file has a JSON error at line ${line}, column ${column}. Fix it first; it was not changed, so nothing in it is lost.`);
+    throw new ConfigEditError(
+      'invalid-json',
+      `The file has a JSON error at line ${line}, column ${column}. Fix it first; it was not changed, so nothing in it is lost.`,
+    );
   }
-  if (!root || root.type !== 'object') throw new ConfigEditError('not-an-object', 'The file does not contain a JSON object ({ ... }); it was not changed.');
+  if (!root || root.type !== 'object')
+    throw new ConfigEditError(
+      'not-an-object',
+      'The file does not contain a JSON object ({ ... }); it was not changed.',
+    );
   return root;
 }
 
 function serversNode(root: Node, format: ConfigFileFormat): Node | undefined {
   const node = findNodeAtLocation(root, [serversKey(format)]);
   if (node && node.type !== 'object') {
-    throw new ConfigEditError('not-an-object', `"${serversKey(format)}" in the file is not an object of servers; it was not changed.`);
+    throw new ConfigEditError(
+      'not-an-object',
+      `"${serversKey(format)}" in the file is not an object of servers; it was not changed.`,
+    );
   }
   return node;
 }
 
 function checkName(name: string): void {
-  if (typeof name !== 'string' || name.trim() === '') throw new ConfigEditError('invalid-name', 'A server needs a non-empty name.');
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new ConfigEditError('invalid-name', 'A server needs a non-empty name.');
 }
 
 function checkEntry(name: string, entry: unknown): void {
@@ -109,7 +128,9 @@ function propKey(p: Node): string {
 }
 
 function render(value: unknown, indent: string, f: TextFormat): string {
-  return JSON.stringify(value, null, f.unit).split('\n').join(f.eol + indent);
+  return JSON.stringify(value, null, f.unit)
+    .split('\n')
+    .join(f.eol + indent);
 }
 
 /** Text with `key: value` set in the object node (replacing the value when the key exists). */
@@ -130,7 +151,9 @@ function setProperty(text: string, obj: Node, key: string, value: unknown, f: Te
     const open = obj.offset + 1;
     const close = obj.offset + obj.length - 1;
     const inside = text.slice(open, close);
-    return /^\s*$/.test(inside) ? applyEdits(text, [{ offset: open, length: inside.length, content }]) : applyEdits(text, [{ offset: open, length: 0, content: content.slice(0, -outer.length - f.eol.length) }]);
+    return /^\s*$/.test(inside)
+      ? applyEdits(text, [{ offset: open, length: inside.length, content }])
+      : applyEdits(text, [{ offset: open, length: 0, content: content.slice(0, -outer.length - f.eol.length) }]);
   }
   const last = props[props.length - 1];
   const end = last.offset + last.length;
@@ -186,7 +209,8 @@ export function minimalEdit(before: string, after: string): Edit[] {
   let s = 0;
   while (s < before.length && s < after.length && before[s] === after[s]) s++;
   let e = 0;
-  while (e < before.length - s && e < after.length - s && before[before.length - 1 - e] === after[after.length - 1 - e]) e++;
+  while (e < before.length - s && e < after.length - s && before[before.length - 1 - e] === after[after.length - 1 - e])
+    e++;
   return [{ offset: s, length: before.length - s - e, content: after.slice(s, after.length - e) }];
 }
 
@@ -196,11 +220,17 @@ export function minimalEdit(before: string, after: string): Edit[] {
  * Adds the entry, or replaces it when the name exists; creates the file content when `text` is
  * empty or undefined (a missing file). Throws ConfigEditError for invalid input.
  */
-export function setServerEntry(text: string | undefined, format: ConfigFileFormat, name: string, entry: Record<string, unknown>): string {
+export function setServerEntry(
+  text: string | undefined,
+  format: ConfigFileFormat,
+  name: string,
+  entry: Record<string, unknown>,
+): string {
   checkName(name);
   checkEntry(name, entry);
   const f = detectFormatting(text ?? '');
-  if (text === undefined || text.trim() === '') return render({ [serversKey(format)]: { [name]: entry } }, '', f) + f.eol;
+  if (text === undefined || text.trim() === '')
+    return render({ [serversKey(format)]: { [name]: entry } }, '', f) + f.eol;
   const root = parse(text);
   const servers = serversNode(root, format);
   if (!servers) return setProperty(text, root, serversKey(format), { [name]: entry }, f);
@@ -208,7 +238,12 @@ export function setServerEntry(text: string | undefined, format: ConfigFileForma
 }
 
 /** The edits setServerEntry would make, for a WorkspaceEdit. */
-export function setServerEntryEdits(text: string, format: ConfigFileFormat, name: string, entry: Record<string, unknown>): Edit[] {
+export function setServerEntryEdits(
+  text: string,
+  format: ConfigFileFormat,
+  name: string,
+  entry: Record<string, unknown>,
+): Edit[] {
   return minimalEdit(text, setServerEntry(text, format, name, entry));
 }
 
@@ -217,7 +252,12 @@ export function setServerEntryEdits(text: string, format: ConfigFileFormat, name
  * inside the entry. Throws `not-found` when there is no such server, `invalid-entry` when the
  * result would be a broken entry (nothing is changed then).
  */
-export function updateServerEntry(text: string, format: ConfigFileFormat, name: string, patch: Record<string, unknown>): string {
+export function updateServerEntry(
+  text: string,
+  format: ConfigFileFormat,
+  name: string,
+  patch: Record<string, unknown>,
+): string {
   checkName(name);
   const f = detectFormatting(text);
   let out = text;
@@ -225,7 +265,8 @@ export function updateServerEntry(text: string, format: ConfigFileFormat, name: 
     const servers = serversNode(parse(t), format);
     const node = servers && findNodeAtLocation(servers, [name]);
     if (!node) throw new ConfigEditError('not-found', `There is no server "${name}" in this file.`);
-    if (node.type !== 'object') throw new ConfigEditError('not-an-object', `Server "${name}" in the file is not an object; it was not changed.`);
+    if (node.type !== 'object')
+      throw new ConfigEditError('not-an-object', `Server "${name}" in the file is not an object; it was not changed.`);
     return node;
   };
   entryNode(out);

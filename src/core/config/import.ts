@@ -22,12 +22,22 @@ export interface ImportSourceResult {
 }
 
 /** Reads one app's servers (its user file; Claude Code also the given folders' project sections). */
-export async function readImportSource(source: DiscoverySource, folders: string[], o: DiscoveryOptions): Promise<ImportSourceResult> {
+export async function readImportSource(
+  source: DiscoverySource,
+  folders: string[],
+  o: DiscoveryOptions,
+): Promise<ImportSourceResult> {
   const r = await readDiscovered([source], folders, o);
   const seen = new Map<string, ImportCandidate>();
   for (const e of r.entries) {
-    const v = validateServerEntry(e.value, { file: e.source.file, jsonPath: e.source.jsonPath, name: e.name, scope: 'discovered' });
-    const entry = e.value && typeof e.value === 'object' && !Array.isArray(e.value) ? (e.value as Record<string, unknown>) : {};
+    const v = validateServerEntry(e.value, {
+      file: e.source.file,
+      jsonPath: e.source.jsonPath,
+      name: e.name,
+      scope: 'discovered',
+    });
+    const entry =
+      e.value && typeof e.value === 'object' && !Array.isArray(e.value) ? (e.value as Record<string, unknown>) : {};
     // A later (more specific) entry of the same name wins, as it does when the app reads it.
     seen.set(e.name, { name: e.name, entry, ...(v.ok ? {} : { invalid: v.problems.map((p) => p.message).join(' ') }) });
   }
@@ -59,12 +69,28 @@ export interface ImportDecision {
  * kept); invalid entries are skipped; entries with literal env/header values are not copied into
  * a shared file (`shared`: `.mcp.json` or `.vscode/mcp.json`).
  */
-export function planImport(candidates: readonly ImportCandidate[], existing: ReadonlySet<string>, shared: boolean): ImportDecision[] {
+export function planImport(
+  candidates: readonly ImportCandidate[],
+  existing: ReadonlySet<string>,
+  shared: boolean,
+): ImportDecision[] {
   return candidates.map((c) => {
-    if (existing.has(c.name)) return { name: c.name, entry: c.entry, action: 'clash', reason: 'a server with this name is already in the target file; it was kept' };
+    if (existing.has(c.name))
+      return {
+        name: c.name,
+        entry: c.entry,
+        action: 'clash',
+        reason: 'a server with this name is already in the target file; it was kept',
+      };
     if (c.invalid) return { name: c.name, entry: c.entry, action: 'invalid', reason: c.invalid };
     const secrets = shared ? literalSecrets(c.entry) : [];
-    if (secrets.length) return { name: c.name, entry: c.entry, action: 'secret', reason: `it has literal values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead` };
+    if (secrets.length)
+      return {
+        name: c.name,
+        entry: c.entry,
+        action: 'secret',
+        reason: `it has literal values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead`,
+      };
     return { name: c.name, entry: c.entry, action: 'import' };
   });
 }

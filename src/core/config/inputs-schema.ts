@@ -13,7 +13,10 @@ import { INPUT_DOCS } from './schema-docs.js';
 
 export const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
 
-const optionSchema = z.union([z.string(), z.object({ label: z.string().optional().catch(undefined), value: z.string() })]);
+const optionSchema = z.union([
+  z.string(),
+  z.object({ label: z.string().optional().catch(undefined), value: z.string() }),
+]);
 
 export const inputDeclarationSchema = z.object({
   id: z.string().min(1).meta(INPUT_DOCS.id),
@@ -22,7 +25,12 @@ export const inputDeclarationSchema = z.object({
   password: z.boolean().meta(INPUT_DOCS.password).optional().catch(undefined),
   default: z.string().meta(INPUT_DOCS.default).optional().catch(undefined),
   // An option that is neither a string nor {value} is dropped; the rest are kept.
-  options: z.array(optionSchema.optional().catch(undefined)).min(1).meta(INPUT_DOCS.options).optional().catch(undefined),
+  options: z
+    .array(optionSchema.optional().catch(undefined))
+    .min(1)
+    .meta(INPUT_DOCS.options)
+    .optional()
+    .catch(undefined),
   command: z.string().min(1).meta(INPUT_DOCS.command).optional().catch(undefined),
   args: z.unknown().meta(INPUT_DOCS.args).optional(),
 });

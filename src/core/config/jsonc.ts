@@ -2,7 +2,15 @@
  * Reading config text with jsonc-parser: parse errors become `ConfigProblem`s with line and
  * column, and JSON paths map back to offsets so problems and the editor can point at an entry.
  */
-import { createScanner, findNodeAtLocation, parseTree, printParseErrorCode, visit, type Node, type ParseError } from 'jsonc-parser';
+import {
+  createScanner,
+  findNodeAtLocation,
+  parseTree,
+  printParseErrorCode,
+  visit,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import { readBoundedFile } from './read-bounded.js';
 import type { ConfigProblem, Scope } from './types.js';
 
@@ -110,14 +118,34 @@ export interface ParsedText {
  */
 export function parseConfigText(text: string, file: string, opts: { jsonc: boolean; scope?: Scope }): ParsedText {
   if (text.trim() === '') return { value: {}, problems: [] };
-  const at = (offset: number, code: string, message: string, jsonPath: JsonPath = []): ConfigProblem => ({ severity: 'error', code, message, file, jsonPath, scope: opts.scope, ...lineColumn(text, offset) });
+  const at = (offset: number, code: string, message: string, jsonPath: JsonPath = []): ConfigProblem => ({
+    severity: 'error',
+    code,
+    message,
+    file,
+    jsonPath,
+    scope: opts.scope,
+    ...lineColumn(text, offset),
+  });
   const body = text.replace(/^\uFEFF/, '');
   const tooDeep = nestingBeyond(body, MAX_CONFIG_DEPTH);
   if (tooDeep !== undefined) {
-    return { problems: [at(tooDeep, 'too-deep', `The file is nested more than ${MAX_CONFIG_DEPTH} levels deep, which no MCP config needs; none of its servers load until it is fixed.`)] };
+    return {
+      problems: [
+        at(
+          tooDeep,
+          'too-deep',
+          `The file is nested more than ${MAX_CONFIG_DEPTH} levels deep, which no MCP config needs; none of its servers load until it is fixed.`,
+        ),
+      ],
+    };
   }
   const errors: ParseError[] = [];
-  const built = buildValue(body, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
+  const built = buildValue(body, errors, {
+    allowTrailingComma: opts.jsonc,
+    disallowComments: !opts.jsonc,
+    allowEmptyContent: true,
+  });
   const value = built.value;
   if (errors.length > 0) {
     const first = errors[0]!;
@@ -154,7 +182,12 @@ export function parseConfigText(text: string, file: string, opts: { jsonc: boole
     };
   }
   const problems = built.protoKeys.map((k) =>
-    at(k.offset, 'forbidden-key', `"__proto__" is not allowed as a key (at ${formatJsonPath(k.path) || 'the top level'}): JSON readers disagree on what it means, so it is ignored here. Rename or remove it.`, k.path),
+    at(
+      k.offset,
+      'forbidden-key',
+      `"__proto__" is not allowed as a key (at ${formatJsonPath(k.path) || 'the top level'}): JSON readers disagree on what it means, so it is ignored here. Rename or remove it.`,
+      k.path,
+    ),
   );
   return { value, problems };
 }
@@ -177,7 +210,11 @@ function nestingBeyond(text: string, max: number): number | undefined {
  * out and reported: `parse` assigns them, which swaps the object's prototype, so a root
  * `{"__proto__": {"mcpServers": …}}` would load servers no plain JSON reader sees.
  */
-function buildValue(text: string, errors: ParseError[], options: { allowTrailingComma: boolean; disallowComments: boolean; allowEmptyContent: boolean }): { value: unknown; protoKeys: { path: JsonPath; offset: number }[] } {
+function buildValue(
+  text: string,
+  errors: ParseError[],
+  options: { allowTrailingComma: boolean; disallowComments: boolean; allowEmptyContent: boolean },
+): { value: unknown; protoKeys: { path: JsonPath; offset: number }[] } {
   const protoKeys: { path: JsonPath; offset: number }[] = [];
   const stack: (Record<string, unknown> | unknown[])[] = [];
   const keys: (string | undefined)[] = [];
@@ -238,7 +275,10 @@ export type FileRead = { kind: 'missing' } | { kind: 'text'; text: string } | { 
 export async function readConfigFile(file: string, scope?: Scope): Promise<FileRead> {
   const r = await readBoundedFile(file, MAX_CONFIG_BYTES);
   if (r.kind === 'text' || r.kind === 'missing') return r;
-  return { kind: 'error', problem: { severity: 'error', code: 'unreadable', message: r.message, file, jsonPath: [], scope } };
+  return {
+    kind: 'error',
+    problem: { severity: 'error', code: 'unreadable', message: r.message, file, jsonPath: [], scope },
+  };
 }
 
 /** "a number", "an array", "null"... for messages. */

@@ -21,7 +21,14 @@ import { readManaged } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
 import { readUserServers } from './sources/user.js';
 import { readWorkspace, workspaceFile } from './sources/workspace.js';
-import type { ConfigProblem, InProcessServerConfig, LoadedConfig, RemoteServerConfig, ServerDefinition, StdioServerConfig } from './types.js';
+import type {
+  ConfigProblem,
+  InProcessServerConfig,
+  LoadedConfig,
+  RemoteServerConfig,
+  ServerDefinition,
+  StdioServerConfig,
+} from './types.js';
 
 export type { DiscoverySource } from './sources/discovery.js';
 export type { DynamicServer } from './sources/dynamic.js';
@@ -92,7 +99,8 @@ export function configFilesToWatch(o: LoadOptions): string[] {
   if (o.managedPath) files.push(o.managedPath);
   if (o.discovery?.enabled) {
     // The setting is user-edited: unknown source names are ignored rather than crashing the watcher.
-    for (const s of DISCOVERY_SOURCES.filter((d) => (o.discovery!.sources ?? DISCOVERY_SOURCES).includes(d))) files.push(discoveryFile(s, discoveryOptions(o)));
+    for (const s of DISCOVERY_SOURCES.filter((d) => (o.discovery!.sources ?? DISCOVERY_SOURCES).includes(d)))
+      files.push(discoveryFile(s, discoveryOptions(o)));
   }
   for (const f of o.folders) files.push(workspaceFile(f), projectFile(f));
   return [...new Set(files)];
@@ -100,7 +108,8 @@ export function configFilesToWatch(o: LoadOptions): string[] {
 
 function validateInProcess(raw: RawEntry): { config?: InProcessServerConfig; problem?: ConfigProblem } {
   const c = raw.value as Partial<InProcessServerConfig>;
-  if (typeof c.id === 'string' && c.id !== '' && typeof c.start === 'function') return { config: c as InProcessServerConfig };
+  if (typeof c.id === 'string' && c.id !== '' && typeof c.start === 'function')
+    return { config: c as InProcessServerConfig };
   return {
     problem: {
       severity: 'error',
@@ -143,7 +152,8 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
     results.push(m);
   }
   results.push(readUserServers(o.userServers, home));
-  if (o.discovery?.enabled) results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
+  if (o.discovery?.enabled)
+    results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));
   const pj = await Promise.all(folders.map((f) => readProject(f)));
   results.push(...ws, ...pj);
@@ -151,7 +161,14 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   for (const file of o.configFiles ?? []) {
     const d = await readDocument(file, 'dynamic', false);
     const found = [...d.problems];
-    const extra = d.doc ? entriesAt(d.doc, ['mcpServers'], { file, scope: 'dynamic', workspaceFolder: onlyFolder, baseDir: dirname(file), text: d.text }, found) : [];
+    const extra = d.doc
+      ? entriesAt(
+          d.doc,
+          ['mcpServers'],
+          { file, scope: 'dynamic', workspaceFolder: onlyFolder, baseDir: dirname(file), text: d.text },
+          found,
+        )
+      : [];
     results.push({ entries: extra, problems: found, files: [file] });
   }
 
@@ -164,14 +181,22 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   // Validate everything first; a broken entry still claims its name, so fixing a typo never
   // flips the server to some other scope's definition in between.
   const valid: Valid[] = entries.map((raw, order) => {
-    const folderIndex = (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined ? folders.indexOf(raw.source.folder) : undefined;
+    const folderIndex =
+      (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined
+        ? folders.indexOf(raw.source.folder)
+        : undefined;
     const base = { name: raw.name, source: raw.source, order, folderIndex, raw };
     if (raw.inProcess) {
       const r = validateInProcess(raw);
       if (r.problem) problems.push(r.problem);
       return { ...base, config: r.config };
     }
-    const v = validateServerEntry(raw.value, { file: raw.source.file, jsonPath: raw.source.jsonPath, name: raw.name, scope: raw.source.scope });
+    const v = validateServerEntry(raw.value, {
+      file: raw.source.file,
+      jsonPath: raw.source.jsonPath,
+      name: raw.name,
+      scope: raw.source.scope,
+    });
     if (!v.ok) {
       problems.push(...v.problems);
       return base;
@@ -206,9 +231,20 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   locate(problems, texts);
 
   const sorted = defs.sort((a, b) => a.order - b.order);
-  const ranks = new Map<string, Ranked>(sorted.map((d) => [d.name, { name: d.name, source: d.source, order: d.order, folderIndex: d.folderIndex }]));
+  const ranks = new Map<string, Ranked>(
+    sorted.map((d) => [d.name, { name: d.name, source: d.source, order: d.order, folderIndex: d.folderIndex }]),
+  );
   const servers: ServerDefinition[] = sorted.map(({ order: _o, folderIndex: _f, ...def }) => def);
-  return { servers, problems, files: [...files], ...(policy ? { policy } : {}), entries: rawByName, prepare, texts, ranks };
+  return {
+    servers,
+    problems,
+    files: [...files],
+    ...(policy ? { policy } : {}),
+    entries: rawByName,
+    prepare,
+    texts,
+    ranks,
+  };
 }
 
 /**
@@ -216,7 +252,10 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
  * others are dropped with a `duplicate` warning. Held-back definitions (awaiting approval,
  * untrusted, denied, disabled) neither win nor lose: they stay as rows and displace nothing.
  */
-export function dedupeAdmitted(admitted: readonly ServerDefinition[], ranks: ReadonlyMap<string, Ranked>): { kept: ServerDefinition[]; problems: ConfigProblem[] } {
+export function dedupeAdmitted(
+  admitted: readonly ServerDefinition[],
+  ranks: ReadonlyMap<string, Ranked>,
+): { kept: ServerDefinition[]; problems: ConfigProblem[] } {
   const ranked = admitted.map((d, i) => ({ ...(ranks.get(d.name) ?? { order: i }), ...d, def: d, disabled: !runs(d) }));
   const r = dedupeBySignature(ranked);
   return { kept: r.kept.map((x) => x.def), problems: r.problems };
@@ -227,8 +266,18 @@ export function dedupeAdmitted(admitted: readonly ServerDefinition[], ranks: Rea
  * servers that run; held ones pass through untouched. Returns the definitions for the host and
  * every problem (the read's, the resolve's, and one per server the policy blocks).
  */
-export async function resolveAdmitted(read: ReadConfig, admitted: readonly ServerDefinition[], o: { inputs?: InputResolver } = {}): Promise<LoadedConfig> {
-  const ctx: ResolveContext = { ...read.prepare, policy: read.policy, inputs: o.inputs, inputCache: new Map(), envFiles: new Set() };
+export async function resolveAdmitted(
+  read: ReadConfig,
+  admitted: readonly ServerDefinition[],
+  o: { inputs?: InputResolver } = {},
+): Promise<LoadedConfig> {
+  const ctx: ResolveContext = {
+    ...read.prepare,
+    policy: read.policy,
+    inputs: o.inputs,
+    inputCache: new Map(),
+    envFiles: new Set(),
+  };
   const dedupe = dedupeAdmitted(admitted, read.ranks);
   const problems: ConfigProblem[] = [...dedupe.problems];
   const servers: ServerDefinition[] = [];
@@ -241,16 +290,36 @@ export async function resolveAdmitted(read: ReadConfig, admitted: readonly Serve
     servers.push(r.def);
     const a = r.def.admission;
     if (a && !a.run && a.reason === 'policy') {
-      problems.push({ severity: 'error', code: 'policy-denied', message: a.message, file: def.source.file, jsonPath: def.source.jsonPath, server: def.name, scope: def.source.scope });
+      problems.push({
+        severity: 'error',
+        code: 'policy-denied',
+        message: a.message,
+        file: def.source.file,
+        jsonPath: def.source.jsonPath,
+        server: def.name,
+        scope: def.source.scope,
+      });
     }
   }
   locate(problems, read.texts);
-  return { servers, problems: [...read.problems, ...problems], files: [...new Set([...(read.files ?? []), ...ctx.envFiles])], ...(read.policy ? { policy: read.policy } : {}) };
+  return {
+    servers,
+    problems: [...read.problems, ...problems],
+    files: [...new Set([...(read.files ?? []), ...ctx.envFiles])],
+    ...(read.policy ? { policy: read.policy } : {}),
+  };
 }
 
 /** The whole pipeline: read → admit → resolve. Trust defaults to true, no approvals are required unless given. */
 export async function loadConfig(o: LoadAndAdmitOptions): Promise<LoadedConfig> {
   const read = await readConfig(o);
-  const admitted = admit(read.servers, { trusted: o.trusted ?? true, approvals: o.approvals, userDisabled: o.userDisabled, manualStart: o.manualStart, policy: read.policy, ownGateways: o.ownGateways });
+  const admitted = admit(read.servers, {
+    trusted: o.trusted ?? true,
+    approvals: o.approvals,
+    userDisabled: o.userDisabled,
+    manualStart: o.manualStart,
+    policy: read.policy,
+    ownGateways: o.ownGateways,
+  });
   return resolveAdmitted(read, admitted, { inputs: o.inputs });
 }

@@ -20,7 +20,8 @@ export function outranks(a: Ranked, b: Ranked): boolean {
   const sa = SCOPES.indexOf(a.source.scope);
   const sb = SCOPES.indexOf(b.source.scope);
   if (sa !== sb) return sa > sb;
-  if (a.folderIndex !== undefined && b.folderIndex !== undefined && a.folderIndex !== b.folderIndex) return a.folderIndex < b.folderIndex;
+  if (a.folderIndex !== undefined && b.folderIndex !== undefined && a.folderIndex !== b.folderIndex)
+    return a.folderIndex < b.folderIndex;
   // Within one scope and folder the later entry is the more specific (e.g. Claude Code's project section).
   return a.order > b.order;
 }
@@ -80,7 +81,9 @@ export function dedupeBySignature<T extends Ranked & { signature: string; disabl
   }
   const problems: ConfigProblem[] = [];
   for (const [it, w] of dropped) {
-    const what = it.signature.startsWith('url:') ? `URL ${it.signature.slice(4)}` : `command ${it.signature.replace(/^\w+:/, '')}`;
+    const what = it.signature.startsWith('url:')
+      ? `URL ${it.signature.slice(4)}`
+      : `command ${it.signature.replace(/^\w+:/, '')}`;
     problems.push({
       severity: 'warning',
       code: 'duplicate',

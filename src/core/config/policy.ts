@@ -43,7 +43,10 @@ function parseEntries(value: unknown, key: string, file: string, problems: Confi
     const path: JsonPath = [key, i];
     const o = e as Record<string, unknown> | null;
     const isStrArray = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
-    const keys = o && typeof o === 'object' && !Array.isArray(o) ? Object.keys(o).filter((k) => ['serverName', 'serverCommand', 'serverUrl'].includes(k)) : [];
+    const keys =
+      o && typeof o === 'object' && !Array.isArray(o)
+        ? Object.keys(o).filter((k) => ['serverName', 'serverCommand', 'serverUrl'].includes(k))
+        : [];
     const valid =
       keys.length === 1 &&
       ((keys[0] === 'serverName' && typeof o!.serverName === 'string') ||
@@ -72,12 +75,19 @@ export function parsePolicy(doc: Record<string, unknown>, file: string): { polic
     file,
     denied: doc.deniedServers === undefined ? [] : parseEntries(doc.deniedServers, 'deniedServers', file, problems),
   };
-  if (doc.allowedServers !== undefined) policy.allowed = parseEntries(doc.allowedServers, 'allowedServers', file, problems);
+  if (doc.allowedServers !== undefined)
+    policy.allowed = parseEntries(doc.allowedServers, 'allowedServers', file, problems);
   return { policy, problems };
 }
 
 function wildcardMatch(pattern: string, s: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'i');
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
   return re.test(s);
 }
 
@@ -115,7 +125,10 @@ export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string
 export function evaluatePolicy(policy: Policy | undefined, name: string, config: ServerConfig): PolicyVerdict {
   if (!policy) return { allowed: true };
   if (policy.broken) {
-    return { allowed: false, reason: `the managed policy file ${policy.file} cannot be read, so no server may start until it is fixed` };
+    return {
+      allowed: false,
+      reason: `the managed policy file ${policy.file} cannot be read, so no server may start until it is fixed`,
+    };
   }
   const deny = policy.denied.find((e) => matches(e, name, config, 'prefix'));
   if (deny) return { allowed: false, reason: `it matches the deny rule ${describeRule(deny)}` };

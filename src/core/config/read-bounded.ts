@@ -20,9 +20,21 @@ export async function readBoundedFile(file: string, maxBytes: number): Promise<B
   try {
     handle = await open(file, flags);
     const st = await handle.stat();
-    if (st.isDirectory()) return { kind: 'error', message: 'Cannot read the file (EISDIR): it is a folder. Check that it is a file you can read.' };
-    if (!st.isFile()) return { kind: 'error', message: 'Not a regular file (a device, FIFO or folder); only regular files are read. Replace it with a file.' };
-    if (st.size > maxBytes) return { kind: 'error', message: `The file is ${size(st.size)}, over the ${size(maxBytes)} limit; it was not read.` };
+    if (st.isDirectory())
+      return {
+        kind: 'error',
+        message: 'Cannot read the file (EISDIR): it is a folder. Check that it is a file you can read.',
+      };
+    if (!st.isFile())
+      return {
+        kind: 'error',
+        message: 'Not a regular file (a device, FIFO or folder); only regular files are read. Replace it with a file.',
+      };
+    if (st.size > maxBytes)
+      return {
+        kind: 'error',
+        message: `The file is ${size(st.size)}, over the ${size(maxBytes)} limit; it was not read.`,
+      };
     // A file still growing after the check is cut at the cap + 1 byte, and refused.
     const buf = Buffer.alloc(Math.min(st.size, maxBytes) + 1);
     let filled = 0;
@@ -30,13 +42,20 @@ export async function readBoundedFile(file: string, maxBytes: number): Promise<B
       const { bytesRead } = await handle.read(buf, filled, buf.length - filled, null);
       if (bytesRead === 0) break;
       filled += bytesRead;
-      if (filled === buf.length) return { kind: 'error', message: `The file grew while it was read (over ${size(Math.min(st.size, maxBytes))}); it was not used. Try again.` };
+      if (filled === buf.length)
+        return {
+          kind: 'error',
+          message: `The file grew while it was read (over ${size(Math.min(st.size, maxBytes))}); it was not used. Try again.`,
+        };
     }
     return { kind: 'text', text: buf.subarray(0, filled).toString('utf8') };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
-    return { kind: 'error', message: `Cannot read the file (${code ?? (e as Error).message}). Check that it is a file you can read.` };
+    return {
+      kind: 'error',
+      message: `Cannot read the file (${code ?? (e as Error).message}). Check that it is a file you can read.`,
+    };
   } finally {
     await handle?.close();
   }

@@ -7,7 +7,7 @@
  */
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { InputResolver } from '../ports.js';
-import { parseEnvFile } from './envFile.js';
+import { parseEnvFile } from './env-file.js';
 import { readBoundedFile } from './read-bounded.js';
 import { formatJsonPath, type JsonPath } from './jsonc.js';
 import { policyAdmission, runs } from './admit.js';
@@ -16,7 +16,14 @@ import { checkRemoteUrl } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
 import type { RawEntry } from './sources/entry.js';
 import type { ConfigProblem, RemoteServerConfig, ServerDefinition, StdioServerConfig } from './types.js';
-import { expandableStrings, expandConfig, inputIdsIn, inputIdsOf, type UnresolvedVariable, type VariableContext } from './variables.js';
+import {
+  expandableStrings,
+  expandConfig,
+  inputIdsIn,
+  inputIdsOf,
+  type UnresolvedVariable,
+  type VariableContext,
+} from './variables.js';
 
 /** A dotenv file is a few lines; anything bigger is a mistake or an attack. */
 export const MAX_ENV_FILE_BYTES = 1024 * 1024;
@@ -45,7 +52,15 @@ function varsOf(raw: RawEntry, ctx: PrepareContext): VariableContext {
 }
 
 function entryProblem(raw: RawEntry, code: string, message: string, sub: JsonPath = []): ConfigProblem {
-  return { severity: 'error', code, message, file: raw.source.file, jsonPath: [...raw.source.jsonPath, ...sub], server: raw.name, scope: raw.source.scope };
+  return {
+    severity: 'error',
+    code,
+    message,
+    file: raw.source.file,
+    jsonPath: [...raw.source.jsonPath, ...sub],
+    server: raw.name,
+    scope: raw.source.scope,
+  };
 }
 
 function unresolvedProblems(raw: RawEntry, list: UnresolvedVariable[]): ConfigProblem[] {
@@ -64,7 +79,11 @@ function identityHasInputs(c: FileConfig): boolean {
   return parts.some((p) => inputIdsIn(p).length > 0);
 }
 
-async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveContext): Promise<{ config?: StdioServerConfig; problems: ConfigProblem[] }> {
+async function applyEnvFile(
+  raw: RawEntry,
+  c: StdioServerConfig,
+  ctx: ResolveContext,
+): Promise<{ config?: StdioServerConfig; problems: ConfigProblem[] }> {
   if (c.envFile === undefined) return { config: c, problems: [] };
   const path = c.envFile;
   ctx.envFiles.add(path);
@@ -73,7 +92,14 @@ async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveCon
   if (read.kind !== 'text') {
     const why = read.kind === 'missing' ? 'ENOENT' : read.message;
     return {
-      problems: [entryProblem(raw, 'env-file', `Server "${raw.name}": the envFile ${path} cannot be read (${why}). Create it or fix the path; relative paths start at ${raw.baseDir}.`, ['envFile'])],
+      problems: [
+        entryProblem(
+          raw,
+          'env-file',
+          `Server "${raw.name}": the envFile ${path} cannot be read (${why}). Create it or fix the path; relative paths start at ${raw.baseDir}.`,
+          ['envFile'],
+        ),
+      ],
     };
   }
   const text = read.text;
@@ -81,7 +107,12 @@ async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveCon
   const problems = parsed.badLines.length
     ? [
         {
-          ...entryProblem(raw, 'env-file', `Server "${raw.name}": ${parsed.badLines.length === 1 ? 'line' : 'lines'} ${parsed.badLines.join(', ')} of ${path} ${parsed.badLines.length === 1 ? 'is' : 'are'} not KEY=VALUE and ${parsed.badLines.length === 1 ? 'was' : 'were'} skipped.`, ['envFile']),
+          ...entryProblem(
+            raw,
+            'env-file',
+            `Server "${raw.name}": ${parsed.badLines.length === 1 ? 'line' : 'lines'} ${parsed.badLines.join(', ')} of ${path} ${parsed.badLines.length === 1 ? 'is' : 'are'} not KEY=VALUE and ${parsed.badLines.length === 1 ? 'was' : 'were'} skipped.`,
+            ['envFile'],
+          ),
           severity: 'warning' as const,
         },
       ]
@@ -90,7 +121,11 @@ async function applyEnvFile(raw: RawEntry, c: StdioServerConfig, ctx: ResolveCon
   return { config: { ...c, env: { ...parsed.values, ...(c.env ?? {}) } }, problems };
 }
 
-async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext): Promise<{ values: Map<string, string>; unresolved: UnresolvedVariable[] }> {
+async function resolveInputs(
+  raw: RawEntry,
+  c: FileConfig,
+  ctx: ResolveContext,
+): Promise<{ values: Map<string, string>; unresolved: UnresolvedVariable[] }> {
   const values = new Map<string, string>();
   const unresolved: UnresolvedVariable[] = [];
   for (const id of inputIdsOf(c)) {
@@ -98,7 +133,11 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
     // Point the problem at the first string that uses the input.
     const path = expandableStrings(c).find((s) => inputIdsIn(s.value).includes(id))?.path ?? [];
     if (raw.inputs && !decl) {
-      unresolved.push({ variable: `\${input:${id}}`, path, reason: `input "${id}" is not declared; add { "id": "${id}", "type": "promptString", "description": "..." } to "inputs" of this file` });
+      unresolved.push({
+        variable: `\${input:${id}}`,
+        path,
+        reason: `input "${id}" is not declared; add { "id": "${id}", "type": "promptString", "description": "..." } to "inputs" of this file`,
+      });
       continue;
     }
     const key = `${raw.source.file}\0${id}`;
@@ -123,7 +162,9 @@ async function resolveInputs(raw: RawEntry, c: FileConfig, ctx: ResolveContext):
       unresolved.push({
         variable: `\${input:${id}}`,
         path,
-        reason: ctx.inputs ? `no value was given for input "${id}"` : `input "${id}" cannot be asked for here (no input prompt is available)`,
+        reason: ctx.inputs
+          ? `no value was given for input "${id}"`
+          : `input "${id}" cannot be asked for here (no input prompt is available)`,
       });
     } else values.set(id, v);
   }
@@ -143,14 +184,21 @@ export function prepareEntry(raw: RawEntry, config: FileConfig, ctx: PrepareCont
   }
   // What a user approves: the definition as written (inputs unresolved, the env file by path).
   const approvalHash = stableHash(c);
-  return { def: { name: raw.name, config: c, source: raw.source, signature: signatureOf(c), hash: approvalHash, approvalHash }, problems: [] };
+  return {
+    def: { name: raw.name, config: c, source: raw.source, signature: signatureOf(c), hash: approvalHash, approvalHash },
+    problems: [],
+  };
 }
 
 /**
  * Resolve stage, for one admitted definition: env file, `${input:}` values (may prompt), policy
  * again when an input changed what would run, URL check. A held definition comes back untouched.
  */
-export async function resolveDefinition(def: ServerDefinition, raw: RawEntry, ctx: ResolveContext): Promise<ResolveResult> {
+export async function resolveDefinition(
+  def: ServerDefinition,
+  raw: RawEntry,
+  ctx: ResolveContext,
+): Promise<ResolveResult> {
   if (!runs(def) || def.config.type === 'inprocess') return { def, problems: [] };
   const problems: ConfigProblem[] = [];
   let c: FileConfig = def.config;

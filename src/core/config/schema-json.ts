@@ -27,7 +27,11 @@ function tidy(v: unknown): unknown {
 
 /** One server entry as a draft-07 schema, `$schema` first. */
 export function serverEntryJsonSchema(): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(serverEntrySchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Json;
+  const { $schema: _s, ...rest } = z.toJSONSchema(serverEntrySchema, {
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Json;
   return { $schema: DRAFT_07, ...(tidy(rest) as Json) };
 }
 
@@ -39,20 +43,29 @@ export function embeddedEntry(): Json {
 
 /** `.vscode/mcp.json` inputs, from the schema the loader reads them with (inputs-schema.ts). */
 function inputsJsonSchema(): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(inputsSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Json;
+  const { $schema: _s, ...rest } = z.toJSONSchema(inputsSchema, {
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Json;
   return tidy(rest) as Json;
 }
 
 /** Every generated file under media/, by file name. */
 export function mediaSchemas(): Record<string, Json> {
   const server = embeddedEntry();
-  const byName = { type: 'object', description: SERVERS_BY_NAME, additionalProperties: { $ref: '#/definitions/server' } };
+  const byName = {
+    type: 'object',
+    description: SERVERS_BY_NAME,
+    additionalProperties: { $ref: '#/definitions/server' },
+  };
   return {
     'mcp-server.schema.json': serverEntryJsonSchema(),
     'mcp.json.schema.json': {
       $schema: DRAFT_07,
       title: '.mcp.json',
-      description: 'Project MCP servers (Claude Code format). Plain JSON: no comments. Servers from this file start only after you approve them, and not in an untrusted workspace.',
+      description:
+        'Project MCP servers (Claude Code format). Plain JSON: no comments. Servers from this file start only after you approve them, and not in an untrusted workspace.',
       type: 'object',
       properties: { mcpServers: byName },
       definitions: { server },
@@ -60,7 +73,8 @@ export function mediaSchemas(): Record<string, Json> {
     'vscode-mcp.json.schema.json': {
       $schema: DRAFT_07,
       title: '.vscode/mcp.json',
-      description: 'Workspace MCP servers (VS Code format, comments allowed). Servers from this file start only after you approve them, and not in an untrusted workspace.',
+      description:
+        'Workspace MCP servers (VS Code format, comments allowed). Servers from this file start only after you approve them, and not in an untrusted workspace.',
       type: 'object',
       properties: { servers: byName, inputs: inputsJsonSchema() },
       definitions: { server },

@@ -24,7 +24,13 @@ const REMOTE_ONLY = ['headers', 'oauth'] as const;
 const oauthSchema = z
   .object({
     clientId: z.string().min(1, { error: 'must not be empty' }).meta(OAUTH_DOCS.clientId).optional(),
-    callbackPort: z.number().int({ error: 'must be a whole number' }).min(1, { error: 'must be a port between 1 and 65535' }).max(65535, { error: 'must be a port between 1 and 65535' }).meta(OAUTH_DOCS.callbackPort).optional(),
+    callbackPort: z
+      .number()
+      .int({ error: 'must be a whole number' })
+      .min(1, { error: 'must be a port between 1 and 65535' })
+      .max(65535, { error: 'must be a port between 1 and 65535' })
+      .meta(OAUTH_DOCS.callbackPort)
+      .optional(),
     authServerMetadataUrl: z
       .string()
       .refine((u) => isHttpsUrl(u), { error: 'must be an https:// URL (metadata is only fetched over HTTPS)' })
@@ -32,16 +38,29 @@ const oauthSchema = z
       .optional(),
     scopes: z.array(z.string()).meta(OAUTH_DOCS.scopes).optional(),
     // Machine-to-machine sign-in (SEP-1046): no browser, the client authenticates itself.
-    grantType: z.enum(['authorization_code', 'client_credentials'], { error: 'must be "authorization_code" or "client_credentials"' }).meta(OAUTH_DOCS.grantType).optional(),
+    grantType: z
+      .enum(['authorization_code', 'client_credentials'], {
+        error: 'must be "authorization_code" or "client_credentials"',
+      })
+      .meta(OAUTH_DOCS.grantType)
+      .optional(),
     tokenEndpointAuthMethod: z
-      .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt'], { error: 'must be "client_secret_basic", "client_secret_post" or "private_key_jwt"' })
+      .enum(['client_secret_basic', 'client_secret_post', 'private_key_jwt'], {
+        error: 'must be "client_secret_basic", "client_secret_post" or "private_key_jwt"',
+      })
       .meta(OAUTH_DOCS.tokenEndpointAuthMethod)
       .optional(),
     signingAlgorithm: z.string().min(1, { error: 'must not be empty' }).meta(OAUTH_DOCS.signingAlgorithm).optional(),
-    issuer: z.string().refine((u) => isUrl(u), { error: 'must be the authorization server\'s issuer URL' }).meta(OAUTH_DOCS.issuer).optional(),
+    issuer: z
+      .string()
+      .refine((u) => isUrl(u), { error: "must be the authorization server's issuer URL" })
+      .meta(OAUTH_DOCS.issuer)
+      .optional(),
     clientMetadataUrl: z
       .string()
-      .refine((u) => isHttpsUrl(u) && new URL(u).pathname !== '/', { error: 'must be an https:// URL with a path (where the client ID metadata document is published)' })
+      .refine((u) => isHttpsUrl(u) && new URL(u).pathname !== '/', {
+        error: 'must be an https:// URL with a path (where the client ID metadata document is published)',
+      })
       .meta(OAUTH_DOCS.clientMetadataUrl)
       .optional(),
   })
@@ -50,7 +69,13 @@ const oauthSchema = z
 /** `dev` as VS Code's mcp.json writes it: restart on file changes, start under the debugger. */
 const devSchema = z
   .object({
-    watch: z.union([z.string().min(1, { error: 'must not be empty' }), z.array(z.string().min(1, { error: 'must not be empty' }))]).meta(DEV_DOCS.watch).optional(),
+    watch: z
+      .union([
+        z.string().min(1, { error: 'must not be empty' }),
+        z.array(z.string().min(1, { error: 'must not be empty' })),
+      ])
+      .meta(DEV_DOCS.watch)
+      .optional(),
     debug: z
       .object({ type: z.enum(['node', 'python'], { error: 'must be "node" or "python"' }).meta(DEV_DOCS.debugType) })
       .meta(DEV_DOCS.debug)
@@ -69,14 +94,25 @@ export const serverEntrySchema = z
     command: z.string().meta(ENTRY_DOCS.command).optional(),
     args: z.array(z.string()).meta(ENTRY_DOCS.args).optional(),
     // Numbers and booleans are common in hand-written env blocks ("PORT": 3000); they become strings.
-    env: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).meta(ENTRY_DOCS.env).optional(),
+    env: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .meta(ENTRY_DOCS.env)
+      .optional(),
     cwd: z.string().meta(ENTRY_DOCS.cwd).optional(),
     envFile: z.string().meta(ENTRY_DOCS.envFile).optional(),
     url: z.string().meta(ENTRY_DOCS.url).optional(),
     headers: z.record(z.string(), z.string()).meta(ENTRY_DOCS.headers).optional(),
     oauth: oauthSchema.optional(),
-    timeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).meta(ENTRY_DOCS.timeout).optional(),
-    toolTimeout: z.number().positive({ error: 'must be a positive number of milliseconds' }).meta(ENTRY_DOCS.toolTimeout).optional(),
+    timeout: z
+      .number()
+      .positive({ error: 'must be a positive number of milliseconds' })
+      .meta(ENTRY_DOCS.timeout)
+      .optional(),
+    toolTimeout: z
+      .number()
+      .positive({ error: 'must be a positive number of milliseconds' })
+      .meta(ENTRY_DOCS.toolTimeout)
+      .optional(),
     disabled: z.boolean().meta(ENTRY_DOCS.disabled).optional(),
     dev: devSchema.optional(),
   })
@@ -146,15 +182,30 @@ function issueMessage(issue: z.core.$ZodIssue, raw: unknown, name: string): stri
     return `${where} must be ${expected}, but it is ${describeValue(actual)}.`;
   }
   if (issue.code === 'invalid_union') {
-    if (issue.path[0] === 'dev') return `${where} must be a glob string or a list of glob strings, but it is ${describeValue(actual)}.`;
+    if (issue.path[0] === 'dev')
+      return `${where} must be a glob string or a list of glob strings, but it is ${describeValue(actual)}.`;
     // The other union is an env value.
     return `${where} must be a string (or a number or boolean), but it is ${describeValue(actual)}.`;
   }
   return `${where} ${issue.message}.`;
 }
 
-function problem(loc: EntryLocationInfo, code: string, message: string, sub: JsonPath = [], severity: 'error' | 'warning' = 'error'): ConfigProblem {
-  return { severity, code, message, file: loc.file, jsonPath: [...loc.jsonPath, ...sub], server: loc.name, scope: loc.scope };
+function problem(
+  loc: EntryLocationInfo,
+  code: string,
+  message: string,
+  sub: JsonPath = [],
+  severity: 'error' | 'warning' = 'error',
+): ConfigProblem {
+  return {
+    severity,
+    code,
+    message,
+    file: loc.file,
+    jsonPath: [...loc.jsonPath, ...sub],
+    server: loc.name,
+    scope: loc.scope,
+  };
 }
 
 /** Infers a remote transport when `type` is omitted: ws(s):// is WebSocket, a path ending in /sse is SSE, else Streamable HTTP. */
@@ -172,14 +223,22 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return {
       ok: false,
-      problems: [problem(loc, 'schema', `Server "${loc.name}" must be an object like { "command": "..." } or { "url": "..." }, but it is ${describeValue(raw)}.`)],
+      problems: [
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" must be an object like { "command": "..." } or { "url": "..." }, but it is ${describeValue(raw)}.`,
+        ),
+      ],
     };
   }
   const parsed = serverEntrySchema.safeParse(raw);
   if (!parsed.success) {
     return {
       ok: false,
-      problems: parsed.error.issues.map((i) => problem(loc, 'schema', issueMessage(i, raw, loc.name), i.path as JsonPath)),
+      problems: parsed.error.issues.map((i) =>
+        problem(loc, 'schema', issueMessage(i, raw, loc.name), i.path as JsonPath),
+      ),
     };
   }
   const e = parsed.data;
@@ -229,23 +288,68 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     };
   }
   if (type === 'stdio' && !hasCommand) {
-    return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has "type": "stdio" but no "command". Add the command to run, or set "type" to "sse", "http" or "ws" for a URL.`, ['type'])] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" has "type": "stdio" but no "command". Add the command to run, or set "type" to "sse", "http" or "ws" for a URL.`,
+          ['type'],
+        ),
+      ],
+    };
   }
   if (type !== undefined && type !== 'stdio' && !hasUrl) {
-    return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has "type": "${e.type}" but no "url". Add the server's URL, or remove "type" to run "command" locally.`, ['type'])] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" has "type": "${e.type}" but no "url". Add the server's URL, or remove "type" to run "command" locally.`,
+          ['type'],
+        ),
+      ],
+    };
   }
   if (hasCommand && e.command!.trim() === '') {
-    return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has an empty "command". Set it to the program to run, e.g. "npx".`, ['command'])] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" has an empty "command". Set it to the program to run, e.g. "npx".`,
+          ['command'],
+        ),
+      ],
+    };
   }
   if (hasUrl && e.url!.trim() === '') {
-    return { ok: false, problems: [problem(loc, 'schema', `Server "${loc.name}" has an empty "url". Set it to the server's address, e.g. "https://example.com/mcp".`, ['url'])] };
+    return {
+      ok: false,
+      problems: [
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" has an empty "url". Set it to the server's address, e.g. "https://example.com/mcp".`,
+          ['url'],
+        ),
+      ],
+    };
   }
 
   if (e.oauth?.grantType === 'client_credentials' && !e.oauth.clientId) {
     return {
       ok: false,
       problems: [
-        problem(loc, 'schema', `Server "${loc.name}" uses "oauth.grantType": "client_credentials" without "oauth.clientId". Add the client ID registered with the authorization server (its secret or key is asked for at Authenticate).`, ['oauth']),
+        problem(
+          loc,
+          'schema',
+          `Server "${loc.name}" uses "oauth.grantType": "client_credentials" without "oauth.clientId". Add the client ID registered with the authorization server (its secret or key is asked for at Authenticate).`,
+          ['oauth'],
+        ),
       ],
     };
   }
@@ -257,7 +361,15 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
   if (hasCommand) {
     for (const k of REMOTE_ONLY) {
       if (e[k] !== undefined) {
-        warnings.push(problem(loc, 'ignored-field', `"${k}" of server "${loc.name}" is ignored: it only applies to remote servers (with "url").`, [k], 'warning'));
+        warnings.push(
+          problem(
+            loc,
+            'ignored-field',
+            `"${k}" of server "${loc.name}" is ignored: it only applies to remote servers (with "url").`,
+            [k],
+            'warning',
+          ),
+        );
       }
     }
     const env = e.env ? Object.fromEntries(Object.entries(e.env).map(([k, v]) => [k, String(v)])) : undefined;
@@ -268,14 +380,31 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
       ...(env ? { env } : {}),
       ...(e.cwd !== undefined ? { cwd: e.cwd } : {}),
       ...(e.envFile !== undefined ? { envFile: e.envFile } : {}),
-      ...(e.dev ? { dev: { ...(e.dev.watch !== undefined ? { watch: typeof e.dev.watch === 'string' ? [e.dev.watch] : e.dev.watch } : {}), ...(e.dev.debug ? { debug: e.dev.debug } : {}) } } : {}),
+      ...(e.dev
+        ? {
+            dev: {
+              ...(e.dev.watch !== undefined
+                ? { watch: typeof e.dev.watch === 'string' ? [e.dev.watch] : e.dev.watch }
+                : {}),
+              ...(e.dev.debug ? { debug: e.dev.debug } : {}),
+            },
+          }
+        : {}),
       ...common,
     };
     return { ok: true, config, warnings };
   }
   for (const k of STDIO_ONLY) {
     if (e[k] !== undefined) {
-      warnings.push(problem(loc, 'ignored-field', `"${k}" of server "${loc.name}" is ignored: it only applies to local servers (with "command").`, [k], 'warning'));
+      warnings.push(
+        problem(
+          loc,
+          'ignored-field',
+          `"${k}" of server "${loc.name}" is ignored: it only applies to local servers (with "command").`,
+          [k],
+          'warning',
+        ),
+      );
     }
   }
   const config: RemoteServerConfig = {
@@ -299,7 +428,8 @@ export function checkRemoteUrl(type: 'sse' | 'http' | 'ws', url: string): string
   } catch {
     return `"url" ${JSON.stringify(url)} is not a valid URL. Write the full address, e.g. "https://example.com/mcp".`;
   }
-  const ok = type === 'ws' ? u.protocol === 'ws:' || u.protocol === 'wss:' : u.protocol === 'http:' || u.protocol === 'https:';
+  const ok =
+    type === 'ws' ? u.protocol === 'ws:' || u.protocol === 'wss:' : u.protocol === 'http:' || u.protocol === 'https:';
   if (!ok) {
     const want = type === 'ws' ? 'ws:// or wss://' : 'http:// or https://';
     return `"url" must start with ${want} for a "${type}" server, but it is ${u.protocol}//… Fix the URL or the "type".`;

@@ -40,7 +40,9 @@ function lookup(expr: string, ctx: VariableContext): Lookup {
   if (expr === 'userHome') return { value: ctx.userHome };
   if (expr === 'workspaceFolder' || expr === 'workspaceRoot') {
     if (ctx.workspaceFolder) return { value: ctx.workspaceFolder };
-    return { error: ctx.folders.length > 1 ? 'several folders are open; use ${workspaceFolder:<name>}' : 'no folder is open' };
+    return {
+      error: ctx.folders.length > 1 ? 'several folders are open; use ${workspaceFolder:<name>}' : 'no folder is open',
+    };
   }
   if (expr === 'workspaceFolderBasename') {
     return ctx.workspaceFolder ? { value: basename(ctx.workspaceFolder) } : { error: 'no folder is open' };
@@ -61,7 +63,8 @@ function lookup(expr: string, ctx: VariableContext): Lookup {
   }
   const v = ctx.env[name];
   if (sep !== -1) return { value: v === undefined || v === '' ? envExpr.slice(sep + 2) : v };
-  if (v === undefined) return { error: `the environment variable ${name} is not set (set it, or write \${${name}:-default})` };
+  if (v === undefined)
+    return { error: `the environment variable ${name} is not set (set it, or write \${${name}:-default})` };
   return { value: v };
 }
 

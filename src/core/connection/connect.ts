@@ -6,13 +6,20 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ClientCapabilities,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
 import { describeTarget } from '../config/describe.js';
 import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
-import type { StdioProcessTransport } from './stdioTransport.js';
+import type { StdioProcessTransport } from './stdio-transport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions } from '../capabilities/index.js';
@@ -64,7 +71,9 @@ export function connectError(err: unknown, def: ServerDefinition, stdio: StdioPr
   const clean = (text: string) => redactString(redactKnownValues(text, secretValuesOf(def.config)));
   if (e instanceof HostError) {
     const message = clean(e.message);
-    return message === e.message ? e : new HostError(e.code, message, e.hint === undefined ? undefined : clean(e.hint), { cause: e.cause });
+    return message === e.message
+      ? e
+      : new HostError(e.code, message, e.hint === undefined ? undefined : clean(e.hint), { cause: e.cause });
   }
   if (e instanceof NeedsAuthError) return new NeedsAuthError(clean(e.message));
   return e;
@@ -74,13 +83,28 @@ function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessT
   if (err instanceof HostError && err.code !== 'connection-closed') return err;
   if (isUnauthorized(err)) return new NeedsAuthError(`${def.name} needs authentication: ${errorMessage(err)}`);
   if (stdio && (stdio.exit || isConnectionClosed(err) || err instanceof HostError)) {
-    return new HostError('server-exited', `${def.name} ${stdio.describeExit()}`, 'The server quit before finishing initialization; check the command, its arguments and the server log.', { cause: err });
+    return new HostError(
+      'server-exited',
+      `${def.name} ${stdio.describeExit()}`,
+      'The server quit before finishing initialization; check the command, its arguments and the server log.',
+      { cause: err },
+    );
   }
   if (def.config.type !== 'stdio' && def.config.type !== 'inprocess' && isTerminalNetworkError(err)) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return new HostError('connect-failed', `could not reach ${redactUrl(def.config.url)}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`, 'Is the server running and the URL right?', { cause: err });
+    return new HostError(
+      'connect-failed',
+      `could not reach ${redactUrl(def.config.url)}: ${errorMessage(err)}${cause ? ` (${cause})` : ''}`,
+      'Is the server running and the URL right?',
+      { cause: err },
+    );
   }
-  return new HostError('connect-failed', `${def.name} (${describeTarget(def.config)}) failed to connect: ${errorMessage(err)}`, undefined, { cause: err });
+  return new HostError(
+    'connect-failed',
+    `${def.name} (${describeTarget(def.config)}) failed to connect: ${errorMessage(err)}`,
+    undefined,
+    { cause: err },
+  );
 }
 
 async function closeQuietly(t: Transport): Promise<void> {
@@ -93,7 +117,8 @@ async function closeQuietly(t: Transport): Promise<void> {
 
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
-  const created: CreatedTransport = o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
+  const created: CreatedTransport =
+    o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
   const { stdio } = created;
   const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
   const health = { terminalErrors: 0 };
@@ -107,7 +132,13 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   let onAbort: (() => void) | undefined;
   const guard = new Promise<never>((_, reject) => {
     timer = (o.clock ?? systemClock).setTimeout(() => {
-      reject(new HostError('connect-timeout', `${def.name} did not finish connecting within ${o.timeoutMs} ms`, 'Raise the server\'s "timeout" or MCP_TIMEOUT if it is just slow to start.'));
+      reject(
+        new HostError(
+          'connect-timeout',
+          `${def.name} did not finish connecting within ${o.timeoutMs} ms`,
+          'Raise the server\'s "timeout" or MCP_TIMEOUT if it is just slow to start.',
+        ),
+      );
     }, o.timeoutMs);
     onAbort = () => reject(new HostError('stopped', `${def.name} was stopped while connecting`));
     if (o.signal.aborted) onAbort();
@@ -159,7 +190,9 @@ export interface ServerLists {
 
 const MAX_PAGES = 1000;
 
-async function paged<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+async function paged<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   // A server that keeps returning cursors must not loop forever.
@@ -186,7 +219,13 @@ function cacheAllToolMetadata(client: Client, tools: Tool[]): Tool[] {
 }
 
 /** Fetches one list if the server advertises it; an error is logged and yields an empty list. */
-export async function fetchList(client: Client, kind: ListKind, timeoutMs: number, log: Logger, rethrowAuth = false): Promise<ServerLists[ListKind]> {
+export async function fetchList(
+  client: Client,
+  kind: ListKind,
+  timeoutMs: number,
+  log: Logger,
+  rethrowAuth = false,
+): Promise<ServerLists[ListKind]> {
   const caps: ServerCapabilities = client.getServerCapabilities() ?? {};
   const opts = { timeout: timeoutMs };
   try {
@@ -245,7 +284,11 @@ export function connectedState(name: string, conn: LiveConnection, now: number):
   const instructions = sanitizeInstructions(client.getInstructions());
   return {
     kind: 'connected',
-    serverInfo: { name: info?.name ?? name, version: info?.version ?? '', ...(info?.title ? { title: info.title } : {}) },
+    serverInfo: {
+      name: info?.name ?? name,
+      version: info?.version ?? '',
+      ...(info?.title ? { title: info.title } : {}),
+    },
     capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
     ...(instructions !== undefined ? { instructions } : {}),
     connectedAt: now,

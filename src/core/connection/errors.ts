@@ -5,7 +5,6 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { HostErrorInfo } from './state.js';
 
-
 export type HostErrorCode =
   | 'unknown-server'
   | 'unknown-tool'
@@ -45,7 +44,9 @@ export class HostError extends Error {
   }
 
   toInfo(): HostErrorInfo {
-    return this.hint === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, hint: this.hint };
+    return this.hint === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, hint: this.hint };
   }
 }
 
@@ -57,7 +58,10 @@ export function errorMessage(err: unknown): string {
 
 /** What a person is shown: the message, then the hint (what to do next) when the error has one. */
 export function errorText(err: unknown): string {
-  const hint = err && typeof err === 'object' && typeof (err as { hint?: unknown }).hint === 'string' ? (err as { hint: string }).hint : undefined;
+  const hint =
+    err && typeof err === 'object' && typeof (err as { hint?: unknown }).hint === 'string'
+      ? (err as { hint: string }).hint
+      : undefined;
   return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
 }
 
@@ -73,8 +77,18 @@ export function errorCodes(err: unknown): string[] {
   return codes;
 }
 
-const TERMINAL_CODES = new Set(['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ECONNREFUSED', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
-const TERMINAL_TEXT = /ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ECONNREFUSED|body timeout|SSE stream disconnected|Failed to reconnect SSE stream|fetch failed|socket hang up|other side closed/i;
+const TERMINAL_CODES = new Set([
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ECONNREFUSED',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TERMINAL_TEXT =
+  /ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ECONNREFUSED|body timeout|SSE stream disconnected|Failed to reconnect SSE stream|fetch failed|socket hang up|other side closed/i;
 
 /**
  * Errors that mean the remote end is gone (not a protocol-level error of one request). Three in a row

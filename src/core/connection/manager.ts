@@ -7,7 +7,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { CallOptions, HostOptions, HostTool, McpHost, PromptGetResult, ResourceReadResult, ServerChangeEvent, ServerSnapshot, ToolCallResult } from '../host-api.js';
+import type {
+  CallOptions,
+  HostOptions,
+  HostTool,
+  McpHost,
+  PromptGetResult,
+  ResourceReadResult,
+  ServerChangeEvent,
+  ServerSnapshot,
+  ToolCallResult,
+} from '../host-api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
@@ -15,7 +25,7 @@ import { Emitter } from '../events.js';
 import { ClientFeatures } from '../features/index.js';
 import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
-import { clientCapabilities } from './clientHandlers.js';
+import { clientCapabilities } from './client-handlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
@@ -43,7 +53,12 @@ export interface ConnectionManager extends McpHost {
    */
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
   /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
-  request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown>;
+  request(
+    server: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    opts?: CallOptions,
+  ): Promise<unknown>;
 }
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
@@ -98,14 +113,17 @@ export class Manager implements ConnectionManager {
       capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
       features: this.features,
-      poolFor: (def) => (def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool),
+      poolFor: (def) =>
+        def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool,
       takenNames: (except) => {
         const taken = new Set<string>();
-        for (const other of this.entries.values()) if (other !== except) for (const t of other.tools) taken.add(t.qualifiedName);
+        for (const other of this.entries.values())
+          if (other !== except) for (const t of other.tools) taken.add(t.qualifiedName);
         return taken;
       },
       changed: (server) => {
-        if (this.entries.get(server.name) === server) this.emitter.fire({ name: server.name, snapshot: server.snapshot() });
+        if (this.entries.get(server.name) === server)
+          this.emitter.fire({ name: server.name, snapshot: server.snapshot() });
         this.checkSettled();
       },
       attemptEnded: () => this.checkSettled(),
@@ -113,7 +131,10 @@ export class Manager implements ConnectionManager {
     if (options.roots) {
       this.subscriptions.push(
         options.roots.onDidChange(() => {
-          for (const e of this.entries.values()) e.live?.client.sendRootsListChanged().catch((err) => e.log.debug(`roots/list_changed not sent: ${errorMessage(err)}`));
+          for (const e of this.entries.values())
+            e.live?.client
+              .sendRootsListChanged()
+              .catch((err) => e.log.debug(`roots/list_changed not sent: ${errorMessage(err)}`));
         }),
       );
     }
@@ -237,22 +258,37 @@ export class Manager implements ConnectionManager {
 
   // ---- using -------------------------------------------------------------------------------
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, callOpts?: CallOptions): Promise<ToolCallResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    callOpts?: CallOptions,
+  ): Promise<ToolCallResult> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
     return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts));
   }
 
   /** A tool call on the live connection: the only work between the caller and the SDK's `callTool`. */
-  private async callOn(e: Server, conn: LiveConnection, tool: string, args: Record<string, unknown>, opts: CallOptions & { timeoutMs: number }): Promise<ToolCallResult> {
+  private async callOn(
+    e: Server,
+    conn: LiveConnection,
+    tool: string,
+    args: Record<string, unknown>,
+    opts: CallOptions & { timeoutMs: number },
+  ): Promise<ToolCallResult> {
     const t = toolNamed(e.tools, tool);
     if (!t) {
       const names = e.tools.map((x) => x.name);
-      const shown = names.length > 30 ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)` : names.join(', ') || '(none)';
+      const shown =
+        names.length > 30
+          ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)`
+          : names.join(', ') || '(none)';
       throw new HostError('unknown-tool', `${e.name} has no tool "${tool}"; its tools: ${shown}`);
     }
     const problems = validateToolArgs(t, args);
-    if (problems.length) throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
+    if (problems.length)
+      throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
     const started = this.ctx.clock.now();
     const onTaskStatus = opts.onTaskStatus;
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
@@ -271,18 +307,37 @@ export class Manager implements ConnectionManager {
     return this.entry(server).use(what, opts, (conn) => op(conn.client));
   }
 
-  async request(server: string, method: string, params: Record<string, unknown> | undefined, opts?: CallOptions): Promise<unknown> {
+  async request(
+    server: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    opts?: CallOptions,
+  ): Promise<unknown> {
     const e = this.entry(server);
-    return e.use(method, opts, (conn) => conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(opts)));
+    return e.use(method, opts, (conn) =>
+      conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(opts)),
+    );
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
     const e = this.entry(server);
-    return e.use(`reading ${uri}`, opts, async (conn) => toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(opts)), this.options.blobDir));
+    return e.use(`reading ${uri}`, opts, async (conn) =>
+      toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(opts)), this.options.blobDir),
+    );
   }
 
-  async getPrompt(server: string, name: string, args: Record<string, string>, opts?: CallOptions): Promise<PromptGetResult> {
+  async getPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    opts?: CallOptions,
+  ): Promise<PromptGetResult> {
     const e = this.entry(server);
-    return e.use(`prompt ${name}`, opts, async (conn) => toPromptGetResult(await conn.client.getPrompt({ name, arguments: args }, this.requestOptions(opts)), this.options.blobDir));
+    return e.use(`prompt ${name}`, opts, async (conn) =>
+      toPromptGetResult(
+        await conn.client.getPrompt({ name, arguments: args }, this.requestOptions(opts)),
+        this.options.blobDir,
+      ),
+    );
   }
 }

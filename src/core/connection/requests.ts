@@ -4,7 +4,10 @@ import type { CallOptions } from '../host-api.js';
 import type { LiveConnection } from './connect.js';
 import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isUnauthorized } from './errors.js';
 
-export function requestOptions(opts: CallOptions | undefined, defaultTimeoutMs: number): RequestOptions & { timeout: number } {
+export function requestOptions(
+  opts: CallOptions | undefined,
+  defaultTimeoutMs: number,
+): RequestOptions & { timeout: number } {
   const o: RequestOptions & { timeout: number } = {
     timeout: opts?.timeoutMs ?? defaultTimeoutMs,
     // A server reporting progress is alive: each progress notification restarts the timer.
@@ -13,7 +16,12 @@ export function requestOptions(opts: CallOptions | undefined, defaultTimeoutMs: 
   if (opts?.signal) o.signal = opts.signal;
   if (opts?.onProgress) {
     const cb = opts.onProgress;
-    o.onprogress = (p) => cb({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+    o.onprogress = (p) =>
+      cb({
+        progress: p.progress,
+        ...(p.total !== undefined ? { total: p.total } : {}),
+        ...(p.message !== undefined ? { message: p.message } : {}),
+      });
   }
   return o;
 }
@@ -29,16 +37,29 @@ export function callError(
   if (opts?.signal?.aborted) return new HostError('cancelled', `${what} was cancelled`, undefined, { cause: err });
   if (isRequestTimeout(err)) {
     const ms = opts?.timeoutMs ?? c.toolTimeoutMs;
-    return new HostError('request-timeout', `${what} on ${server} timed out after ${ms} ms`, 'Raise the server\'s "toolTimeout" (or MCP_TOOL_TIMEOUT) if it is just slow.', { cause: err });
+    return new HostError(
+      'request-timeout',
+      `${what} on ${server} timed out after ${ms} ms`,
+      'Raise the server\'s "toolTimeout" (or MCP_TOOL_TIMEOUT) if it is just slow.',
+      { cause: err },
+    );
   }
   if (isUnauthorized(err) || isUnauthorized((err as { cause?: unknown } | undefined)?.cause)) {
     const message = `${server} needs authentication: ${errorMessage(err)}`;
     onUnauthorized(message);
-    return new HostError('needs-auth', `${what} failed: ${message}`, 'Authenticate the server, then try again.', { cause: err });
+    return new HostError('needs-auth', `${what} failed: ${message}`, 'Authenticate the server, then try again.', {
+      cause: err,
+    });
   }
   if (conn.closedBecause || isConnectionClosed(err)) {
-    const why = conn.closedBecause ?? (conn.stdio ? `${server} ${conn.stdio.describeExit()}` : `${server} closed the connection`);
-    return new HostError(conn.stdio ? 'server-exited' : 'connection-closed', `${what} failed: ${why}`, 'The next call reconnects.', { cause: err });
+    const why =
+      conn.closedBecause ?? (conn.stdio ? `${server} ${conn.stdio.describeExit()}` : `${server} closed the connection`);
+    return new HostError(
+      conn.stdio ? 'server-exited' : 'connection-closed',
+      `${what} failed: ${why}`,
+      'The next call reconnects.',
+      { cause: err },
+    );
   }
   return new HostError('server-error', `${what} on ${server} failed: ${errorMessage(err)}`, undefined, { cause: err });
 }

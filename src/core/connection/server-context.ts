@@ -26,4 +26,3 @@ export interface ServerContext {
   /** An attempt ended (its outcome already fired): check whether everything settled. */
   attemptEnded(): void;
 }
-

@@ -6,13 +6,27 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOptions, HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../host-api.js';
+import type {
+  CallOptions,
+  HostPrompt,
+  HostResource,
+  HostResourceTemplate,
+  HostTool,
+  ServerSnapshot,
+} from '../host-api.js';
 import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { prefixed, type Logger } from '../ports.js';
-import { installClientHandlers } from './clientHandlers.js';
-import { NeedsAuthError, connectedState, fetchList, fetchLists, openConnection, type LiveConnection } from './connect.js';
+import { installClientHandlers } from './client-handlers.js';
+import {
+  NeedsAuthError,
+  connectedState,
+  fetchList,
+  fetchLists,
+  openConnection,
+  type LiveConnection,
+} from './connect.js';
 import { HostError, errorMessage, isSessionExpired, isTerminalNetworkError } from './errors.js';
 import { InFlightCalls } from './in-flight.js';
 import { callError } from './requests.js';
@@ -20,7 +34,7 @@ import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
 import { heldState, redactState, type ConnectionState } from './state.js';
-import type { StdioProcessTransport } from './stdioTransport.js';
+import type { StdioProcessTransport } from './stdio-transport.js';
 
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
@@ -68,7 +82,15 @@ export class Server {
   }
 
   snapshot(): ServerSnapshot {
-    return { name: this.name, definition: this.def, state: this.state, tools: this.tools, resources: this.resources, resourceTemplates: this.resourceTemplates, prompts: this.prompts };
+    return {
+      name: this.name,
+      definition: this.def,
+      state: this.state,
+      tools: this.tools,
+      resources: this.resources,
+      resourceTemplates: this.resourceTemplates,
+      prompts: this.prompts,
+    };
   }
 
   /** Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets). */
@@ -173,7 +195,12 @@ export class Server {
         if (!scope.disposed) await this.run(scope, attemptNo);
       } catch (err) {
         this.log.error(`unexpected error while connecting: ${errorMessage(err)}`);
-        if (!scope.disposed) this.setState({ kind: 'failed', error: { code: 'internal', message: errorMessage(err) }, at: this.ctx.clock.now() });
+        if (!scope.disposed)
+          this.setState({
+            kind: 'failed',
+            error: { code: 'internal', message: errorMessage(err) },
+            at: this.ctx.clock.now(),
+          });
       } finally {
         release();
       }
@@ -196,11 +223,19 @@ export class Server {
         capabilities: this.ctx.capabilities,
         clientOptions,
         logger: this.log,
-        authProvider: def.config.type === 'stdio' || def.config.type === 'inprocess' ? undefined : this.ctx.options.authProvider?.(def),
+        authProvider:
+          def.config.type === 'stdio' || def.config.type === 'inprocess'
+            ? undefined
+            : this.ctx.options.authProvider?.(def),
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => (this.setupClient(client), this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) => this.calls.relatedTo(meta))),
+        setupClient: (client) => (
+          this.setupClient(client),
+          this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) =>
+            this.calls.relatedTo(meta),
+          )
+        ),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
@@ -223,7 +258,9 @@ export class Server {
     if (conn.closed) {
       // It died between initialize and the lists: a failed attempt, not a connected server.
       await conn.close();
-      const why = conn.stdio ? `${this.name} ${conn.stdio.describeExit()}` : `${this.name} closed the connection right after connecting`;
+      const why = conn.stdio
+        ? `${this.name} ${conn.stdio.describeExit()}`
+        : `${this.name} closed the connection right after connecting`;
       this.onAttemptFailed(new HostError(conn.stdio ? 'server-exited' : 'connection-closed', why), attemptNo);
       return;
     }
@@ -234,7 +271,9 @@ export class Server {
     this.resources = wrapResources(this.name, lists.resources);
     this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
     this.prompts = wrapPrompts(this.name, lists.prompts);
-    this.log.info(`connected in ${conn.connectMs} ms (${this.tools.length} tools, ${this.resources.length} resources, ${this.prompts.length} prompts)`);
+    this.log.info(
+      `connected in ${conn.connectMs} ms (${this.tools.length} tools, ${this.resources.length} resources, ${this.prompts.length} prompts)`,
+    );
     this.setState(connectedState(this.name, conn, this.ctx.clock.now()));
   }
 
@@ -245,7 +284,8 @@ export class Server {
       this.setState({ kind: 'needs-auth', message: err.message, at: this.ctx.clock.now() });
       return;
     }
-    const info = err instanceof HostError ? err.toInfo() : { code: 'connect-failed' as const, message: errorMessage(err) };
+    const info =
+      err instanceof HostError ? err.toInfo() : { code: 'connect-failed' as const, message: errorMessage(err) };
     this.log.error(`connect failed: ${info.message}`);
     if (attemptNo > 1 && isRemote(this.def.config)) return this.scheduleReconnect(attemptNo + 1, info.message);
     this.setState({ kind: 'failed', error: info, at: this.ctx.clock.now() });
@@ -256,7 +296,11 @@ export class Server {
     if (attemptNo > max) {
       this.setState({
         kind: 'failed',
-        error: { code: 'reconnect-failed', message: `${this.name}: gave up reconnecting after ${max} attempts: ${lastError}`, hint: 'Restart the server once it is reachable again.' },
+        error: {
+          code: 'reconnect-failed',
+          message: `${this.name}: gave up reconnecting after ${max} attempts: ${lastError}`,
+          hint: 'Restart the server once it is reachable again.',
+        },
         at: this.ctx.clock.now(),
       });
       return;
@@ -294,14 +338,20 @@ export class Server {
       if (this.conn !== conn) return;
       this.conn = undefined;
       this.clearLists();
-      const why = conn.stdio ? `${this.name} ${conn.stdio.describeExit()}` : (conn.closedBecause ?? `${this.name} closed the connection`);
+      const why = conn.stdio
+        ? `${this.name} ${conn.stdio.describeExit()}`
+        : (conn.closedBecause ?? `${this.name} closed the connection`);
       conn.closedBecause ??= why;
       this.log.warn(`connection closed: ${why}`);
       // Kill what is left of the tree (grandchildren of a server that died).
       void conn.close();
       if (isRemote(this.def.config) && !this.removed) return this.scheduleReconnect(2, why);
       const code = conn.stdio ? 'server-exited' : 'connection-closed';
-      this.setState({ kind: 'failed', error: { code, message: why, hint: 'The next use reconnects; see the server log for details.' }, at: this.ctx.clock.now() });
+      this.setState({
+        kind: 'failed',
+        error: { code, message: why, hint: 'The next use reconnects; see the server log for details.' },
+        at: this.ctx.clock.now(),
+      });
     };
   }
 
@@ -309,7 +359,11 @@ export class Server {
   private unresponsive(conn: LiveConnection, why: string): void {
     if (this.conn !== conn) return;
     this.log.warn(`${this.name} is unresponsive: it ${why}; reconnecting`);
-    this.setState({ kind: 'failed', error: { code: 'unresponsive', message: `${this.name} is unresponsive: it ${why}`, hint: 'Reconnecting now.' }, at: this.ctx.clock.now() });
+    this.setState({
+      kind: 'failed',
+      error: { code: 'unresponsive', message: `${this.name} is unresponsive: it ${why}`, hint: 'Reconnecting now.' },
+      at: this.ctx.clock.now(),
+    });
     // The failed state lasts only while the old process stops; the reconnect carries the reason,
     // so the tree shows why the server is connecting again rather than a bare "connecting".
     void this.restart(`unresponsive (it ${why})`);
@@ -329,7 +383,8 @@ export class Server {
         if (this.conn !== conn) return;
         if (kind === 'tools') this.tools = wrapTools(this.name, list as Tool[], this.ctx.takenNames(this));
         else if (kind === 'resources') this.resources = wrapResources(this.name, list as Resource[]);
-        else if (kind === 'resourceTemplates') this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplate[]);
+        else if (kind === 'resourceTemplates')
+          this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplate[]);
         else this.prompts = wrapPrompts(this.name, list as Prompt[]);
         this.log.debug(`${kind} list changed`);
         this.ctx.changed(this);
@@ -345,17 +400,29 @@ export class Server {
     if (this.removed) throw new HostError('stopped', `${this.name} has been removed`);
     const s = this.state;
     if (s.kind === 'disabled') {
-      throw new HostError('disabled', s.reason === 'user' ? `${this.name} is stopped` : `${this.name} is disabled${s.message ? `: ${s.message}` : ''}`, 'Start or enable the server first.');
+      throw new HostError(
+        'disabled',
+        s.reason === 'user'
+          ? `${this.name} is stopped`
+          : `${this.name} is disabled${s.message ? `: ${s.message}` : ''}`,
+        'Start or enable the server first.',
+      );
     }
-    if (s.kind === 'needs-auth') throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
+    if (s.kind === 'needs-auth')
+      throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
     if (!this.attempt && this.scope?.hasTimers && s.kind === 'pending') {
-      throw new HostError('reconnecting', `${this.name} lost its connection and is reconnecting (attempt ${s.attempt} of ${s.maxAttempts})`, 'Try again in a moment, or restart the server.');
+      throw new HostError(
+        'reconnecting',
+        `${this.name} lost its connection and is reconnecting (attempt ${s.attempt} of ${s.maxAttempts})`,
+        'Try again in a moment, or restart the server.',
+      );
     }
     await (this.attempt ?? this.connect(1));
     if (this.conn) return this.conn;
     const after = this.state;
     if (after.kind === 'failed') throw new HostError(after.error.code, after.error.message, after.error.hint);
-    if (after.kind === 'needs-auth') throw new HostError('needs-auth', after.message, 'Run "MCP Host: Authenticate" for this server.');
+    if (after.kind === 'needs-auth')
+      throw new HostError('needs-auth', after.message, 'Run "MCP Host: Authenticate" for this server.');
     throw new HostError('connect-failed', `${this.name} is not connected (${after.kind})`);
   }
 
@@ -388,12 +455,17 @@ export class Server {
   }
 
   private callError(err: unknown, conn: LiveConnection, what: string, opts: CallOptions | undefined): Error {
-    return callError(err, { server: this.name, conn, what, opts, toolTimeoutMs: this.ctx.settings.toolTimeoutMs }, (message) => {
-      // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
-      this.log.warn(message);
-      if (this.conn !== conn) return;
-      void this.shutdown().then(undefined, () => undefined).then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
-    });
+    return callError(
+      err,
+      { server: this.name, conn, what, opts, toolTimeoutMs: this.ctx.settings.toolTimeoutMs },
+      (message) => {
+        // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
+        this.log.warn(message);
+        if (this.conn !== conn) return;
+        void this.shutdown()
+          .then(undefined, () => undefined)
+          .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
+      },
+    );
   }
 }
-

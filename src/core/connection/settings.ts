@@ -39,8 +39,14 @@ export function readSettings(options: HostOptions): ConnectionSettings {
     // The environment overrides the editor settings (package.json documents this order).
     connectTimeoutMs: positiveInt(env, 'MCP_TIMEOUT', log) ?? options.timeouts?.connectMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     toolTimeoutMs: positiveInt(env, 'MCP_TOOL_TIMEOUT', log) ?? options.timeouts?.toolCallMs ?? DEFAULT_TOOL_TIMEOUT_MS,
-    localConcurrency: positiveInt(env, 'MCP_SERVER_CONNECTION_BATCH_SIZE', log) ?? options.concurrency?.local ?? DEFAULT_LOCAL_CONCURRENCY,
-    remoteConcurrency: positiveInt(env, 'MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE', log) ?? options.concurrency?.remote ?? DEFAULT_REMOTE_CONCURRENCY,
+    localConcurrency:
+      positiveInt(env, 'MCP_SERVER_CONNECTION_BATCH_SIZE', log) ??
+      options.concurrency?.local ??
+      DEFAULT_LOCAL_CONCURRENCY,
+    remoteConcurrency:
+      positiveInt(env, 'MCP_REMOTE_SERVER_CONNECTION_BATCH_SIZE', log) ??
+      options.concurrency?.remote ??
+      DEFAULT_REMOTE_CONCURRENCY,
     backoffBaseMs: options.backoff?.baseMs ?? 1000,
     backoffMaxMs: options.backoff?.maxMs ?? 30_000,
     maxReconnectAttempts: options.backoff?.maxAttempts ?? MAX_RECONNECT_ATTEMPTS,
@@ -62,7 +68,11 @@ export function toolTimeoutFor(config: ServerConfig, s: ConnectionSettings, expl
 }
 
 /** `opts` with its `timeoutMs` filled in by toolTimeoutFor. */
-export function withToolTimeout<T extends { timeoutMs?: number }>(opts: T | undefined, config: ServerConfig, s: ConnectionSettings): T & { timeoutMs: number } {
+export function withToolTimeout<T extends { timeoutMs?: number }>(
+  opts: T | undefined,
+  config: ServerConfig,
+  s: ConnectionSettings,
+): T & { timeoutMs: number } {
   return { ...(opts ?? ({} as T)), timeoutMs: toolTimeoutFor(config, s, opts?.timeoutMs) };
 }
 

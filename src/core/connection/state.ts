@@ -67,7 +67,14 @@ export function redactState(state: ConnectionState, def: ServerDefinition): Conn
   const clean = (text: string): string => redactString(redactKnownValues(text, secretValuesOf(def.config)));
   switch (state.kind) {
     case 'failed':
-      return { ...state, error: { ...state.error, message: clean(state.error.message), ...(state.error.hint !== undefined ? { hint: clean(state.error.hint) } : {}) } };
+      return {
+        ...state,
+        error: {
+          ...state.error,
+          message: clean(state.error.message),
+          ...(state.error.hint !== undefined ? { hint: clean(state.error.hint) } : {}),
+        },
+      };
     case 'needs-auth':
       return { ...state, message: clean(state.message) };
     case 'disabled':
@@ -79,6 +86,7 @@ export function redactState(state: ConnectionState, def: ServerDefinition): Conn
 
 /** The disabled state of a server admission holds back (or whose config says disabled). */
 export function heldState(def: ServerDefinition): ConnectionState {
-  const message = def.admission && !def.admission.run ? def.admission.message : 'Disabled in its config ("disabled": true).';
+  const message =
+    def.admission && !def.admission.run ? def.admission.message : 'Disabled in its config ("disabled": true).';
   return { kind: 'disabled', reason: 'config', message };
 }

@@ -8,8 +8,8 @@ import { authFetchFor } from '../auth/index.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../ports.js';
 import { assertNever } from './state.js';
-import { StdioProcessTransport } from './stdioTransport.js';
-import { WebSocketClientTransport } from './wsTransport.js';
+import { StdioProcessTransport } from './stdio-transport.js';
+import { WebSocketClientTransport } from './ws-transport.js';
 
 export interface TransportContext {
   logger: Logger;
@@ -35,7 +35,13 @@ function parseUrl(url: string): URL {
 export function createTransport(config: ServerConfig, ctx: TransportContext): CreatedTransport {
   switch (config.type) {
     case 'stdio': {
-      const t = new StdioProcessTransport({ command: config.command, args: config.args, env: config.env, cwd: config.cwd, logger: ctx.logger });
+      const t = new StdioProcessTransport({
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: config.cwd,
+        logger: ctx.logger,
+      });
       return { transport: t, stdio: t };
     }
     case 'sse':
@@ -59,7 +65,12 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         }),
       };
     case 'ws':
-      return { transport: new WebSocketClientTransport(parseUrl(config.url), { headers: config.headers, authProvider: ctx.authProvider }) };
+      return {
+        transport: new WebSocketClientTransport(parseUrl(config.url), {
+          headers: config.headers,
+          authProvider: ctx.authProvider,
+        }),
+      };
     case 'inprocess': {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       return { transport: clientSide, beforeConnect: () => config.start(serverSide) };

@@ -19,7 +19,12 @@ export function shellLine(words: readonly string[]): string {
 }
 
 /** `mcp-host call SERVER TOOL --args '{…}'` (arguments omitted when empty). */
-export function mcpHostCallLine(server: string, tool: string, args: Record<string, unknown>, opts: { workspace?: string; timeoutMs?: number } = {}): string {
+export function mcpHostCallLine(
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+  opts: { workspace?: string; timeoutMs?: number } = {},
+): string {
   const words = ['mcp-host', 'call', server, tool];
   if (Object.keys(args).length) words.push('--args', JSON.stringify(args));
   if (opts.timeoutMs !== undefined) words.push('--timeout', String(opts.timeoutMs));
@@ -41,7 +46,12 @@ const hasReference = (v: string): boolean => /\$\{[^}]+\}/.test(v);
 
 /** `GITHUB_TOKEN` from `x-github-token`, for a header's reference. */
 function variableName(s: string): string {
-  return s.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'VALUE';
+  return (
+    s
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'VALUE'
+  );
 }
 
 /**
@@ -51,7 +61,9 @@ function variableName(s: string): string {
 export function withSecretReferences(e: WrittenEntry): WrittenEntry {
   const out: WrittenEntry = { ...e };
   if (e.env) {
-    out.env = Object.fromEntries(Object.entries(e.env).map(([k, v]) => [k, typeof v === 'string' && hasReference(v) ? v : `\${${k}}`]));
+    out.env = Object.fromEntries(
+      Object.entries(e.env).map(([k, v]) => [k, typeof v === 'string' && hasReference(v) ? v : `\${${k}}`]),
+    );
   }
   if (e.headers) {
     out.headers = Object.fromEntries(
@@ -78,7 +90,11 @@ function transportOf(e: WrittenEntry): 'stdio' | 'sse' | 'http' | 'ws' {
  * `claude mcp add --transport stdio NAME -e K=${K} -- CMD ARGS…` or
  * `claude mcp add --transport http NAME URL -H 'Authorization: Bearer ${AUTHORIZATION}'`.
  */
-export function claudeMcpAddLine(name: string, entry: WrittenEntry, opts: { scope?: 'local' | 'project' | 'user' } = {}): string {
+export function claudeMcpAddLine(
+  name: string,
+  entry: WrittenEntry,
+  opts: { scope?: 'local' | 'project' | 'user' } = {},
+): string {
   const e = withSecretReferences(entry);
   const t = transportOf(e);
   const words = ['claude', 'mcp', 'add', '--transport', t];
@@ -100,7 +116,12 @@ export function mcpJsonSnippet(name: string, entry: WrittenEntry): string {
   const t = transportOf(e);
   const server: Record<string, unknown> =
     t === 'stdio'
-      ? { type: 'stdio', command: e.command, args: e.args ?? [], ...(e.env && Object.keys(e.env).length ? { env: e.env } : {}) }
+      ? {
+          type: 'stdio',
+          command: e.command,
+          args: e.args ?? [],
+          ...(e.env && Object.keys(e.env).length ? { env: e.env } : {}),
+        }
       : { type: t, url: e.url, ...(e.headers && Object.keys(e.headers).length ? { headers: e.headers } : {}) };
   return JSON.stringify({ mcpServers: { [name]: server } }, null, 2);
 }

@@ -58,10 +58,23 @@ export function parseDebuggerListening(line: string): { host: string; port: numb
 export const SERVER_KEY = '__mcpHostServer';
 
 /** The attach configuration for `vscode.debug.startDebugging`. */
-export function attachConfiguration(server: string, type: 'node' | 'python', host: string, port: number): Record<string, unknown> & { type: string; name: string; request: string } {
+export function attachConfiguration(
+  server: string,
+  type: 'node' | 'python',
+  host: string,
+  port: number,
+): Record<string, unknown> & { type: string; name: string; request: string } {
   const name = `MCP server: ${server}`;
   if (type === 'node') {
-    return { type: 'node', request: 'attach', name, address: host, port, skipFiles: ['<node_internals>/**'], [SERVER_KEY]: server };
+    return {
+      type: 'node',
+      request: 'attach',
+      name,
+      address: host,
+      port,
+      skipFiles: ['<node_internals>/**'],
+      [SERVER_KEY]: server,
+    };
   }
   return { type: 'debugpy', request: 'attach', name, connect: { host, port }, justMyCode: true, [SERVER_KEY]: server };
 }

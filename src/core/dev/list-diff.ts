@@ -7,9 +7,22 @@ import { canonicalJson } from '../config/signature.js';
 
 /** The parts of each list the differ looks at; HostTool/HostResource/... and the SDK's types fit. */
 export interface DiffableLists {
-  tools: readonly { name: string; title?: string; description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown }[];
+  tools: readonly {
+    name: string;
+    title?: string;
+    description?: string;
+    inputSchema?: unknown;
+    outputSchema?: unknown;
+    annotations?: unknown;
+  }[];
   resources: readonly { uri: string; name: string; title?: string; description?: string; mimeType?: string }[];
-  resourceTemplates: readonly { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }[];
+  resourceTemplates: readonly {
+    uriTemplate: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }[];
   prompts: readonly { name: string; title?: string; description?: string; arguments?: unknown }[];
 }
 
@@ -26,7 +39,13 @@ export interface ListChange {
 
 type Fields<T> = [label: string, get: (x: T) => unknown][];
 
-function diffList<T>(kind: ItemKind, before: readonly T[], after: readonly T[], key: (x: T) => string, fields: Fields<T>): ListChange[] {
+function diffList<T>(
+  kind: ItemKind,
+  before: readonly T[],
+  after: readonly T[],
+  key: (x: T) => string,
+  fields: Fields<T>,
+): ListChange[] {
   const old = new Map(before.map((x) => [key(x), x]));
   const now = new Map(after.map((x) => [key(x), x]));
   const out: ListChange[] = [];
@@ -36,7 +55,9 @@ function diffList<T>(kind: ItemKind, before: readonly T[], after: readonly T[], 
       out.push({ kind, name, change: 'added' });
       continue;
     }
-    const parts = fields.filter(([, get]) => canonicalJson(get(prev) ?? null) !== canonicalJson(get(x) ?? null)).map(([label]) => label);
+    const parts = fields
+      .filter(([, get]) => canonicalJson(get(prev) ?? null) !== canonicalJson(get(x) ?? null))
+      .map(([label]) => label);
     if (parts.length) out.push({ kind, name, change: 'changed', parts });
   }
   for (const name of old.keys()) if (!now.has(name)) out.push({ kind, name, change: 'removed' });
@@ -78,7 +99,13 @@ export function diffLists(before: DiffableLists, after: DiffableLists): ListChan
   return [
     ...diffList('tool', before.tools, after.tools, (t) => t.name, TOOL_FIELDS),
     ...diffList('resource', before.resources, after.resources, (r) => r.uri, RESOURCE_FIELDS),
-    ...diffList('resource template', before.resourceTemplates, after.resourceTemplates, (r) => r.uriTemplate, TEMPLATE_FIELDS),
+    ...diffList(
+      'resource template',
+      before.resourceTemplates,
+      after.resourceTemplates,
+      (r) => r.uriTemplate,
+      TEMPLATE_FIELDS,
+    ),
     ...diffList('prompt', before.prompts, after.prompts, (p) => p.name, PROMPT_FIELDS),
   ];
 }

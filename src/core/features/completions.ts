@@ -25,8 +25,15 @@ export async function completeArgument(
   opts: { timeout?: number; signal?: AbortSignal } = {},
 ): Promise<CompletionResult> {
   if (!supportsCompletions(client)) return { values: [] };
-  const r = await client.complete({ ref, argument, ...(context && Object.keys(context).length ? { context: { arguments: context } } : {}) }, opts);
+  const r = await client.complete(
+    { ref, argument, ...(context && Object.keys(context).length ? { context: { arguments: context } } : {}) },
+    opts,
+  );
   const c = r.completion;
   // The spec caps a response at 100 values; a server sending more must not flood a picker.
-  return { values: c.values.slice(0, 100), ...(c.total !== undefined ? { total: c.total } : {}), ...(c.hasMore !== undefined ? { hasMore: c.hasMore } : {}) };
+  return {
+    values: c.values.slice(0, 100),
+    ...(c.total !== undefined ? { total: c.total } : {}),
+    ...(c.hasMore !== undefined ? { hasMore: c.hasMore } : {}),
+  };
 }

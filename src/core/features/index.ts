@@ -7,14 +7,25 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CreateMessageRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { HostTool } from '../host-api.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import type { RelatedCalls } from '../connection/in-flight.js';
 import { applyLogLevel, installLogging } from './logging.js';
 import { startPinging } from './ping.js';
 import { ResourceSubscriptions } from './subscriptions.js';
-import { TaskRegistry, answerMaybeAsTask, callToolAsTask, runsAsTask, tasksCapability, type RunningTask } from './tasks.js';
+import {
+  TaskRegistry,
+  answerMaybeAsTask,
+  callToolAsTask,
+  runsAsTask,
+  tasksCapability,
+  type RunningTask,
+} from './tasks.js';
 import type { FeatureOptions } from './types.js';
 
 export type { FeatureOptions, SamplingPort, ServerLogMessage } from './types.js';
@@ -48,7 +59,13 @@ export class ClientFeatures {
   }
 
   /** `relate` says which requests a server's question may belong to (connection/in-flight.ts). */
-  setup(server: string, client: Client, log: Logger, taskStore?: unknown, relate?: (meta: Record<string, unknown> | undefined) => RelatedCalls): void {
+  setup(
+    server: string,
+    client: Client,
+    log: Logger,
+    taskStore?: unknown,
+    relate?: (meta: Record<string, unknown> | undefined) => RelatedCalls,
+  ): void {
     if (taskStore instanceof InMemoryTaskStore) this.stores.set(client, taskStore);
     installLogging(client, log, this.o.onServerLog && ((m) => this.o.onServerLog!(server, m)));
     this.subscriptions.install(server, client, log);
@@ -57,7 +74,12 @@ export class ClientFeatures {
       client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => {
         log.info(`sampling request (${req.params.messages.length} messages, up to ${req.params.maxTokens} tokens)`);
         const related = relate?.(req.params._meta);
-        return answerMaybeAsTask(req.params, extra, () => sampling.createMessage(server, req.params, extra.signal, related), log) as never;
+        return answerMaybeAsTask(
+          req.params,
+          extra,
+          () => sampling.createMessage(server, req.params, extra.signal, related),
+          log,
+        ) as never;
       });
     }
   }
@@ -66,7 +88,9 @@ export class ClientFeatures {
   connected(server: string, client: Client, log: Logger, onUnresponsive: (message: string) => void): Disposable {
     void applyLogLevel(client, this.o.logLevel?.(server), log);
     void this.subscriptions.resubscribe(server, client, log);
-    const ping = this.o.pingIntervalMs ? startPinging(client, this.o.pingIntervalMs, this.clock, log, onUnresponsive) : undefined;
+    const ping = this.o.pingIntervalMs
+      ? startPinging(client, this.o.pingIntervalMs, this.clock, log, onUnresponsive)
+      : undefined;
     return {
       dispose: () => {
         ping?.dispose();
@@ -77,7 +101,12 @@ export class ClientFeatures {
   }
 
   /** Runs `connected` for a live connection and stops it when the connection closes (for whatever reason). */
-  attach(server: string, conn: { client: Client; close(): Promise<void> }, log: Logger, onUnresponsive: (message: string) => void): void {
+  attach(
+    server: string,
+    conn: { client: Client; close(): Promise<void> },
+    log: Logger,
+    onUnresponsive: (message: string) => void,
+  ): void {
     const scope = this.connected(server, conn.client, log, onUnresponsive);
     const close = conn.close.bind(conn);
     conn.close = async () => {
@@ -87,9 +116,23 @@ export class ClientFeatures {
   }
 
   /** Calls a tool, as a task when the tool and server allow it (status reported through `onTaskStatus`). */
-  callTool(server: string, client: Client, tool: HostTool, args: Record<string, unknown>, opts: RequestOptions, log: Logger, onTaskStatus?: (t: RunningTask) => void): Promise<CallToolResult> {
+  callTool(
+    server: string,
+    client: Client,
+    tool: HostTool,
+    args: Record<string, unknown>,
+    opts: RequestOptions,
+    log: Logger,
+    onTaskStatus?: (t: RunningTask) => void,
+  ): Promise<CallToolResult> {
     if (this.tasksEnabled && runsAsTask(client, tool)) {
-      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, { server, registry: this.tasks, log, now: () => this.clock.now(), ...(onTaskStatus ? { onStatus: onTaskStatus } : {}) });
+      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, {
+        server,
+        registry: this.tasks,
+        log,
+        now: () => this.clock.now(),
+        ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
+      });
     }
     return client.callTool({ name: tool.name, arguments: args }, undefined, opts) as Promise<CallToolResult>;
   }

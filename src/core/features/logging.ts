@@ -8,7 +8,16 @@ import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
 import type { Logger } from '../ports.js';
 import type { ServerLogMessage } from './types.js';
 
-export const LOGGING_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 /** The host Logger method for a syslog level (notice → info, critical and above → error). */
 export function loggerLevelFor(level: LoggingLevel): keyof Logger {
@@ -38,7 +47,11 @@ export function formatLogMessage(m: ServerLogMessage): string {
 
 export function installLogging(client: Client, log: Logger, onMessage?: (m: ServerLogMessage) => void): void {
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-    const m: ServerLogMessage = { level: n.params.level, data: n.params.data, ...(n.params.logger !== undefined ? { logger: n.params.logger } : {}) };
+    const m: ServerLogMessage = {
+      level: n.params.level,
+      data: n.params.data,
+      ...(n.params.logger !== undefined ? { logger: n.params.logger } : {}),
+    };
     log[loggerLevelFor(m.level)](formatLogMessage(m));
     onMessage?.(m);
   });

@@ -7,7 +7,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isRequestTimeout } from '../connection/errors.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 
-export function startPinging(client: Client, intervalMs: number, clock: Clock, log: Logger, onUnresponsive: (message: string) => void): Disposable {
+export function startPinging(
+  client: Client,
+  intervalMs: number,
+  clock: Clock,
+  log: Logger,
+  onUnresponsive: (message: string) => void,
+): Disposable {
   let stopped = false;
   let timer: Disposable | undefined;
   const schedule = (): void => {

@@ -5,7 +5,11 @@
  * answers only that request. Sampling without a model (issue 18, as the MCP Inspector allows):
  * the user may write the reply instead, by choice or when no language model is available.
  */
-import { McpError, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { SamplingPort } from './types.js';
 
 /** Error code the spec's examples use for a request the user rejected. */
@@ -32,7 +36,11 @@ export interface SamplingConsentPrompt {
 
 /** Lets the user write the reply; undefined when they cancel. */
 export interface ManualSamplingReply {
-  write(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult | undefined>;
+  write(
+    server: string,
+    params: CreateMessageRequestParams,
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | undefined>;
 }
 
 function textOf(content: unknown): string {
@@ -65,23 +73,37 @@ export function summarizeSamplingRequest(p: CreateMessageRequestParams): string 
  * write the reply instead (their choice in the prompt, or offered when the model fails with
  * NO_MODEL); cancelling that answers the server with the error it would have had without the offer.
  */
-export function withSamplingConsent(model: SamplingPort, store: SamplingConsentStore, prompt: SamplingConsentPrompt, manual?: ManualSamplingReply): SamplingPort {
+export function withSamplingConsent(
+  model: SamplingPort,
+  store: SamplingConsentStore,
+  prompt: SamplingConsentPrompt,
+  manual?: ManualSamplingReply,
+): SamplingPort {
   return {
-    async createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    async createMessage(
+      server: string,
+      params: CreateMessageRequestParams,
+      signal: AbortSignal,
+    ): Promise<CreateMessageResult> {
       if (!store.isAlwaysAllowed(server)) {
         const answer = await prompt.ask(server, summarizeSamplingRequest(params), signal);
         if (answer === 'write' && manual) {
           const reply = await manual.write(server, params, signal);
           if (reply) return reply;
-          throw new McpError(USER_REJECTED, `The user cancelled writing the reply to the sampling request from ${server}.`);
+          throw new McpError(
+            USER_REJECTED,
+            `The user cancelled writing the reply to the sampling request from ${server}.`,
+          );
         }
         if (answer === 'always') await store.allowAlways(server);
-        else if (answer !== 'once') throw new McpError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
+        else if (answer !== 'once')
+          throw new McpError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
       }
       try {
         return await model.createMessage(server, params, signal);
       } catch (e) {
-        if (!manual || !prompt.offerManualReply || !(e instanceof McpError) || e.code !== NO_MODEL || signal.aborted) throw e;
+        if (!manual || !prompt.offerManualReply || !(e instanceof McpError) || e.code !== NO_MODEL || signal.aborted)
+          throw e;
         if (!(await prompt.offerManualReply(server, e.message.replace(/^MCP error -?\d+: /, ''), signal))) throw e;
         const reply = await manual.write(server, params, signal);
         if (reply) return reply;
@@ -92,7 +114,10 @@ export function withSamplingConsent(model: SamplingPort, store: SamplingConsentS
 }
 
 /** The model picked for a request: the first available whose id, name or family contains a hint. */
-export function pickModel<M extends { id: string; name?: string; family?: string }>(models: readonly M[], hints: readonly { name?: string }[] | undefined): M | undefined {
+export function pickModel<M extends { id: string; name?: string; family?: string }>(
+  models: readonly M[],
+  hints: readonly { name?: string }[] | undefined,
+): M | undefined {
   for (const h of hints ?? []) {
     const want = h.name?.toLowerCase();
     if (!want) continue;

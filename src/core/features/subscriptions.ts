@@ -30,7 +30,11 @@ export class ResourceSubscriptions {
   async resubscribe(server: string, client: Client, log: Logger): Promise<void> {
     if (!ResourceSubscriptions.supported(client)) return;
     for (const uri of this.listeners.get(server)?.keys() ?? []) {
-      await client.subscribeResource({ uri }).catch((err: unknown) => log.warn(`re-subscribing ${uri} failed: ${err instanceof Error ? err.message : String(err)}`));
+      await client
+        .subscribeResource({ uri })
+        .catch((err: unknown) =>
+          log.warn(`re-subscribing ${uri} failed: ${err instanceof Error ? err.message : String(err)}`),
+        );
     }
   }
 
@@ -38,7 +42,12 @@ export class ResourceSubscriptions {
    * Adds a listener; `send` runs `resources/subscribe` or `/unsubscribe` on the live client when the
    * first listener comes or the last one goes. Resolves false when the server does not support it.
    */
-  async subscribe(server: string, uri: string, listener: Listener, send: (method: 'subscribe' | 'unsubscribe') => Promise<boolean>): Promise<Disposable & { subscribed: boolean }> {
+  async subscribe(
+    server: string,
+    uri: string,
+    listener: Listener,
+    send: (method: 'subscribe' | 'unsubscribe') => Promise<boolean>,
+  ): Promise<Disposable & { subscribed: boolean }> {
     let byUri = this.listeners.get(server);
     if (!byUri) this.listeners.set(server, (byUri = new Map()));
     let set = byUri.get(uri);

@@ -8,7 +8,13 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResultSchema, type CallToolResult, type ClientCapabilities, type Result, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  type Result,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { HostError } from '../connection/errors.js';
 import { Emitter } from '../events.js';
 import type { Logger } from '../ports.js';
@@ -81,7 +87,12 @@ export interface TaskCallOptions {
  * Calls a tool as a task. Aborting the request options' signal (the user's Cancel) sends
  * `tasks/cancel` once the task exists, so the server stops the work rather than just being forgotten.
  */
-export async function callToolAsTask(client: Client, params: { name: string; arguments: Record<string, unknown> }, opts: RequestOptions, o: TaskCallOptions): Promise<CallToolResult> {
+export async function callToolAsTask(
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown> },
+  opts: RequestOptions,
+  o: TaskCallOptions,
+): Promise<CallToolResult> {
   let taskId: string | undefined;
   /** Cancelled by this host (the running-tasks list or the call's signal): the end is a cancellation, not a failure. */
   let cancelledHere = false;
@@ -103,20 +114,33 @@ export async function callToolAsTask(client: Client, params: { name: string; arg
   let startedAt = o.now();
   try {
     // The stream polls with the request options; its own timeout applies to each poll, not the whole task.
-    for await (const m of client.experimental.tasks.callToolStream(params, CallToolResultSchema, { ...opts, task: {} })) {
+    for await (const m of client.experimental.tasks.callToolStream(params, CallToolResultSchema, {
+      ...opts,
+      task: {},
+    })) {
       if (m.type === 'taskCreated' || m.type === 'taskStatus') {
         if (m.type === 'taskCreated') {
           taskId = m.task.taskId;
           startedAt = o.now();
           o.log.info(`tool ${params.name} runs as task ${taskId}`);
         }
-        const t: RunningTask = { server: o.server, tool: params.name, taskId: m.task.taskId, status: m.task.status, startedAt, ...(m.task.statusMessage ? { statusMessage: m.task.statusMessage } : {}) };
+        const t: RunningTask = {
+          server: o.server,
+          tool: params.name,
+          taskId: m.task.taskId,
+          status: m.task.status,
+          startedAt,
+          ...(m.task.statusMessage ? { statusMessage: m.task.statusMessage } : {}),
+        };
         if (t.status === 'working' || t.status === 'input_required') o.registry.set(t, cancel);
         o.onStatus?.(t);
       } else if (m.type === 'result') {
         return m.result as CallToolResult;
       } else {
-        if (cancelledHere) throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`, undefined, { cause: m.error });
+        if (cancelledHere)
+          throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`, undefined, {
+            cause: m.error,
+          });
         throw m.error;
       }
     }
@@ -141,17 +165,31 @@ interface TaskExtra {
  * Answers a server's request: directly, or (when it asked for a task and a store is there) with a
  * task whose result is stored when `work` settles. A failure becomes a failed task carrying the message.
  */
-export async function answerMaybeAsTask<R extends Result>(params: { task?: { ttl?: number } } | undefined, extra: TaskExtra, work: () => Promise<R>, log: Logger): Promise<R | { task: unknown }> {
+export async function answerMaybeAsTask<R extends Result>(
+  params: { task?: { ttl?: number } } | undefined,
+  extra: TaskExtra,
+  work: () => Promise<R>,
+  log: Logger,
+): Promise<R | { task: unknown }> {
   const store = extra.taskStore;
   if (!params?.task || !store) return work();
   const task = await store.createTask({ ttl: params.task.ttl ?? 60_000, pollInterval: 500 });
-  void work().then(
-    (result) => store.storeTaskResult(task.taskId, 'completed', result),
-    async (err: unknown) => {
-      const message = err instanceof Error ? err.message : String(err);
-      log.warn(`client task ${task.taskId} failed: ${message}`);
-      await store.storeTaskResult(task.taskId, 'failed', { content: [{ type: 'text', text: message }], isError: true });
-    },
-  ).catch((err: unknown) => log.warn(`could not store the result of task ${task.taskId}: ${err instanceof Error ? err.message : String(err)}`));
+  void work()
+    .then(
+      (result) => store.storeTaskResult(task.taskId, 'completed', result),
+      async (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        log.warn(`client task ${task.taskId} failed: ${message}`);
+        await store.storeTaskResult(task.taskId, 'failed', {
+          content: [{ type: 'text', text: message }],
+          isError: true,
+        });
+      },
+    )
+    .catch((err: unknown) =>
+      log.warn(
+        `could not store the result of task ${task.taskId}: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
   return { task };
 }

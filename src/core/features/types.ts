@@ -18,7 +18,12 @@ export interface ServerLogMessage {
  */
 export interface SamplingPort {
   /** `related`: the requests in flight on that server when it asked (see connection/in-flight.ts). */
-  createMessage(server: string, params: CreateMessageRequestParams, signal: AbortSignal, related?: RelatedCalls): Promise<CreateMessageResult>;
+  createMessage(
+    server: string,
+    params: CreateMessageRequestParams,
+    signal: AbortSignal,
+    related?: RelatedCalls,
+  ): Promise<CreateMessageResult>;
 }
 
 export interface FeatureOptions {

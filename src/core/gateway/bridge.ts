@@ -11,7 +11,15 @@
  * model or the user's own reply): never to an agent it may not belong to.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type CreateMessageRequest, type CreateMessageResult, type ElicitResult, type LoggingMessageNotification, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitResult,
+  type LoggingMessageNotification,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { CallOrigin, ElicitationPort, RelatedCalls } from '../host-api.js';
 import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
@@ -74,30 +82,59 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     return new AgentRequest(agent, requestId);
   }
 
-  async elicit(server: string, request: ElicitRequest, signal?: AbortSignal, related?: RelatedCalls): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
+  async elicit(
+    server: string,
+    request: ElicitRequest,
+    signal?: AbortSignal,
+    related?: RelatedCalls,
+  ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
     const target = owningRequest(related);
     const caps = target?.agent.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
     // An empty `elicitation: {}` is form-only (the 2025-06 shape); URL mode needs an explicit `url`.
-    const canAnswer = caps !== undefined && (request.mode === 'url' ? caps.url !== undefined : caps.form !== undefined || caps.url === undefined);
+    const canAnswer =
+      caps !== undefined &&
+      (request.mode === 'url' ? caps.url !== undefined : caps.form !== undefined || caps.url === undefined);
     if (target && canAnswer) {
       const params =
         request.mode === 'url'
           ? { mode: 'url' as const, message: request.message, url: request.url, elicitationId: request.elicitationId }
-          : { mode: 'form' as const, message: `[${server}] ${request.message}`, requestedSchema: request.requestedSchema as never };
-      const answer: ElicitResult = await target.agent.elicitInput(params, { relatedRequestId: target.requestId, ...(signal ? { signal } : {}) });
-      return { action: answer.action, ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}) };
+          : {
+              mode: 'form' as const,
+              message: `[${server}] ${request.message}`,
+              requestedSchema: request.requestedSchema as never,
+            };
+      const answer: ElicitResult = await target.agent.elicitInput(params, {
+        relatedRequestId: target.requestId,
+        ...(signal ? { signal } : {}),
+      });
+      return {
+        action: answer.action,
+        ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}),
+      };
     }
     if (this.fallback) return this.fallback.elicit(server, request, signal, related);
     return { action: 'decline' };
   }
 
-  async createMessage(server: string, params: CreateMessageRequest['params'], signal?: AbortSignal, related?: RelatedCalls): Promise<CreateMessageResult> {
+  async createMessage(
+    server: string,
+    params: CreateMessageRequest['params'],
+    signal?: AbortSignal,
+    related?: RelatedCalls,
+  ): Promise<CreateMessageResult> {
     const target = owningRequest(related);
     if (target?.agent.getClientCapabilities()?.sampling) {
-      return (await target.agent.createMessage(params, { relatedRequestId: target.requestId, ...(signal ? { signal } : {}) })) as CreateMessageResult;
+      return (await target.agent.createMessage(params, {
+        relatedRequestId: target.requestId,
+        ...(signal ? { signal } : {}),
+      })) as CreateMessageResult;
     }
-    if (this.samplingFallback) return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal, related);
-    throw new McpError(ErrorCode.InvalidRequest, `no model is available to ${server}: sampling works only during a request from one agent that supports it`);
+    if (this.samplingFallback)
+      return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal, related);
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `no model is available to ${server}: sampling works only during a request from one agent that supports it`,
+    );
   }
 
   /** Every server log line, passed on to the gateway's agents (wired by `featureOptions`). */

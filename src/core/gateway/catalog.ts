@@ -103,7 +103,10 @@ export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: Expos
     tools,
     prompts,
     resources: resourceList.map((r) => ({ uri: wrapRes.has(r.uri) ? wrapUri(r.server, r.uri) : r.uri, resource: r })),
-    templates: templateList.map((t) => ({ uriTemplate: wrapTpl.has(t.uriTemplate) ? wrapUri(t.server, t.uriTemplate) : t.uriTemplate, template: t })),
+    templates: templateList.map((t) => ({
+      uriTemplate: wrapTpl.has(t.uriTemplate) ? wrapUri(t.server, t.uriTemplate) : t.uriTemplate,
+      template: t,
+    })),
     servers: live.map((s) => s.name),
   };
 }

@@ -33,14 +33,24 @@ function parse(text: string): GatewayDiscovery | undefined {
   try {
     const v = JSON.parse(text) as Partial<GatewayDiscovery>;
     if (typeof v.url !== 'string' || typeof v.token !== 'string' || typeof v.pid !== 'number') return undefined;
-    return { url: v.url, token: v.token, pid: v.pid, workspaceFolders: Array.isArray(v.workspaceFolders) ? v.workspaceFolders.filter((f): f is string => typeof f === 'string') : [] };
+    return {
+      url: v.url,
+      token: v.token,
+      pid: v.pid,
+      workspaceFolders: Array.isArray(v.workspaceFolders)
+        ? v.workspaceFolders.filter((f): f is string => typeof f === 'string')
+        : [],
+    };
   } catch {
     return undefined;
   }
 }
 
 /** Live gateways, newest file first; stale and unreadable files are skipped. */
-export async function readDiscovery(dir: string, isAlive: (pid: number) => boolean = pidAlive): Promise<GatewayDiscovery[]> {
+export async function readDiscovery(
+  dir: string,
+  isAlive: (pid: number) => boolean = pidAlive,
+): Promise<GatewayDiscovery[]> {
   let names: string[];
   try {
     names = await fs.readdir(dir);
@@ -78,7 +88,11 @@ async function removeStale(dir: string, isAlive: (pid: number) => boolean): Prom
 }
 
 /** Writes this process's discovery file atomically; removes stale ones first. Returns its path. */
-export async function writeDiscovery(dir: string, content: GatewayDiscovery, isAlive: (pid: number) => boolean = pidAlive): Promise<string> {
+export async function writeDiscovery(
+  dir: string,
+  content: GatewayDiscovery,
+  isAlive: (pid: number) => boolean = pidAlive,
+): Promise<string> {
   await ensurePrivateDir(dir);
   await removeStale(dir, isAlive);
   return writePrivateFile(dir, `${content.pid}.json`, JSON.stringify(content));

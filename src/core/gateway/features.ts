@@ -6,7 +6,13 @@
  * template goes to the server that offers it, under the server's own name or template.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CompleteRequestSchema, ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ConnectionManager } from '../connection/manager.js';
 import { completeArgument, type CompletionRef, type CompletionResult } from '../features/completions.js';
 import { ResourceSubscriptions } from '../features/subscriptions.js';
@@ -16,7 +22,13 @@ import { resolveResourceUri, type Catalog } from './catalog.js';
 /** What the gateway needs from the host beyond calls; without it, it offers neither feature. */
 export interface GatewayFeatures {
   /** Completions for `ref` (in the server's own names) from `server`; none when it has no completions. */
-  complete(server: string, ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string> | undefined, signal: AbortSignal): Promise<CompletionResult>;
+  complete(
+    server: string,
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<CompletionResult>;
   /**
    * Calls `onUpdated` on each `notifications/resources/updated` for `uri` from `server` until
    * disposed. Rejects when the server does not support subscriptions.
@@ -27,7 +39,10 @@ export interface GatewayFeatures {
 /** The features of a real host (the connection manager's subscriptions and clients). */
 export function gatewayFeatures(host: ConnectionManager): GatewayFeatures {
   return {
-    complete: (server, ref, argument, context, signal) => host.withClient(server, 'completion/complete', (c) => completeArgument(c, ref, argument, context, { signal }), { signal }),
+    complete: (server, ref, argument, context, signal) =>
+      host.withClient(server, 'completion/complete', (c) => completeArgument(c, ref, argument, context, { signal }), {
+        signal,
+      }),
     async subscribe(server, uri, onUpdated) {
       const sub = await host.features.subscriptions.subscribe(server, uri, onUpdated, (method) =>
         host.withClient(server, `resources/${method}`, async (c) => {
@@ -36,7 +51,8 @@ export function gatewayFeatures(host: ConnectionManager): GatewayFeatures {
           return true;
         }),
       );
-      if (!sub.subscribed) throw new McpError(ErrorCode.InvalidParams, `${server} does not support resource subscriptions (${uri})`);
+      if (!sub.subscribed)
+        throw new McpError(ErrorCode.InvalidParams, `${server} does not support resource subscriptions (${uri})`);
       return sub;
     },
   };
@@ -75,7 +91,9 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
       else rec.sub = sub;
     } catch (err) {
       if (subs.get(uri) === rec) subs.delete(uri);
-      throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
+      throw err instanceof McpError
+        ? err
+        : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     }
     return {};
   });
@@ -105,9 +123,17 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
     }
     try {
       const r = await features.complete(server, upstream, argument, context?.arguments, extra.signal);
-      return { completion: { values: r.values, ...(r.total !== undefined ? { total: r.total } : {}), ...(r.hasMore !== undefined ? { hasMore: r.hasMore } : {}) } };
+      return {
+        completion: {
+          values: r.values,
+          ...(r.total !== undefined ? { total: r.total } : {}),
+          ...(r.hasMore !== undefined ? { hasMore: r.hasMore } : {}),
+        },
+      };
     } catch (err) {
-      throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
+      throw err instanceof McpError
+        ? err
+        : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     }
   });
 

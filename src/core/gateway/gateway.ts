@@ -24,7 +24,14 @@ import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';
-import { buildCatalog, fingerprint, resolveResourceUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';
+import {
+  buildCatalog,
+  fingerprint,
+  resolveResourceUri,
+  wrapUri,
+  type Catalog,
+  type ExposureFilter,
+} from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 
@@ -75,7 +82,8 @@ export class Gateway {
           if (!this.isExposed(server)) return;
           const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
           for (const a of this.agents) {
-            if (a.initialized) a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
+            if (a.initialized)
+              a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
           }
         }),
       );
@@ -92,9 +100,21 @@ export class Gateway {
 
   private fingerprints(c: Catalog): Record<Kind, string> {
     return {
-      tools: fingerprint(c.tools.map((t) => [t.name, t.tool.description, t.tool.inputSchema, t.tool.outputSchema, t.tool.annotations, t.tool.title])),
+      tools: fingerprint(
+        c.tools.map((t) => [
+          t.name,
+          t.tool.description,
+          t.tool.inputSchema,
+          t.tool.outputSchema,
+          t.tool.annotations,
+          t.tool.title,
+        ]),
+      ),
       prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
-      resources: fingerprint([c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]), c.templates.map((t) => t.uriTemplate)]),
+      resources: fingerprint([
+        c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]),
+        c.templates.map((t) => t.uriTemplate),
+      ]),
     };
   }
 
@@ -109,7 +129,10 @@ export class Gateway {
     if (changed.length === 0) return;
     for (const a of this.agents) {
       if (!a.initialized) continue;
-      const send = (p: Promise<void>): void => void p.catch((err: unknown) => this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`));
+      const send = (p: Promise<void>): void =>
+        void p.catch((err: unknown) =>
+          this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`),
+        );
       if (changed.includes('tools')) send(a.server.sendToolListChanged());
       if (changed.includes('prompts')) send(a.server.sendPromptListChanged());
       if (changed.includes('resources')) send(a.server.sendResourceListChanged());
@@ -140,7 +163,8 @@ export class Gateway {
         logging: {},
         ...(features ? FEATURE_CAPABILITIES : {}),
       },
-      instructions: 'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
+      instructions:
+        'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
     const agent: Agent = { server, transport, initialized: false };
     this.install(agent);
@@ -161,20 +185,34 @@ export class Gateway {
     await server.connect(transport);
   }
 
-  private callOptions(agent: Agent, extra: { signal: AbortSignal; requestId: RequestId; _meta?: { progressToken?: string | number }; sendNotification: (n: ServerNotification) => Promise<void> }): CallOptions {
+  private callOptions(
+    agent: Agent,
+    extra: {
+      signal: AbortSignal;
+      requestId: RequestId;
+      _meta?: { progressToken?: string | number };
+      sendNotification: (n: ServerNotification) => Promise<void>;
+    },
+  ): CallOptions {
     const token = extra._meta?.progressToken;
     // The origin lets the bridge send a server's question back to this agent request.
-    const opts: CallOptions = { signal: extra.signal, ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, extra.requestId) } : {}) };
+    const opts: CallOptions = {
+      signal: extra.signal,
+      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, extra.requestId) } : {}),
+    };
     if (token !== undefined) {
       opts.onProgress = (p) => {
-        extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+        extra
+          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+          .catch(() => undefined);
       };
     }
     return opts;
   }
 
   private mapUri(server: string): (uri: string) => string {
-    return (uri) => this.catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
+    return (uri) =>
+      this.catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
   }
 
   private install(agent: Agent): void {
@@ -221,7 +259,11 @@ export class Gateway {
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
-        for (const m of r.messages) messages.push({ role: m.role, content: (await toWireContents([m.content], { mapUri: this.mapUri(server) }))[0]! });
+        for (const m of r.messages)
+          messages.push({
+            role: m.role,
+            content: (await toWireContents([m.content], { mapUri: this.mapUri(server) }))[0]!,
+          });
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
         throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
@@ -247,7 +289,8 @@ export class Gateway {
     }));
     s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
       const target = resolveResourceUri(this.catalog, req.params.uri);
-      if (!target) throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
+      if (!target)
+        throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
       const opts = this.callOptions(agent, extra);
       try {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);

@@ -119,7 +119,8 @@ export class GatewayHttpServer {
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
-    if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle())) return refuse(res, 503, 'too many agent sessions');
+    if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
+      return refuse(res, 503, 'too many agent sessions');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -10,7 +10,11 @@ function sameEndpoint(a: string, b: string): boolean {
     const x = new URL(a);
     const y = new URL(b);
     const loop = (h: string): string => (h === 'localhost' || h === '[::1]' ? '127.0.0.1' : h);
-    return loop(x.hostname) === loop(y.hostname) && x.port === y.port && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+    return (
+      loop(x.hostname) === loop(y.hostname) &&
+      x.port === y.port &&
+      x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '')
+    );
   } catch {
     return false;
   }
@@ -28,5 +32,7 @@ export function isServeCommand(def: ServerDefinition): boolean {
 /** True when `def` points at one of `gatewayUrls` or runs `mcp-host serve`: admission holds it back. */
 export function pointsAtOwnGateway(def: ServerDefinition, gatewayUrls: readonly string[]): boolean {
   const c = def.config;
-  return ((c.type === 'http' || c.type === 'sse') && gatewayUrls.some((u) => sameEndpoint(c.url, u))) || isServeCommand(def);
+  return (
+    ((c.type === 'http' || c.type === 'sse') && gatewayUrls.some((u) => sameEndpoint(c.url, u))) || isServeCommand(def)
+  );
 }

@@ -1,5 +1,5 @@
 export { IdeServer, type IdeServerOptions, type AtMention } from './server.js';
-export type * from './editorPort.js';
-export { findTextRange } from './textRange.js';
+export type * from './editor-port.js';
+export { findTextRange } from './text-range.js';
 export { AUTH_HEADER } from './auth.js';
-export { defaultLockDir, type LockFileContent } from './lockFile.js';
+export { defaultLockDir, type LockFileContent } from './lock-file.js';

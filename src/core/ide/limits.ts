@@ -33,7 +33,10 @@ export class PendingSockets {
 
   /** A new TCP connection. Evicting the oldest (not refusing the newest) lets a real agent in during a flood. */
   add(socket: Socket): void {
-    const timer = setTimeout(() => this.drop(socket, `no WebSocket handshake within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs);
+    const timer = setTimeout(
+      () => this.drop(socket, `no WebSocket handshake within ${Math.round(this.timeoutMs / 1000)} s`),
+      this.timeoutMs,
+    );
     timer.unref();
     this.pending.set(socket, timer);
     socket.once('close', () => this.forget(socket));
@@ -103,7 +106,9 @@ export class RateLimitedLog {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.suppressed === 0) return;
-    this.write(`IDE server: ${this.suppressed} more refused connection(s) not logged (at most ${this.burst} lines per ${Math.round(this.windowMs / 1000)} s)`);
+    this.write(
+      `IDE server: ${this.suppressed} more refused connection(s) not logged (at most ${this.burst} lines per ${Math.round(this.windowMs / 1000)} s)`,
+    );
     this.suppressed = 0;
   }
 }

@@ -13,11 +13,11 @@ import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import { generateToken, listenOnLoopback } from '../loopback.js';
 import { checkUpgrade } from './auth.js';
-import type { EditorPort, IdeSelection } from './editorPort.js';
+import type { EditorPort, IdeSelection } from './editor-port.js';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from './limits.js';
-import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lockFile.js';
+import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lock-file.js';
 import { registerIdeTools } from './tools.js';
-import { WebSocketServerTransport } from './wsTransport.js';
+import { WebSocketServerTransport } from './ws-transport.js';
 
 export interface IdeServerOptions {
   editor: EditorPort;
@@ -92,7 +92,9 @@ export class IdeServer {
     readonly lockDir: string,
   ) {
     this.refusals = new RateLimitedLog((line) => opts.logger.warn(line));
-    this.pending = new PendingSockets(opts.limits ?? {}, (why) => this.refusals.log(`IDE server: dropped a connection: ${why}`));
+    this.pending = new PendingSockets(opts.limits ?? {}, (why) =>
+      this.refusals.log(`IDE server: dropped a connection: ${why}`),
+    );
   }
 
   /** Listens, cleans our stale lock files, writes this one. Rejects (and leaves nothing behind) on failure. */
@@ -173,7 +175,9 @@ export class IdeServer {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
     });
-    await removeLockFile(this.lockDir, this.port).catch((err: unknown) => this.opts.logger.warn(`IDE server: could not remove lock file: ${String(err)}`));
+    await removeLockFile(this.lockDir, this.port).catch((err: unknown) =>
+      this.opts.logger.warn(`IDE server: could not remove lock file: ${String(err)}`),
+    );
     this.changed.fire();
     this.changed.dispose();
     this.opts.logger.info('IDE server stopped');
@@ -194,7 +198,9 @@ export class IdeServer {
     this.subscriptions.push(
       editor.onDidChangeSelection((sel) => this.selectionChanged(sel)),
       editor.onDidChangeWorkspaceFolders(() => {
-        this.writeLock().catch((err: unknown) => this.opts.logger.warn(`IDE server: could not update lock file: ${String(err)}`));
+        this.writeLock().catch((err: unknown) =>
+          this.opts.logger.warn(`IDE server: could not update lock file: ${String(err)}`),
+        );
       }),
     );
   }
@@ -202,11 +208,15 @@ export class IdeServer {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.pending.forget(req.socket);
     socket.on('error', () => socket.destroy());
-    const verdict = this.disposed ? ({ ok: false, status: 403, reason: 'closing' } as const) : checkUpgrade(req, this.token, this.port);
+    const verdict = this.disposed
+      ? ({ ok: false, status: 403, reason: 'closing' } as const)
+      : checkUpgrade(req, this.token, this.port);
     if (!verdict.ok) {
       this.refusals.log(`IDE server: refused connection from ${req.socket.remoteAddress ?? '?'}: ${verdict.reason}`);
       const text = verdict.status === 401 ? 'Unauthorized' : verdict.status === 403 ? 'Forbidden' : 'Bad Request';
-      socket.end(`HTTP/1.1 ${verdict.status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
+      socket.end(`HTTP/1.1 ${verdict.status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () =>
+        socket.destroy(),
+      );
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -218,7 +228,9 @@ export class IdeServer {
   }
 
   private async accept(ws: WebSocket): Promise<void> {
-    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: '0.1.0' }, { capabilities: { tools: {} } });
+    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: '0.1.0' }, {
+      capabilities: { tools: {} },
+    });
     registerIdeTools(mcp, { editor: this.opts.editor, latestSelection: () => this.latest, logger: this.opts.logger });
     const limits = this.opts.limits ?? {};
     const transport = new WebSocketServerTransport(ws, {

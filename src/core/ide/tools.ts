@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../ports.js';
-import type { DiffOutcome, EditorPort, IdeSelection } from './editorPort.js';
+import type { DiffOutcome, EditorPort, IdeSelection } from './editor-port.js';
 import { errorMessage } from '../connection/errors.js';
 
 /** What the tools need besides the editor: the server keeps the latest selection across focus changes. */
@@ -49,8 +49,11 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
   server.registerTool(
     'getDiagnostics',
     {
-      description: 'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
-      inputSchema: { uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files') },
+      description:
+        'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
+      inputSchema: {
+        uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
+      },
       annotations: readOnly,
     },
     ({ uri }) => json(editor.diagnostics(uri)),
@@ -66,7 +69,10 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
         startText: z.string().optional().describe('Select from the first occurrence of this text'),
         endText: z.string().optional().describe('...to the end of the first occurrence of this text after it'),
         selectToEndOfLine: z.boolean().default(false).describe('Extend the selection to the end of its last line'),
-        makeFrontmost: z.boolean().default(true).describe('Focus the editor; false opens it in the background and returns details'),
+        makeFrontmost: z
+          .boolean()
+          .default(true)
+          .describe('Focus the editor; false opens it in the background and returns details'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
@@ -80,7 +86,12 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
         makeFrontmost: args.makeFrontmost,
       });
       if (args.makeFrontmost) return text(`Opened file: ${opened.filePath}`);
-      return json({ success: true, filePath: opened.filePath, languageId: opened.languageId, lineCount: opened.lineCount });
+      return json({
+        success: true,
+        filePath: opened.filePath,
+        languageId: opened.languageId,
+        lineCount: opened.lineCount,
+      });
     },
   );
 
@@ -101,7 +112,12 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
       // The SDK aborts extra.signal when the agent disconnects or cancels; the diff must not outlive it.
       const outcome = await Promise.race([
         editor.openDiff(
-          { oldFilePath: args.old_file_path, newFilePath: args.new_file_path, newFileContents: args.new_file_contents, tabName: args.tab_name },
+          {
+            oldFilePath: args.old_file_path,
+            newFilePath: args.new_file_path,
+            newFileContents: args.new_file_contents,
+            tabName: args.tab_name,
+          },
           extra.signal,
         ),
         aborted(extra.signal),
@@ -123,7 +139,11 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
 
   server.registerTool(
     'getLatestSelection',
-    { description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).', inputSchema: {}, annotations: readOnly },
+    {
+      description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).',
+      inputSchema: {},
+      annotations: readOnly,
+    },
     () => {
       const sel = ctx.latestSelection() ?? editor.currentSelection();
       return json(sel ? { success: true, ...sel } : { success: false, message: 'No selection available' });
@@ -188,14 +208,19 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
 
   server.registerTool(
     'closeAllDiffTabs',
-    { description: 'Close every diff tab opened through openDiff.', inputSchema: {}, annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false } },
+    {
+      description: 'Close every diff tab opened through openDiff.',
+      inputSchema: {},
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+    },
     async () => text(`CLOSED_${await editor.closeAllDiffTabs()}_DIFF_TABS`),
   );
 
   server.registerTool(
     'executeCode',
     {
-      description: "Run Python code in the active Jupyter notebook's kernel and return its output. Needs an open notebook with a kernel.",
+      description:
+        "Run Python code in the active Jupyter notebook's kernel and return its output. Needs an open notebook with a kernel.",
       inputSchema: { code: z.string().min(1).describe('The code to run') },
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
@@ -204,7 +229,11 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
         const outputs = await editor.executeCode(code, extra.signal);
         if (outputs.length === 0) return text('(no output)');
         return {
-          content: outputs.map((o) => (o.type === 'text' ? { type: 'text' as const, text: o.text } : { type: 'image' as const, mimeType: o.mimeType, data: o.data })),
+          content: outputs.map((o) =>
+            o.type === 'text'
+              ? { type: 'text' as const, text: o.text }
+              : { type: 'image' as const, mimeType: o.mimeType, data: o.data },
+          ),
         };
       } catch (err) {
         return error(errorMessage(err));

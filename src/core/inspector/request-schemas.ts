@@ -23,7 +23,10 @@ export function requestMethods(): string[] {
 export function paramsSchema(method: string): Record<string, unknown> | undefined {
   const o = options().find((x) => x.shape.method.value === method);
   if (!o?.shape.params) return undefined;
-  const { $schema: _drop, ...schema } = z.toJSONSchema(o.shape.params, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(o.shape.params, {
+    unrepresentable: 'any',
+    io: 'input',
+  }) as Record<string, unknown>;
   return { $schema: 'http://json-schema.org/draft-07/schema#', ...schema };
 }
 
@@ -32,6 +35,7 @@ export function paramsTemplate(method: string): Record<string, unknown> {
   const s = paramsSchema(method);
   const props = (s?.properties ?? {}) as Record<string, { type?: string }>;
   const required = (s?.required ?? []) as string[];
-  const empty = (t: string | undefined): unknown => (t === 'object' ? {} : t === 'array' ? [] : t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : '');
+  const empty = (t: string | undefined): unknown =>
+    t === 'object' ? {} : t === 'array' ? [] : t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : '';
   return Object.fromEntries(required.map((k) => [k, empty(props[k]?.type)]));
 }

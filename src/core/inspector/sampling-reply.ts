@@ -16,7 +16,12 @@ const comment = (text: string): string =>
  * readable, then the whole request), and a reply in the spec's shape with the text to fill in.
  */
 export function samplingReplyDocument(server: string, params: CreateMessageRequest['params']): string {
-  const reply = { role: 'assistant', content: { type: 'text', text: '' }, model: MANUAL_REPLY_MODEL, stopReason: 'endTurn' };
+  const reply = {
+    role: 'assistant',
+    content: { type: 'text', text: '' },
+    model: MANUAL_REPLY_MODEL,
+    stopReason: 'endTurn',
+  };
   return [
     `// ${server} asks for a model reply (sampling/createMessage). No model is used: write the reply`,
     '// in "text" below and choose Send; Cancel (or closing this editor) answers the server with an error.',
@@ -36,4 +41,3 @@ export function checkSamplingReply(value: unknown): string | undefined {
   const first = r.error.issues[0];
   return first ? `"${first.path.join('.') || '(reply)'}": ${first.message}` : 'not a valid sampling reply';
 }
-

@@ -44,7 +44,10 @@ export class RegistryClient {
   }
 
   /** One page of the latest version of each server matching `query` (all servers when empty). */
-  async search(query: string, o: { cursor?: string; limit?: number; signal?: AbortSignal } = {}): Promise<RegistryPage> {
+  async search(
+    query: string,
+    o: { cursor?: string; limit?: number; signal?: AbortSignal } = {},
+  ): Promise<RegistryPage> {
     const url = new URL(`${this.baseUrl}/v0.1/servers`);
     if (query.trim()) url.searchParams.set('search', query.trim());
     url.searchParams.set('limit', String(o.limit ?? 30));
@@ -52,7 +55,11 @@ export class RegistryClient {
     if (o.cursor) url.searchParams.set('cursor', o.cursor);
     const body = await this.getJson(url, o.signal);
     const list = (body as { servers?: unknown }).servers;
-    if (!Array.isArray(list)) throw new RegistryError('invalid-response', `${this.baseUrl} did not answer with a server list ("servers" is missing). Is mcpHost.registry.url an MCP Registry (API v0.1)?`);
+    if (!Array.isArray(list))
+      throw new RegistryError(
+        'invalid-response',
+        `${this.baseUrl} did not answer with a server list ("servers" is missing). Is mcpHost.registry.url an MCP Registry (API v0.1)?`,
+      );
     const servers: RegistryServer[] = [];
     const skipped: string[] = [];
     for (const item of list) {
@@ -77,10 +84,14 @@ export class RegistryClient {
       const page = await this.search(name, { limit: 100, signal: o.signal });
       const found = page.servers.find((s) => s.name === name);
       if (found) return found;
-      throw new RegistryError('not-found', `The registry has no server named "${name}". Search for it with: mcp-host search ${name.split('/').pop() ?? name}`);
+      throw new RegistryError(
+        'not-found',
+        `The registry has no server named "${name}". Search for it with: mcp-host search ${name.split('/').pop() ?? name}`,
+      );
     }
     const r = parseServerItem(body);
-    if (!r.server) throw new RegistryError('invalid-response', `The registry's entry for "${name}" cannot be used: ${r.reason}`);
+    if (!r.server)
+      throw new RegistryError('invalid-response', `The registry's entry for "${name}" cannot be used: ${r.reason}`);
     return r.server;
   }
 
@@ -92,17 +103,31 @@ export class RegistryClient {
       res = await this.fetchFn(url, { headers: { accept: 'application/json' }, signal: combined });
     } catch (e) {
       if (signal?.aborted) throw e;
-      if (timeout.aborted) throw new RegistryError('timeout', `The registry at ${this.baseUrl} did not answer within ${Math.round(this.timeoutMs / 1000)} s. Try again later, or check mcpHost.registry.url.`);
+      if (timeout.aborted)
+        throw new RegistryError(
+          'timeout',
+          `The registry at ${this.baseUrl} did not answer within ${Math.round(this.timeoutMs / 1000)} s. Try again later, or check mcpHost.registry.url.`,
+        );
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new RegistryError('unreachable', `Cannot reach the registry at ${this.baseUrl} (${cause?.code ?? cause?.message ?? (e as Error).message}). Check your connection or mcpHost.registry.url.`);
+      throw new RegistryError(
+        'unreachable',
+        `Cannot reach the registry at ${this.baseUrl} (${cause?.code ?? cause?.message ?? (e as Error).message}). Check your connection or mcpHost.registry.url.`,
+      );
     }
     const text = await readBody(res, timeout, this.baseUrl, this.timeoutMs);
     if (res.status === 404) throw new RegistryError('not-found', `${url.pathname} was not found on ${this.baseUrl}.`);
-    if (!res.ok) throw new RegistryError('http', `The registry at ${this.baseUrl} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}. Try again later.`);
+    if (!res.ok)
+      throw new RegistryError(
+        'http',
+        `The registry at ${this.baseUrl} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}. Try again later.`,
+      );
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new RegistryError('invalid-response', `The registry at ${this.baseUrl} did not answer with JSON. Is mcpHost.registry.url an MCP Registry (API v0.1)?`);
+      throw new RegistryError(
+        'invalid-response',
+        `The registry at ${this.baseUrl} did not answer with JSON. Is mcpHost.registry.url an MCP Registry (API v0.1)?`,
+      );
     }
   }
 }
@@ -112,7 +137,11 @@ async function readBody(res: Response, timeout: AbortSignal, base: string, ms: n
   try {
     return await res.text();
   } catch (e) {
-    if (timeout.aborted) throw new RegistryError('timeout', `The registry at ${base} did not finish answering within ${Math.round(ms / 1000)} s. Try again later.`);
+    if (timeout.aborted)
+      throw new RegistryError(
+        'timeout',
+        `The registry at ${base} did not finish answering within ${Math.round(ms / 1000)} s. Try again later.`,
+      );
     throw new RegistryError('unreachable', `The registry at ${base} broke off its answer (${(e as Error).message}).`);
   }
 }

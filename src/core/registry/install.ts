@@ -5,7 +5,14 @@
  * (`${input:ID}` for the editor, `${ID}` read from the environment for the CLI) and the caller
  * keeps the value where secrets belong.
  */
-import type { KeyValueInput, RegistryArgument, RegistryInput, RegistryPackage, RegistryRemote, RegistryServer } from './schema.js';
+import type {
+  KeyValueInput,
+  RegistryArgument,
+  RegistryInput,
+  RegistryPackage,
+  RegistryRemote,
+  RegistryServer,
+} from './schema.js';
 
 export type InstallChoice = { kind: 'package'; index: number } | { kind: 'remote'; index: number };
 
@@ -45,7 +52,10 @@ const showTokens = (s: string): string => s.replace(new RegExp(`${MARK}([^${MARK
 
 /** Upper snake case, safe in `${input:…}` and as an environment variable name. */
 function idOf(s: string): string {
-  const id = s.replace(/^-+/, '').replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+  const id = s
+    .replace(/^-+/, '')
+    .replace(/[^A-Za-z0-9_]/g, '_')
+    .toUpperCase();
   return /^[A-Z_]/.test(id) ? id : `_${id}`;
 }
 
@@ -57,7 +67,16 @@ class Collector {
     let id = idOf(name);
     for (let n = 2; this.ids.has(id); n++) id = `${idOf(name)}_${n}`;
     this.ids.add(id);
-    this.variables.push({ id, name, label, description: input.description, isSecret: input.isSecret === true, isRequired: input.isRequired === true, default: input.default, choices: input.choices });
+    this.variables.push({
+      id,
+      name,
+      label,
+      description: input.description,
+      isSecret: input.isSecret === true,
+      isRequired: input.isRequired === true,
+      default: input.default,
+      choices: input.choices,
+    });
     return token(id);
   }
 
@@ -117,7 +136,10 @@ function versioned(pkg: RegistryPackage, sep: string): string {
 
 function packagePlan(pkg: RegistryPackage): InstallPlan {
   const t = pkg.transport?.type ?? 'stdio';
-  if (t !== 'stdio') throw new UnsupportedInstallError(`The ${pkg.registryType} package ${pkg.identifier} serves ${t} on a local port; MCP Host can only start packages that talk over stdio. Use one of its remotes, or start it yourself and add its URL.`);
+  if (t !== 'stdio')
+    throw new UnsupportedInstallError(
+      `The ${pkg.registryType} package ${pkg.identifier} serves ${t} on a local port; MCP Host can only start packages that talk over stdio. Use one of its remotes, or start it yourself and add its URL.`,
+    );
   const c = new Collector();
   const runtimeArgs = args(pkg.runtimeArguments, c);
   const environment = env(pkg.environmentVariables, c);
@@ -127,7 +149,11 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
   switch (pkg.registryType) {
     case 'npm':
       command = pkg.runtimeHint ?? 'npx';
-      argv = [...(runtimeArgs.length ? runtimeArgs : command === 'npx' ? ['-y'] : []), versioned(pkg, '@'), ...packageArgs];
+      argv = [
+        ...(runtimeArgs.length ? runtimeArgs : command === 'npx' ? ['-y'] : []),
+        versioned(pkg, '@'),
+        ...packageArgs,
+      ];
       break;
     case 'pypi':
       command = pkg.runtimeHint ?? 'uvx';
@@ -135,7 +161,8 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
       break;
     case 'oci': {
       command = pkg.runtimeHint ?? 'docker';
-      const image = pkg.version && !/:[^/]+$/.test(pkg.identifier) ? `${pkg.identifier}:${pkg.version}` : pkg.identifier;
+      const image =
+        pkg.version && !/:[^/]+$/.test(pkg.identifier) ? `${pkg.identifier}:${pkg.version}` : pkg.identifier;
       // `-e NAME` passes the variable from docker's own environment (our `env`) into the container.
       const envFlags = Object.keys(environment).flatMap((k) => ['-e', k]);
       argv = ['run', '-i', '--rm', ...runtimeArgs, ...envFlags, image, ...packageArgs];
@@ -146,7 +173,9 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
       argv = [...runtimeArgs, versioned(pkg, '@'), '--yes', ...(packageArgs.length ? ['--', ...packageArgs] : [])];
       break;
     default:
-      throw new UnsupportedInstallError(`Packages from "${pkg.registryType}" cannot be installed by MCP Host yet (npm, pypi, oci and nuget can).`);
+      throw new UnsupportedInstallError(
+        `Packages from "${pkg.registryType}" cannot be installed by MCP Host yet (npm, pypi, oci and nuget can).`,
+      );
   }
   const template: Record<string, unknown> = { type: 'stdio', command, args: argv };
   if (Object.keys(environment).length) template.env = environment;
@@ -154,8 +183,12 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
 }
 
 function remotePlan(remote: RegistryRemote): InstallPlan {
-  const type = remote.type === 'streamable-http' || remote.type === 'http' ? 'http' : remote.type === 'sse' ? 'sse' : undefined;
-  if (!type) throw new UnsupportedInstallError(`Remote transport "${remote.type}" is not supported (streamable-http and sse are).`);
+  const type =
+    remote.type === 'streamable-http' || remote.type === 'http' ? 'http' : remote.type === 'sse' ? 'sse' : undefined;
+  if (!type)
+    throw new UnsupportedInstallError(
+      `Remote transport "${remote.type}" is not supported (streamable-http and sse are).`,
+    );
   const c = new Collector();
   const url = c.expand(remote.url, remote.variables, 'the URL');
   const h = headers(remote.headers, c);
@@ -176,9 +209,14 @@ export function planInstall(server: RegistryServer, choice: InstallChoice): Inst
 }
 
 /** The ways a server can be installed, best first: stdio packages of known registries, then remotes. */
-export function installChoices(server: RegistryServer): { choice: InstallChoice; summary?: string; unsupported?: string }[] {
+export function installChoices(
+  server: RegistryServer,
+): { choice: InstallChoice; summary?: string; unsupported?: string }[] {
   const out: { choice: InstallChoice; summary?: string; unsupported?: string }[] = [];
-  const all: InstallChoice[] = [...server.packages.map((_, index) => ({ kind: 'package' as const, index })), ...server.remotes.map((_, index) => ({ kind: 'remote' as const, index }))];
+  const all: InstallChoice[] = [
+    ...server.packages.map((_, index) => ({ kind: 'package' as const, index })),
+    ...server.remotes.map((_, index) => ({ kind: 'remote' as const, index })),
+  ];
   for (const choice of all) {
     try {
       out.push({ choice, summary: planInstall(server, choice).summary });
@@ -202,7 +240,11 @@ export interface BuiltEntry {
  * The entry with every placeholder filled: secrets as references, others with `values[id]` or
  * their default. A required variable without a value is an error naming it.
  */
-export function buildEntry(plan: InstallPlan, values: Readonly<Record<string, string | undefined>>, secretStyle: SecretStyle): BuiltEntry {
+export function buildEntry(
+  plan: InstallPlan,
+  values: Readonly<Record<string, string | undefined>>,
+  secretStyle: SecretStyle,
+): BuiltEntry {
   const fill = new Map<string, string | undefined>();
   const secrets: InstallVariable[] = [];
   const missing: string[] = [];
@@ -218,7 +260,8 @@ export function buildEntry(plan: InstallPlan, values: Readonly<Record<string, st
       fill.set(v.id, undefined);
     } else fill.set(v.id, value);
   }
-  if (missing.length) throw new UnsupportedInstallError(`Missing required value${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}`);
+  if (missing.length)
+    throw new UnsupportedInstallError(`Missing required value${missing.length > 1 ? 's' : ''}: ${missing.join('; ')}`);
   const re = new RegExp(`${MARK}([^${MARK}]*)${MARK}`, 'g');
   const subst = (s: string): string | undefined => {
     let dropped = false;
@@ -249,7 +292,8 @@ export function buildEntry(plan: InstallPlan, values: Readonly<Record<string, st
 
 /** A config name for a registry server: the part after the slash ("io.github.user/weather" → "weather"). */
 export function suggestedName(server: RegistryServer, taken: ReadonlySet<string>): string {
-  const base = (server.name.split('/').pop() ?? server.name).replace(/[^A-Za-z0-9_-]/g, '-').replace(/^-+|-+$/g, '') || 'server';
+  const base =
+    (server.name.split('/').pop() ?? server.name).replace(/[^A-Za-z0-9_-]/g, '-').replace(/^-+|-+$/g, '') || 'server';
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
   return name;

@@ -64,7 +64,9 @@ export const serverJsonSchema = z.looseObject({
   description: z.string().optional(),
   version: z.string().optional(),
   websiteUrl: z.string().optional(),
-  repository: z.looseObject({ url: z.string().optional(), source: z.string().optional(), subfolder: z.string().optional() }).optional(),
+  repository: z
+    .looseObject({ url: z.string().optional(), source: z.string().optional(), subfolder: z.string().optional() })
+    .optional(),
   packages: z.array(z.unknown()).optional(),
   remotes: z.array(z.unknown()).optional(),
 });
@@ -98,11 +100,15 @@ function issueText(e: z.ZodError): string {
 
 /** Reads one `{server, _meta}` item of a list (or a bare server.json); `reason` when it is unusable. */
 export function parseServerItem(item: unknown): { server?: RegistryServer; reason?: string } {
-  const wrapped = item && typeof item === 'object' && 'server' in item ? (item as { server: unknown; _meta?: unknown }) : undefined;
+  const wrapped =
+    item && typeof item === 'object' && 'server' in item ? (item as { server: unknown; _meta?: unknown }) : undefined;
   const raw = wrapped ? wrapped.server : item;
   const r = serverJsonSchema.safeParse(raw);
   if (!r.success) {
-    const name = raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string' ? `"${(raw as { name: string }).name}"` : 'an entry';
+    const name =
+      raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string'
+        ? `"${(raw as { name: string }).name}"`
+        : 'an entry';
     return { reason: `${name} is not a valid server.json (${issueText(r.error)})` };
   }
   const s = r.data;

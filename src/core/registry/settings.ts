@@ -27,12 +27,14 @@ export async function registrySettings(o: RegistrySettingsInput): Promise<Regist
   if (o.managedPath) {
     const d = await readDocument(o.managedPath, 'managed', true);
     // A managed file that cannot be read fails closed, like its server policy.
-    if (!d.missing && !d.doc) return { url, enabled: false, reason: `the managed file ${o.managedPath} cannot be read` };
+    if (!d.missing && !d.doc)
+      return { url, enabled: false, reason: `the managed file ${o.managedPath} cannot be read` };
     const r = d.doc?.registry;
     if (r === false) return { url, enabled: false, reason: `turned off by the administrator (${o.managedPath})` };
     if (r && typeof r === 'object' && !Array.isArray(r)) {
       const reg = r as { enabled?: unknown; url?: unknown };
-      if (reg.enabled === false) return { url, enabled: false, reason: `turned off by the administrator (${o.managedPath})` };
+      if (reg.enabled === false)
+        return { url, enabled: false, reason: `turned off by the administrator (${o.managedPath})` };
       if (typeof reg.url === 'string' && reg.url.trim()) url = reg.url.trim();
     }
   }
@@ -40,12 +42,17 @@ export async function registrySettings(o: RegistrySettingsInput): Promise<Regist
     const u = new URL(url);
     if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('not http');
   } catch {
-    return { url, enabled: false, reason: `"${url}" is not an http(s) URL (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)` };
+    return {
+      url,
+      enabled: false,
+      reason: `"${url}" is not an http(s) URL (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)`,
+    };
   }
   return { url, enabled: true };
 }
 
 /** Throws the RegistryError a caller shows when the registry is off. */
 export function requireEnabled(s: RegistrySettings): void {
-  if (!s.enabled) throw new RegistryError('disabled', `The MCP registry is not available: ${s.reason ?? 'turned off'}.`);
+  if (!s.enabled)
+    throw new RegistryError('disabled', `The MCP registry is not available: ${s.reason ?? 'turned off'}.`);
 }

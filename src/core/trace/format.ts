@@ -14,13 +14,25 @@ function clock(iso: string): string {
  * `10:21:03.180  ←  response  #1  initialize  57 ms  1.2 KB`, then the JSON (cut to
  * `maxJson` characters). `→` host to server, `←` server to host.
  */
-export function formatTrace(server: string, records: readonly TraceRecord[], filter: TraceFilter = {}, opts: { dropped?: number; maxJson?: number; enabled?: boolean } = {}): string {
+export function formatTrace(
+  server: string,
+  records: readonly TraceRecord[],
+  filter: TraceFilter = {},
+  opts: { dropped?: number; maxJson?: number; enabled?: boolean } = {},
+): string {
   const shown = filterRecords(records, filter);
   const max = opts.maxJson ?? 600;
-  const what = [filter.method ? `method contains "${filter.method}"` : '', filter.direction ? (filter.direction === 'out' ? 'host → server only' : 'server → host only') : ''].filter(Boolean).join(', ');
+  const what = [
+    filter.method ? `method contains "${filter.method}"` : '',
+    filter.direction ? (filter.direction === 'out' ? 'host → server only' : 'server → host only') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const lines = [
     `Protocol trace of ${server}: ${shown.length} of ${records.length} messages${what ? ` (${what})` : ''}${opts.dropped ? `, ${opts.dropped} older ones dropped` : ''}`,
-    opts.enabled === false ? 'Tracing is off for this server: turn it on with "MCP Host: Toggle Protocol Trace" or the mcpHost.trace.servers setting.' : '→ host to server   ← server to host   responses show the duration of their request',
+    opts.enabled === false
+      ? 'Tracing is off for this server: turn it on with "MCP Host: Toggle Protocol Trace" or the mcpHost.trace.servers setting.'
+      : '→ host to server   ← server to host   responses show the duration of their request',
     records[0] ? `Started ${records[0].time}` : '',
     '',
   ];
@@ -33,7 +45,9 @@ export function formatTrace(server: string, records: readonly TraceRecord[], fil
       `${clock(r.time)}  ${r.direction === 'out' ? '→' : '←'}  ${r.kind.padEnd(12)} ${id.padEnd(idW)}  ${(r.method ?? '?').padEnd(mW)}  ${dur.padStart(8)}  ${size(r.size).padStart(8)}`,
     );
     const json = JSON.stringify(r.message);
-    lines.push(`    ${json.length > max ? `${json.slice(0, max)}… (${json.length - max} more characters; export NDJSON for all of it)` : json}`);
+    lines.push(
+      `    ${json.length > max ? `${json.slice(0, max)}… (${json.length - max} more characters; export NDJSON for all of it)` : json}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -26,7 +26,12 @@ export interface TraceHubOptions {
 
 export interface InitializeInfo {
   at: number;
-  result: { protocolVersion: string; capabilities?: Record<string, unknown>; serverInfo?: Record<string, unknown>; instructions?: string };
+  result: {
+    protocolVersion: string;
+    capabilities?: Record<string, unknown>;
+    serverInfo?: Record<string, unknown>;
+    instructions?: string;
+  };
 }
 
 export class TraceHub {
@@ -95,7 +100,11 @@ export class TraceHub {
     return traceTransport(transport, (direction, msg) => {
       const result = direction === 'in' ? (msg as { result?: { protocolVersion?: unknown } }).result : undefined;
       // Kept whether or not the server is traced: the details view shows the negotiated version.
-      if (result && typeof result.protocolVersion === 'string') this.initialized.set(def.name, { at: this.now(), result: redactMessage(result, secrets) as InitializeInfo['result'] });
+      if (result && typeof result.protocolVersion === 'string')
+        this.initialized.set(def.name, {
+          at: this.now(),
+          result: redactMessage(result, secrets) as InitializeInfo['result'],
+        });
       if (!this.isEnabled(def.name)) return;
       const rec = makeRecord(def.name, direction, msg, this.now(), pairer, secrets);
       let buf = this.buffers.get(def.name);

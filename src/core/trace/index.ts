@@ -1,4 +1,16 @@
 export { TraceHub, DEFAULT_TRACE_CAPACITY, type TraceHubOptions } from './hub.js';
 export { RingBuffer } from './ring.js';
-export { classify, filterRecords, makeRecord, parseNdjson, redactMessage, RequestPairer, toNdjson, type TraceDirection, type TraceFilter, type TraceKind, type TraceRecord } from './record.js';
+export {
+  classify,
+  filterRecords,
+  makeRecord,
+  parseNdjson,
+  redactMessage,
+  RequestPairer,
+  toNdjson,
+  type TraceDirection,
+  type TraceFilter,
+  type TraceKind,
+  type TraceRecord,
+} from './record.js';
 export { traceTransport, type MessageObserver } from './transport.js';

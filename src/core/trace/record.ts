@@ -29,7 +29,8 @@ export interface TraceRecord {
 export function classify(msg: JSONRPCMessage): { kind: TraceKind; method?: string; id?: string | number } {
   const m = msg as { method?: unknown; id?: unknown; error?: unknown };
   const id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
-  if (typeof m.method === 'string') return id !== undefined ? { kind: 'request', method: m.method, id } : { kind: 'notification', method: m.method };
+  if (typeof m.method === 'string')
+    return id !== undefined ? { kind: 'request', method: m.method, id } : { kind: 'notification', method: m.method };
   return { kind: m.error !== undefined ? 'error' : 'response', ...(id !== undefined ? { id } : {}) };
 }
 
@@ -129,5 +130,7 @@ export interface TraceFilter {
 /** Records matching a method substring (case-insensitive) and/or a direction. */
 export function filterRecords(records: readonly TraceRecord[], f: TraceFilter): TraceRecord[] {
   const m = f.method?.toLowerCase();
-  return records.filter((r) => (!f.direction || r.direction === f.direction) && (!m || (r.method ?? '').toLowerCase().includes(m)));
+  return records.filter(
+    (r) => (!f.direction || r.direction === f.direction) && (!m || (r.method ?? '').toLowerCase().includes(m)),
+  );
 }

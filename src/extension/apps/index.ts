@@ -57,12 +57,19 @@ export class AppsController implements vscode.Disposable {
       log.info(`${tool.server}/${tool.name}: opened its app ${uri}`);
       return true;
     } catch (e) {
-      log.warn(`${tool.server}/${tool.name}: could not open its app ${uri}: ${e instanceof Error ? e.message : String(e)}; showing the result as a document`);
+      log.warn(
+        `${tool.server}/${tool.name}: could not open its app ${uri}: ${e instanceof Error ? e.message : String(e)}; showing the result as a document`,
+      );
       return false;
     }
   }
 
-  private async callForApp(owner: HostTool, t: HostTool, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult> {
+  private async callForApp(
+    owner: HostTool,
+    t: HostTool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolCallResult> {
     const what = `${t.server}/${t.name} (asked by the app of ${owner.name})`;
     if (this.rules.isEnabled && !this.rules.isEnabled(t)) {
       this.log.info(`${what}: refused, the tool is switched off`);

@@ -30,7 +30,9 @@ function hostContext(variables: Record<string, string>): McpUiHostContext {
     locale: vscode.env.language,
     displayMode: 'inline',
     availableDisplayModes: ['inline'],
-    ...(Object.keys(variables).length > 0 ? { styles: { variables: variables as NonNullable<McpUiHostContext['styles']>['variables'] } } : {}),
+    ...(Object.keys(variables).length > 0
+      ? { styles: { variables: variables as NonNullable<McpUiHostContext['styles']>['variables'] } }
+      : {}),
   };
 }
 
@@ -42,7 +44,8 @@ function panelPipe(panel: vscode.WebviewPanel): MessagePipe {
     },
     onMessage: (listener) =>
       panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (typeof m === 'object' && m !== null && (m as { kind?: unknown }).kind === 'app') listener((m as { message?: unknown }).message);
+        if (typeof m === 'object' && m !== null && (m as { kind?: unknown }).kind === 'app')
+          listener((m as { message?: unknown }).message);
       }),
   };
 }
@@ -66,7 +69,10 @@ export class AppPanel implements vscode.Disposable {
 
   static async open(o: OpenAppOptions): Promise<AppPanel> {
     const { policy, rejected } = buildAppCsp(o.resource.meta.csp);
-    if (rejected.length > 0) o.log.warn(`app ${o.resource.uri} of ${o.tool.server}: ignored CSP sources that are not plain origins: ${rejected.join(', ')}`);
+    if (rejected.length > 0)
+      o.log.warn(
+        `app ${o.resource.uri} of ${o.tool.server}: ignored CSP sources that are not plain origins: ${rejected.join(', ')}`,
+      );
     const title = `${o.tool.title ?? o.tool.name} (${o.tool.server})`;
     const panel = vscode.window.createWebviewPanel(
       APP_VIEW_TYPE,

@@ -12,7 +12,15 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { AuthError, createHostAuth, createLoopbackReceiver, usesClientCredentials, type HostAuth, type NeedsAuthCache, type RedirectReceiver } from '../../core/auth/index.js';
+import {
+  AuthError,
+  createHostAuth,
+  createLoopbackReceiver,
+  usesClientCredentials,
+  type HostAuth,
+  type NeedsAuthCache,
+  type RedirectReceiver,
+} from '../../core/auth/index.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { mementoStore } from '../ports/memento.js';
@@ -83,7 +91,10 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     try {
       text = await readFile(path.trim().replace(/^~(?=\/)/, homedir()), 'utf8');
     } catch (err) {
-      throw new AuthError('config', `Cannot read the private key file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+      throw new AuthError(
+        'config',
+        `Cannot read the private key file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`,
+      );
     }
     await core.setPrivateKey(def, text);
     return true;
@@ -143,7 +154,12 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     async signOut(def) {
       const outcome = await core.signOut(def);
       log.info(`${def.name}: signed out; stored tokens removed`);
-      const revoked = outcome.kind === 'revoked' ? ' The authorization server revoked the tokens.' : outcome.kind === 'failed' ? ' The authorization server could not revoke the tokens (see the log); they stay valid there until they expire.' : '';
+      const revoked =
+        outcome.kind === 'revoked'
+          ? ' The authorization server revoked the tokens.'
+          : outcome.kind === 'failed'
+            ? ' The authorization server could not revoke the tokens (see the log); they stay valid there until they expire.'
+            : '';
       void vscode.window.showInformationMessage(`Signed out of ${def.name}.${revoked}`);
     },
     dispose() {

@@ -41,7 +41,13 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
             fn();
           };
           const onAbort = () => finish(() => reject(new AuthError('cancelled', 'Sign-in was cancelled.')));
-          const timer = setTimeout(() => finish(() => reject(new AuthError('timeout', 'No answer from the browser within 5 minutes; sign-in timed out.'))), REDIRECT_TIMEOUT_MS);
+          const timer = setTimeout(
+            () =>
+              finish(() =>
+                reject(new AuthError('timeout', 'No answer from the browser within 5 minutes; sign-in timed out.')),
+              ),
+            REDIRECT_TIMEOUT_MS,
+          );
           if (signal?.aborted) return onAbort();
           signal?.addEventListener('abort', onAbort, { once: true });
           current = (uri) => {
@@ -53,7 +59,14 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
             const code = p.get('code');
             if (error) {
               const desc = p.get('error_description');
-              finish(() => reject(new AuthError('denied', `${error === 'access_denied' ? 'Access was denied' : `The authorization server refused the request (${error})`}${desc ? `: ${desc.slice(0, 200)}` : ''}.`)));
+              finish(() =>
+                reject(
+                  new AuthError(
+                    'denied',
+                    `${error === 'access_denied' ? 'Access was denied' : `The authorization server refused the request (${error})`}${desc ? `: ${desc.slice(0, 200)}` : ''}.`,
+                  ),
+                ),
+              );
             } else if (!code) {
               finish(() => reject(new AuthError('denied', 'The redirect carried no authorization code.')));
             } else {

@@ -1,6 +1,12 @@
 /** What the call commands share: the host, the log, the result documents and the call history. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ElicitationPort, HostContent, HostTool, ResourceReadResult, ToolCallResult } from '../../core/host-api.js';
+import type {
+  ElicitationPort,
+  HostContent,
+  HostTool,
+  ResourceReadResult,
+  ToolCallResult,
+} from '../../core/host-api.js';
 import type { ConnectionManager } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { CallHistory } from '../../core/calls/call-history.js';
@@ -42,7 +48,9 @@ export async function renderOptions(blobs: { path?: string; mimeType?: string }[
 }
 
 export function blobsOfContents(contents: HostContent[]): { path?: string; mimeType?: string }[] {
-  return contents.flatMap((c) => (c.type === 'resource' && c.blobPath ? [{ path: c.blobPath, mimeType: c.mimeType }] : []));
+  return contents.flatMap((c) =>
+    c.type === 'resource' && c.blobPath ? [{ path: c.blobPath, mimeType: c.mimeType }] : [],
+  );
 }
 
 export function blobsOfRead(r: ResourceReadResult): { path?: string; mimeType?: string }[] {

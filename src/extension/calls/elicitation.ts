@@ -33,7 +33,8 @@ export class VsCodeElicitationPort implements ElicitationPort {
     const onAbort = () => cts.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const answer = request.mode === 'url' ? await this.askUrl(server, request) : await this.askForm(server, request, cts.token);
+      const answer =
+        request.mode === 'url' ? await this.askUrl(server, request) : await this.askForm(server, request, cts.token);
       this.log.info(`elicitation from ${server} (${request.mode}): ${answer.action}`);
       return signal?.aborted ? { action: 'cancel' } : answer;
     } finally {
@@ -48,7 +49,9 @@ export class VsCodeElicitationPort implements ElicitationPort {
     token: vscode.CancellationToken,
   ): Promise<Answer> {
     const plan = planForm(request.requestedSchema);
-    const fields = plan.fields.map((f) => `• ${f.label}${f.required ? '' : ' (optional)'}${f.description ? `: ${f.description}` : ''}`);
+    const fields = plan.fields.map(
+      (f) => `• ${f.label}${f.required ? '' : ' (optional)'}${f.description ? `: ${f.description}` : ''}`,
+    );
     const choice = await vscode.window.showInformationMessage(
       `${server} asks for input`,
       { modal: true, detail: `${request.message}${fields.length ? `\n\n${fields.join('\n')}` : ''}` },
@@ -78,7 +81,10 @@ export class VsCodeElicitationPort implements ElicitationPort {
     }
     const choice = await vscode.window.showWarningMessage(
       `${server} asks you to open a page on ${url.host}`,
-      { modal: true, detail: `${request.message}\n\nSite: ${url.host}\nAddress: ${request.url}\n\nOpen it only if you trust this site.` },
+      {
+        modal: true,
+        detail: `${request.message}\n\nSite: ${url.host}\nAddress: ${request.url}\n\nOpen it only if you trust this site.`,
+      },
       'Open in Browser',
       'Decline',
     );

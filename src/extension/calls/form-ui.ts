@@ -31,7 +31,13 @@ function stepTitle(title: string, field: FormField, step: number, total: number)
 /** A JSON field goes to an editor when it is an object with declared properties (too big for one line). */
 function wantsEditor(field: FormField): boolean {
   const props = field.schema.properties;
-  return field.kind === 'json' && field.jsonShape === 'object' && typeof props === 'object' && props !== null && Object.keys(props).length > 0;
+  return (
+    field.kind === 'json' &&
+    field.jsonShape === 'object' &&
+    typeof props === 'object' &&
+    props !== null &&
+    Object.keys(props).length > 0
+  );
 }
 
 /** Builds the form UI. `token` (elicitation) closes any open input when the server gives up. */
@@ -56,7 +62,12 @@ export function vscodeFormUi(token?: vscode.CancellationToken): FormUi {
   };
 }
 
-async function inputBox(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+async function inputBox(
+  field: FormField,
+  title: string,
+  initial: unknown,
+  token?: vscode.CancellationToken,
+): Promise<FieldAnswer | undefined> {
   const text = await vscode.window.showInputBox(
     {
       title,
@@ -106,7 +117,12 @@ function runPick<T extends vscode.QuickPickItem>(
   });
 }
 
-function pickOne(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+function pickOne(
+  field: FormField,
+  title: string,
+  initial: unknown,
+  token?: vscode.CancellationToken,
+): Promise<FieldAnswer | undefined> {
   const qp = vscode.window.createQuickPick<ValueItem>();
   qp.title = title;
   qp.placeholder = fieldPrompt(field);
@@ -114,26 +130,42 @@ function pickOne(field: FormField, title: string, initial: unknown, token?: vsco
   qp.matchOnDescription = true;
   const items: ValueItem[] = (field.options ?? []).map((o) => ({
     label: o.label,
-    description: [field.hasDefault && sameValue(field.defaultValue, o.value) ? '(default)' : '', o.description ?? ''].filter(Boolean).join(' '),
+    description: [field.hasDefault && sameValue(field.defaultValue, o.value) ? '(default)' : '', o.description ?? '']
+      .filter(Boolean)
+      .join(' '),
     answer: { value: o.value },
   }));
   if (field.nullable) items.push({ label: 'null', answer: { value: null } });
-  if (!field.required) items.push({ label: SKIP_LABEL, description: 'leave this argument out', answer: { skip: true } });
+  if (!field.required)
+    items.push({ label: SKIP_LABEL, description: 'leave this argument out', answer: { skip: true } });
   qp.items = items;
-  const active = initial !== undefined ? items.find((i) => 'value' in i.answer && sameValue(i.answer.value, initial)) : undefined;
+  const active =
+    initial !== undefined ? items.find((i) => 'value' in i.answer && sameValue(i.answer.value, initial)) : undefined;
   if (active) qp.activeItems = [active];
   return runPick(qp, (q) => q.selectedItems[0]?.answer ?? q.activeItems[0]?.answer, token);
 }
 
-function pickMany(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
+function pickMany(
+  field: FormField,
+  title: string,
+  initial: unknown,
+  token?: vscode.CancellationToken,
+): Promise<FieldAnswer | undefined> {
   const qp = vscode.window.createQuickPick<ValueItem>();
   qp.title = title;
   qp.placeholder = fieldPrompt(field);
   qp.canSelectMany = true;
   qp.ignoreFocusOut = true;
-  const items: ValueItem[] = (field.options ?? []).map((o) => ({ label: o.label, description: o.description, answer: { value: o.value } }));
+  const items: ValueItem[] = (field.options ?? []).map((o) => ({
+    label: o.label,
+    description: o.description,
+    answer: { value: o.value },
+  }));
   qp.items = items;
-  if (Array.isArray(initial)) qp.selectedItems = items.filter((i) => 'value' in i.answer && initial.some((v) => 'value' in i.answer && sameValue(v, i.answer.value)));
+  if (Array.isArray(initial))
+    qp.selectedItems = items.filter(
+      (i) => 'value' in i.answer && initial.some((v) => 'value' in i.answer && sameValue(v, i.answer.value)),
+    );
   return runPick(
     qp,
     (q) => {
@@ -146,8 +178,16 @@ function pickMany(field: FormField, title: string, initial: unknown, token?: vsc
   );
 }
 
-async function editField(field: FormField, title: string, initial: unknown, token?: vscode.CancellationToken): Promise<FieldAnswer | undefined> {
-  const text = jsonDocumentText(field.schema, { title: `${title}${field.required ? '' : ' (optional: leave only comments to skip it)'}`, current: initial });
+async function editField(
+  field: FormField,
+  title: string,
+  initial: unknown,
+  token?: vscode.CancellationToken,
+): Promise<FieldAnswer | undefined> {
+  const text = jsonDocumentText(field.schema, {
+    title: `${title}${field.required ? '' : ' (optional: leave only comments to skip it)'}`,
+    current: initial,
+  });
   let skipped = false;
   const r = await editJsonDocument(
     text,

@@ -34,7 +34,14 @@ export function registerCallCommands(
   /** Shared with the Inspector commands (export as JSON, copy as a command line). */
   history: CallHistory = new CallHistory(20),
   toolFilter?: ToolFilter,
-): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory' | 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
+): Pick<
+  CommandTable,
+  | 'mcpHost.callTool'
+  | 'mcpHost.rerunLastToolCall'
+  | 'mcpHost.toolCallHistory'
+  | 'mcpHost.readResource'
+  | 'mcpHost.getPrompt'
+> {
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');

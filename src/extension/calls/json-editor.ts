@@ -30,7 +30,12 @@ export function registerJsonEditor(): vscode.Disposable {
           const top = new vscode.Range(0, 0, 0, 0);
           const arg = [doc.uri.toString()];
           const lenses = [
-            new vscode.CodeLens(top, { title: '$(send) Send', tooltip: `Send these arguments (${s.title})`, command: SEND, arguments: arg }),
+            new vscode.CodeLens(top, {
+              title: '$(send) Send',
+              tooltip: `Send these arguments (${s.title})`,
+              command: SEND,
+              arguments: arg,
+            }),
             new vscode.CodeLens(top, { title: 'Cancel', command: CANCEL, arguments: arg }),
           ];
           if (s.problem) lenses.push(new vscode.CodeLens(top, { title: `$(warning) ${s.problem}`, command: '' }));
@@ -59,7 +64,12 @@ export async function editJsonDocument(
   // A name of its own, never "Untitled-N": VS Code caches a document's lenses by URI and shows
   // the cached ones (with their commands stripped) when a new document gets a closed one's name,
   // so the second form of a session showed a Send that did nothing.
-  const name = `${title.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'value'}-${randomBytes(3).toString('hex')}.jsonc`;
+  const name = `${
+    title
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'value'
+  }-${randomBytes(3).toString('hex')}.jsonc`;
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: name }));
   const fill = new vscode.WorkspaceEdit();
   fill.insert(doc.uri, new vscode.Position(0, 0), text);
@@ -83,7 +93,9 @@ export async function editJsonDocument(
         choose = resolve;
         sessions.set(key, { title, problem, choose: resolve });
         lensesChanged.fire();
-        const message = problem ? `${problem}. Fix the JSON, then choose Send.` : `Edit the JSON for ${title}, then choose Send.`;
+        const message = problem
+          ? `${problem}. Fix the JSON, then choose Send.`
+          : `Edit the JSON for ${title}, then choose Send.`;
         void vscode.window.showInformationMessage(message, 'Send', 'Cancel').then((c) => {
           // Closing the toast is not an answer: the lenses in the editor still are.
           if (c === 'Send') resolve('send');

@@ -25,18 +25,33 @@ function connected(ctx: CallsContext, server?: string) {
   return ctx.host.servers().filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server));
 }
 
-async function pickResource(ctx: CallsContext, server?: string): Promise<{ server: string; uri?: string; template?: string } | undefined> {
+async function pickResource(
+  ctx: CallsContext,
+  server?: string,
+): Promise<{ server: string; uri?: string; template?: string } | undefined> {
   const items: ResourcePick[] = [];
   for (const s of connected(ctx, server)) {
     for (const r of s.resources) {
-      items.push({ label: r.title ?? r.name, description: `${s.name} · ${r.uri}`, detail: r.description?.split('\n')[0], resource: r });
+      items.push({
+        label: r.title ?? r.name,
+        description: `${s.name} · ${r.uri}`,
+        detail: r.description?.split('\n')[0],
+        resource: r,
+      });
     }
     for (const t of s.resourceTemplates) {
-      items.push({ label: `$(symbol-parameter) ${t.title ?? t.name}`, description: `${s.name} · ${t.uriTemplate}`, detail: t.description?.split('\n')[0], template: t });
+      items.push({
+        label: `$(symbol-parameter) ${t.title ?? t.name}`,
+        description: `${s.name} · ${t.uriTemplate}`,
+        detail: t.description?.split('\n')[0],
+        template: t,
+      });
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage(`${server ? `${server} offers` : 'No connected server offers'} no resources. Check the MCP Host view for each server's state.`);
+    void vscode.window.showInformationMessage(
+      `${server ? `${server} offers` : 'No connected server offers'} no resources. Check the MCP Host view for each server's state.`,
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, {
@@ -47,7 +62,9 @@ async function pickResource(ctx: CallsContext, server?: string): Promise<{ serve
     ignoreFocusOut: true,
   });
   if (!picked) return undefined;
-  return 'resource' in picked ? { server: picked.resource.server, uri: picked.resource.uri } : { server: picked.template.server, template: picked.template.uriTemplate };
+  return 'resource' in picked
+    ? { server: picked.resource.server, uri: picked.resource.uri }
+    : { server: picked.template.server, template: picked.template.uriTemplate };
 }
 
 /** The form UI for prompt arguments and template variables: completing as you type when the server offers completions. */
@@ -57,7 +74,15 @@ function argumentsUi(ctx: CallsContext, server: string, ref: CompletionRef): For
   if (s?.state.kind !== 'connected' || s.state.capabilities.completions === undefined) return base;
   return completingFormUi(
     base,
-    async (argument, value, context) => (await ctx.host.withClient(server, 'completion/complete', (c) => completeArgument(c, ref, { name: argument, value }, context), { timeoutMs: 10_000 })).values,
+    async (argument, value, context) =>
+      (
+        await ctx.host.withClient(
+          server,
+          'completion/complete',
+          (c) => completeArgument(c, ref, { name: argument, value }, context),
+          { timeoutMs: 10_000 },
+        )
+      ).values,
     ctx.log,
   );
 }
@@ -68,7 +93,9 @@ async function expandTemplate(ctx: CallsContext, server: string, template: strin
   try {
     tpl = new UriTemplate(template);
   } catch (e) {
-    void vscode.window.showErrorMessage(`${server} offers a resource template that cannot be parsed (${template}): ${(e as Error).message}`);
+    void vscode.window.showErrorMessage(
+      `${server} offers a resource template that cannot be parsed (${template}): ${(e as Error).message}`,
+    );
     return undefined;
   }
   const names = [...new Set(tpl.variableNames)];
@@ -77,20 +104,29 @@ async function expandTemplate(ctx: CallsContext, server: string, template: strin
     properties: Object.fromEntries(names.map((n) => [n, { type: 'string', description: `{${n}} in ${template}` }])),
     required: names,
   };
-  const vars = await collectForm(planForm(schema), argumentsUi(ctx, server, { type: 'ref/resource', uri: template }), { title: `${server} / ${template}` });
+  const vars = await collectForm(planForm(schema), argumentsUi(ctx, server, { type: 'ref/resource', uri: template }), {
+    title: `${server} / ${template}`,
+  });
   if (!vars) return undefined;
   return tpl.expand(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(v)])));
 }
 
 /** Reads a resource into the Markdown of a result document (also used for links inside results). */
-export async function resourceMarkdown(ctx: CallsContext, server: string, uri: string, signal?: AbortSignal): Promise<string> {
+export async function resourceMarkdown(
+  ctx: CallsContext,
+  server: string,
+  uri: string,
+  signal?: AbortSignal,
+): Promise<string> {
   const result = await ctx.host.readResource(server, uri, { signal });
   return renderResource({ server, uri, result }, await renderOptions(blobsOfRead(result)));
 }
 
 async function readAndShow(ctx: CallsContext, server: string, uri: string): Promise<void> {
   ctx.log.info(`reading ${uri} from ${server}`);
-  const outcome = await runWithProgress(`${server}: reading ${uri}`, (opts) => resourceMarkdown(ctx, server, uri, opts.signal));
+  const outcome = await runWithProgress(`${server}: reading ${uri}`, (opts) =>
+    resourceMarkdown(ctx, server, uri, opts.signal),
+  );
   const name = uri.split(/[/:]/).filter(Boolean).pop() ?? 'resource';
   if (outcome.kind === 'cancelled') {
     vscode.window.setStatusBarMessage('MCP Host: read cancelled', 5000);
@@ -99,7 +135,9 @@ async function readAndShow(ctx: CallsContext, server: string, uri: string): Prom
   if (outcome.kind === 'failed') {
     const message = errorText(outcome.error);
     ctx.log.error(`reading ${uri} from ${server} failed: ${message}`);
-    await ctx.results.show(ctx.results.add(`${name} failed`, renderFailure({ server, title: `Reading ${uri} failed`, message })));
+    await ctx.results.show(
+      ctx.results.add(`${name} failed`, renderFailure({ server, title: `Reading ${uri} failed`, message })),
+    );
     return;
   }
   const doc = ctx.results.add(name, outcome.value);
@@ -110,7 +148,9 @@ async function readAndShow(ctx: CallsContext, server: string, uri: string): Prom
 async function pickPrompt(ctx: CallsContext, server?: string): Promise<HostPrompt | undefined> {
   const prompts = connected(ctx, server).flatMap((s) => s.prompts);
   if (prompts.length === 0) {
-    void vscode.window.showInformationMessage(`${server ? `${server} offers` : 'No connected server offers'} no prompts. Check the MCP Host view for each server's state.`);
+    void vscode.window.showInformationMessage(
+      `${server ? `${server} offers` : 'No connected server offers'} no prompts. Check the MCP Host view for each server's state.`,
+    );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
@@ -120,17 +160,29 @@ async function pickPrompt(ctx: CallsContext, server?: string): Promise<HostPromp
       detail: p.description?.split('\n')[0],
       prompt: p,
     })),
-    { title: 'MCP Host: Get Prompt', placeHolder: 'Pick a prompt', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+    {
+      title: 'MCP Host: Get Prompt',
+      placeHolder: 'Pick a prompt',
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   return picked?.prompt;
 }
 
 async function getAndShowPrompt(ctx: CallsContext, p: HostPrompt): Promise<void> {
-  const collected = await collectForm(planForm(promptArgumentsSchema(p.arguments)), argumentsUi(ctx, p.server, { type: 'ref/prompt', name: p.name }), { title: `${p.server} / ${p.name}` });
+  const collected = await collectForm(
+    planForm(promptArgumentsSchema(p.arguments)),
+    argumentsUi(ctx, p.server, { type: 'ref/prompt', name: p.name }),
+    { title: `${p.server} / ${p.name}` },
+  );
   if (!collected) return;
   const args = Object.fromEntries(Object.entries(collected).map(([k, v]) => [k, String(v)]));
   ctx.log.info(`getting prompt ${p.name} from ${p.server}`);
-  const outcome = await runWithProgress(`${p.server}: prompt ${p.name}`, (opts) => ctx.host.getPrompt(p.server, p.name, args, opts));
+  const outcome = await runWithProgress(`${p.server}: prompt ${p.name}`, (opts) =>
+    ctx.host.getPrompt(p.server, p.name, args, opts),
+  );
   if (outcome.kind === 'cancelled') {
     vscode.window.setStatusBarMessage('MCP Host: prompt cancelled', 5000);
     return;
@@ -138,23 +190,35 @@ async function getAndShowPrompt(ctx: CallsContext, p: HostPrompt): Promise<void>
   if (outcome.kind === 'failed') {
     const message = errorText(outcome.error);
     ctx.log.error(`prompt ${p.name} from ${p.server} failed: ${message}`);
-    await ctx.results.show(ctx.results.add(`${p.name} failed`, renderFailure({ server: p.server, title: `Prompt ${p.name} failed`, message, args })));
+    await ctx.results.show(
+      ctx.results.add(
+        `${p.name} failed`,
+        renderFailure({ server: p.server, title: `Prompt ${p.name} failed`, message, args }),
+      ),
+    );
     return;
   }
   const result = outcome.value;
-  const md = renderPrompt({ server: p.server, name: p.name, args, result }, await renderOptions(result.messages.flatMap((m) => blobsOfContents([m.content]))));
+  const md = renderPrompt(
+    { server: p.server, name: p.name, args, result },
+    await renderOptions(result.messages.flatMap((m) => blobsOfContents([m.content]))),
+  );
   await ctx.results.show(ctx.results.add(`prompt ${p.name}`, md));
   const n = result.messages.length;
   // Not awaited: the command finishes when the document is open; Copy stays available meanwhile.
-  void vscode.window.showInformationMessage(`Prompt "${p.name}": ${n} message${n === 1 ? '' : 's'}.`, 'Copy').then(async (choice) => {
-    if (choice === 'Copy') {
-      await vscode.env.clipboard.writeText(promptPlainText(result));
-      vscode.window.setStatusBarMessage('MCP Host: prompt messages copied', 5000);
-    }
-  });
+  void vscode.window
+    .showInformationMessage(`Prompt "${p.name}": ${n} message${n === 1 ? '' : 's'}.`, 'Copy')
+    .then(async (choice) => {
+      if (choice === 'Copy') {
+        await vscode.env.clipboard.writeText(promptPlainText(result));
+        vscode.window.setStatusBarMessage('MCP Host: prompt messages copied', 5000);
+      }
+    });
 }
 
-export function resourcePromptCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
+export function resourcePromptCommands(
+  ctx: CallsContext,
+): Pick<CommandTable, 'mcpHost.readResource' | 'mcpHost.getPrompt'> {
   return {
     'mcpHost.readResource': async (arg?: unknown) => {
       const target = readTarget(arg);
@@ -176,7 +240,9 @@ export function resourcePromptCommands(ctx: CallsContext): Pick<CommandTable, 'm
       if (target.server && target.prompt) {
         p = ctx.host.server(target.server)?.prompts.find((x) => x.name === target.prompt);
         if (!p) {
-          void vscode.window.showWarningMessage(`${target.server} has no prompt "${target.prompt}" right now (is the server connected?).`);
+          void vscode.window.showWarningMessage(
+            `${target.server} has no prompt "${target.prompt}" right now (is the server connected?).`,
+          );
           return;
         }
       } else {

@@ -9,10 +9,7 @@ import type { CallOptions } from '../../core/host-api.js';
 
 export type RunOutcome<T> = { kind: 'ok'; value: T } | { kind: 'cancelled' } | { kind: 'failed'; error: Error };
 
-export async function runWithProgress<T>(
-  title: string,
-  op: (opts: CallOptions) => Promise<T>,
-): Promise<RunOutcome<T>> {
+export async function runWithProgress<T>(title: string, op: (opts: CallOptions) => Promise<T>): Promise<RunOutcome<T>> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (progress, token) => {
@@ -23,7 +20,10 @@ export async function runWithProgress<T>(
         const value = await op({
           signal: ac.signal,
           // A tool running as a task: its status is the message; Cancel then sends tasks/cancel.
-          onTaskStatus: (t) => progress.report({ message: `task ${t.status.replace('_', ' ')}${t.statusMessage ? `: ${t.statusMessage}` : ''}` }),
+          onTaskStatus: (t) =>
+            progress.report({
+              message: `task ${t.status.replace('_', ' ')}${t.statusMessage ? `: ${t.statusMessage}` : ''}`,
+            }),
           onProgress: (p) => {
             let increment: number | undefined;
             if (p.total !== undefined && p.total > 0) {

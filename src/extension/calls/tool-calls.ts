@@ -52,7 +52,9 @@ async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | 
     return undefined;
   }
   const items: ToolItem[] = tools.map((t) => {
-    const markers = [t.annotations.readOnlyHint === true ? '$(eye)' : '', isDestructive(t) ? '$(warning)' : ''].filter(Boolean).join(' ');
+    const markers = [t.annotations.readOnlyHint === true ? '$(eye)' : '', isDestructive(t) ? '$(warning)' : '']
+      .filter(Boolean)
+      .join(' ');
     return {
       label: t.name,
       description: [t.server, markers].filter(Boolean).join(' '),
@@ -87,7 +89,10 @@ export async function confirmDestructive(t: HostTool): Promise<boolean> {
 }
 
 /** Collects arguments for a tool; undefined when the user cancelled. */
-export async function collectToolArgs(t: HostTool, initial?: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
+export async function collectToolArgs(
+  t: HostTool,
+  initial?: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
   return collectForm(planForm(t.inputSchema), vscodeFormUi(), {
     title: `${t.server} / ${t.name}`,
     initial,
@@ -99,7 +104,12 @@ export async function collectToolArgs(t: HostTool, initial?: Record<string, unkn
 }
 
 /** Runs a call with progress, records it, and opens the result. Returns the outcome kind. */
-export async function runToolCall(ctx: CallsContext, server: string, tool: string, args: Record<string, unknown>): Promise<CallRecord> {
+export async function runToolCall(
+  ctx: CallsContext,
+  server: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<CallRecord> {
   const rec = ctx.history.add(server, tool, args, Date.now());
   ctx.log.info(`calling ${server}/${tool}`);
   const outcome = await runWithProgress(`${server}: ${tool}`, (opts) => ctx.host.callTool(server, tool, args, opts));
@@ -140,7 +150,11 @@ export async function runToolCall(ctx: CallsContext, server: string, tool: strin
  * goes through the elicitation port (host shown, opened only if the user agrees); then the user
  * retries when done.
  */
-async function openPagesThenRetry(ctx: CallsContext, rec: CallRecord, pages: NonNullable<ReturnType<typeof urlElicitationsOf>>): Promise<CallRecord> {
+async function openPagesThenRetry(
+  ctx: CallsContext,
+  rec: CallRecord,
+  pages: NonNullable<ReturnType<typeof urlElicitationsOf>>,
+): Promise<CallRecord> {
   ctx.log.info(`${rec.server}/${rec.tool} needs ${pages.length} page(s) opened in the browser first (-32042)`);
   for (const p of pages) {
     const answer = await ctx.elicitation.elicit(rec.server, { mode: 'url', ...p });
@@ -149,7 +163,10 @@ async function openPagesThenRetry(ctx: CallsContext, rec: CallRecord, pages: Non
       return rec;
     }
   }
-  const choice = await vscode.window.showInformationMessage(`When you have finished in the browser, retry "${rec.tool}" on ${rec.server}.`, 'Retry');
+  const choice = await vscode.window.showInformationMessage(
+    `When you have finished in the browser, retry "${rec.tool}" on ${rec.server}.`,
+    'Retry',
+  );
   return choice === 'Retry' ? runToolCall(ctx, rec.server, rec.tool, rec.args) : rec;
 }
 
@@ -160,7 +177,9 @@ async function rerun(ctx: CallsContext, rec: CallRecord): Promise<void> {
   await runToolCall(ctx, rec.server, rec.tool, rec.args);
 }
 
-export function toolCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory'> {
+export function toolCommands(
+  ctx: CallsContext,
+): Pick<CommandTable, 'mcpHost.callTool' | 'mcpHost.rerunLastToolCall' | 'mcpHost.toolCallHistory'> {
   return {
     'mcpHost.callTool': async (arg?: unknown) => {
       const target = readTarget(arg);
@@ -168,11 +187,15 @@ export function toolCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.cal
       if (target.server && target.tool) {
         t = findTool(ctx, target.server, target.tool);
         if (!t) {
-          void vscode.window.showWarningMessage(`${target.server} has no tool "${target.tool}" right now (is the server connected?).`);
+          void vscode.window.showWarningMessage(
+            `${target.server} has no tool "${target.tool}" right now (is the server connected?).`,
+          );
           return;
         }
         if (ctx.toolFilter && !ctx.toolFilter.isEnabled(t.server, t.name)) {
-          void vscode.window.showInformationMessage(`"${t.name}" of ${t.server} is turned off in this workspace. Tick its checkbox in the MCP Host view to call it.`);
+          void vscode.window.showInformationMessage(
+            `"${t.name}" of ${t.server} is turned off in this workspace. Tick its checkbox in the MCP Host view to call it.`,
+          );
           return;
         }
       } else {
@@ -186,7 +209,9 @@ export function toolCommands(ctx: CallsContext): Pick<CommandTable, 'mcpHost.cal
     'mcpHost.rerunLastToolCall': async () => {
       const last = ctx.history.last();
       if (!last) {
-        void vscode.window.showInformationMessage('No tool has been called yet in this window. Use "MCP Host: Call Tool…".');
+        void vscode.window.showInformationMessage(
+          'No tool has been called yet in this window. Use "MCP Host: Call Tool…".',
+        );
         return;
       }
       await rerun(ctx, last);

@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import type { ConfigController } from './controller.js';
-import { splitCommandLine, suggestServerName, validateCommandLine, validateServerName, validateServerUrl } from './cmdline.js';
+import {
+  splitCommandLine,
+  suggestServerName,
+  validateCommandLine,
+  validateServerName,
+  validateServerUrl,
+} from './cmdline.js';
 import { writeServerEntry, type EditableScope } from './file-edits.js';
 
 type Kind = 'stdio' | 'http' | 'sse' | 'ws';
@@ -11,12 +17,24 @@ type Kind = 'stdio' | 'http' | 'sse' | 'ws';
  */
 export async function addServer(controller: ConfigController): Promise<void> {
   const kinds: (vscode.QuickPickItem & { transport: Kind })[] = [
-    { label: '$(terminal) Command (stdio)', detail: 'Runs a local program, e.g. npx -y @modelcontextprotocol/server-everything', transport: 'stdio' },
-    { label: '$(globe) HTTP (Streamable HTTP)', detail: 'A remote server URL, e.g. https://example.com/mcp', transport: 'http' },
+    {
+      label: '$(terminal) Command (stdio)',
+      detail: 'Runs a local program, e.g. npx -y @modelcontextprotocol/server-everything',
+      transport: 'stdio',
+    },
+    {
+      label: '$(globe) HTTP (Streamable HTTP)',
+      detail: 'A remote server URL, e.g. https://example.com/mcp',
+      transport: 'http',
+    },
     { label: '$(radio-tower) Server-Sent Events (SSE)', detail: 'An older remote transport', transport: 'sse' },
     { label: '$(plug) WebSocket', detail: 'ws:// or wss:// URL', transport: 'ws' },
   ];
-  const kind = await vscode.window.showQuickPick(kinds, { title: 'Add MCP Server (1/3): transport', placeHolder: 'How does MCP Host reach the server?', ignoreFocusOut: true });
+  const kind = await vscode.window.showQuickPick(kinds, {
+    title: 'Add MCP Server (1/3): transport',
+    placeHolder: 'How does MCP Host reach the server?',
+    ignoreFocusOut: true,
+  });
   if (!kind) return;
 
   let entry: Record<string, unknown>;
@@ -45,7 +63,10 @@ export async function addServer(controller: ConfigController): Promise<void> {
     source = url.trim();
   }
 
-  const taken = new Set([...controller.servers().map((s) => s.name), ...controller.problems().flatMap((p) => (p.server ? [p.server] : []))]);
+  const taken = new Set([
+    ...controller.servers().map((s) => s.name),
+    ...controller.problems().flatMap((p) => (p.server ? [p.server] : [])),
+  ]);
   const name = await vscode.window.showInputBox({
     title: 'Add MCP Server (3/3): name',
     value: suggestServerName(source, taken),
@@ -59,16 +80,24 @@ export async function addServer(controller: ConfigController): Promise<void> {
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
     scopes.push(
-      { label: 'Project: .mcp.json', detail: 'Shared with the team and with Claude Code; teammates approve it before it runs', scope: 'project' },
+      {
+        label: 'Project: .mcp.json',
+        detail: 'Shared with the team and with Claude Code; teammates approve it before it runs',
+        scope: 'project',
+      },
       { label: 'Workspace: .vscode/mcp.json', detail: 'VS Code format, in this folder', scope: 'workspace' },
     );
   }
   scopes.push({ label: 'User Settings', detail: 'Only for you, in every window (mcpHost.servers)', scope: 'user' });
-  const scope = scopes.length === 1 ? scopes[0] : await vscode.window.showQuickPick(scopes, { title: `Save "${name}" where?`, ignoreFocusOut: true });
+  const scope =
+    scopes.length === 1
+      ? scopes[0]
+      : await vscode.window.showQuickPick(scopes, { title: `Save "${name}" where?`, ignoreFocusOut: true });
   if (!scope) return;
   let folder: vscode.WorkspaceFolder | undefined;
   if (scope.scope !== 'user') {
-    folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
+    folder =
+      folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
     if (!folder) return;
   }
 
@@ -77,6 +106,15 @@ export async function addServer(controller: ConfigController): Promise<void> {
   controller.expectSelfAdded(trimmed);
   const file = await writeServerEntry(scope.scope, folder?.uri.fsPath, trimmed, entry);
   await controller.reload();
-  const pick = await vscode.window.showInformationMessage(`Added MCP server "${trimmed}"; it is starting.`, 'Open Config');
-  if (pick) await vscode.commands.executeCommand('mcpHost.openConfig', { file, jsonPath: file.startsWith('settings:') ? ['mcpHost.servers', trimmed] : [scope.scope === 'project' ? 'mcpServers' : 'servers', trimmed] });
+  const pick = await vscode.window.showInformationMessage(
+    `Added MCP server "${trimmed}"; it is starting.`,
+    'Open Config',
+  );
+  if (pick)
+    await vscode.commands.executeCommand('mcpHost.openConfig', {
+      file,
+      jsonPath: file.startsWith('settings:')
+        ? ['mcpHost.servers', trimmed]
+        : [scope.scope === 'project' ? 'mcpServers' : 'servers', trimmed],
+    });
 }

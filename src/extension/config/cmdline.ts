@@ -43,7 +43,8 @@ export function splitCommandLine(line: string): string[] {
 export function validateCommandLine(line: string): string | undefined {
   try {
     const words = splitCommandLine(line);
-    if (words.length === 0) return 'Type the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything';
+    if (words.length === 0)
+      return 'Type the command that starts the server, e.g. npx -y @modelcontextprotocol/server-everything';
     return undefined;
   } catch (e) {
     return `Cannot read this command line: ${(e as Error).message}`;
@@ -58,7 +59,8 @@ export function validateServerUrl(text: string, type: 'http' | 'sse' | 'ws'): st
     return 'Type a full URL, e.g. https://example.com/mcp';
   }
   const ok = type === 'ws' ? ['ws:', 'wss:'] : ['http:', 'https:'];
-  if (!ok.includes(url.protocol)) return `A ${type === 'ws' ? 'WebSocket' : 'HTTP'} server URL starts with ${ok.join(' or ')}`;
+  if (!ok.includes(url.protocol))
+    return `A ${type === 'ws' ? 'WebSocket' : 'HTTP'} server URL starts with ${ok.join(' or ')}`;
   return undefined;
 }
 
@@ -82,11 +84,24 @@ export function suggestServerName(source: string, taken: ReadonlySet<string>): s
     const words = splitSafe(source);
     // `npx -y @scope/server-x` names the package; `node path/to/x/dist/index.js` names a folder.
     const target = words.slice(1).find((w) => !w.startsWith('-')) ?? words[0] ?? '';
-    const segments = target.replace(/@[^@/]*$/, '').split(/[\\/]/).filter(Boolean);
-    const meaningful = segments.filter((s) => !/^(index|main|cli|server)\.(m?js|c?js|ts|py)$/.test(s) && !['dist', 'build', 'lib', 'src', 'bin', 'node_modules'].includes(s));
-    base = (meaningful.pop() ?? words[0] ?? '').replace(/\.(m?js|c?js|ts|py)$/, '').replace(/^((server|mcp)-)+|(-(server|mcp))+$/g, '');
+    const segments = target
+      .replace(/@[^@/]*$/, '')
+      .split(/[\\/]/)
+      .filter(Boolean);
+    const meaningful = segments.filter(
+      (s) =>
+        !/^(index|main|cli|server)\.(m?js|c?js|ts|py)$/.test(s) &&
+        !['dist', 'build', 'lib', 'src', 'bin', 'node_modules'].includes(s),
+    );
+    base = (meaningful.pop() ?? words[0] ?? '')
+      .replace(/\.(m?js|c?js|ts|py)$/, '')
+      .replace(/^((server|mcp)-)+|(-(server|mcp))+$/g, '');
   }
-  base = base.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 30) || 'server';
+  base =
+    base
+      .replace(/[^A-Za-z0-9_.-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(0, 30) || 'server';
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   return name;

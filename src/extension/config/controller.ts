@@ -67,7 +67,12 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       { dispose: () => this.scheduleReload.dispose() },
       deps.host.onDidChangeServer((e) => this.changed.fire(e.name)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.servers') || e.affectsConfiguration('mcpHost.discovery') || e.affectsConfiguration('mcpHost.managedConfigPath')) this.scheduleReload();
+        if (
+          e.affectsConfiguration('mcpHost.servers') ||
+          e.affectsConfiguration('mcpHost.discovery') ||
+          e.affectsConfiguration('mcpHost.managedConfigPath')
+        )
+          this.scheduleReload();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         deps.log.info('workspace trusted: starting its servers');
@@ -77,7 +82,12 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     );
     const watcher = vscode.workspace.createFileSystemWatcher('**/{.mcp.json,.vscode/mcp.json}');
     const onFile = (): void => this.scheduleReload();
-    this.disposables.push(watcher, watcher.onDidChange(onFile), watcher.onDidCreate(onFile), watcher.onDidDelete(onFile));
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(onFile),
+      watcher.onDidCreate(onFile),
+      watcher.onDidDelete(onFile),
+    );
   }
 
   // TreeSource -----------------------------------------------------------------------------
@@ -99,7 +109,6 @@ export class ConfigController implements TreeSource, vscode.Disposable {
   definition(name: string): ServerDefinition | undefined {
     return this.current.servers.find((d) => d.name === name);
   }
-
 
   // Reload ---------------------------------------------------------------------------------
   /** Re-reads every source, then admits. Concurrent calls coalesce into one more run after the current one. */
@@ -146,7 +155,9 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     }
     this.loadedOnce = true;
     // Self-added servers are approved as written; the user typed them a moment ago.
-    const mine = this.read.servers.filter((d) => this.selfAdded.has(d.name) && this.deps.approvals.status(d.name, approvalHashOf(d)) !== 'approved');
+    const mine = this.read.servers.filter(
+      (d) => this.selfAdded.has(d.name) && this.deps.approvals.status(d.name, approvalHashOf(d)) !== 'approved',
+    );
     if (mine.length) {
       await this.deps.approvals.approve(mine);
       for (const d of mine) this.selfAdded.delete(d.name);
@@ -168,7 +179,10 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.deps.inputs });
     for (const p of resolved.problems) {
-      if (p.severity === 'error') this.deps.log.warn(`config problem: ${p.file}${p.jsonPath.length ? ` at ${p.jsonPath.join('.')}` : ''}: ${p.message}`);
+      if (p.severity === 'error')
+        this.deps.log.warn(
+          `config problem: ${p.file}${p.jsonPath.length ? ` at ${p.jsonPath.join('.')}` : ''}: ${p.message}`,
+        );
     }
     this.current = resolved;
     this.watchFiles(resolved.files ?? []);
@@ -179,7 +193,9 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     if (starting) {
       void this.deps.host.whenSettled().then(() => {
         const states = this.deps.host.servers().map((s) => `${s.name}=${heldReason(s.definition) ?? s.state.kind}`);
-        this.deps.log.info(`${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`);
+        this.deps.log.info(
+          `${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`,
+        );
       });
     }
     const awaiting = awaitingApproval(resolved.servers);
@@ -203,7 +219,9 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     for (const d of this.extraWatchers) d.dispose();
     this.extraWatchers = files.map((f) => {
       const uri = vscode.Uri.file(f);
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop() ?? ''));
+      const w = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop() ?? ''),
+      );
       const onFile = (): void => this.scheduleReload();
       w.onDidChange(onFile);
       w.onDidCreate(onFile);

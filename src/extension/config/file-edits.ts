@@ -17,7 +17,9 @@ function formatOf(scope: 'workspace' | 'project'): ConfigFileFormat {
 
 function fileFor(scope: 'workspace' | 'project', folder: string): vscode.Uri {
   const root = vscode.Uri.file(folder);
-  return scope === 'project' ? vscode.Uri.joinPath(root, '.mcp.json') : vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
+  return scope === 'project'
+    ? vscode.Uri.joinPath(root, '.mcp.json')
+    : vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
@@ -44,7 +46,12 @@ async function updateUserServers(fn: (servers: Record<string, unknown>) => Recor
  * the user setting). The entry is validated by the core editor before anything is written, and a
  * file with a JSON error is left as it is (ConfigEditError says where the error is).
  */
-export async function writeServerEntry(scope: EditableScope, folder: string | undefined, name: string, entry: Record<string, unknown>): Promise<string> {
+export async function writeServerEntry(
+  scope: EditableScope,
+  folder: string | undefined,
+  name: string,
+  entry: Record<string, unknown>,
+): Promise<string> {
   if (scope === 'user') {
     // Validate with the same rules as the files; the result text itself is not used.
     setServerEntry(undefined, 'settings', name, entry);
@@ -65,7 +72,8 @@ export async function setDisabled(def: ServerDefinition, disabled: boolean): Pro
   if (scope === 'user') {
     await updateUserServers((s) => {
       const entry = s[key];
-      if (!entry || typeof entry !== 'object') throw new Error(`"${key}" is not in your user settings (mcpHost.servers).`);
+      if (!entry || typeof entry !== 'object')
+        throw new Error(`"${key}" is not in your user settings (mcpHost.servers).`);
       const next: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
       if (disabled) next.disabled = true;
       else delete next.disabled;
@@ -103,7 +111,9 @@ function inputIds(text: string): Set<string> {
  * stay. Returns the file key and the `${input:…}` ids only this entry used, whose stored values
  * the caller can forget.
  */
-export async function removeServerFromConfig(def: ServerDefinition): Promise<{ file: string; orphanedInputs: string[] }> {
+export async function removeServerFromConfig(
+  def: ServerDefinition,
+): Promise<{ file: string; orphanedInputs: string[] }> {
   const key = String(def.source.jsonPath[def.source.jsonPath.length - 1] ?? def.name);
   const scope = def.source.scope;
   if (scope === 'user') {
@@ -118,13 +128,20 @@ export async function removeServerFromConfig(def: ServerDefinition): Promise<{ f
     });
     return { file: USER_FILE, orphanedInputs: [...before].filter((id) => !after.has(id)) };
   }
-  if (scope !== 'workspace' && scope !== 'project') throw new Error(`"${def.name}" comes from ${def.source.file} (${scope}), which MCP Host does not edit.`);
+  if (scope !== 'workspace' && scope !== 'project')
+    throw new Error(`"${def.name}" comes from ${def.source.file} (${scope}), which MCP Host does not edit.`);
   const uri = vscode.Uri.file(def.source.file);
   const text = await readText(uri);
   if (text === undefined) throw new Error(`${def.source.file} no longer exists.`);
   const next = removeServerEntry(text, formatOf(scope), key);
   await writeText(uri, next);
-  const before = inputIds(JSON.stringify((parse(text) as Record<string, Record<string, unknown> | undefined>)?.[scope === 'project' ? 'mcpServers' : 'servers']?.[key] ?? {}));
+  const before = inputIds(
+    JSON.stringify(
+      (parse(text) as Record<string, Record<string, unknown> | undefined>)?.[
+        scope === 'project' ? 'mcpServers' : 'servers'
+      ]?.[key] ?? {},
+    ),
+  );
   // Still referenced elsewhere in the file (the `inputs` declaration itself does not count).
   const rest = parse(next) as Record<string, unknown> | undefined;
   const after = inputIds(JSON.stringify(rest?.[scope === 'project' ? 'mcpServers' : 'servers'] ?? {}));
@@ -149,4 +166,3 @@ export async function createConfigFile(file: string, scope: 'workspace' | 'proje
   const root = scope === 'project' ? 'mcpServers' : 'servers';
   await writeText(uri, `{\n  "${root}": {}\n}\n`);
 }
-

@@ -5,18 +5,33 @@ import { DISCOVERY_SOURCES, type DiscoverySource } from '../../core/config/sourc
 import type { ConfigController } from './controller.js';
 import { namesInScope, writeServerEntry, type EditableScope } from './file-edits.js';
 
-const APP_NAMES: Record<DiscoverySource, string> = { 'claude-desktop': 'Claude Desktop', 'claude-code': 'Claude Code', cursor: 'Cursor', windsurf: 'Windsurf' };
+const APP_NAMES: Record<DiscoverySource, string> = {
+  'claude-desktop': 'Claude Desktop',
+  'claude-code': 'Claude Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+};
 
 /**
  * `Import Servers…`: pick an app, the servers to copy and where; names the target already has
  * are reported as clashes and kept as they are.
  */
 export async function importServers(controller: ConfigController): Promise<void> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => f.uri.fsPath);
   const opts = { homeDir: homedir(), platform: process.platform, env: process.env };
-  const sources = await Promise.all(DISCOVERY_SOURCES.map(async (s) => ({ s, r: await readImportSource(s, folders, opts) })));
+  const sources = await Promise.all(
+    DISCOVERY_SOURCES.map(async (s) => ({ s, r: await readImportSource(s, folders, opts) })),
+  );
   const app = await vscode.window.showQuickPick(
-    sources.map(({ s, r }) => ({ label: APP_NAMES[s], description: `${r.candidates.length} server${r.candidates.length === 1 ? '' : 's'}`, detail: r.file, s, r })),
+    sources.map(({ s, r }) => ({
+      label: APP_NAMES[s],
+      description: `${r.candidates.length} server${r.candidates.length === 1 ? '' : 's'}`,
+      detail: r.file,
+      s,
+      r,
+    })),
     { title: 'MCP Host: Import Servers (1/3): from which app?', ignoreFocusOut: true },
   );
   if (!app) return;
@@ -24,18 +39,42 @@ export async function importServers(controller: ConfigController): Promise<void>
     void vscode.window.showInformationMessage(`No servers found in ${app.r.file}.`);
     return;
   }
-  const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [{ label: 'User Settings', detail: 'Only for you (mcpHost.servers); entries are copied as written', scope: 'user' }];
+  const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [
+    { label: 'User Settings', detail: 'Only for you (mcpHost.servers); entries are copied as written', scope: 'user' },
+  ];
   if (folders.length) {
-    scopes.push({ label: 'Workspace: .vscode/mcp.json', detail: 'Entries with literal env or header values are not copied into shared files', scope: 'workspace' });
-    scopes.push({ label: 'Project: .mcp.json', detail: 'Shared with the team; entries with literal secrets are left out', scope: 'project' });
+    scopes.push({
+      label: 'Workspace: .vscode/mcp.json',
+      detail: 'Entries with literal env or header values are not copied into shared files',
+      scope: 'workspace',
+    });
+    scopes.push({
+      label: 'Project: .mcp.json',
+      detail: 'Shared with the team; entries with literal secrets are left out',
+      scope: 'project',
+    });
   }
-  const scope = await vscode.window.showQuickPick(scopes, { title: 'MCP Host: Import Servers (2/3): into', ignoreFocusOut: true });
+  const scope = await vscode.window.showQuickPick(scopes, {
+    title: 'MCP Host: Import Servers (2/3): into',
+    ignoreFocusOut: true,
+  });
   if (!scope) return;
-  const folder = scope.scope === 'user' ? undefined : folders.length === 1 ? folders[0] : (await vscode.window.showWorkspaceFolderPick())?.uri.fsPath;
+  const folder =
+    scope.scope === 'user'
+      ? undefined
+      : folders.length === 1
+        ? folders[0]
+        : (await vscode.window.showWorkspaceFolderPick())?.uri.fsPath;
   if (scope.scope !== 'user' && !folder) return;
   const decisions = planImport(app.r.candidates, await namesInScope(scope.scope, folder), scope.scope !== 'user');
   const picks = await vscode.window.showQuickPick(
-    decisions.map((d) => ({ label: d.name, description: d.action === 'import' ? undefined : `skipped: ${d.action === 'clash' ? 'name clash' : d.action}`, detail: d.reason, picked: d.action === 'import', d })),
+    decisions.map((d) => ({
+      label: d.name,
+      description: d.action === 'import' ? undefined : `skipped: ${d.action === 'clash' ? 'name clash' : d.action}`,
+      detail: d.reason,
+      picked: d.action === 'import',
+      d,
+    })),
     { title: 'MCP Host: Import Servers (3/3): which servers?', canPickMany: true, ignoreFocusOut: true },
   );
   if (!picks) return;
@@ -52,7 +91,9 @@ export async function importServers(controller: ConfigController): Promise<void>
   }
   const clashes = decisions.filter((d) => d.action === 'clash').map((d) => d.name);
   await controller.reload();
-  const parts = [`Imported ${imported.length} server${imported.length === 1 ? '' : 's'} from ${app.label}${imported.length ? `: ${imported.join(', ')}` : ''}.`];
+  const parts = [
+    `Imported ${imported.length} server${imported.length === 1 ? '' : 's'} from ${app.label}${imported.length ? `: ${imported.join(', ')}` : ''}.`,
+  ];
   if (clashes.length) parts.push(`Name clash, kept the existing entry: ${clashes.join(', ')}.`);
   if (skipped.length) parts.push(`Not imported: ${skipped.join('; ')}.`);
   void vscode.window.showInformationMessage(parts.join(' '));

@@ -17,11 +17,16 @@ export function isFileLevel(p: ConfigProblem): boolean {
 export function keepLastGood(previous: readonly ServerDefinition[], loaded: LoadedConfig): ServerDefinition[] {
   const brokenFiles = new Set(loaded.problems.filter(isFileLevel).map((p) => p.file));
   const brokenEntries = new Set(
-    loaded.problems.filter((p) => p.severity === 'error' && p.server !== undefined && p.code !== 'policy-denied').map((p) => `${p.file}\u0000${p.server}`),
+    loaded.problems
+      .filter((p) => p.severity === 'error' && p.server !== undefined && p.code !== 'policy-denied')
+      .map((p) => `${p.file}\u0000${p.server}`),
   );
   const present = new Set(loaded.servers.map((d) => d.name));
   const kept = previous.filter(
-    (d) => !present.has(d.name) && d.source.scope !== 'dynamic' && (brokenFiles.has(d.source.file) || brokenEntries.has(`${d.source.file}\u0000${d.name}`)),
+    (d) =>
+      !present.has(d.name) &&
+      d.source.scope !== 'dynamic' &&
+      (brokenFiles.has(d.source.file) || brokenEntries.has(`${d.source.file}\u0000${d.name}`)),
   );
   return kept.length ? [...loaded.servers, ...kept] : loaded.servers;
 }

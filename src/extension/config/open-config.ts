@@ -53,23 +53,41 @@ export async function openConfigPicker(controller: ConfigController): Promise<vo
   for (const f of folders) {
     for (const rel of ['.mcp.json', '.vscode/mcp.json']) {
       const uri = vscode.Uri.joinPath(f.uri, rel);
-      if (await exists(uri)) candidates.push({ label: rel, description: f.name, uri, root: rel === '.mcp.json' ? 'mcpServers' : 'servers' });
+      if (await exists(uri))
+        candidates.push({ label: rel, description: f.name, uri, root: rel === '.mcp.json' ? 'mcpServers' : 'servers' });
     }
   }
   const fromConfig = new Set(controller.servers().map((s) => s.definition.source.file));
   type Item = vscode.QuickPickItem & { run(): Promise<void> };
-  const items: Item[] = candidates.map((c) => ({ label: c.label, description: c.description, run: () => revealEntry({ file: c.uri.fsPath, jsonPath: [c.root] }) }));
+  const items: Item[] = candidates.map((c) => ({
+    label: c.label,
+    description: c.description,
+    run: () => revealEntry({ file: c.uri.fsPath, jsonPath: [c.root] }),
+  }));
   for (const file of fromConfig) {
-    if (SETTINGS_FILE.test(file) || candidates.some((c) => c.uri.fsPath === file) || file.startsWith('dynamic')) continue;
-    items.push({ label: file.split(/[\\/]/).pop() ?? file, description: file, run: () => revealEntry({ file, jsonPath: [] }) });
+    if (SETTINGS_FILE.test(file) || candidates.some((c) => c.uri.fsPath === file) || file.startsWith('dynamic'))
+      continue;
+    items.push({
+      label: file.split(/[\\/]/).pop() ?? file,
+      description: file,
+      run: () => revealEntry({ file, jsonPath: [] }),
+    });
   }
-  items.push({ label: 'User Settings', description: 'mcpHost.servers', run: () => revealEntry({ file: 'settings:mcpHost.servers', jsonPath: ['mcpHost.servers'] }) });
+  items.push({
+    label: 'User Settings',
+    description: 'mcpHost.servers',
+    run: () => revealEntry({ file: 'settings:mcpHost.servers', jsonPath: ['mcpHost.servers'] }),
+  });
   if (candidates.length === 0) {
     if (folders.length === 0) {
       await items[items.length - 1].run();
       return;
     }
-    const pick = await vscode.window.showInformationMessage('This workspace has no MCP config file yet. Create .mcp.json?', 'Create .mcp.json', 'Open User Settings');
+    const pick = await vscode.window.showInformationMessage(
+      'This workspace has no MCP config file yet. Create .mcp.json?',
+      'Create .mcp.json',
+      'Open User Settings',
+    );
     if (pick === 'Create .mcp.json') await createProjectConfig();
     else if (pick === 'Open User Settings') await items[items.length - 1].run();
     return;
@@ -78,7 +96,10 @@ export async function openConfigPicker(controller: ConfigController): Promise<vo
     await items[0].run();
     return;
   }
-  const pick = await vscode.window.showQuickPick(items, { title: 'MCP Host: Open Config', placeHolder: 'Which configuration?' });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'MCP Host: Open Config',
+    placeHolder: 'Which configuration?',
+  });
   await pick?.run();
 }
 
@@ -89,7 +110,10 @@ export async function createProjectConfig(): Promise<void> {
     void vscode.window.showInformationMessage('Open a folder first: .mcp.json lives in the folder it configures.');
     return;
   }
-  const folder = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Folder for .mcp.json' });
+  const folder =
+    folders.length === 1
+      ? folders[0]
+      : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Folder for .mcp.json' });
   if (!folder) return;
   const file = vscode.Uri.joinPath(folder.uri, '.mcp.json').fsPath;
   await createConfigFile(file, 'project');

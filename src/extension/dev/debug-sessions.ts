@@ -8,7 +8,13 @@ import * as vscode from 'vscode';
 import { freeLoopbackPort } from '../../core/loopback.js';
 import type { McpHost, ServerChangeEvent } from '../../core/host-api.js';
 import type { ServerDefinition, StdioServerConfig } from '../../core/config/types.js';
-import { DebugSetupError, SERVER_KEY, attachConfiguration, debugConfigFor, parseDebuggerListening } from '../../core/dev/debug.js';
+import {
+  DebugSetupError,
+  SERVER_KEY,
+  attachConfiguration,
+  debugConfigFor,
+  parseDebuggerListening,
+} from '../../core/dev/debug.js';
 import type { Logger } from '../../core/ports.js';
 
 interface Attached {
@@ -59,7 +65,13 @@ export class DebugSessions implements vscode.Disposable {
               if (m.type === 'event' && (m.event === 'terminated' || m.event === 'exited')) adapterEnded = true;
             },
             onWillReceiveMessage: (m: { type?: string; command?: string }) => {
-              if (m.type === 'request' && (m.command === 'disconnect' || m.command === 'terminate') && !adapterEnded && !this.selfEnding.has(server)) this.userEnded.add(server);
+              if (
+                m.type === 'request' &&
+                (m.command === 'disconnect' || m.command === 'terminate') &&
+                !adapterEnded &&
+                !this.selfEnding.has(server)
+              )
+                this.userEnded.add(server);
             },
           };
         },
@@ -71,7 +83,8 @@ export class DebugSessions implements vscode.Disposable {
   /** Picks debugpy ports ahead of time (async), so `prepare` stays synchronous. */
   async reserve(defs: readonly ServerDefinition[]): Promise<void> {
     for (const d of defs) {
-      if (d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python' && !this.pythonPorts.has(d.name)) this.pythonPorts.set(d.name, await freeLoopbackPort());
+      if (d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python' && !this.pythonPorts.has(d.name))
+        this.pythonPorts.set(d.name, await freeLoopbackPort());
     }
   }
 
@@ -83,7 +96,9 @@ export class DebugSessions implements vscode.Disposable {
       const type = c.type === 'stdio' && !c.disabled ? c.dev?.debug?.type : undefined;
       if (!type) return d;
       try {
-        const config: StdioServerConfig = debugConfigFor(c as StdioServerConfig, { pythonPort: this.pythonPorts.get(d.name) });
+        const config: StdioServerConfig = debugConfigFor(c as StdioServerConfig, {
+          pythonPort: this.pythonPorts.get(d.name),
+        });
         this.types.set(d.name, type);
         return { ...d, config };
       } catch (err) {
@@ -140,9 +155,16 @@ export class DebugSessions implements vscode.Disposable {
     });
     // The server starts with the window: attaching must not take the sidebar away from the user,
     // nor ask to save dirty editors (an untitled one would block the attach behind a Save As dialog).
-    const ok = await vscode.debug.startDebugging(folder, config, { suppressDebugView: true, suppressSaveBeforeStart: true });
+    const ok = await vscode.debug.startDebugging(folder, config, {
+      suppressDebugView: true,
+      suppressSaveBeforeStart: true,
+    });
     if (!ok) {
-      this.deps.log(server).error(`dev: could not attach the ${type} debugger to 127.0.0.1:${port}${type === 'python' ? ' (is the Python extension with debugpy support installed?)' : ''}`);
+      this.deps
+        .log(server)
+        .error(
+          `dev: could not attach the ${type} debugger to 127.0.0.1:${port}${type === 'python' ? ' (is the Python extension with debugpy support installed?)' : ''}`,
+        );
       if (this.attached.get(server) === entry) this.attached.delete(server);
       return;
     }

@@ -30,7 +30,13 @@ export function tapLogger(logger: Logger, onLine: (line: string) => void): Logge
       onLine(m);
       f(m);
     };
-  return { trace: tap((m) => logger.trace(m)), debug: tap((m) => logger.debug(m)), info: tap((m) => logger.info(m)), warn: tap((m) => logger.warn(m)), error: tap((m) => logger.error(m)) };
+  return {
+    trace: tap((m) => logger.trace(m)),
+    debug: tap((m) => logger.debug(m)),
+    info: tap((m) => logger.info(m)),
+    warn: tap((m) => logger.warn(m)),
+    error: tap((m) => logger.error(m)),
+  };
 }
 
 export function startDevMode(host: ConnectionManager, log: (server: string) => Logger): DevMode {

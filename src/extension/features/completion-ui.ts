@@ -20,7 +20,10 @@ export function completingFormUi(base: FormUi, complete: Completer, log: Logger)
   const given: Record<string, string> = {};
   return {
     async ask(field, ctx) {
-      const answer = field.kind === 'string' && field.format !== 'password' ? await completingPick(field, ctx, { ...given }, complete, log) : await base.ask(field, ctx);
+      const answer =
+        field.kind === 'string' && field.format !== 'password'
+          ? await completingPick(field, ctx, { ...given }, complete, log)
+          : await base.ask(field, ctx);
       if (answer && !answer.skip && answer.value !== undefined) given[field.name] = String(answer.value);
       return answer;
     },
@@ -28,7 +31,13 @@ export function completingFormUi(base: FormUi, complete: Completer, log: Logger)
   };
 }
 
-function completingPick(field: FormField, ctx: { step: number; total: number; title: string; initial?: unknown }, context: Record<string, string>, complete: Completer, log: Logger): Promise<FieldAnswer | undefined> {
+function completingPick(
+  field: FormField,
+  ctx: { step: number; total: number; title: string; initial?: unknown },
+  context: Record<string, string>,
+  complete: Completer,
+  log: Logger,
+): Promise<FieldAnswer | undefined> {
   const qp = vscode.window.createQuickPick<Item>();
   const title = `${ctx.title}: ${field.label}${ctx.total > 1 ? ` (${ctx.step}/${ctx.total})` : ''}`;
   qp.title = title;
@@ -47,12 +56,14 @@ function completingPick(field: FormField, ctx: { step: number; total: number; ti
     try {
       const values = await complete(field.name, value, context);
       if (mine !== asked) return;
-      const typed: Item[] = value && !values.includes(value) ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
+      const typed: Item[] =
+        value && !values.includes(value) ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
       qp.items = [...typed, ...values.map((v) => ({ label: v, value: v, alwaysShow: true }))];
       itemsFor = value;
     } catch (e) {
       log.warn(`completion for ${field.name} failed: ${(e as Error).message}`);
-      if (mine === asked) qp.items = value ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
+      if (mine === asked)
+        qp.items = value ? [{ label: value, description: '(as typed)', value, alwaysShow: true }] : [];
     } finally {
       if (mine === asked) qp.busy = false;
     }

@@ -30,7 +30,8 @@ export function editorFeatureOptions(): FeatureOptions {
 
 function serverArg(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string') return (arg as { server: string }).server;
+  if (arg && typeof arg === 'object' && typeof (arg as { server?: unknown }).server === 'string')
+    return (arg as { server: string }).server;
   return undefined;
 }
 
@@ -45,7 +46,10 @@ async function pick(host: ConnectionManager, arg: unknown, title: string): Promi
 export type FeatureCommandId = 'mcpHost.revokeSamplingConsent' | 'mcpHost.showRunningTasks' | 'mcpHost.cancelTask';
 
 /** The features' commands for the command table, and what must be disposed with the extension. */
-export function featureCommands(host: ConnectionManager, log: Logger): { commands: Pick<CommandTable, FeatureCommandId>; disposables: vscode.Disposable[] } {
+export function featureCommands(
+  host: ConnectionManager,
+  log: Logger,
+): { commands: Pick<CommandTable, FeatureCommandId>; disposables: vscode.Disposable[] } {
   const tasks = registerTasksView(host);
   const showRunningTasks = async (): Promise<void> => {
     const running = host.features.tasks.list();
@@ -65,7 +69,8 @@ export function featureCommands(host: ConnectionManager, log: Logger): { command
     if (!picked) return;
     const ok = await vscode.window.showWarningMessage(`Cancel ${picked.label}?`, { modal: true }, 'Cancel Task');
     if (ok !== 'Cancel Task') return;
-    if (!(await host.features.tasks.cancel(picked.taskId))) void vscode.window.showInformationMessage('That task has already finished.');
+    if (!(await host.features.tasks.cancel(picked.taskId)))
+      void vscode.window.showInformationMessage('That task has already finished.');
   };
   return {
     disposables: [...tasks],
@@ -76,14 +81,19 @@ export function featureCommands(host: ConnectionManager, log: Logger): { command
         const had = settingsConsentStore.isAlwaysAllowed(name);
         await settingsConsentStore.revoke(name);
         log.info(`sampling consent for ${name} revoked`);
-        void vscode.window.showInformationMessage(had ? `${name} will ask again before its next sampling request.` : `${name} had no standing sampling consent; it asks every time.`);
+        void vscode.window.showInformationMessage(
+          had
+            ? `${name} will ask again before its next sampling request.`
+            : `${name} had no standing sampling consent; it asks every time.`,
+        );
       },
       'mcpHost.showRunningTasks': showRunningTasks,
       'mcpHost.cancelTask': async (arg?: unknown) => {
         const t = arg as RunningTask | undefined;
         if (!t?.taskId) return showRunningTasks();
         log.info(`cancelling task ${t.taskId} (${t.server}/${t.tool})`);
-        if (!(await host.features.tasks.cancel(t.taskId))) void vscode.window.showInformationMessage('That task has already finished.');
+        if (!(await host.features.tasks.cancel(t.taskId)))
+          void vscode.window.showInformationMessage('That task has already finished.');
       },
     },
   };

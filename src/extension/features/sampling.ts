@@ -5,28 +5,54 @@
  * Without a model (or by choice) the user writes the reply in a JSON editor (src/extension/inspector/sampling.ts).
  */
 import * as vscode from 'vscode';
-import { McpError, type CreateMessageRequestParams, type CreateMessageResult, type SamplingMessage } from '@modelcontextprotocol/sdk/types.js';
-import { NO_MODEL, pickModel, withSamplingConsent, type ConsentAnswer, type ManualSamplingReply, type SamplingConsentPrompt, type SamplingConsentStore } from '../../core/features/sampling.js';
+import {
+  McpError,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type SamplingMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  NO_MODEL,
+  pickModel,
+  withSamplingConsent,
+  type ConsentAnswer,
+  type ManualSamplingReply,
+  type SamplingConsentPrompt,
+  type SamplingConsentStore,
+} from '../../core/features/sampling.js';
 import type { SamplingPort } from '../../core/features/types.js';
 import { manualSamplingReply } from '../inspector/sampling.js';
 import { readSettings, samplingAlwaysAllowSetting } from '../settings.js';
-
 
 export const settingsConsentStore: SamplingConsentStore = {
   isAlwaysAllowed: (server) => readSettings().samplingAlwaysAllow.includes(server),
   async allowAlways(server) {
     const now = readSettings().samplingAlwaysAllow;
-    if (!now.includes(server)) await samplingAlwaysAllowSetting.update([...now, server], vscode.ConfigurationTarget.Global);
+    if (!now.includes(server))
+      await samplingAlwaysAllowSetting.update([...now, server], vscode.ConfigurationTarget.Global);
   },
   async revoke(server) {
     const inspect = samplingAlwaysAllowSetting.inspect();
     // Remove it wherever it was allowed: user and workspace settings alike.
-    if (inspect.globalValue?.includes(server)) await samplingAlwaysAllowSetting.update(inspect.globalValue.filter((s) => s !== server), vscode.ConfigurationTarget.Global);
-    if (inspect.workspaceValue?.includes(server)) await samplingAlwaysAllowSetting.update(inspect.workspaceValue.filter((s) => s !== server), vscode.ConfigurationTarget.Workspace);
+    if (inspect.globalValue?.includes(server))
+      await samplingAlwaysAllowSetting.update(
+        inspect.globalValue.filter((s) => s !== server),
+        vscode.ConfigurationTarget.Global,
+      );
+    if (inspect.workspaceValue?.includes(server))
+      await samplingAlwaysAllowSetting.update(
+        inspect.workspaceValue.filter((s) => s !== server),
+        vscode.ConfigurationTarget.Workspace,
+      );
   },
 };
 
-const ANSWERS: Record<string, ConsentAnswer> = { 'Allow once': 'once', 'Always for this server': 'always', 'Write the reply myself': 'write', Deny: 'deny' };
+const ANSWERS: Record<string, ConsentAnswer> = {
+  'Allow once': 'once',
+  'Always for this server': 'always',
+  'Write the reply myself': 'write',
+  Deny: 'deny',
+};
 const WRITE = 'Write the reply';
 
 export const modalConsentPrompt: SamplingConsentPrompt = {
@@ -40,7 +66,14 @@ export const modalConsentPrompt: SamplingConsentPrompt = {
   },
   // Modal, so the request never waits on a toast nobody sees; dismissing it sends the server the error.
   async offerManualReply(server, reason) {
-    const picked = await vscode.window.showWarningMessage(`${server} asked for a language model reply, but ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`, { modal: true, detail: 'You can write the reply yourself (as in the MCP Inspector); otherwise the server gets this error.' }, WRITE);
+    const picked = await vscode.window.showWarningMessage(
+      `${server} asked for a language model reply, but ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+      {
+        modal: true,
+        detail: 'You can write the reply yourself (as in the MCP Inspector); otherwise the server gets this error.',
+      },
+      WRITE,
+    );
     return picked === WRITE;
   },
 };
@@ -70,16 +103,26 @@ function toChat(p: CreateMessageRequestParams): vscode.LanguageModelChatMessage[
   // The API has no system role; a leading user message is what other hosts do.
   if (p.systemPrompt) out.push(vscode.LanguageModelChatMessage.User(p.systemPrompt));
   for (const m of p.messages) {
-    const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart)[] = [];
+    const parts: (
+      vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart
+    )[] = [];
     for (const b of blocks(m)) {
       if (b.type === 'text') parts.push(new vscode.LanguageModelTextPart(String(b.text ?? '')));
-      else if (b.type === 'tool_use') parts.push(new vscode.LanguageModelToolCallPart(String(b.id), String(b.name), (b.input ?? {}) as object));
+      else if (b.type === 'tool_use')
+        parts.push(new vscode.LanguageModelToolCallPart(String(b.id), String(b.name), (b.input ?? {}) as object));
       else if (b.type === 'tool_result') {
-        const inner = ((b.content ?? []) as { type: string; text?: string }[]).map((c) => new vscode.LanguageModelTextPart(c.type === 'text' ? (c.text ?? '') : `(${c.type})`));
+        const inner = ((b.content ?? []) as { type: string; text?: string }[]).map(
+          (c) => new vscode.LanguageModelTextPart(c.type === 'text' ? (c.text ?? '') : `(${c.type})`),
+        );
         parts.push(new vscode.LanguageModelToolResultPart(String(b.toolUseId), inner));
-      } else parts.push(new vscode.LanguageModelTextPart(`(${b.type} content not sent: the editor's model API takes text)`));
+      } else
+        parts.push(new vscode.LanguageModelTextPart(`(${b.type} content not sent: the editor's model API takes text)`));
     }
-    out.push(m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(parts as never) : vscode.LanguageModelChatMessage.User(parts as never));
+    out.push(
+      m.role === 'assistant'
+        ? vscode.LanguageModelChatMessage.Assistant(parts as never)
+        : vscode.LanguageModelChatMessage.User(parts as never),
+    );
   }
   return out;
 }
@@ -88,17 +131,33 @@ export const lmSamplingModel: SamplingPort = {
   async createMessage(server, p, signal): Promise<CreateMessageResult> {
     const models = await vscode.lm.selectChatModels({});
     const model = pickModel(models, p.modelPreferences?.hints);
-    if (!model) throw new McpError(NO_MODEL, 'No language model is available in this editor to serve the sampling request (install or sign in to a chat model provider).');
+    if (!model)
+      throw new McpError(
+        NO_MODEL,
+        'No language model is available in this editor to serve the sampling request (install or sign in to a chat model provider).',
+      );
     const cts = new vscode.CancellationTokenSource();
     signal.addEventListener('abort', () => cts.cancel(), { once: true });
     const options: vscode.LanguageModelChatRequestOptions = {
       justification: `${server} asked for a completion (MCP sampling)`,
       // Providers read their own option names; both common spellings carry the server's cap.
-      modelOptions: { maxTokens: p.maxTokens, max_tokens: p.maxTokens, ...(p.temperature !== undefined ? { temperature: p.temperature } : {}), ...(p.stopSequences ? { stop: p.stopSequences } : {}) },
+      modelOptions: {
+        maxTokens: p.maxTokens,
+        max_tokens: p.maxTokens,
+        ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+        ...(p.stopSequences ? { stop: p.stopSequences } : {}),
+      },
     };
     if (p.tools?.length) {
-      options.tools = p.tools.map((t) => ({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema }));
-      options.toolMode = p.toolChoice?.mode === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto;
+      options.tools = p.tools.map((t) => ({
+        name: t.name,
+        description: t.description ?? '',
+        inputSchema: t.inputSchema,
+      }));
+      options.toolMode =
+        p.toolChoice?.mode === 'required'
+          ? vscode.LanguageModelChatToolMode.Required
+          : vscode.LanguageModelChatToolMode.Auto;
     }
     try {
       const response = await model.sendRequest(toChat(p), options, cts.token);
@@ -107,7 +166,13 @@ export const lmSamplingModel: SamplingPort = {
       let stopReason: 'endTurn' | 'maxTokens' | 'toolUse' = 'endTurn';
       for await (const part of response.stream) {
         if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-        else if (part instanceof vscode.LanguageModelToolCallPart) toolUses.push({ type: 'tool_use', id: part.callId, name: part.name, input: part.input as Record<string, unknown> });
+        else if (part instanceof vscode.LanguageModelToolCallPart)
+          toolUses.push({
+            type: 'tool_use',
+            id: part.callId,
+            name: part.name,
+            input: part.input as Record<string, unknown>,
+          });
         // maxTokens is honoured even by a provider that ignored the option: stop reading at the cap.
         if ((await model.countTokens(text, cts.token)) >= p.maxTokens) {
           stopReason = 'maxTokens';
@@ -115,10 +180,17 @@ export const lmSamplingModel: SamplingPort = {
           break;
         }
       }
-      if (toolUses.length) return { role: 'assistant', model: model.id, stopReason: 'toolUse', content: toolUses } as unknown as CreateMessageResult;
+      if (toolUses.length)
+        return {
+          role: 'assistant',
+          model: model.id,
+          stopReason: 'toolUse',
+          content: toolUses,
+        } as unknown as CreateMessageResult;
       return { role: 'assistant', model: model.id, stopReason, content: { type: 'text', text } };
     } catch (e) {
-      if (e instanceof vscode.LanguageModelError) throw new McpError(NO_MODEL, `The language model refused the request: ${e.message} (${e.code})`);
+      if (e instanceof vscode.LanguageModelError)
+        throw new McpError(NO_MODEL, `The language model refused the request: ${e.message} (${e.code})`);
       throw e;
     } finally {
       cts.dispose();

@@ -6,9 +6,19 @@ import * as vscode from 'vscode';
 import { ResourceSubscriptions } from '../../core/features/subscriptions.js';
 import type { CallsContext } from '../calls/context.js';
 
-export async function followResource(ctx: CallsContext, doc: vscode.Uri, server: string, uri: string, reread: () => Promise<string>): Promise<void> {
+export async function followResource(
+  ctx: CallsContext,
+  doc: vscode.Uri,
+  server: string,
+  uri: string,
+  reread: () => Promise<string>,
+): Promise<void> {
   const s = ctx.host.server(server);
-  if (s?.state.kind !== 'connected' || (s.state.capabilities.resources as { subscribe?: boolean } | undefined)?.subscribe !== true) return;
+  if (
+    s?.state.kind !== 'connected' ||
+    (s.state.capabilities.resources as { subscribe?: boolean } | undefined)?.subscribe !== true
+  )
+    return;
   let rereading = Promise.resolve();
   const sub = await ctx.host.features.subscriptions.subscribe(
     server,

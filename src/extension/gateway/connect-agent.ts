@@ -17,17 +17,25 @@ export const GATEWAY_ENTRY = {
 };
 
 /** For Claude Code started in an integrated terminal; the shell fills in the variables. */
-export const CLAUDE_ADD_LINE = 'claude mcp add --transport http mcp-host "$MCP_HOST_GATEWAY_URL" --header "Authorization: Bearer $MCP_HOST_GATEWAY_TOKEN"';
+export const CLAUDE_ADD_LINE =
+  'claude mcp add --transport http mcp-host "$MCP_HOST_GATEWAY_URL" --header "Authorization: Bearer $MCP_HOST_GATEWAY_TOKEN"';
 
 /** JSON for clients outside the editor: this session's URL and token (they change on restart). */
 export function clientJson(url: string, token: string): string {
-  return JSON.stringify({ mcpServers: { 'mcp-host': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } }, null, 2);
+  return JSON.stringify(
+    { mcpServers: { 'mcp-host': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } },
+    null,
+    2,
+  );
 }
 
 export async function connectAgent(endpoint: { url: string; token: string } | undefined): Promise<void> {
   if (!endpoint) {
     const open = 'Open Settings';
-    const pick = await vscode.window.showWarningMessage('The MCP Host gateway is off. Turn on "mcpHost.gateway.enabled" so agents can use your servers.', open);
+    const pick = await vscode.window.showWarningMessage(
+      'The MCP Host gateway is off. Turn on "mcpHost.gateway.enabled" so agents can use your servers.',
+      open,
+    );
     if (pick === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost.gateway.enabled');
     return;
   }
@@ -36,7 +44,9 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
   const items: Item[] = [
     {
       label: '$(file-add) Add to this project’s .mcp.json',
-      detail: folder ? `Claude Code and other agents started in an integrated terminal of ${folder.name} use it.` : 'Open a folder first.',
+      detail: folder
+        ? `Claude Code and other agents started in an integrated terminal of ${folder.name} use it.`
+        : 'Open a folder first.',
       run: async () => {
         if (!folder) throw new Error('Open a folder to add the gateway to its .mcp.json.');
         const file = await writeServerEntry('project', folder.uri.fsPath, 'mcp-host', GATEWAY_ENTRY);
@@ -60,7 +70,10 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
       },
     },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Connect an Agent to MCP Host', placeHolder: `The gateway runs at ${endpoint.url}` });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Connect an Agent to MCP Host',
+    placeHolder: `The gateway runs at ${endpoint.url}`,
+  });
   if (!pick) return;
   try {
     void vscode.window.showInformationMessage(await pick.run());

@@ -8,10 +8,19 @@ import * as vscode from 'vscode';
 import type { McpHost } from '../../core/host-api.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
-import { discoveryDir, discoveryFile, Gateway, GatewayHttpServer, removeDiscoverySync, writeDiscovery, type GatewayBridge, type GatewayFeatures } from '../../core/gateway/index.js';
+import {
+  discoveryDir,
+  discoveryFile,
+  Gateway,
+  GatewayHttpServer,
+  removeDiscoverySync,
+  writeDiscovery,
+  type GatewayBridge,
+  type GatewayFeatures,
+} from '../../core/gateway/index.js';
 import { CONNECT_AGENT_COMMAND, connectAgent } from './connect-agent.js';
 import { registerGatewayProvider } from './provider.js';
-import { gatewayStatusItem } from './statusItem.js';
+import { gatewayStatusItem } from './status-item.js';
 import { readSettings } from '../settings.js';
 
 export interface GatewayIntegration extends vscode.Disposable {
@@ -94,9 +103,18 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
     });
     try {
       const http = await GatewayHttpServer.start({ gateway, logger: log });
-      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-      const file = await writeDiscovery(dir, { url: http.url, token: http.token, pid: process.pid, workspaceFolders: folders }).catch((err: unknown) => {
-        log.warn(`gateway: could not write the discovery file in ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+      const folders = (vscode.workspace.workspaceFolders ?? [])
+        .filter((f) => f.uri.scheme === 'file')
+        .map((f) => f.uri.fsPath);
+      const file = await writeDiscovery(dir, {
+        url: http.url,
+        token: http.token,
+        pid: process.pid,
+        workspaceFolders: folders,
+      }).catch((err: unknown) => {
+        log.warn(
+          `gateway: could not write the discovery file in ${dir}: ${err instanceof Error ? err.message : String(err)}`,
+        );
         return discoveryFile(dir, process.pid);
       });
       if (disposed || !settings().enabled) {
@@ -117,7 +135,8 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
   }
 
   const schedule = (): Promise<void> => (queue = queue.then(apply, apply));
-  const endpoint = (): { url: string; token: string } | undefined => (running ? { url: running.http.url, token: running.http.token } : undefined);
+  const endpoint = (): { url: string; token: string } | undefined =>
+    running ? { url: running.http.url, token: running.http.token } : undefined;
   // Agents with a connection open: one that checked in and left without ending its session is not counted.
   const agentCount = (): number => running?.http.liveSessionCount() ?? 0;
 
@@ -133,7 +152,9 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
     subs.push(provider);
     log.info('gateway: offered to VS Code’s MCP support (chat) through the server definition provider API');
   } else {
-    log.info(`gateway: VS Code ${vscode.version} has no MCP server definition provider API (1.101+); chat is not offered the gateway`);
+    log.info(
+      `gateway: VS Code ${vscode.version} has no MCP server definition provider API (1.101+); chat is not offered the gateway`,
+    );
   }
   const ready = schedule();
 

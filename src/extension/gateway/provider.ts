@@ -21,7 +21,12 @@ interface McpProviderApi {
   ): vscode.Disposable;
 }
 
-type HttpDefinitionCtor = new (label: string, uri: vscode.Uri, headers?: Record<string, string>, version?: string) => unknown;
+type HttpDefinitionCtor = new (
+  label: string,
+  uri: vscode.Uri,
+  headers?: Record<string, string>,
+  version?: string,
+) => unknown;
 
 /** First VS Code release where the API is final; before it (1.100) it exists as a proposal that throws when called. */
 const FIRST_VERSION = [1, 101];
@@ -38,14 +43,21 @@ function atLeast(version: string, min: number[]): boolean {
 /** True when this editor has the provider API (final, not the 1.100 proposal). */
 export function hasProviderApi(): boolean {
   const api = vscode as unknown as { lm?: Partial<McpProviderApi>; McpHttpServerDefinition?: unknown };
-  return atLeast(vscode.version, FIRST_VERSION) && typeof api.lm?.registerMcpServerDefinitionProvider === 'function' && typeof api.McpHttpServerDefinition === 'function';
+  return (
+    atLeast(vscode.version, FIRST_VERSION) &&
+    typeof api.lm?.registerMcpServerDefinitionProvider === 'function' &&
+    typeof api.McpHttpServerDefinition === 'function'
+  );
 }
 
 /**
  * Offers the gateway as one HTTP server definition while it runs (none while it is off).
  * Returns undefined when the editor has no such API.
  */
-export function registerGatewayProvider(state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable | undefined {
+export function registerGatewayProvider(
+  state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> },
+  version: string,
+): vscode.Disposable | undefined {
   if (!hasProviderApi()) return undefined;
   const api = vscode as unknown as { lm: McpProviderApi; McpHttpServerDefinition: HttpDefinitionCtor };
   const Definition = api.McpHttpServerDefinition;
@@ -59,8 +71,14 @@ export function registerGatewayProvider(state: { endpoint(): { url: string; toke
 
 type Endpoint = { url: string; token: string };
 
-function register(api: { lm: McpProviderApi }, Definition: HttpDefinitionCtor, state: { endpoint(): Endpoint | undefined; onDidChange: vscode.Event<void> }, version: string): vscode.Disposable {
-  const define = (ep: Endpoint): unknown => new Definition(LABEL, vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version);
+function register(
+  api: { lm: McpProviderApi },
+  Definition: HttpDefinitionCtor,
+  state: { endpoint(): Endpoint | undefined; onDidChange: vscode.Event<void> },
+  version: string,
+): vscode.Disposable {
+  const define = (ep: Endpoint): unknown =>
+    new Definition(LABEL, vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version);
   // `state.onDidChange` also fires for every agent that connects or leaves, VS Code's own client
   // among them: re-announcing then would make VS Code re-read the definitions on each of its own
   // connects. Only a new endpoint (the gateway started, stopped or restarted) is news to it.

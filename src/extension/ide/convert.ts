@@ -1,6 +1,6 @@
 /** VS Code values → the IDE protocol's plain shapes (0-based positions, severity names). */
 import * as vscode from 'vscode';
-import type { IdeDiagnostic, IdeRange, IdeSelection, IdeSeverity } from '../../core/ide/editorPort.js';
+import type { IdeDiagnostic, IdeRange, IdeSelection, IdeSeverity } from '../../core/ide/editor-port.js';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, IdeSeverity> = {
   [vscode.DiagnosticSeverity.Error]: 'Error',
@@ -11,11 +11,19 @@ const SEVERITY: Record<vscode.DiagnosticSeverity, IdeSeverity> = {
 
 /** Documents an agent can make sense of; output panels and settings editors are text editors too. */
 export function isShareable(uri: vscode.Uri): boolean {
-  return uri.scheme === 'file' || uri.scheme === 'untitled' || uri.scheme === 'vscode-remote' || uri.scheme === 'vscode-notebook-cell';
+  return (
+    uri.scheme === 'file' ||
+    uri.scheme === 'untitled' ||
+    uri.scheme === 'vscode-remote' ||
+    uri.scheme === 'vscode-notebook-cell'
+  );
 }
 
 export function toRange(r: vscode.Range): IdeRange {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
 }
 
 export function toDiagnostic(d: vscode.Diagnostic): IdeDiagnostic {
@@ -46,6 +54,7 @@ export function toSelection(editor: vscode.TextEditor): IdeSelection {
 
 /** Accepts what agents send: a `file://` URI string, another URI, or a plain path. */
 export function parseUriOrPath(value: string): vscode.Uri {
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]+:\/\//.test(value) || value.startsWith('untitled:')) return vscode.Uri.parse(value, true);
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]+:\/\//.test(value) || value.startsWith('untitled:'))
+    return vscode.Uri.parse(value, true);
   return vscode.Uri.file(value);
 }

@@ -5,8 +5,8 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffOutcome, DiffRequest } from '../../core/ide/editorPort.js';
-import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposalFs.js';
+import type { DiffOutcome, DiffRequest } from '../../core/ide/editor-port.js';
+import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-fs.js';
 import type { ChannelLogger } from '../ports/logger.js';
 
 /** Context key: the active tab is one of our pending diffs (drives the editor-title buttons). */
@@ -84,7 +84,9 @@ export class DiffManager implements vscode.Disposable {
   /** Closes every diff tab showing one of our proposals (pending or not); returns how many. */
   async closeAll(): Promise<number> {
     for (const p of [...this.pending.values()]) this.finish(p, { kind: 'closed' });
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME);
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
     return tabs.length;
   }
@@ -106,7 +108,10 @@ export class DiffManager implements vscode.Disposable {
       this.fs.set(left, '');
     }
     p.left = left;
-    await vscode.commands.executeCommand('vscode.diff', left, p.right, p.req.tabName, { preview: false, preserveFocus: false });
+    await vscode.commands.executeCommand('vscode.diff', left, p.right, p.req.tabName, {
+      preview: false,
+      preserveFocus: false,
+    });
     this.updateContext();
   }
 
@@ -126,7 +131,9 @@ export class DiffManager implements vscode.Disposable {
 
   async accept(arg: unknown): Promise<void> {
     const p = this.target(arg);
-    this.log.info(`IDE diff: accept requested (${arg instanceof vscode.Uri ? arg.toString() : typeof arg}) → ${p ? `"${p.req.tabName}"` : 'no pending diff'}`);
+    this.log.info(
+      `IDE diff: accept requested (${arg instanceof vscode.Uri ? arg.toString() : typeof arg}) → ${p ? `"${p.req.tabName}"` : 'no pending diff'}`,
+    );
     if (!p) {
       void vscode.window.showInformationMessage('No proposed change is open.');
       return;

@@ -6,8 +6,8 @@ import * as vscode from 'vscode';
 import { IdeServer } from '../../core/ide/server.js';
 import { displayPath } from './convert.js';
 import { ACCEPT_COMMAND, DiffManager, REJECT_COMMAND } from './diffs.js';
-import { ideStatusItem } from './statusItem.js';
-import { VsCodeEditorPort } from './vscodeEditorPort.js';
+import { ideStatusItem } from './status-item.js';
+import { VsCodeEditorPort } from './vscode-editor-port.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import { errorMessage } from '../../core/connection/errors.js';
 import type { CommandTable } from '../command-table.js';
@@ -32,7 +32,8 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   const env = context.environmentVariableCollection;
   // A port from a previous session is wrong after a restart; never carry it over.
   env.persistent = false;
-  env.description = 'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server and gateway.';
+  env.description =
+    'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server and gateway.';
 
   let server: IdeServer | undefined;
   let serverSub: { dispose(): void } | undefined;
@@ -98,7 +99,9 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
       return;
     }
     if (!server) {
-      void vscode.window.showWarningMessage('The IDE server is off. Turn on "mcpHost.ideServer.enabled" to share selections with coding agents.');
+      void vscode.window.showWarningMessage(
+        'The IDE server is off. Turn on "mcpHost.ideServer.enabled" to share selections with coding agents.',
+      );
       return;
     }
     const sel = active.selection;
@@ -109,7 +112,9 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
       ...(sel.isEmpty ? {} : { lineStart: sel.start.line, lineEnd: endLine }),
     });
     if (heard === 0) {
-      void vscode.window.showInformationMessage('No coding agent is connected. Start one (e.g. `claude`) in an integrated terminal; it finds this editor on its own.');
+      void vscode.window.showInformationMessage(
+        'No coding agent is connected. Start one (e.g. `claude`) in an integrated terminal; it finds this editor on its own.',
+      );
     }
   }
 

@@ -4,7 +4,7 @@
  * does not start running in time is reported as "no kernel".
  */
 import * as vscode from 'vscode';
-import type { ExecuteOutput } from '../../core/ide/editorPort.js';
+import type { ExecuteOutput } from '../../core/ide/editor-port.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -18,7 +18,10 @@ function outputsOf(cell: vscode.NotebookCell): ExecuteOutput[] {
     const by = new Map(o.items.map((i) => [i.mime, i.data]));
     const png = by.get('image/png');
     const err = by.get('application/vnd.code.notebook.error');
-    const plain = by.get('text/plain') ?? by.get('application/vnd.code.notebook.stdout') ?? by.get('application/vnd.code.notebook.stderr');
+    const plain =
+      by.get('text/plain') ??
+      by.get('application/vnd.code.notebook.stdout') ??
+      by.get('application/vnd.code.notebook.stderr');
     if (png) out.push({ type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') });
     else if (err) {
       const e = JSON.parse(decode(err)) as { name?: string; message?: string; stack?: string };
@@ -34,7 +37,9 @@ export async function executeInActiveNotebook(code: string, signal: AbortSignal)
   const notebook = editor.notebook;
   const index = notebook.cellCount;
   const edit = new vscode.WorkspaceEdit();
-  edit.set(notebook.uri, [vscode.NotebookEdit.insertCells(index, [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, code, 'python')])]);
+  edit.set(notebook.uri, [
+    vscode.NotebookEdit.insertCells(index, [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, code, 'python')]),
+  ]);
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error('Could not add a cell to the active notebook.');
   const cell = notebook.cellAt(index);
 
@@ -46,12 +51,16 @@ export async function executeInActiveNotebook(code: string, signal: AbortSignal)
     const sub = vscode.workspace.onDidChangeNotebookDocument((e) => {
       for (const c of e.cellChanges) {
         if (c.cell !== cell) continue;
-        if (c.executionSummary?.timing?.startTime !== undefined || c.executionSummary?.executionOrder !== undefined) started = true;
+        if (c.executionSummary?.timing?.startTime !== undefined || c.executionSummary?.executionOrder !== undefined)
+          started = true;
         if (c.executionSummary?.timing?.endTime !== undefined) done();
       }
     });
     const onAbort = (): void => {
-      void vscode.commands.executeCommand('notebook.cell.cancelExecution', { ranges: [{ start: index, end: index + 1 }], document: notebook.uri });
+      void vscode.commands.executeCommand('notebook.cell.cancelExecution', {
+        ranges: [{ start: index, end: index + 1 }],
+        document: notebook.uri,
+      });
       done(new Error('Cancelled'));
     };
     signal.addEventListener('abort', onAbort, { once: true });
@@ -63,7 +72,10 @@ export async function executeInActiveNotebook(code: string, signal: AbortSignal)
       else resolve();
     }
   });
-  await vscode.commands.executeCommand('notebook.cell.execute', { ranges: [{ start: index, end: index + 1 }], document: notebook.uri });
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: index, end: index + 1 }],
+    document: notebook.uri,
+  });
   await finished;
   return outputsOf(cell);
 }

@@ -42,7 +42,8 @@ export interface InspectorDeps {
 
 function serverOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg instanceof vscode.Uri && arg.scheme === DETAILS_SCHEME) return decodeURIComponent(arg.path.replace(/^\//, '').replace(/\.md$/, ''));
+  if (arg instanceof vscode.Uri && arg.scheme === DETAILS_SCHEME)
+    return decodeURIComponent(arg.path.replace(/^\//, '').replace(/\.md$/, ''));
   const s = (arg as { server?: unknown } | undefined)?.server;
   return typeof s === 'string' ? s : undefined;
 }
@@ -88,7 +89,8 @@ export async function writtenEntry(def: ServerDefinition): Promise<WrittenEntry>
   if (raw && typeof raw === 'object') return raw as WrittenEntry;
   const c = def.config;
   if (c.type === 'stdio') return { command: c.command, args: redactArgs(c.args), ...(c.env ? { env: c.env } : {}) };
-  if (c.type === 'inprocess') throw new Error(`${def.name} runs inside another extension; it has no command line to copy`);
+  if (c.type === 'inprocess')
+    throw new Error(`${def.name} runs inside another extension; it has no command line to copy`);
   return { type: c.type, url: c.url, ...(c.headers ? { headers: c.headers } : {}) };
 }
 
@@ -103,7 +105,10 @@ export type InspectorCommandId =
   | 'mcpHost.copyServerAsClaudeAdd'
   | 'mcpHost.copyServerAsMcpJson';
 
-export function registerInspector(deps: InspectorDeps): { disposables: vscode.Disposable[]; commands: Pick<CommandTable, InspectorCommandId> } {
+export function registerInspector(deps: InspectorDeps): {
+  disposables: vscode.Disposable[];
+  commands: Pick<CommandTable, InspectorCommandId>;
+} {
   const { host } = deps;
   const pick = async (arg: unknown, title: string, connectedOnly = false): Promise<string | undefined> => {
     const given = serverOf(arg);
@@ -113,7 +118,9 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
       .filter((s) => !connectedOnly || s.state.kind === 'connected')
       .map((s) => s.name);
     if (names.length === 0) {
-      void vscode.window.showInformationMessage(connectedOnly ? 'No MCP server is connected.' : 'No MCP server is configured.');
+      void vscode.window.showInformationMessage(
+        connectedOnly ? 'No MCP server is connected.' : 'No MCP server is configured.',
+      );
       return undefined;
     }
     return vscode.window.showQuickPick(names, { title: `MCP Host: ${title}`, placeHolder: 'Server' });
@@ -143,7 +150,8 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
     detailsChanged,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
-      provideTextDocumentContent: (uri) => responses.get(uri.toString()) ?? '// This response is no longer kept; send the request again.\n',
+      provideTextDocumentContent: (uri) =>
+        responses.get(uri.toString()) ?? '// This response is no longer kept; send the request again.\n',
     }),
     vscode.workspace.onDidCloseTextDocument((d) => {
       if (d.uri.scheme === RESPONSE_SCHEME) responses.delete(d.uri.toString());
@@ -175,7 +183,14 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
         { title: `Send a request to ${name}`, placeHolder: 'Method (the spec’s requests; “Other” for anything else)' },
       );
       if (!picked) return;
-      const method = 'other' in picked ? await vscode.window.showInputBox({ title: 'Method', prompt: 'Any JSON-RPC method, e.g. my/custom', validateInput: (v) => (v.trim() ? undefined : 'A method is required') }) : picked.label;
+      const method =
+        'other' in picked
+          ? await vscode.window.showInputBox({
+              title: 'Method',
+              prompt: 'Any JSON-RPC method, e.g. my/custom',
+              validateInput: (v) => (v.trim() ? undefined : 'A method is required'),
+            })
+          : picked.label;
       if (!method) return;
       // The spec's params schema, referenced by $schema, gives completion and hovers in the JSON editor.
       const schema = paramsSchema(method);
@@ -188,25 +203,46 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
         header = `  "$schema": ${JSON.stringify(vscode.Uri.file(file).toString())},\n`;
       }
       const body = JSON.stringify(paramsTemplate(method), null, 2).slice(1, -1).trimEnd();
-      const text = `// params of ${method} for ${name}; "$schema" only gives completion and is not sent\n{\n${header}${body.replace(/^\n/, '')}\n}\n`.replace(/,\n\n}/, '\n}');
-      const value = await editJsonDocument(text, `${method} to ${name}`, (v) => (v && typeof v === 'object' && !Array.isArray(v) ? undefined : 'params must be a JSON object'));
+      const text =
+        `// params of ${method} for ${name}; "$schema" only gives completion and is not sent\n{\n${header}${body.replace(/^\n/, '')}\n}\n`.replace(
+          /,\n\n}/,
+          '\n}',
+        );
+      const value = await editJsonDocument(text, `${method} to ${name}`, (v) =>
+        v && typeof v === 'object' && !Array.isArray(v) ? undefined : 'params must be a JSON object',
+      );
       if (!value) return;
       const { $schema: _s, ...params } = value.value as Record<string, unknown>;
       const t0 = performance.now();
       const result = await host.request(name, method, Object.keys(params).length ? params : undefined);
       const ms = performance.now() - t0;
       // A read-only document: closing it never asks to save.
-      const uri = vscode.Uri.from({ scheme: RESPONSE_SCHEME, path: `/${name}/${method}.jsonc`, query: String(++responseSeq) });
-      responses.set(uri.toString(), `// ${method} → ${name} answered in ${ms.toFixed(1)} ms\n${JSON.stringify(result, null, 2)}\n`);
+      const uri = vscode.Uri.from({
+        scheme: RESPONSE_SCHEME,
+        path: `/${name}/${method}.jsonc`,
+        query: String(++responseSeq),
+      });
+      responses.set(
+        uri.toString(),
+        `// ${method} → ${name} answered in ${ms.toFixed(1)} ms\n${JSON.stringify(result, null, 2)}\n`,
+      );
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc, { preview: false });
     },
     'mcpHost.addRoot': async (arg?: unknown) => {
       const name = await pick(arg, 'Add Root');
       if (!name) return;
-      const folders = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: true, title: `Roots to offer ${name} (besides the workspace folders)` });
+      const folders = await vscode.window.showOpenDialog({
+        canSelectFolders: true,
+        canSelectFiles: false,
+        canSelectMany: true,
+        title: `Roots to offer ${name} (besides the workspace folders)`,
+      });
       for (const f of folders ?? []) await deps.roots.add(name, f);
-      if (folders?.length) void vscode.window.showInformationMessage(`${name} now has ${deps.roots.roots(name).length} roots; servers were sent roots/list_changed.`);
+      if (folders?.length)
+        void vscode.window.showInformationMessage(
+          `${name} now has ${deps.roots.roots(name).length} roots; servers were sent roots/list_changed.`,
+        );
     },
     'mcpHost.removeRoot': async (arg?: unknown) => {
       const name = await pick(arg, 'Remove Root');
@@ -216,7 +252,10 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
         void vscode.window.showInformationMessage(`${name} has no roots besides the workspace folders.`);
         return;
       }
-      const picked = await vscode.window.showQuickPick(extra.map((r) => ({ label: r.name ?? r.uri, description: r.uri })), { title: `Remove roots of ${name}`, canPickMany: true });
+      const picked = await vscode.window.showQuickPick(
+        extra.map((r) => ({ label: r.name ?? r.uri, description: r.uri })),
+        { title: `Remove roots of ${name}`, canPickMany: true },
+      );
       for (const p of picked ?? []) await deps.roots.remove(name, p.description);
     },
     'mcpHost.exportCallHistory': async () => {
@@ -238,12 +277,14 @@ export function registerInspector(deps: InspectorDeps): { disposables: vscode.Di
         records.map((r) => ({ label: `${r.server} › ${r.tool}`, description: summariseArgs(r.args), rec: r })),
         { title: 'MCP Host: Copy Call as mcp-host Command' },
       );
-      if (picked) await copy(mcpHostCallLine(picked.rec.server, picked.rec.tool, picked.rec.args), 'the mcp-host call line');
+      if (picked)
+        await copy(mcpHostCallLine(picked.rec.server, picked.rec.tool, picked.rec.args), 'the mcp-host call line');
     },
     'mcpHost.copyServerAsClaudeAdd': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as claude mcp add');
       const def = name ? deps.definition(name) : undefined;
-      if (def) await copy(claudeMcpAddLine(def.name, await writtenEntry(def)), `the claude mcp add line of ${def.name}`);
+      if (def)
+        await copy(claudeMcpAddLine(def.name, await writtenEntry(def)), `the claude mcp add line of ${def.name}`);
     },
     'mcpHost.copyServerAsMcpJson': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as .mcp.json');

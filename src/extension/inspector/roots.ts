@@ -25,7 +25,10 @@ export class ServerRoots implements RootsPort, vscode.Disposable {
 
   /** Workspace folders first, then this server's own additions (no duplicates). */
   roots(server?: string): { uri: string; name?: string }[] {
-    const out: { uri: string; name?: string }[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name }));
+    const out: { uri: string; name?: string }[] = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      uri: f.uri.toString(),
+      name: f.name,
+    }));
     for (const r of server ? (this.extra()[server] ?? []) : []) if (!out.some((o) => o.uri === r.uri)) out.push(r);
     return out;
   }
@@ -38,7 +41,10 @@ export class ServerRoots implements RootsPort, vscode.Disposable {
     const all = this.extra();
     const list = all[server] ?? [];
     if (list.some((r) => r.uri === uri.toString())) return;
-    await this.state.update(KEY, { ...all, [server]: [...list, { uri: uri.toString(), name: uri.path.split('/').pop() || uri.toString() }] });
+    await this.state.update(KEY, {
+      ...all,
+      [server]: [...list, { uri: uri.toString(), name: uri.path.split('/').pop() || uri.toString() }],
+    });
     this.changed.fire();
   }
 

@@ -5,7 +5,11 @@
  * themselves. Nothing here declares the sampling capability or talks to a server.
  */
 import type * as vscode from 'vscode';
-import { CreateMessageResultSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageResultSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { checkSamplingReply, samplingReplyDocument } from '../../core/inspector/sampling-reply.js';
 import { editJsonDocument } from '../calls/json-editor.js';
 
@@ -13,7 +17,17 @@ import { editJsonDocument } from '../calls/json-editor.js';
  * Lets the user write the reply to a sampling request. Resolves the reply, or undefined when they
  * cancel (close the editor or choose Cancel): the caller then answers the server with a decline.
  */
-export async function manualSamplingReply(server: string, params: CreateMessageRequest['params'], token?: vscode.CancellationToken): Promise<CreateMessageResult | undefined> {
-  const answer = await editJsonDocument(samplingReplyDocument(server, params), `the reply to ${server}`, checkSamplingReply, undefined, token);
+export async function manualSamplingReply(
+  server: string,
+  params: CreateMessageRequest['params'],
+  token?: vscode.CancellationToken,
+): Promise<CreateMessageResult | undefined> {
+  const answer = await editJsonDocument(
+    samplingReplyDocument(server, params),
+    `the reply to ${server}`,
+    checkSamplingReply,
+    undefined,
+    token,
+  );
   return answer ? CreateMessageResultSchema.parse(answer.value) : undefined;
 }

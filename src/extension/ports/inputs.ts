@@ -29,7 +29,13 @@ interface PickItem extends vscode.QuickPickItem {
   value: string;
 }
 
-async function ask(id: string, file: string, decl: InputDeclaration | undefined, description: string | undefined, password: boolean): Promise<string | undefined> {
+async function ask(
+  id: string,
+  file: string,
+  decl: InputDeclaration | undefined,
+  description: string | undefined,
+  password: boolean,
+): Promise<string | undefined> {
   const title = `MCP Host: value for "${id}"`;
   if (decl?.type === 'pickString') {
     const items: PickItem[] = (decl.options ?? []).map((o) => ({
@@ -40,11 +46,18 @@ async function ask(id: string, file: string, decl: InputDeclaration | undefined,
     }));
     // The default first, so Enter takes it.
     items.sort((a, b) => Number(b.value === decl.default) - Number(a.value === decl.default));
-    const picked = await vscode.window.showQuickPick(items, { title, placeHolder: description ?? `Pick a value for \${input:${id}} in ${file}`, ignoreFocusOut: true });
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: description ?? `Pick a value for \${input:${id}} in ${file}`,
+      ignoreFocusOut: true,
+    });
     return picked?.value;
   }
   if (decl?.type === 'command') {
-    const result: unknown = await vscode.commands.executeCommand(decl.command!, ...(decl.args === undefined ? [] : Array.isArray(decl.args) ? decl.args : [decl.args]));
+    const result: unknown = await vscode.commands.executeCommand(
+      decl.command!,
+      ...(decl.args === undefined ? [] : Array.isArray(decl.args) ? decl.args : [decl.args]),
+    );
     if (result === undefined || result === null) return undefined;
     return typeof result === 'string' ? result : JSON.stringify(result);
   }
@@ -101,13 +114,19 @@ export function inputResolver(secrets: vscode.SecretStorage, workspaceState: vsc
 }
 
 /** `mcpHost.clearInputs`: forget the answers, then reload so servers that use them ask again. */
-export function clearInputsCommand(resolver: EditorInputResolver, reload: () => Promise<void>): Pick<CommandTable, 'mcpHost.clearInputs'> {
+export function clearInputsCommand(
+  resolver: EditorInputResolver,
+  reload: () => Promise<void>,
+): Pick<CommandTable, 'mcpHost.clearInputs'> {
   return {
     'mcpHost.clearInputs': async () => {
       const n = await resolver.clear();
-      void vscode.window.showInformationMessage(n ? `Forgot ${n} remembered input ${n === 1 ? 'value' : 'values'} of this workspace; servers that use them ask again.` : 'No input values were remembered for this workspace.');
+      void vscode.window.showInformationMessage(
+        n
+          ? `Forgot ${n} remembered input ${n === 1 ? 'value' : 'values'} of this workspace; servers that use them ask again.`
+          : 'No input values were remembered for this workspace.',
+      );
       if (n) await reload();
     },
   };
 }
-

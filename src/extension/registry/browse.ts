@@ -21,7 +21,11 @@ type ResultItem = vscode.QuickPickItem & { server?: RegistryServer; more?: true 
 /** The registry the settings (and the managed policy) allow, or an error message saying why not. */
 export async function editorRegistry(): Promise<RegistryClient> {
   const cfg = readSettings();
-  const s = await registrySettings({ settingUrl: cfg.registryUrl, env: process.env, managedPath: cfg.managedConfigPath });
+  const s = await registrySettings({
+    settingUrl: cfg.registryUrl,
+    env: process.env,
+    managedPath: cfg.managedConfigPath,
+  });
   requireEnabled(s);
   return new RegistryClient({ baseUrl: s.url });
 }
@@ -62,7 +66,8 @@ export async function browseRegistry(deps: BrowseDeps): Promise<void> {
     const configured = deps.controller.servers().map((s) => ({ name: s.name, config: s.definition.config }));
     const items: ResultItem[] = servers.map((s) => resultItem(s, installedAs(s, configured)));
     if (cursor) items.push({ label: '$(ellipsis) Load more results…', alwaysShow: true, more: true });
-    if (!servers.length && !qp.busy) items.push({ label: query ? `No servers match "${query}"` : 'The registry has no servers', alwaysShow: true });
+    if (!servers.length && !qp.busy)
+      items.push({ label: query ? `No servers match "${query}"` : 'The registry has no servers', alwaysShow: true });
     qp.items = items;
   };
 
@@ -76,7 +81,8 @@ export async function browseRegistry(deps: BrowseDeps): Promise<void> {
       if (ctl.signal.aborted) return;
       servers = append ? [...servers, ...page.servers] : page.servers;
       cursor = page.nextCursor;
-      if (page.skipped.length) deps.log.warn(`registry: skipped ${page.skipped.length} entries: ${page.skipped.join('; ')}`);
+      if (page.skipped.length)
+        deps.log.warn(`registry: skipped ${page.skipped.length} entries: ${page.skipped.join('; ')}`);
       qp.busy = false;
       render();
     } catch (e) {
@@ -131,10 +137,21 @@ async function showDetails(server: RegistryServer, deps: BrowseDeps): Promise<'b
   const items: DetailItem[] = [];
   for (const c of installChoices(server)) {
     if (c.unsupported) items.push({ label: '$(circle-slash) Cannot install', detail: c.unsupported });
-    else items.push({ label: `$(cloud-download) Install: ${c.choice.kind === 'package' ? 'package' : 'remote'}`, description: c.summary, choice: c.choice });
+    else
+      items.push({
+        label: `$(cloud-download) Install: ${c.choice.kind === 'package' ? 'package' : 'remote'}`,
+        description: c.summary,
+        choice: c.choice,
+      });
   }
-  if (server.repositoryUrl) items.push({ label: '$(repo) Repository and README', description: server.repositoryUrl, url: server.repositoryUrl });
-  if (server.websiteUrl) items.push({ label: '$(globe) Website', description: server.websiteUrl, url: server.websiteUrl });
+  if (server.repositoryUrl)
+    items.push({
+      label: '$(repo) Repository and README',
+      description: server.repositoryUrl,
+      url: server.repositoryUrl,
+    });
+  if (server.websiteUrl)
+    items.push({ label: '$(globe) Website', description: server.websiteUrl, url: server.websiteUrl });
   for (const s of server.skipped) items.push({ label: '$(warning) Not readable', detail: s });
   items.push({ label: '$(arrow-left) Back to results', back: true });
   const pick = await vscode.window.showQuickPick(items, {

@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
-import { buildEntry, planInstall, suggestedName, type InstallChoice, type InstallVariable } from '../../core/registry/install.js';
+import {
+  buildEntry,
+  planInstall,
+  suggestedName,
+  type InstallChoice,
+  type InstallVariable,
+} from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { validateServerName } from '../config/cmdline.js';
 import { declareInputs, namesInScope, scopeFile, writeServerEntry, type EditableScope } from '../config/file-edits.js';
@@ -10,12 +16,15 @@ import type { BrowseDeps } from './browse.js';
 async function ask(v: InstallVariable, step: string): Promise<string | undefined> {
   const title = `${step} ${v.label}${v.isRequired ? '' : ' (optional)'}`;
   if (v.choices?.length && !v.isSecret) {
-    const pick = await vscode.window.showQuickPick(v.choices.map((c) => ({ label: c, description: c === v.default ? 'default' : undefined })), { title, placeHolder: v.description, ignoreFocusOut: true });
+    const pick = await vscode.window.showQuickPick(
+      v.choices.map((c) => ({ label: c, description: c === v.default ? 'default' : undefined })),
+      { title, placeHolder: v.description, ignoreFocusOut: true },
+    );
     return pick?.label;
   }
   return vscode.window.showInputBox({
     title,
-    prompt: `${v.description ?? v.label}${v.isSecret ? ' — kept in the editor\'s secret storage, never written to a file' : ''}`,
+    prompt: `${v.description ?? v.label}${v.isSecret ? " — kept in the editor's secret storage, never written to a file" : ''}`,
     value: v.isSecret ? undefined : v.default,
     password: v.isSecret,
     ignoreFocusOut: true,
@@ -28,14 +37,23 @@ async function ask(v: InstallVariable, step: string): Promise<string | undefined
  * comment-preserving edits and the server starts. Secret values go to SecretStorage under the
  * key `${input:ID}` resolves to, and the file only holds the reference.
  */
-export async function installFromRegistry(server: RegistryServer, choice: InstallChoice, deps: BrowseDeps): Promise<void> {
+export async function installFromRegistry(
+  server: RegistryServer,
+  choice: InstallChoice,
+  deps: BrowseDeps,
+): Promise<void> {
   const plan = planInstall(server, choice);
   const hasSecrets = plan.variables.some((v) => v.isSecret);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
     scopes.push(
-      { label: 'Workspace: .vscode/mcp.json', description: hasSecrets ? 'recommended: secrets become password inputs' : undefined, detail: 'VS Code format, in this folder', scope: 'workspace' },
+      {
+        label: 'Workspace: .vscode/mcp.json',
+        description: hasSecrets ? 'recommended: secrets become password inputs' : undefined,
+        detail: 'VS Code format, in this folder',
+        scope: 'workspace',
+      },
       {
         label: 'Project: .mcp.json',
         // Claude Code reads this file too, and it does not know `${input:…}`.
@@ -45,16 +63,23 @@ export async function installFromRegistry(server: RegistryServer, choice: Instal
     );
   }
   scopes.push({ label: 'User Settings', detail: 'Only for you, in every window (mcpHost.servers)', scope: 'user' });
-  const scope = scopes.length === 1 ? scopes[0] : await vscode.window.showQuickPick(scopes, { title: `Install ${server.name}: where?`, ignoreFocusOut: true });
+  const scope =
+    scopes.length === 1
+      ? scopes[0]
+      : await vscode.window.showQuickPick(scopes, { title: `Install ${server.name}: where?`, ignoreFocusOut: true });
   if (!scope) return;
   let folder: string | undefined;
   if (scope.scope !== 'user') {
-    const f = folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
+    const f =
+      folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
     if (!f) return;
     folder = f.uri.fsPath;
   }
 
-  const taken = new Set([...deps.controller.servers().map((s) => s.name), ...(await namesInScope(scope.scope, folder))]);
+  const taken = new Set([
+    ...deps.controller.servers().map((s) => s.name),
+    ...(await namesInScope(scope.scope, folder)),
+  ]);
   const name = await vscode.window.showInputBox({
     title: `Install ${server.name}: name`,
     value: suggestedName(server, taken),
@@ -84,11 +109,17 @@ export async function installFromRegistry(server: RegistryServer, choice: Instal
     const value = secretValues.get(s.id);
     if (value !== undefined) await deps.secrets.store(inputSecretKey(file, s.id), value);
   }
-  if (scope.scope === 'workspace' && secrets.length) await declareInputs(folder!, secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true })));
+  if (scope.scope === 'workspace' && secrets.length)
+    await declareInputs(
+      folder!,
+      secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true })),
+    );
   // Installed by the user just now: it starts without asking them to approve their own choice.
   deps.controller.expectSelfAdded(trimmed);
   await writeServerEntry(scope.scope, folder, trimmed, entry);
-  deps.log.info(`installed ${server.name}${server.version ? `@${server.version}` : ''} as "${trimmed}" (${plan.summary}) in ${file}`);
+  deps.log.info(
+    `installed ${server.name}${server.version ? `@${server.version}` : ''} as "${trimmed}" (${plan.summary}) in ${file}`,
+  );
   await deps.controller.reload();
   void vscode.window.showInformationMessage(`Installed "${trimmed}" from the MCP registry; it is starting.`);
 }

@@ -21,7 +21,9 @@ export class StatusBar implements vscode.Disposable {
     const md = new vscode.MarkdownString(v.tooltip, true);
     this.item.tooltip = md;
     this.item.backgroundColor = v.warning ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.item.accessibilityInformation = { label: `MCP Host: ${v.text.replace('$(plug) ', '')} servers connected${v.problems.length ? `, ${v.problems.length} problems` : ''}` };
+    this.item.accessibilityInformation = {
+      label: `MCP Host: ${v.text.replace('$(plug) ', '')} servers connected${v.problems.length ? `, ${v.problems.length} problems` : ''}`,
+    };
   }
 
   dispose(): void {

@@ -18,7 +18,9 @@ export interface StatusView {
 
 /** Servers that are meant to run (disabled and stopped ones do not count against the total). */
 function counts(kind: string): boolean {
-  return kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual' && kind !== 'policy';
+  return (
+    kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual' && kind !== 'policy'
+  );
 }
 
 export function statusView(servers: ServerSnapshot[], configProblems: ConfigProblem[]): StatusView {
@@ -37,7 +39,8 @@ export function statusView(servers: ServerSnapshot[], configProblems: ConfigProb
     } else if (kind === 'needs-auth') {
       warning = true;
       problems.push(`$(key) ${escapeMarkdown(s.name)}: needs authentication`);
-    } else if (kind === 'not-approved') problems.push(`$(workspace-untrusted) ${escapeMarkdown(s.name)}: waiting for your approval`);
+    } else if (kind === 'not-approved')
+      problems.push(`$(workspace-untrusted) ${escapeMarkdown(s.name)}: waiting for your approval`);
     else if (kind === 'untrusted') problems.push(`$(shield) ${escapeMarkdown(s.name)}: workspace not trusted`);
   }
   for (const p of configProblems) {

@@ -22,8 +22,17 @@ const SPAWN_CODES = /spawn|enoent|eacces|not[-_ ]?found|command/i;
 export function noticeForServer(s: ServerSnapshot): Notice | undefined {
   const st = s.state;
   if (st.kind === 'needs-auth') return { server: s.name, kind: 'needs-auth', message: st.message, key: 'needs-auth' };
-  if (st.kind === 'failed' && s.definition.config.type === 'stdio' && (SPAWN_CODES.test(st.error.code) || /command not found|ENOENT|EACCES/.test(st.error.message))) {
-    return { server: s.name, kind: 'spawn', message: st.error.message, key: `spawn:${st.error.code}:${st.error.message}` };
+  if (
+    st.kind === 'failed' &&
+    s.definition.config.type === 'stdio' &&
+    (SPAWN_CODES.test(st.error.code) || /command not found|ENOENT|EACCES/.test(st.error.message))
+  ) {
+    return {
+      server: s.name,
+      kind: 'spawn',
+      message: st.error.message,
+      key: `spawn:${st.error.code}:${st.error.message}`,
+    };
   }
   return undefined;
 }
@@ -54,6 +63,7 @@ export class NoticeDeduper {
 
   /** Forget policy notices for servers no longer denied. */
   retain(servers: ReadonlySet<string>, prefix: string): void {
-    for (const [server, key] of this.shown) if (key.startsWith(prefix) && !servers.has(server)) this.shown.delete(server);
+    for (const [server, key] of this.shown)
+      if (key.startsWith(prefix) && !servers.has(server)) this.shown.delete(server);
   }
 }

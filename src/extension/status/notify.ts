@@ -30,22 +30,36 @@ export class Notifier {
     this.dedupe.retain(denied, 'policy:');
   }
 
-  private async show(n: Notice, target: { server: string } | { file: string; jsonPath: (string | number)[] }): Promise<void> {
+  private async show(
+    n: Notice,
+    target: { server: string } | { file: string; jsonPath: (string | number)[] },
+  ): Promise<void> {
     switch (n.kind) {
       case 'needs-auth': {
-        const pick = await vscode.window.showWarningMessage(`MCP server "${n.server}" needs you to sign in.`, 'Authenticate', 'Show Logs');
+        const pick = await vscode.window.showWarningMessage(
+          `MCP server "${n.server}" needs you to sign in.`,
+          'Authenticate',
+          'Show Logs',
+        );
         if (pick === 'Authenticate') await vscode.commands.executeCommand('mcpHost.authenticate', target);
         if (pick === 'Show Logs') await vscode.commands.executeCommand('mcpHost.showLogs', target);
         return;
       }
       case 'spawn': {
-        const pick = await vscode.window.showErrorMessage(`MCP server "${n.server}" could not start: ${n.message.split('\n')[0]}`, 'Open Config', 'Show Logs');
+        const pick = await vscode.window.showErrorMessage(
+          `MCP server "${n.server}" could not start: ${n.message.split('\n')[0]}`,
+          'Open Config',
+          'Show Logs',
+        );
         if (pick === 'Open Config') await vscode.commands.executeCommand('mcpHost.openConfig', target);
         if (pick === 'Show Logs') await vscode.commands.executeCommand('mcpHost.showLogs', target);
         return;
       }
       case 'policy-denied': {
-        const pick = await vscode.window.showWarningMessage(`MCP server "${n.server}" is blocked by your organisation's policy: ${n.message.split('\n')[0]}`, 'Open Config');
+        const pick = await vscode.window.showWarningMessage(
+          `MCP server "${n.server}" is blocked by your organisation's policy: ${n.message.split('\n')[0]}`,
+          'Open Config',
+        );
         if (pick === 'Open Config') await vscode.commands.executeCommand('mcpHost.openConfig', target);
         return;
       }

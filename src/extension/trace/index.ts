@@ -37,7 +37,10 @@ function parseTraceUri(uri: vscode.Uri): { server: string; filter: TraceFilter }
   const dir = q.get('direction');
   return {
     server: decodeURIComponent(uri.path.replace(/^\//, '').replace(/\.trace$/, '')),
-    filter: { ...(q.get('method') ? { method: q.get('method')! } : {}), ...(dir === 'in' || dir === 'out' ? { direction: dir as TraceDirection } : {}) },
+    filter: {
+      ...(q.get('method') ? { method: q.get('method')! } : {}),
+      ...(dir === 'in' || dir === 'out' ? { direction: dir as TraceDirection } : {}),
+    },
   };
 }
 
@@ -48,9 +51,13 @@ function serverOf(arg: unknown): string | undefined {
   return typeof s === 'string' ? s : undefined;
 }
 
-export type TraceCommandId = 'mcpHost.toggleTrace' | 'mcpHost.showTrace' | 'mcpHost.filterTrace' | 'mcpHost.clearTrace' | 'mcpHost.exportTrace';
+export type TraceCommandId =
+  'mcpHost.toggleTrace' | 'mcpHost.showTrace' | 'mcpHost.filterTrace' | 'mcpHost.clearTrace' | 'mcpHost.exportTrace';
 
-export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vscode.Disposable[]; commands: Pick<CommandTable, TraceCommandId> } {
+export function registerTrace(
+  host: McpHost,
+  hub: TraceHub,
+): { disposables: vscode.Disposable[]; commands: Pick<CommandTable, TraceCommandId> } {
   const changed = new vscode.EventEmitter<vscode.Uri>();
   // A busy server sends many messages: refresh open trace documents at most a few times a second.
   const refresh = debounce(() => {
@@ -60,13 +67,19 @@ export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vsco
     onDidChange: changed.event,
     provideTextDocumentContent(uri) {
       const { server, filter } = parseTraceUri(uri);
-      return formatTrace(server, hub.records(server), filter, { dropped: hub.dropped(server), enabled: hub.isEnabled(server) });
+      return formatTrace(server, hub.records(server), filter, {
+        dropped: hub.dropped(server),
+        enabled: hub.isEnabled(server),
+      });
     },
   };
   const pick = async (arg: unknown, title: string): Promise<string | undefined> => {
     const given = serverOf(arg);
     if (given) return given;
-    const items = host.servers().map((s) => ({ label: s.name, description: hub.isEnabled(s.name) ? `tracing, ${hub.records(s.name).length} messages` : 'not traced' }));
+    const items = host.servers().map((s) => ({
+      label: s.name,
+      description: hub.isEnabled(s.name) ? `tracing, ${hub.records(s.name).length} messages` : 'not traced',
+    }));
     if (items.length === 0) {
       void vscode.window.showInformationMessage('No MCP server to trace.');
       return undefined;
@@ -94,7 +107,10 @@ export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vsco
       const on = !hub.isEnabled(server);
       hub.setEnabled(server, on);
       if (on) await show(server);
-      else void vscode.window.showInformationMessage(`Protocol trace of ${server} is off (the ${hub.records(server).length} messages recorded are kept).`);
+      else
+        void vscode.window.showInformationMessage(
+          `Protocol trace of ${server} is off (the ${hub.records(server).length} messages recorded are kept).`,
+        );
     },
     'mcpHost.showTrace': async (arg?: unknown) => {
       const server = await pick(arg, 'Show Protocol Trace');
@@ -104,7 +120,11 @@ export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vsco
       const server = await pick(arg, 'Filter Protocol Trace');
       if (!server) return;
       const current = arg instanceof vscode.Uri ? parseTraceUri(arg).filter : {};
-      const method = await vscode.window.showInputBox({ title: `Filter the trace of ${server}`, prompt: 'Show messages whose method contains (empty: every method)', value: current.method ?? '' });
+      const method = await vscode.window.showInputBox({
+        title: `Filter the trace of ${server}`,
+        prompt: 'Show messages whose method contains (empty: every method)',
+        value: current.method ?? '',
+      });
       if (method === undefined) return;
       const dir = await vscode.window.showQuickPick(
         [
@@ -128,13 +148,15 @@ export function registerTrace(host: McpHost, hub: TraceHub): { disposables: vsco
       if (!server) return;
       const records = hub.records(server);
       if (records.length === 0) {
-        void vscode.window.showInformationMessage(`The trace of ${server} is empty${hub.isEnabled(server) ? '' : ': turn tracing on first'}.`);
+        void vscode.window.showInformationMessage(
+          `The trace of ${server} is empty${hub.isEnabled(server) ? '' : ': turn tracing on first'}.`,
+        );
         return;
       }
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const target = await vscode.window.showSaveDialog({
         title: `Export the protocol trace of ${server}`,
-        filters: { 'NDJSON': ['ndjson', 'jsonl'] },
+        filters: { NDJSON: ['ndjson', 'jsonl'] },
         ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${server}.trace.ndjson`) } : {}),
       });
       if (!target) return;

@@ -103,7 +103,8 @@ export function serverDescription(s: ServerSnapshot): string {
   switch (st.kind) {
     case 'connected': {
       const parts = [plural(s.tools.filter(visibleToModel).length, 'tool')];
-      if (s.resources.length + s.resourceTemplates.length > 0) parts.push(plural(s.resources.length + s.resourceTemplates.length, 'resource'));
+      if (s.resources.length + s.resourceTemplates.length > 0)
+        parts.push(plural(s.resources.length + s.resourceTemplates.length, 'resource'));
       if (s.prompts.length > 0) parts.push(plural(s.prompts.length, 'prompt'));
       return parts.join(', ');
     }
@@ -134,7 +135,10 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
   const lines: string[] = [];
   const kind = displayKind(s);
   const held = heldReason(s.definition);
-  lines.push(`**${escapeMarkdown(s.name)}** — ${escapeMarkdown(held ? HELD_TEXT[held] : ConnectionStates.label(s.state))}`, '');
+  lines.push(
+    `**${escapeMarkdown(s.name)}** — ${escapeMarkdown(held ? HELD_TEXT[held] : ConnectionStates.label(s.state))}`,
+    '',
+  );
   const c = s.definition.config;
   lines.push(`Transport: ${code(c.type)}  `);
   if (c.type === 'stdio') lines.push(`Command: ${code(redact([c.command, ...c.args].join(' ')))}  `);
@@ -158,14 +162,18 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
   // Admission says why it held a server back (e.g. an entry pointing at our own gateway).
   const admission = s.definition.admission;
   if (admission && !admission.run) lines.push('', escapeMarkdown(redact(admission.message)));
-  if (kind === 'untrusted') lines.push('', 'Servers defined by this workspace only start once you trust the workspace.');
+  if (kind === 'untrusted')
+    lines.push('', 'Servers defined by this workspace only start once you trust the workspace.');
   if (kind === 'not-approved') lines.push('', 'Use **Start Server** to review and approve what it would run.');
   return lines.join('\n');
 }
 
 export function serverView(s: ServerSnapshot, redact: (text: string) => string): ItemView {
   const look = ICONS[displayKind(s)];
-  const hasChildren = s.state.kind === 'connected' && !heldReason(s.definition) && s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0;
+  const hasChildren =
+    s.state.kind === 'connected' &&
+    !heldReason(s.definition) &&
+    s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0;
   return {
     label: s.name,
     description: serverDescription(s),
@@ -241,7 +249,12 @@ export function resourceView(r: HostResource): ItemView {
   return {
     label: r.title ?? r.name,
     description: r.uri,
-    tooltip: [`**${escapeMarkdown(r.title ?? r.name)}**`, code(r.uri), r.mimeType ? code(r.mimeType) : '', r.description ? escapeMarkdown(r.description) : '']
+    tooltip: [
+      `**${escapeMarkdown(r.title ?? r.name)}**`,
+      code(r.uri),
+      r.mimeType ? code(r.mimeType) : '',
+      r.description ? escapeMarkdown(r.description) : '',
+    ]
       .filter(Boolean)
       .join('\n\n'),
     icon: 'file',
@@ -255,11 +268,21 @@ export function templateView(r: HostResourceTemplate): ItemView {
   return {
     label: r.title ?? r.name,
     description: r.uriTemplate,
-    tooltip: [`**${escapeMarkdown(r.title ?? r.name)}**`, code(r.uriTemplate), r.description ? escapeMarkdown(r.description) : ''].filter(Boolean).join('\n\n'),
+    tooltip: [
+      `**${escapeMarkdown(r.title ?? r.name)}**`,
+      code(r.uriTemplate),
+      r.description ? escapeMarkdown(r.description) : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     icon: 'symbol-snippet',
     contextValue: 'mcpResourceTemplate',
     collapsible: 'none',
-    command: { command: 'mcpHost.readResource', title: 'Read Resource', arguments: [{ server: r.server, uriTemplate: r.uriTemplate }] },
+    command: {
+      command: 'mcpHost.readResource',
+      title: 'Read Resource',
+      arguments: [{ server: r.server, uriTemplate: r.uriTemplate }],
+    },
   };
 }
 
@@ -268,7 +291,9 @@ export function promptView(p: HostPrompt): ItemView {
   return {
     label: p.title ?? p.name,
     description: args || undefined,
-    tooltip: [`**${escapeMarkdown(p.title ?? p.name)}**`, p.description ? escapeMarkdown(p.description) : ''].filter(Boolean).join('\n\n'),
+    tooltip: [`**${escapeMarkdown(p.title ?? p.name)}**`, p.description ? escapeMarkdown(p.description) : '']
+      .filter(Boolean)
+      .join('\n\n'),
     icon: 'comment',
     contextValue: 'mcpPrompt',
     collapsible: 'none',
@@ -287,7 +312,11 @@ export function problemView(p: ConfigProblem, redact: (text: string) => string):
     color: p.severity === 'error' ? 'errorForeground' : 'list.warningForeground',
     contextValue: `mcpProblem.${p.severity}`,
     collapsible: 'none',
-    command: { command: 'mcpHost.openConfig', title: 'Open Config', arguments: [{ file: p.file, jsonPath: p.jsonPath }] },
+    command: {
+      command: 'mcpHost.openConfig',
+      title: 'Open Config',
+      arguments: [{ file: p.file, jsonPath: p.jsonPath }],
+    },
   };
 }
 

@@ -6,46 +6,76 @@
 import type { ConfigProblem, Scope } from '../../core/config/types.js';
 import type { CategoryKind } from './model.js';
 
-export type TreeNode = GroupNode | ServerNode | CategoryNode | ToolNode | ResourceNode | TemplateNode | PromptNode | ProblemNode;
+export type TreeNode =
+  GroupNode | ServerNode | CategoryNode | ToolNode | ResourceNode | TemplateNode | PromptNode | ProblemNode;
 
 export class GroupNode {
   readonly type = 'group';
-  constructor(readonly id: string, readonly scope: Scope) {}
+  constructor(
+    readonly id: string,
+    readonly scope: Scope,
+  ) {}
 }
 
 export class ServerNode {
   readonly type = 'server';
-  constructor(readonly id: string, readonly server: string) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+  ) {}
 }
 
 export class CategoryNode {
   readonly type = 'category';
-  constructor(readonly id: string, readonly server: string, readonly kind: CategoryKind) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly kind: CategoryKind,
+  ) {}
 }
 
 export class ToolNode {
   readonly type = 'tool';
-  constructor(readonly id: string, readonly server: string, readonly tool: string) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly tool: string,
+  ) {}
 }
 
 export class ResourceNode {
   readonly type = 'resource';
-  constructor(readonly id: string, readonly server: string, readonly uri: string) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly uri: string,
+  ) {}
 }
 
 export class TemplateNode {
   readonly type = 'template';
-  constructor(readonly id: string, readonly server: string, readonly uriTemplate: string) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly uriTemplate: string,
+  ) {}
 }
 
 export class PromptNode {
   readonly type = 'prompt';
-  constructor(readonly id: string, readonly server: string, readonly prompt: string) {}
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly prompt: string,
+  ) {}
 }
 
 export class ProblemNode {
   readonly type = 'problem';
-  constructor(readonly id: string, public problem: ConfigProblem) {}
+  constructor(
+    readonly id: string,
+    public problem: ConfigProblem,
+  ) {}
   get file(): string {
     return this.problem.file;
   }

@@ -110,7 +110,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       });
       const scopes = scopesInUse(servers);
       if (scopes.length > 1) {
-        return [...scopes.map((scope) => this.node(`group/${scope}`, () => new GroupNode(`group/${scope}`, scope))), ...problems];
+        return [
+          ...scopes.map((scope) => this.node(`group/${scope}`, () => new GroupNode(`group/${scope}`, scope))),
+          ...problems,
+        ];
       }
       return [...servers.map((s) => this.serverNode(s.name)), ...problems];
     }
@@ -143,26 +146,41 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     switch (c.kind) {
       case 'tools':
         // App-only tools (MCP Apps `visibility: ["app"]`) are for the app, not for people.
-        return s.tools.filter(visibleToModel).map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
+        return s.tools
+          .filter(visibleToModel)
+          .map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
       case 'resources':
-        return s.resources.map((r) => this.node(`${base}/${r.uri}`, () => new ResourceNode(`${base}/${r.uri}`, s.name, r.uri)));
+        return s.resources.map((r) =>
+          this.node(`${base}/${r.uri}`, () => new ResourceNode(`${base}/${r.uri}`, s.name, r.uri)),
+        );
       case 'templates':
-        return s.resourceTemplates.map((r) => this.node(`${base}/${r.uriTemplate}`, () => new TemplateNode(`${base}/${r.uriTemplate}`, s.name, r.uriTemplate)));
+        return s.resourceTemplates.map((r) =>
+          this.node(
+            `${base}/${r.uriTemplate}`,
+            () => new TemplateNode(`${base}/${r.uriTemplate}`, s.name, r.uriTemplate),
+          ),
+        );
       case 'prompts':
-        return s.prompts.map((p) => this.node(`${base}/${p.name}`, () => new PromptNode(`${base}/${p.name}`, s.name, p.name)));
+        return s.prompts.map((p) =>
+          this.node(`${base}/${p.name}`, () => new PromptNode(`${base}/${p.name}`, s.name, p.name)),
+        );
     }
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
     const item = toTreeItem(this.view(element), element.id);
-    applyToolCheckbox(item, element, this.toolFilter, () => ('server' in element ? (this.source.server(element.server)?.tools.map((t) => t.name) ?? []) : []));
+    applyToolCheckbox(item, element, this.toolFilter, () =>
+      'server' in element ? (this.source.server(element.server)?.tools.map((t) => t.name) ?? []) : [],
+    );
     return item;
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
     if (element.type === 'server') {
       const s = this.source.server(element.server);
-      return s && scopesInUse(this.source.servers()).length > 1 ? this.nodes.get(`group/${s.definition.source.scope}`) : undefined;
+      return s && scopesInUse(this.source.servers()).length > 1
+        ? this.nodes.get(`group/${s.definition.source.scope}`)
+        : undefined;
     }
     if (element.type === 'category') return this.nodes.get(serverId(element.server));
     if (element.type === 'tool') return this.nodes.get(`${serverId(element.server)}/tools`);
@@ -176,13 +194,22 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const gone: ItemView = { label: '(removed)', icon: 'circle-outline', contextValue: 'mcpGone', collapsible: 'none' };
     switch (element.type) {
       case 'group':
-        return groupView(element.scope, this.source.servers().filter((s) => s.definition.source.scope === element.scope).length);
+        return groupView(
+          element.scope,
+          this.source.servers().filter((s) => s.definition.source.scope === element.scope).length,
+        );
       case 'server': {
         const s = this.source.server(element.server);
         if (!s) return gone;
         const v = serverView(s, this.redact);
         const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
-        return note ? { ...v, description: `${v.description ?? ''} · ${note}`, tooltip: `${v.tooltip ?? ''}\n\nLast dev-mode restart: ${note.replace(/[\\*_[\]<>]/g, '\\$&')}` } : v;
+        return note
+          ? {
+              ...v,
+              description: `${v.description ?? ''} · ${note}`,
+              tooltip: `${v.tooltip ?? ''}\n\nLast dev-mode restart: ${note.replace(/[\\*_[\]<>]/g, '\\$&')}`,
+            }
+          : v;
       }
       case 'category': {
         const s = this.source.server(element.server);
@@ -198,7 +225,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return r ? resourceView(r) : gone;
       }
       case 'template': {
-        const r = this.source.server(element.server)?.resourceTemplates.find((x) => x.uriTemplate === element.uriTemplate);
+        const r = this.source
+          .server(element.server)
+          ?.resourceTemplates.find((x) => x.uriTemplate === element.uriTemplate);
         return r ? templateView(r) : gone;
       }
       case 'prompt': {

@@ -11,7 +11,12 @@ import type { TreeNode } from './nodes.js';
  * Decorates a tool row with its checkbox, and a server's Tools folder with how many are off (the
  * provider calls this from getTreeItem; `toolNames` are the server's current tools).
  */
-export function applyToolCheckbox(item: vscode.TreeItem, node: TreeNode, filter: ToolFilter | undefined, toolNames: () => string[] = () => []): void {
+export function applyToolCheckbox(
+  item: vscode.TreeItem,
+  node: TreeNode,
+  filter: ToolFilter | undefined,
+  toolNames: () => string[] = () => [],
+): void {
   if (!filter) return;
   if (node.type === 'category' && node.kind === 'tools') {
     const names = new Set(toolNames());
@@ -23,19 +28,29 @@ export function applyToolCheckbox(item: vscode.TreeItem, node: TreeNode, filter:
   const on = filter.isEnabled(node.server, node.tool);
   item.checkboxState = {
     state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
-    tooltip: on ? 'Enabled: offered in Call Tool and to other tools. Untick to hide it.' : 'Disabled in this workspace. Tick to offer it again.',
+    tooltip: on
+      ? 'Enabled: offered in Call Tool and to other tools. Untick to hide it.'
+      : 'Disabled in this workspace. Tick to offer it again.',
   };
   if (!on) item.description = item.description ? `off · ${String(item.description)}` : 'off';
 }
 
 /** Writes the user's ticks to the filter. */
-export function bindToolCheckboxes(view: vscode.TreeView<TreeNode>, filter: ToolFilter, log: { warn(m: string): void }): vscode.Disposable {
+export function bindToolCheckboxes(
+  view: vscode.TreeView<TreeNode>,
+  filter: ToolFilter,
+  log: { warn(m: string): void },
+): vscode.Disposable {
   return view.onDidChangeCheckboxState((e) => {
     for (const [node, state] of e.items) {
       if (node.type !== 'tool') continue;
-      filter.setEnabled(node.server, node.tool, state === vscode.TreeItemCheckboxState.Checked).catch((err: unknown) => {
-        log.warn(`could not remember the choice for tool ${node.tool} of ${node.server}: ${err instanceof Error ? err.message : String(err)}`);
-      });
+      filter
+        .setEnabled(node.server, node.tool, state === vscode.TreeItemCheckboxState.Checked)
+        .catch((err: unknown) => {
+          log.warn(
+            `could not remember the choice for tool ${node.tool} of ${node.server}: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
     }
   });
 }

@@ -20,7 +20,11 @@ export function packagedVsix(): string {
   }
   if (vsix) return vsix;
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
-  const r = spawnSync('npm', ['run', 'package'], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync('npm', ['run', 'package'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
   if (r.status !== 0) throw new Error(`npm run package failed:\n${r.stdout}\n${r.stderr}`);
   vsix = join(repoRoot, `${pkg.name}-${pkg.version}.vsix`);
   return vsix;
@@ -44,7 +48,10 @@ export function codeServer(version?: string): CodeServerInstall {
   const known = installs.get(key);
   if (known) return known;
   const script = join(repoRoot, 'scripts', 'code-server.mjs');
-  const r = spawnSync(process.execPath, [script, '--json', ...(version ? ['--version', version] : [])], { cwd: repoRoot, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [script, '--json', ...(version ? ['--version', version] : [])], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`installing code-server ${version ?? ''} failed:\n${r.stdout}\n${r.stderr}`);
   const lines = r.stdout.trim().split('\n');
   const found = JSON.parse(lines[lines.length - 1] ?? '{}') as Partial<CodeServerInstall>;
@@ -72,7 +79,13 @@ export function chromiumPath(): string {
 }
 
 /** Installs a .vsix into an extensions folder with code-server's CLI. */
-export function installExtension(vsixPath: string, extensionsDir: string, userDataDir: string, env: NodeJS.ProcessEnv, cs: CodeServerInstall = codeServer()): void {
+export function installExtension(
+  vsixPath: string,
+  extensionsDir: string,
+  userDataDir: string,
+  env: NodeJS.ProcessEnv,
+  cs: CodeServerInstall = codeServer(),
+): void {
   execFileSync(
     cs.node,
     [cs.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsixPath],

@@ -10,7 +10,8 @@ export { killTree, killTreeSync, processTree } from '../../../scripts/lib/kill-t
  * dispose can stop it.
  */
 export function startWatchdog(pgid: number, dir: string): number | undefined {
-  const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; sleep 1; rm -rf -- "$3"; exit 0';
+  const script =
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; sleep 1; rm -rf -- "$3"; exit 0';
   const child = spawn('sh', ['-c', script, 'mcp-host-e2e-watchdog', String(process.pid), String(pgid), dir], {
     detached: true,
     stdio: 'ignore',

@@ -55,7 +55,11 @@ export async function answerDialog(vs: VSCode, match: RegExp, button: string): P
   await dialog.waitFor({ state: 'visible', timeout: WAIT });
   const text = await dialog.innerText();
   assert.match(text, match);
-  await dialog.locator('.dialog-buttons .monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).first().click();
+  await dialog
+    .locator('.dialog-buttons .monaco-button')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) })
+    .first()
+    .click();
   await poll(`the dialog to close after "${button}"`, WAIT, async () => {
     if (!(await dialog.isVisible())) return true;
     const now = await dialog.innerText().catch(() => '');
@@ -68,7 +72,9 @@ export async function answerDialog(vs: VSCode, match: RegExp, button: string): P
 export async function previewText(vs: VSCode, needle: string | RegExp, timeoutMs = WAIT): Promise<string> {
   return poll(`a Markdown preview containing ${needle}`, timeoutMs, async () => {
     for (const frame of vs.page.frames()) {
-      const text = await frame.evaluate(() => (document.querySelector('.markdown-body') ? document.body.innerText : '')).catch(() => '');
+      const text = await frame
+        .evaluate(() => (document.querySelector('.markdown-body') ? document.body.innerText : ''))
+        .catch(() => '');
       if (text && (typeof needle === 'string' ? text.includes(needle) : needle.test(text))) return text;
     }
     return undefined;
@@ -87,7 +93,10 @@ export async function answerInput(vs: VSCode, title: RegExp, value: string): Pro
 export async function clickPreviewLink(vs: VSCode, linkText: string): Promise<void> {
   const frame = await poll(`a preview with a link "${linkText}"`, WAIT, async () => {
     for (const f of vs.page.frames()) {
-      const n = await f.locator('.markdown-body a', { hasText: linkText }).count().catch(() => 0);
+      const n = await f
+        .locator('.markdown-body a', { hasText: linkText })
+        .count()
+        .catch(() => 0);
       if (n > 0) return f;
     }
     return undefined;

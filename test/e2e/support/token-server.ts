@@ -29,7 +29,9 @@ export async function startTokenServer(token: string): Promise<TokenServer> {
     const authorized = req.headers.authorization === `Bearer ${token}`;
     requests.push({ method: req.method ?? '', authorized });
     if (!authorized) {
-      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'wrong or missing token' }));
+      res
+        .writeHead(403, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'wrong or missing token' }));
       return;
     }
     if (req.method !== 'POST') {
@@ -38,7 +40,11 @@ export async function startTokenServer(token: string): Promise<TokenServer> {
     }
     void (async () => {
       const mcp = new McpServer({ name: 'secure-echo', version: '1.0.0' });
-      mcp.registerTool('echo', { description: 'Echoes the message', inputSchema: { message: z.string() } }, ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+      mcp.registerTool(
+        'echo',
+        { description: 'Echoes the message', inputSchema: { message: z.string() } },
+        ({ message }) => ({ content: [{ type: 'text', text: message }] }),
+      );
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());
       await mcp.connect(transport);

@@ -36,7 +36,11 @@ export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<v
 
 /** The activity-bar entry of a view container, by its title (ours is "MCP Host"). */
 export function activityBarItem(page: Page, title: string): Locator {
-  return page.locator(`.part.activitybar li.action-item[aria-label="${title}"], .part.activitybar li.action-item:has(> a[aria-label="${title}"])`).first();
+  return page
+    .locator(
+      `.part.activitybar li.action-item[aria-label="${title}"], .part.activitybar li.action-item:has(> a[aria-label="${title}"])`,
+    )
+    .first();
 }
 
 /**
@@ -49,7 +53,9 @@ export function activityBarItem(page: Page, title: string): Locator {
 export async function showViewContainer(page: Page, title: string, timeoutMs: number): Promise<void> {
   const item = activityBarItem(page, title);
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  const heading = page.locator(`.part.sidebar .composite.title h2`).filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
+  const heading = page
+    .locator(`.part.sidebar .composite.title h2`)
+    .filter({ hasText: new RegExp(`^${escapeRegExp(title)}`) });
   await poll(`the ${title} view to show`, timeoutMs, async () => {
     if (await heading.isVisible()) return true;
     await item.click();
@@ -87,33 +93,66 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
   // Each round looks at the screen and does the next step from there: an editor or panel that
   // opens late can take the focus and close the palette at any point (after F1, after typing,
   // before the click), and then the step it undid is done again.
-  const outcome = await poll(`the palette to run "${title}"`, timeoutMs, async (): Promise<'ran' | 'missing' | undefined> => {
-    if (!(await widget.isVisible())) {
-      missingSince = undefined;
-      for (const key of ['F1', 'Control+Shift+P']) {
-        await page.keyboard.press(key);
-        if (await widget.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) break;
-      }
+  const outcome = await poll(
+    `the palette to run "${title}"`,
+    timeoutMs,
+    async (): Promise<'ran' | 'missing' | undefined> => {
       if (!(await widget.isVisible())) {
-        // Keys can land in a webview or terminal that keeps them; the title bar's command center
-        // opens the same quick input with a click, and the ">" typed below switches it to commands.
-        await page.locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center').first().click({ timeout: 3000 }).catch(() => undefined);
-        return undefined;
+        missingSince = undefined;
+        for (const key of ['F1', 'Control+Shift+P']) {
+          await page.keyboard.press(key);
+          if (
+            await widget.waitFor({ state: 'visible', timeout: 3000 }).then(
+              () => true,
+              () => false,
+            )
+          )
+            break;
+        }
+        if (!(await widget.isVisible())) {
+          // Keys can land in a webview or terminal that keeps them; the title bar's command center
+          // opens the same quick input with a click, and the ">" typed below switches it to commands.
+          await page
+            .locator('.part.titlebar .command-center .action-label, .part.titlebar .command-center')
+            .first()
+            .click({ timeout: 3000 })
+            .catch(() => undefined);
+          return undefined;
+        }
       }
-    }
-    if ((await input.inputValue().catch(() => '')) !== `>${title}`) {
-      missingSince = undefined;
-      await input.fill(`>${title}`, { timeout: 3000 }).catch(() => undefined);
-    }
-    if (!(await row.first().waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false))) {
-      offered = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-      const shown = (await widget.isVisible()) && (await input.inputValue().catch(() => '')) === `>${title}`;
-      if (!shown) return undefined;
-      missingSince ??= Date.now();
-      return Date.now() - missingSince > 8000 ? 'missing' : undefined;
-    }
-    return (await row.first().click({ timeout: 3000 }).then(() => true, () => false)) ? 'ran' : undefined;
-  });
+      if ((await input.inputValue().catch(() => '')) !== `>${title}`) {
+        missingSince = undefined;
+        await input.fill(`>${title}`, { timeout: 3000 }).catch(() => undefined);
+      }
+      if (
+        !(await row
+          .first()
+          .waitFor({ state: 'visible', timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          ))
+      ) {
+        offered = await widget
+          .locator('.monaco-list-row')
+          .allInnerTexts()
+          .catch(() => []);
+        const shown = (await widget.isVisible()) && (await input.inputValue().catch(() => '')) === `>${title}`;
+        if (!shown) return undefined;
+        missingSince ??= Date.now();
+        return Date.now() - missingSince > 8000 ? 'missing' : undefined;
+      }
+      return (await row
+        .first()
+        .click({ timeout: 3000 })
+        .then(
+          () => true,
+          () => false,
+        ))
+        ? 'ran'
+        : undefined;
+    },
+  );
   if (outcome === 'missing') {
     await page.keyboard.press('Escape');
     throw new Error(`command "${title}" is not in the palette; it offered: ${JSON.stringify(offered.slice(0, 10))}`);
@@ -133,7 +172,10 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
 export async function editorText(editor: Locator): Promise<string> {
   const lines = await editor.locator('.view-lines .view-line').evaluateAll((els) =>
     els
-      .map((el) => ({ top: parseFloat((el as HTMLElement).style.top || '0'), text: (el.textContent ?? '').replace(/\u00a0/g, ' ') }))
+      .map((el) => ({
+        top: parseFloat((el as HTMLElement).style.top || '0'),
+        text: (el.textContent ?? '').replace(/\u00a0/g, ' '),
+      }))
       .sort((a, b) => a.top - b.top)
       .map((l) => l.text),
   );
@@ -200,8 +242,6 @@ export async function outputChannelText(page: Page, name: string, timeoutMs: num
   });
 }
 
-
-
 /** The visible quick input (palette, quick pick or input box). */
 export function quickInput(page: Page): Locator {
   return page.locator('.quick-input-widget');
@@ -221,7 +261,9 @@ export async function pickQuickItem(page: Page, label: string | RegExp, timeoutM
   const widget = quickInput(page);
   await widget.waitFor({ state: 'visible', timeout: timeoutMs });
   const match = typeof label === 'string' ? new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) : label;
-  const row = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name').filter({ hasText: match }) });
+  const row = widget
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name').filter({ hasText: match }) });
   try {
     if (typeof label === 'string') {
       try {
@@ -257,7 +299,9 @@ export async function clickDialogButton(page: Page, label: string, timeoutMs: nu
   const text = await box.innerText();
   const button = box.locator('.monaco-button').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) });
   if ((await button.count()) === 0) {
-    throw new Error(`the dialog has no "${label}" button; it shows: ${JSON.stringify(await box.locator('.monaco-button').allInnerTexts())}`);
+    throw new Error(
+      `the dialog has no "${label}" button; it shows: ${JSON.stringify(await box.locator('.monaco-button').allInnerTexts())}`,
+    );
   }
   await button.first().click();
   await box.waitFor({ state: 'hidden', timeout: timeoutMs });
@@ -281,8 +325,11 @@ export function contextMenu(page: Page): Locator {
 export async function runContextMenuEntry(page: Page, label: string, timeoutMs: number): Promise<void> {
   const menu = contextMenu(page);
   await menu.waitFor({ state: 'visible', timeout: timeoutMs });
-  const labels = (await menu.locator('.action-item:not(.disabled) .action-label').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
-  if (!labels.includes(label)) throw new Error(`the context menu has no "${label}" entry; it shows: ${JSON.stringify(labels)}`);
+  const labels = (await menu.locator('.action-item:not(.disabled) .action-label').allInnerTexts())
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!labels.includes(label))
+    throw new Error(`the context menu has no "${label}" entry; it shows: ${JSON.stringify(labels)}`);
   const focused = menu.locator('.action-item.focused .action-label');
   for (let i = 0; i <= labels.length; i++) {
     await page.keyboard.press('ArrowDown');

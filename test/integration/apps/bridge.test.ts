@@ -31,7 +31,9 @@ function next<T>(register: (cb: (v: T) => void) => void): Promise<T> {
 }
 
 function text(r: { content?: unknown[] }): string {
-  return (r.content ?? []).map((c) => ((c as { type: string }).type === 'text' ? (c as { text: string }).text : '')).join('\n');
+  return (r.content ?? [])
+    .map((c) => ((c as { type: string }).type === 'text' ? (c as { text: string }).text : ''))
+    .join('\n');
 }
 
 let host: ConnectionManager;
@@ -67,14 +69,19 @@ describe('tools and resources of an app', () => {
     assert.deepEqual(tool('legacy_counter').ui, { resourceUri: APP_URI });
     assert.deepEqual(tool('reset_counter').ui, { resourceUri: APP_URI, visibility: ['app'] });
     assert.deepEqual(tool('counter_stats').ui, { visibility: ['model'] });
-    const forPeople = host.server('counter')!.tools.filter(visibleToModel).map((t) => t.name);
+    const forPeople = host
+      .server('counter')!
+      .tools.filter(visibleToModel)
+      .map((t) => t.name);
     assert.deepEqual(forPeople.sort(), ['counter_stats', 'legacy_counter', 'show_counter']);
   });
 
   test('a host without apps does not declare the extension', async () => {
     const plain = createHost({ logger: new MemoryLogger(), blobDir: dir });
     try {
-      plain.setDefinitions([def('counter', { type: 'stdio', command: process.execPath, args: [path.join(FIXTURES, 'app-server.mjs')] })]);
+      plain.setDefinitions([
+        def('counter', { type: 'stdio', command: process.execPath, args: [path.join(FIXTURES, 'app-server.mjs')] }),
+      ]);
       await waitFor(plain, 'counter', (s) => s.state.kind === 'connected');
       assert.match(text((await plain.callTool('counter', 'counter_stats', {})) as never), /client ui extension: none/);
     } finally {
@@ -87,7 +94,10 @@ describe('tools and resources of an app', () => {
     assert.match(res.html, /<button id="reset"/);
     assert.deepEqual(res.meta, { csp: { connectDomains: [] }, prefersBorder: false });
     assert.match(buildAppCsp(res.meta.csp).policy, /connect-src 'none'/);
-    await assert.rejects(loadAppResource((uri) => host.readResource('counter', uri), 'https://example.com/app.html'), /must be a ui:\/\/ URI/);
+    await assert.rejects(
+      loadAppResource((uri) => host.readResource('counter', uri), 'https://example.com/app.html'),
+      /must be a ui:\/\/ URI/,
+    );
   });
 });
 
@@ -124,7 +134,8 @@ async function open(setup?: (app: App) => void): Promise<Harness> {
     callTool: async (t, args, signal): Promise<ToolCallResult> => {
       h.calls.push({ tool: t.name, args });
       // The same rule the editor applies: a tool not marked read-only asks first.
-      if (t.annotations.readOnlyHint !== true && !(await h.confirm(t, signal))) throw new Error(`the user declined to run ${t.name}`);
+      if (t.annotations.readOnlyHint !== true && !(await h.confirm(t, signal)))
+        throw new Error(`the user declined to run ${t.name}`);
       return host.callTool('counter', t.name, args, { signal });
     },
     readResource: (uri, signal) => host.readResource('counter', uri, { signal }),
@@ -176,7 +187,10 @@ describe('the bridge between an app and the host', () => {
       assert.equal((ctx?.toolInfo?.tool as { name: string }).name, 'show_counter');
       assert.deepEqual(h.app.getHostCapabilities()?.serverTools, {});
       const listed = await h.app.listServerResources();
-      assert.deepEqual(listed.resources.map((r) => r.uri), [APP_URI]);
+      assert.deepEqual(
+        listed.resources.map((r) => r.uri),
+        [APP_URI],
+      );
       const read = await h.app.readServerResource({ uri: APP_URI });
       assert.match(String((read.contents[0] as { text?: string }).text), /Counter app/);
       const r = await host.callTool('counter', 'show_counter', { start: 7 });
@@ -203,8 +217,15 @@ describe('the bridge between an app and the host', () => {
         asked.push(t.name);
         return false;
       };
-      await assert.rejects(h.app.callServerTool({ name: 'reset_counter', arguments: {} }), /declined to run reset_counter/);
-      assert.match(text((await host.callTool('counter', 'counter_stats', {})) as never), /^counter 5;/, 'the declined call did not run');
+      await assert.rejects(
+        h.app.callServerTool({ name: 'reset_counter', arguments: {} }),
+        /declined to run reset_counter/,
+      );
+      assert.match(
+        text((await host.callTool('counter', 'counter_stats', {})) as never),
+        /^counter 5;/,
+        'the declined call did not run',
+      );
       h.confirm = async (t) => {
         asked.push(t.name);
         return true;
@@ -212,7 +233,10 @@ describe('the bridge between an app and the host', () => {
       const r = await h.app.callServerTool({ name: 'reset_counter', arguments: {} });
       assert.equal(text(r), 'counter reset from 5 to 0');
       assert.deepEqual(asked, ['reset_counter', 'reset_counter']);
-      assert.deepEqual(h.calls.map((c) => c.tool), ['reset_counter', 'reset_counter']);
+      assert.deepEqual(
+        h.calls.map((c) => c.tool),
+        ['reset_counter', 'reset_counter'],
+      );
     } finally {
       await shut(h);
     }
@@ -223,8 +247,14 @@ describe('the bridge between an app and the host', () => {
     try {
       await assert.rejects(h.app.callServerTool({ name: 'counter_stats', arguments: {} }), /not available to apps/);
       const otherTool = host.server('other')!.tools[0]!;
-      await assert.rejects(h.app.callServerTool({ name: otherTool.name, arguments: { text: 'x' } }), /counter has no tool "echo"/);
-      await assert.rejects(h.app.callServerTool({ name: otherTool.qualifiedName, arguments: {} }), /an app can only call tools of its own server/);
+      await assert.rejects(
+        h.app.callServerTool({ name: otherTool.name, arguments: { text: 'x' } }),
+        /counter has no tool "echo"/,
+      );
+      await assert.rejects(
+        h.app.callServerTool({ name: otherTool.qualifiedName, arguments: {} }),
+        /an app can only call tools of its own server/,
+      );
       assert.deepEqual(h.calls, [], 'no refused call reached the host');
     } finally {
       await shut(h);
@@ -239,7 +269,10 @@ describe('the bridge between an app and the host', () => {
       h.linkAnswer = true;
       const opened = await h.app.openLink({ url: 'https://example.com/docs' });
       assert.notEqual(opened.isError, true);
-      await assert.rejects(h.app.openLink({ url: 'command:workbench.action.terminal.new' }), /only http, https and mailto/);
+      await assert.rejects(
+        h.app.openLink({ url: 'command:workbench.action.terminal.new' }),
+        /only http, https and mailto/,
+      );
       await assert.rejects(h.app.openLink({ url: 'file:///etc/passwd' }), /only http, https and mailto/);
       assert.deepEqual(h.links, ['https://example.com/docs', 'https://example.com/docs']);
       const sized = next<void>((cb) => (h.onResize = cb));
@@ -254,7 +287,15 @@ describe('the bridge between an app and the host', () => {
   test('garbage on the pipe is dropped and the bridge keeps working', async () => {
     const h = await open();
     try {
-      for (const junk of ['hello', 42, null, { jsonrpc: '1.0', method: 'tools/call' }, { jsonrpc: '2.0', id: {}, method: 'x' }, [1, 2]]) h.appPort.postMessage(junk);
+      for (const junk of [
+        'hello',
+        42,
+        null,
+        { jsonrpc: '1.0', method: 'tools/call' },
+        { jsonrpc: '2.0', id: {}, method: 'x' },
+        [1, 2],
+      ])
+        h.appPort.postMessage(junk);
       const r = await h.app.callServerTool({ name: 'show_counter', arguments: { start: 3 } });
       assert.equal(text(r), 'counter is 3');
     } finally {

@@ -14,7 +14,14 @@ import { buildAppCsp } from '../../../src/core/apps/csp.js';
 import { appDocument } from '../../../src/core/apps/document.js';
 import { chromiumPath } from '../../e2e/support/prepare.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 let browser: Browser;
 let probe: Server;
@@ -79,7 +86,9 @@ async function run(connectDomains: string[] | undefined): Promise<{ report: Repo
   });
   try {
     // Strings, not functions: tsx's transform would add helpers the browser does not have.
-    await page.addInitScript('window.__relayed = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__relayed.push(m) });');
+    await page.addInitScript(
+      'window.__relayed = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__relayed.push(m) });',
+    );
     await page.goto(pageUrl);
     const handle = await page.waitForFunction(
       "(window.__relayed.find((m) => m.kind === 'app' && m.message && m.message.method === 'probe') || {}).message?.params",
@@ -95,7 +104,10 @@ test('the frame blocks a fetch to a loopback port its resource did not declare',
   const { report, violations } = await run(undefined);
   assert.match(report.fetch, /^blocked TypeError/);
   assert.equal(probeHits, before, 'the probe port saw no request');
-  assert.ok(violations.some((v) => /connect-src 'none'/.test(v)), `a CSP violation was reported: ${violations.join(' | ')}`);
+  assert.ok(
+    violations.some((v) => /connect-src 'none'/.test(v)),
+    `a CSP violation was reported: ${violations.join(' | ')}`,
+  );
   assert.match(report.parentDoc, /^blocked: SecurityError/, 'the app cannot touch the page that holds the webview API');
   // (Whether acquireVsCodeApi exists in the frame is checked in real VS Code, apps.e2e.test.ts:
   // here the stand-in is an init script, which Playwright also runs in child frames.)

@@ -5,7 +5,10 @@ const jar = new Map();
 let url = new URL(start);
 const origin = url.origin;
 for (let hop = 0; hop < 20 && url.origin === origin; hop++) {
-  const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  const res = await fetch(url, {
+    redirect: 'manual',
+    headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
   for (const c of res.headers.getSetCookie()) {
     const [pair] = c.split(';');
     const i = pair.indexOf('=');

@@ -55,7 +55,14 @@ export async function startOidcFixture(): Promise<OidcFixture> {
 
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: M2M_BASIC.clientId, client_secret: M2M_BASIC.clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], token_endpoint_auth_method: 'client_secret_basic' },
+      {
+        client_id: M2M_BASIC.clientId,
+        client_secret: M2M_BASIC.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
       {
         client_id: M2M_JWT.clientId,
         grant_types: ['client_credentials'],
@@ -94,17 +101,27 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   const approve = async (req: IncomingMessage, res: ServerResponse) => {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: 'test-user' } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: 'test-user' } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const accountId = details.session!.accountId;
     const grant = details.grantId
       ? (await provider.Grant.find(details.grantId))!
       : new provider.Grant({ accountId, clientId: details.params.client_id as string });
-    const d = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const d = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
     if (d.missingOIDCClaims) grant.addOIDCClaims(d.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   };
@@ -131,15 +148,19 @@ export async function startOidcFixture(): Promise<OidcFixture> {
   mcpServer.on('request', (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', mcpUrl);
-      for (const [path, resource] of [['/mcp', mcpUrl], ['/sse', sseUrl]] as const) {
+      for (const [path, resource] of [
+        ['/mcp', mcpUrl],
+        ['/sse', sseUrl],
+      ] as const) {
         if (url.pathname === `/.well-known/oauth-protected-resource${path}`) {
-          res.writeHead(200, { 'content-type': 'application/json' }).end(
-            JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [RESOURCE_SCOPE] }),
-          );
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ resource, authorization_servers: [issuer], scopes_supported: [RESOURCE_SCOPE] }));
           return;
         }
       }
-      const resource = url.pathname === '/mcp' ? mcpUrl : url.pathname === '/sse' || url.pathname === '/messages' ? sseUrl : undefined;
+      const resource =
+        url.pathname === '/mcp' ? mcpUrl : url.pathname === '/sse' || url.pathname === '/messages' ? sseUrl : undefined;
       if (!resource) {
         res.writeHead(404).end();
         return;
@@ -147,8 +168,14 @@ export async function startOidcFixture(): Promise<OidcFixture> {
       const header = req.headers.authorization ?? '';
       const value = header.startsWith('Bearer ') ? header.slice(7) : undefined;
       // Machine-to-machine (client_credentials) tokens are a model of their own in oidc-provider.
-      const token = value ? ((await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value))) : undefined;
-      const valid = !!token && !token.isExpired && token.aud === resource && (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
+      const token = value
+        ? ((await provider.AccessToken.find(value)) ?? (await provider.ClientCredentials.find(value)))
+        : undefined;
+      const valid =
+        !!token &&
+        !token.isExpired &&
+        token.aud === resource &&
+        (token.scope ?? '').split(' ').includes(RESOURCE_SCOPE);
       mcpRequests.push({ authorized: valid, method: req.method ?? '' });
       if (!valid) {
         res
@@ -207,7 +234,10 @@ export async function startOidcFixture(): Promise<OidcFixture> {
         jar.set(pair!.slice(0, i), pair!.slice(i + 1));
       }
       const location = res.headers.get('location');
-      if (!location) throw new Error(`authorization server stopped at ${url.pathname} with HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`);
+      if (!location)
+        throw new Error(
+          `authorization server stopped at ${url.pathname} with HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`,
+        );
       await res.body?.cancel();
       url = new URL(location, url);
     }

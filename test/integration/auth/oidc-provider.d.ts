@@ -31,7 +31,10 @@ declare module 'oidc-provider' {
   interface Configuration {
     clients?: Record<string, unknown>[];
     scopes?: string[];
-    findAccount?: (ctx: Ctx, id: string) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
+    findAccount?: (
+      ctx: Ctx,
+      id: string,
+    ) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
     interactions?: { url: (ctx: Ctx, interaction: { uid: string }) => string };
     features?: Record<string, unknown>;
     issueRefreshToken?: (ctx: Ctx, client: ClientModel, code: unknown) => Promise<boolean>;
@@ -42,10 +45,18 @@ declare module 'oidc-provider' {
     constructor(issuer: string, configuration?: Configuration);
     callback(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, opts?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      opts?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
     AccessToken: { find(value: string): Promise<TokenModel | undefined> };
     RefreshToken: { find(value: string): Promise<TokenModel | undefined> };
     ClientCredentials: { find(value: string): Promise<TokenModel | undefined> };
-    Grant: { new (init: { accountId: string; clientId: string }): GrantModel; find(id: string): Promise<GrantModel | undefined> };
+    Grant: {
+      new (init: { accountId: string; clientId: string }): GrantModel;
+      find(id: string): Promise<GrantModel | undefined>;
+    };
   }
 }

@@ -24,7 +24,13 @@ import {
   serverAuthKey,
   type HostAuth,
 } from '../../../src/core/auth/index.js';
-import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore, RecordingLogger } from '../../unit/auth/fakes.js';
+import {
+  FakeBrowser,
+  FakeClock,
+  MemoryKeyValueStore,
+  MemorySecretStore,
+  RecordingLogger,
+} from '../../unit/auth/fakes.js';
 import { startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
@@ -92,7 +98,8 @@ async function connect(s: Setup): Promise<Client> {
   const provider = s.auth.providerFor(s.def)!;
   const url = new URL((s.def.config as { url: string }).url);
   const opts = { authProvider: provider, fetch: authFetchFor(provider) };
-  const transport = s.def.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
+  const transport =
+    s.def.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
   const client = new Client({ name: 'oauth-test', version: '1.0.0' });
   open.push(client);
   await client.connect(transport);
@@ -104,7 +111,11 @@ async function whoami(client: Client): Promise<string> {
   return (r.content as { type: string; text: string }[])[0]!.text;
 }
 
-function record(s: Setup): { tokens?: { access_token: string; refresh_token?: string; issuer?: string }; expiresAt?: number; client?: { client_id: string } } {
+function record(s: Setup): {
+  tokens?: { access_token: string; refresh_token?: string; issuer?: string };
+  expiresAt?: number;
+  client?: { client_id: string };
+} {
   const raw = s.secrets.map.get(serverAuthKey(s.def));
   return raw ? JSON.parse(raw) : {};
 }
@@ -156,7 +167,8 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const client = await connect(s);
     assert.equal(await whoami(client), 'hello test-user');
     const secrets = [rec.tokens.access_token, rec.tokens.refresh_token];
-    for (const line of s.logger.lines) for (const secret of secrets) assert.ok(!line.includes(secret), 'no token in logs');
+    for (const line of s.logger.lines)
+      for (const secret of secrets) assert.ok(!line.includes(secret), 'no token in logs');
   });
 
   test('a token past its expiry is refreshed before the request, without the user', async () => {
@@ -170,7 +182,10 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const before = fx.mcpRequests.length;
     const client = await connect(s);
     assert.equal(await whoami(client), 'hello test-user');
-    assert.ok(fx.mcpRequests.slice(before).every((r) => r.authorized), 'refreshed before sending: the server never saw the old token');
+    assert.ok(
+      fx.mcpRequests.slice(before).every((r) => r.authorized),
+      'refreshed before sending: the server never saw the old token',
+    );
     const second = record(s).tokens!;
     assert.notEqual(second.access_token, first.access_token);
     assert.notEqual(second.refresh_token, first.refresh_token, 'rotated refresh token stored');
@@ -187,7 +202,10 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const before = fx.mcpRequests.length;
     const client = await connect(s);
     assert.equal(await whoami(client), 'hello test-user');
-    assert.ok(fx.mcpRequests.slice(before).some((r) => !r.authorized), 'the server refused the old token first');
+    assert.ok(
+      fx.mcpRequests.slice(before).some((r) => !r.authorized),
+      'the server refused the old token first',
+    );
     assert.notEqual(record(s).tokens!.access_token, first.access_token);
     assert.equal(s.browser.opened.length, 1);
   });
@@ -258,7 +276,12 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
   test('through the host: tokens revoked mid-session turn a call into needs-auth, not a generic error', async () => {
     const s = setup();
     await signIn(s);
-    const host = createHost({ logger: s.logger, blobDir: mkdtempSync(join(tmpdir(), 'mcp-oauth-blobs-')), env: {}, authProvider: (d) => s.auth.providerFor(d) });
+    const host = createHost({
+      logger: s.logger,
+      blobDir: mkdtempSync(join(tmpdir(), 'mcp-oauth-blobs-')),
+      env: {},
+      authProvider: (d) => s.auth.providerFor(d),
+    });
     try {
       host.setDefinitions([s.def]);
       await host.whenSettled();
@@ -269,7 +292,10 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
       const tokens = record(s).tokens!;
       await (await fx.provider.AccessToken.find(tokens.access_token))!.destroy();
       await (await fx.provider.RefreshToken.find(tokens.refresh_token!))!.destroy();
-      await assert.rejects(host.callTool(s.def.name, 'whoami', {}), (err: unknown) => (err as { code?: string }).code === 'needs-auth');
+      await assert.rejects(
+        host.callTool(s.def.name, 'whoami', {}),
+        (err: unknown) => (err as { code?: string }).code === 'needs-auth',
+      );
       const needsAuth = await new Promise<string>((resolve) => {
         if (host.server(s.def.name)!.state.kind === 'needs-auth') return resolve('needs-auth');
         const sub = host.onDidChangeServer((e) => {

@@ -74,9 +74,21 @@ describe('list', () => {
     const r = await h.run(['--json', 'list'], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
-    assert.deepEqual(rows.map((x) => x.name), ['everything', 'errors', 'broken']);
+    assert.deepEqual(
+      rows.map((x) => x.name),
+      ['everything', 'errors', 'broken'],
+    );
     const e = rows[0]!;
-    assert.deepEqual(Object.keys(e).sort(), ['name', 'prompts', 'resources', 'scope', 'source', 'state', 'tools', 'transport']);
+    assert.deepEqual(Object.keys(e).sort(), [
+      'name',
+      'prompts',
+      'resources',
+      'scope',
+      'source',
+      'state',
+      'tools',
+      'transport',
+    ]);
     assert.equal(e.scope, 'project');
     assert.deepEqual(e.source, { file: join(ws, '.mcp.json'), jsonPath: ['mcpServers', 'everything'] });
     assert.equal(e.transport, 'stdio');
@@ -93,17 +105,26 @@ describe('list', () => {
   });
 
   test('--json: an entry with an unresolved ${VAR} is a row with the variable named in its error', async () => {
-    const dir = await h.workspace('with-unresolved', { everything: everything(), needsVar: { command: process.execPath, args: ['x'], env: { KEY: '${MCP_HOST_TEST_SURELY_UNSET}' } } });
+    const dir = await h.workspace('with-unresolved', {
+      everything: everything(),
+      needsVar: { command: process.execPath, args: ['x'], env: { KEY: '${MCP_HOST_TEST_SURELY_UNSET}' } },
+    });
     const r = await h.run(['list', '--json'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as { name: string; state: string; error?: string }[];
-    assert.deepEqual(rows.map((x) => x.name), ['everything', 'needsVar']);
+    assert.deepEqual(
+      rows.map((x) => x.name),
+      ['everything', 'needsVar'],
+    );
     assert.equal(rows[1]!.state, 'invalid');
     assert.match(rows[1]!.error!, /MCP_HOST_TEST_SURELY_UNSET/);
   });
 
   test('a server that cannot start is listed as failed with its error, and the others still work', async () => {
-    const dir = await h.workspace('with-missing', { everything: everything(), missing: { command: 'no-such-command-for-mcp-host-tests' } });
+    const dir = await h.workspace('with-missing', {
+      everything: everything(),
+      missing: { command: 'no-such-command-for-mcp-host-tests' },
+    });
     const r = await h.run(['list', '--json'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as { name: string; state: string; error?: string }[];
@@ -120,7 +141,14 @@ describe('tools', () => {
     assert.equal(r.code, 0, r.stderr);
     const tools = JSON.parse(r.stdout) as Record<string, unknown>[];
     const echo = tools.find((t) => t.name === 'echo')!;
-    assert.deepEqual(Object.keys(echo).sort(), ['annotations', 'description', 'inputSchema', 'name', 'qualifiedName', 'server']);
+    assert.deepEqual(Object.keys(echo).sort(), [
+      'annotations',
+      'description',
+      'inputSchema',
+      'name',
+      'qualifiedName',
+      'server',
+    ]);
     assert.equal(echo.server, 'everything');
     assert.equal(echo.qualifiedName, 'mcp__everything__echo');
     assert.equal((echo.inputSchema as { type: string }).type, 'object');
@@ -135,7 +163,9 @@ describe('tools', () => {
   });
 
   test('misleading Unicode never reaches the output; names are valid and unique', async () => {
-    const dir = await h.workspace('unicode', { unicode: { command: process.execPath, args: [h.fixture('unicode-tools')] } });
+    const dir = await h.workspace('unicode', {
+      unicode: { command: process.execPath, args: [h.fixture('unicode-tools')] },
+    });
     const r = await h.run(['tools', 'unicode', '--json'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const tools = JSON.parse(r.stdout) as { qualifiedName: string; description: string; inputSchema: unknown }[];
@@ -144,7 +174,10 @@ describe('tools', () => {
     for (const t of tools) {
       assert.match(t.qualifiedName, /^[A-Za-z0-9_-]{1,64}$/);
       assert.ok(t.description.length <= 2100, `${t.qualifiedName}: ${t.description.length}`);
-      assert.doesNotMatch(t.description + JSON.stringify(t.inputSchema), /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u);
+      assert.doesNotMatch(
+        t.description + JSON.stringify(t.inputSchema),
+        /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/u,
+      );
     }
     assert.ok(!r.stdout.includes('id_rsa'), 'the smuggled instruction is gone');
     // Wire names keep their characters in the data, but the printed JSON shows them escaped.
@@ -156,7 +189,9 @@ describe('tools', () => {
     assert.match(text.stdout, /^unicode\s+read\\u\{202E\}elif\\u\{202C\}\s/m);
   });
   test('tools meant for an MCP App only are not listed (visibility: ["app"])', async () => {
-    const dir = await h.workspace('apps', { counter: { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'app-server.mjs')] } });
+    const dir = await h.workspace('apps', {
+      counter: { command: process.execPath, args: [join(ROOT, 'test', 'fixtures', 'servers', 'app-server.mjs')] },
+    });
     const r = await h.run(['tools', 'counter', '--json'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const names = (JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name).sort();
@@ -174,7 +209,11 @@ describe('call', () => {
   test('--json prints the whole result', async () => {
     const r = await h.run(['call', '--json', 'everything', 'get-sum', '--args={"a":2,"b":40}'], { cwd: ws });
     assert.equal(r.code, 0, r.stderr);
-    const result = JSON.parse(r.stdout) as { content: { type: string; text: string }[]; isError: boolean; durationMs: number };
+    const result = JSON.parse(r.stdout) as {
+      content: { type: string; text: string }[];
+      isError: boolean;
+      durationMs: number;
+    };
     assert.equal(result.isError, false);
     assert.match(result.content[0]!.text, /42/);
     assert.equal(typeof result.durationMs, 'number');
@@ -239,7 +278,10 @@ describe('call', () => {
     const marker = join(h.dir, 'sentinel-started');
     const dir = await h.workspace('only-needed', {
       errors: { command: process.execPath, args: [h.fixture('errors-server')] },
-      sentinel: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] },
+      sentinel: {
+        command: process.execPath,
+        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
+      },
     });
     const r = await h.run(['call', 'errors', 'pid'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
@@ -297,7 +339,12 @@ describe('config sources and options', () => {
     const managed = join(h.dir, 'managed.json');
     const marker = join(h.dir, 'denied-ran');
     await writeFile(managed, JSON.stringify({ deniedServers: [{ serverName: 'denied' }] }));
-    const dir = await h.workspace('policy', { denied: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } });
+    const dir = await h.workspace('policy', {
+      denied: {
+        command: process.execPath,
+        args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
+      },
+    });
     const r = await h.run(['tools', 'denied'], { cwd: dir, env: { MCP_HOST_MANAGED_CONFIG: managed } });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /blocked by the policy in .*managed\.json: it matches the deny rule serverName "denied"/);
@@ -307,7 +354,10 @@ describe('config sources and options', () => {
 
 describe('doctor', () => {
   test('shows the broken entry with its file and JSON path, what to do, and the good server connected', async () => {
-    const dir = await h.workspace('doctor', { good: everything(), bad: { command: 'x', url: 'http://127.0.0.1:1/mcp' } });
+    const dir = await h.workspace('doctor', {
+      good: everything(),
+      bad: { command: 'x', url: 'http://127.0.0.1:1/mcp' },
+    });
     const r = await h.run(['doctor'], { cwd: dir });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     const file = join(dir, '.mcp.json');
@@ -323,7 +373,10 @@ describe('doctor', () => {
     const dir = await h.workspace('doctor-missing', { missing: { command: 'no-such-command-for-mcp-host-tests' } });
     const r = await h.run(['doctor', '--json'], { cwd: dir });
     assert.equal(r.code, 3, r.stderr);
-    const report = JSON.parse(r.stdout) as { ok: boolean; servers: { name: string; state: string; command: { found: boolean; hint: string } }[] };
+    const report = JSON.parse(r.stdout) as {
+      ok: boolean;
+      servers: { name: string; state: string; command: { found: boolean; hint: string } }[];
+    };
     assert.equal(report.ok, false);
     const s = report.servers[0]!;
     assert.equal(s.state, 'failed');

@@ -69,12 +69,19 @@ after(async () => {
 describe('add / remove keep comments and other entries', () => {
   test('add -- COMMAND into .mcp.json, then remove it: the file is back to what it was', async () => {
     const { ws, settings } = await folder('add-remove');
-    const add = await h.run(['add', 'ev', '--env', 'A=1', '--', process.execPath, EVERYTHING, 'stdio'], { cwd: ws, env: env(settings) });
+    const add = await h.run(['add', 'ev', '--env', 'A=1', '--', process.execPath, EVERYTHING, 'stdio'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(add.code, 0, add.stderr);
     const text = await readFile(join(ws, '.mcp.json'), 'utf8');
     assert.ok(text.startsWith(PROJECT.slice(0, PROJECT.indexOf('"other"'))), text);
     assert.deepEqual(parse(text).extra, [1, 2]);
-    assert.deepEqual(parse(text).mcpServers.ev, { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { A: '1' } });
+    assert.deepEqual(parse(text).mcpServers.ev, {
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: { A: '1' },
+    });
     assert.deepEqual(Object.keys(parse(text).mcpServers), ['keep', 'other', 'ev']);
     const tools = await h.run(['tools', 'ev', '--json'], { cwd: ws, env: env(settings) });
     assert.equal(tools.code, 0, tools.stderr);
@@ -94,10 +101,16 @@ describe('add / remove keep comments and other entries', () => {
 
   test('--scope workspace edits .vscode/mcp.json keeping its comments; remove restores it byte for byte', async () => {
     const { ws, settings } = await folder('workspace');
-    const add = await h.run(['add', 'w2', '--scope', 'workspace', '--url', 'wss://ws.example/mcp'], { cwd: ws, env: env(settings) });
+    const add = await h.run(['add', 'w2', '--scope', 'workspace', '--url', 'wss://ws.example/mcp'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(add.code, 0, add.stderr);
     const text = await readFile(join(ws, '.vscode', 'mcp.json'), 'utf8');
-    assert.ok(text.includes('// team servers') && text.includes('// stays') && text.includes('/* block comment */'), text);
+    assert.ok(
+      text.includes('// team servers') && text.includes('// stays') && text.includes('/* block comment */'),
+      text,
+    );
     assert.deepEqual(parse(text).servers.w2, { type: 'ws', url: 'wss://ws.example/mcp' });
     const rm = await h.run(['remove', 'w2'], { cwd: ws, env: env(settings) });
     assert.equal(rm.code, 0, rm.stderr);
@@ -106,16 +119,26 @@ describe('add / remove keep comments and other entries', () => {
 
   test('--scope user writes the editor settings.json (comments kept), and list sees it', async () => {
     const { ws, settings } = await folder('user');
-    const add = await h.run(['add', 'remote', '--url', 'http://127.0.0.1:9/sse', '--header', 'X-Team=core', '--scope', 'user'], { cwd: ws, env: env(settings) });
+    const add = await h.run(
+      ['add', 'remote', '--url', 'http://127.0.0.1:9/sse', '--header', 'X-Team=core', '--scope', 'user'],
+      { cwd: ws, env: env(settings) },
+    );
     assert.equal(add.code, 0, add.stderr);
     const text = await readFile(settings, 'utf8');
     assert.ok(text.includes('// my editor settings') && text.includes('// personal'));
     const doc = parse(text);
     assert.equal(doc['editor.fontSize'], 14);
-    assert.deepEqual(doc['mcpHost.servers'].remote, { type: 'sse', url: 'http://127.0.0.1:9/sse', headers: { 'X-Team': 'core' } });
+    assert.deepEqual(doc['mcpHost.servers'].remote, {
+      type: 'sse',
+      url: 'http://127.0.0.1:9/sse',
+      headers: { 'X-Team': 'core' },
+    });
     const list = await h.run(['list', '--json'], { cwd: ws, env: env(settings) });
     const names = (JSON.parse(list.stdout) as { name: string }[]).map((s) => s.name);
-    assert.ok(names.includes('mine') && names.includes('remote') && names.includes('keep') && names.includes('wkeep'), names.join(','));
+    assert.ok(
+      names.includes('mine') && names.includes('remote') && names.includes('keep') && names.includes('wkeep'),
+      names.join(','),
+    );
     const rm = await h.run(['remove', 'remote', '--scope', 'user'], { cwd: ws, env: env(settings) });
     assert.equal(rm.code, 0, rm.stderr);
     assert.equal(await readFile(settings, 'utf8'), SETTINGS);
@@ -129,14 +152,24 @@ describe('add / remove keep comments and other entries', () => {
     assert.equal(notJson.code, 2);
     assert.match(notJson.stderr, /not valid/);
     assert.equal(await readFile(join(ws, '.mcp.json'), 'utf8'), PROJECT);
-    const ok = await h.run(['add-json', 'x', '{"type":"http","url":"https://x.example/mcp"}', '--scope', 'workspace'], { cwd: ws, env: env(settings) });
+    const ok = await h.run(['add-json', 'x', '{"type":"http","url":"https://x.example/mcp"}', '--scope', 'workspace'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(ok.code, 0, ok.stderr);
-    assert.deepEqual(parse(await readFile(join(ws, '.vscode', 'mcp.json'), 'utf8')).servers.x, { type: 'http', url: 'https://x.example/mcp' });
+    assert.deepEqual(parse(await readFile(join(ws, '.vscode', 'mcp.json'), 'utf8')).servers.x, {
+      type: 'http',
+      url: 'https://x.example/mcp',
+    });
   });
 
   test('add needs exactly one form; usage errors exit 2', async () => {
     const { ws, settings } = await folder('usage');
-    for (const args of [['add', 'x'], ['add', 'x', '--url', 'https://a.example', '--', 'node'], ['add', 'x', '--scope', 'team', '--', 'node']]) {
+    for (const args of [
+      ['add', 'x'],
+      ['add', 'x', '--url', 'https://a.example', '--', 'node'],
+      ['add', 'x', '--scope', 'team', '--', 'node'],
+    ]) {
       const r = await h.run(args, { cwd: ws, env: env(settings) });
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
     }
@@ -150,19 +183,42 @@ describe('import', () => {
     await mkdir(join(home, '.config', 'Claude'), { recursive: true });
     await writeFile(
       join(home, '.config', 'Claude', 'claude_desktop_config.json'),
-      JSON.stringify({ mcpServers: { mine: { command: 'other' }, fs: { command: 'npx', args: ['-y', 'fs'], env: { TOKEN: 'literal-secret' } }, bad: { command: 7 } } }),
+      JSON.stringify({
+        mcpServers: {
+          mine: { command: 'other' },
+          fs: { command: 'npx', args: ['-y', 'fs'], env: { TOKEN: 'literal-secret' } },
+          bad: { command: 7 },
+        },
+      }),
     );
-    const r = await h.run(['import', '--from', 'claude-desktop', '--json'], { cwd: ws, env: { ...env(settings), HOME: home } });
+    const r = await h.run(['import', '--from', 'claude-desktop', '--json'], {
+      cwd: ws,
+      env: { ...env(settings), HOME: home },
+    });
     assert.equal(r.code, 0, r.stderr);
     const results = (JSON.parse(r.stdout) as { results: { name: string; action: string }[] }).results;
-    assert.deepEqual(results.map((x) => [x.name, x.action]), [['mine', 'clash'], ['fs', 'import'], ['bad', 'invalid']]);
+    assert.deepEqual(
+      results.map((x) => [x.name, x.action]),
+      [
+        ['mine', 'clash'],
+        ['fs', 'import'],
+        ['bad', 'invalid'],
+      ],
+    );
     const doc = parse(await readFile(settings, 'utf8'));
     assert.deepEqual(doc['mcpHost.servers'].mine, { command: 'node', args: ['mine.js'] });
-    assert.deepEqual(doc['mcpHost.servers'].fs, { command: 'npx', args: ['-y', 'fs'], env: { TOKEN: 'literal-secret' } });
+    assert.deepEqual(doc['mcpHost.servers'].fs, {
+      command: 'npx',
+      args: ['-y', 'fs'],
+      env: { TOKEN: 'literal-secret' },
+    });
     assert.ok((await readFile(settings, 'utf8')).includes('// personal'));
 
     // Into the shared .mcp.json a literal secret is not copied.
-    const shared = await h.run(['import', '--from', 'claude-desktop', '--scope', 'project'], { cwd: ws, env: { ...env(settings), HOME: home } });
+    const shared = await h.run(['import', '--from', 'claude-desktop', '--scope', 'project'], {
+      cwd: ws,
+      env: { ...env(settings), HOME: home },
+    });
     assert.equal(shared.code, 0, shared.stderr);
     assert.match(shared.stdout, /skipped {2}fs: it has literal values \(env TOKEN\)/);
     assert.match(shared.stdout, /imported mine/);
@@ -185,14 +241,31 @@ describe('registry', () => {
 
   test('a registry that is down: exit 3 and a message naming it', async () => {
     const { ws, settings } = await folder('down');
-    const r = await h.run(['search', 'x'], { cwd: ws, env: { ...env(settings), MCP_HOST_REGISTRY_URL: 'http://127.0.0.1:9' } });
+    const r = await h.run(['search', 'x'], {
+      cwd: ws,
+      env: { ...env(settings), MCP_HOST_REGISTRY_URL: 'http://127.0.0.1:9' },
+    });
     assert.equal(r.code, 3);
     assert.match(r.stderr, /Cannot reach the registry at http:\/\/127\.0\.0\.1:9/);
   });
 
   test('add --from-registry (npm, secret variable) into .vscode/mcp.json: a password input, no secret in the file, and it connects', async () => {
     const { ws, settings } = await folder('install');
-    const add = await h.run(['add', 'ev', '--from-registry', 'io.github.modelcontextprotocol/everything', '--scope', 'workspace', '--env', 'EVERYTHING_TOKEN=tok-123456', '--env', 'LOG_LEVEL=debug'], { cwd: ws, env: env(settings) });
+    const add = await h.run(
+      [
+        'add',
+        'ev',
+        '--from-registry',
+        'io.github.modelcontextprotocol/everything',
+        '--scope',
+        'workspace',
+        '--env',
+        'EVERYTHING_TOKEN=tok-123456',
+        '--env',
+        'LOG_LEVEL=debug',
+      ],
+      { cwd: ws, env: env(settings) },
+    );
     assert.equal(add.code, 0, add.stderr);
     assert.match(add.stderr, /is secret: its value is not written/);
     const text = await readFile(join(ws, '.vscode', 'mcp.json'), 'utf8');
@@ -201,24 +274,48 @@ describe('registry', () => {
     const doc = parse(text);
     assert.deepEqual(doc.servers.ev.env, { EVERYTHING_TOKEN: '${input:EVERYTHING_TOKEN}', LOG_LEVEL: 'debug' });
     assert.equal(doc.servers.ev.command, 'npx');
-    assert.deepEqual(doc.inputs, [{ type: 'promptString', id: 'EVERYTHING_TOKEN', description: 'A token the server does not need (tests secret handling)', password: true }]);
+    assert.deepEqual(doc.inputs, [
+      {
+        type: 'promptString',
+        id: 'EVERYTHING_TOKEN',
+        description: 'A token the server does not need (tests secret handling)',
+        password: true,
+      },
+    ]);
     // Run from the repository so npx finds the installed package: nothing is downloaded.
-    const tools = await h.run(['tools', 'ev', '--json', '--workspace', ws], { cwd: ROOT, env: { ...env(settings), MCP_HOST_INPUT_EVERYTHING_TOKEN: 'tok-123456', npm_config_offline: 'true' }, timeoutMs: 120_000 });
+    const tools = await h.run(['tools', 'ev', '--json', '--workspace', ws], {
+      cwd: ROOT,
+      env: { ...env(settings), MCP_HOST_INPUT_EVERYTHING_TOKEN: 'tok-123456', npm_config_offline: 'true' },
+      timeoutMs: 120_000,
+    });
     assert.equal(tools.code, 0, tools.stderr);
     assert.ok((JSON.parse(tools.stdout) as { name: string }[]).some((t) => t.name === 'echo'));
   });
 
   test('add --from-registry: a missing required value or an unknown server is a usage error; nothing is written', async () => {
     const { ws, settings } = await folder('install-bad');
-    const missing = await h.run(['add', 'db', '--from-registry', 'io.github.example/database'], { cwd: ws, env: env(settings) });
+    const missing = await h.run(['add', 'db', '--from-registry', 'io.github.example/database'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /Missing required value: DB_HOST/);
-    const unknown = await h.run(['add', 'x', '--from-registry', 'io.github.example/nope'], { cwd: ws, env: env(settings) });
+    const unknown = await h.run(['add', 'x', '--from-registry', 'io.github.example/nope'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no server named/);
     assert.equal(await readFile(join(ws, '.mcp.json'), 'utf8'), PROJECT);
-    const remote = await h.run(['add', 'api', '--from-registry', 'com.example/remote-api', '--env', 'tenant=acme'], { cwd: ws, env: env(settings) });
+    const remote = await h.run(['add', 'api', '--from-registry', 'com.example/remote-api', '--env', 'tenant=acme'], {
+      cwd: ws,
+      env: env(settings),
+    });
     assert.equal(remote.code, 0, remote.stderr);
-    assert.deepEqual(parse(await readFile(join(ws, '.mcp.json'), 'utf8')).mcpServers.api, { type: 'http', url: 'https://mcp.example.com/acme/mcp', headers: { Authorization: 'Bearer ${API_KEY}', 'X-Region': 'eu-west-1' } });
+    assert.deepEqual(parse(await readFile(join(ws, '.mcp.json'), 'utf8')).mcpServers.api, {
+      type: 'http',
+      url: 'https://mcp.example.com/acme/mcp',
+      headers: { Authorization: 'Bearer ${API_KEY}', 'X-Region': 'eu-west-1' },
+    });
   });
 });

@@ -22,7 +22,14 @@ test('server-everything shows the CLI every tool but the two that need sampling'
   assert.equal(r.code, 0, r.stderr);
   const names = (JSON.parse(r.stdout) as { name: string }[]).map((t) => t.name).sort();
   assert.equal(names.length, 17, names.join(', '));
-  for (const n of ['get-roots-list', 'trigger-elicitation-request', 'trigger-elicitation-request-async', 'trigger-url-elicitation', 'simulate-research-query']) assert.ok(names.includes(n), n);
+  for (const n of [
+    'get-roots-list',
+    'trigger-elicitation-request',
+    'trigger-elicitation-request-async',
+    'trigger-url-elicitation',
+    'simulate-research-query',
+  ])
+    assert.ok(names.includes(n), n);
   assert.ok(!names.some((n) => n.includes('sampling')));
 });
 
@@ -44,22 +51,33 @@ test('a task tool runs to its result', async () => {
   assert.match(r.stdout, /# Research Report: moss/);
 });
 
-test('--verbose prints the server\'s log messages with their level; without it they stay quiet', async () => {
+test("--verbose prints the server's log messages with their level; without it they stay quiet", async () => {
   const loud = await h.run(['call', 'everything', 'toggle-simulated-logging', '--verbose'], { cwd: ws });
   assert.equal(loud.code, 0, loud.stderr);
-  assert.match(loud.stderr, /^\[everything\] (debug|info|notice|warning|error|critical|alert|emergency) \w+[- ]level[- ]message/im);
+  assert.match(
+    loud.stderr,
+    /^\[everything\] (debug|info|notice|warning|error|critical|alert|emergency) \w+[- ]level[- ]message/im,
+  );
   const quiet = await h.run(['call', 'everything', 'toggle-simulated-logging'], { cwd: ws });
   assert.equal(quiet.code, 0, quiet.stderr);
   assert.doesNotMatch(quiet.stderr, /level[- ]message/i);
 });
 
 test('complete: prompt arguments (with --context) and resource-template variables', async () => {
-  const dept = await h.run(['complete', 'everything', '--prompt', 'completable-prompt', 'department', 'S'], { cwd: ws });
+  const dept = await h.run(['complete', 'everything', '--prompt', 'completable-prompt', 'department', 'S'], {
+    cwd: ws,
+  });
   assert.equal(dept.code, 0, dept.stderr);
   assert.equal(dept.stdout, 'Sales\nSupport\n');
-  const names = await h.run(['complete', 'everything', '--prompt', 'completable-prompt', 'name', '--context', 'department=Engineering'], { cwd: ws });
+  const names = await h.run(
+    ['complete', 'everything', '--prompt', 'completable-prompt', 'name', '--context', 'department=Engineering'],
+    { cwd: ws },
+  );
   assert.equal(names.stdout, 'Alice\nBob\nCharlie\n');
-  const ids = await h.run(['complete', 'everything', '--resource', 'demo://resource/dynamic/text/{resourceId}', 'resourceId', '7', '--json'], { cwd: ws });
+  const ids = await h.run(
+    ['complete', 'everything', '--resource', 'demo://resource/dynamic/text/{resourceId}', 'resourceId', '7', '--json'],
+    { cwd: ws },
+  );
   assert.deepEqual((JSON.parse(ids.stdout) as { values: string[] }).values, ['7']);
   const bad = await h.run(['complete', 'everything', 'department'], { cwd: ws });
   assert.equal(bad.code, 2);

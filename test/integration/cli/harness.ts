@@ -27,7 +27,10 @@ export interface Harness {
   workspace(name: string, servers: Record<string, unknown>): Promise<string>;
   run(args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
   /** Starts the CLI without waiting; `exit` resolves with its code or signal. */
-  start(args: string[], opts: { cwd: string }): { child: ChildProcess; exit: Promise<{ code: number | null; stderr: string }> };
+  start(
+    args: string[],
+    opts: { cwd: string },
+  ): { child: ChildProcess; exit: Promise<{ code: number | null; stderr: string }> };
   dispose(): Promise<void>;
 }
 
@@ -43,8 +46,16 @@ export async function createHarness(): Promise<Harness> {
     logLevel: 'warning' as const,
   };
   await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(dir, 'bin', 'cli.js') });
-  await build({ ...common, entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')], outfile: join(dir, 'bin', 'errors-server.js') });
-  await build({ ...common, entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')], outfile: join(dir, 'bin', 'unicode-tools.js') });
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')],
+    outfile: join(dir, 'bin', 'errors-server.js'),
+  });
+  await build({
+    ...common,
+    entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')],
+    outfile: join(dir, 'bin', 'unicode-tools.js'),
+  });
   const children = new Set<ReturnType<typeof spawn>>();
   return {
     dir,
@@ -71,7 +82,11 @@ export async function createHarness(): Promise<Harness> {
         child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
-          fail(new Error(`mcp-host ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 90_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+          fail(
+            new Error(
+              `mcp-host ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 90_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+            ),
+          );
         }, opts.timeoutMs ?? 90_000);
         child.on('error', fail);
         child.on('close', (code) => {

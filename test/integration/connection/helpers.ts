@@ -27,7 +27,12 @@ export function def(name: string, config: Record<string, unknown>): ServerDefini
 }
 
 export function stdioDef(name: string, args: string[] = [], extra: Record<string, unknown> = {}): ServerDefinition {
-  return def(name, { type: 'stdio', command: process.execPath, args: [STDIO_FIXTURE, '--name', name, ...args], ...extra });
+  return def(name, {
+    type: 'stdio',
+    command: process.execPath,
+    args: [STDIO_FIXTURE, '--name', name, ...args],
+    ...extra,
+  });
 }
 
 /** A logger that keeps every line, for assertions on what the user would see in the log. */
@@ -73,7 +78,12 @@ export function tempDir(prefix: string): string {
 }
 
 /** Waits until `pred` holds for the server's snapshot, listening to change events. */
-export function waitFor(host: ConnectionManager, name: string, pred: (s: ServerSnapshot) => boolean, timeoutMs = 60_000): Promise<ServerSnapshot> {
+export function waitFor(
+  host: ConnectionManager,
+  name: string,
+  pred: (s: ServerSnapshot) => boolean,
+  timeoutMs = 60_000,
+): Promise<ServerSnapshot> {
   return new Promise((resolve, reject) => {
     const now = host.server(name);
     if (now && pred(now)) return resolve(now);
@@ -169,7 +179,10 @@ export function startPortServer(script: string, args: string[] = [], pathSuffix 
 export async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<RunningServer> {
   for (let tries = 0; ; tries++) {
     const port = await freePort();
-    const proc = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [EVERYTHING, mode], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     proc.stdout!.resume();
     const ok = await new Promise<boolean>((resolve) => {
       let buf = '';

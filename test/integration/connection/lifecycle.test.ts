@@ -8,7 +8,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServerChangeEvent } from '../../../src/core/host-api.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import { MemoryLogger, def, isAlive, killPids, pidsWithArg, startPortServer, stdioDef, tempDir, textOf, waitFor, type RunningServer } from './helpers.js';
+import {
+  MemoryLogger,
+  def,
+  isAlive,
+  killPids,
+  pidsWithArg,
+  startPortServer,
+  stdioDef,
+  tempDir,
+  textOf,
+  waitFor,
+  type RunningServer,
+} from './helpers.js';
 
 const dir = tempDir('lifecycle');
 const hosts: ConnectionManager[] = [];
@@ -43,7 +55,9 @@ function readRecords(file: string): Rec[] {
 
 /** Most processes that were between "start" and "ready" at the same moment. */
 function maxConcurrent(recs: Rec[]): number {
-  const points = recs.filter((r) => r.event === 'start' || r.event === 'ready').map((r) => ({ at: r.at, d: r.event === 'start' ? 1 : -1 }));
+  const points = recs
+    .filter((r) => r.event === 'start' || r.event === 'ready')
+    .map((r) => ({ at: r.at, d: r.event === 'start' ? 1 : -1 }));
   // At equal times count the end first, so touching intervals do not overlap.
   points.sort((a, b) => a.at - b.at || a.d - b.d);
   let cur = 0;
@@ -77,7 +91,8 @@ describe('connect pools', () => {
     const max = maxConcurrent(recs);
     assert.ok(max <= 3, `max concurrent connects ${max}`);
     assert.ok(max >= 2, `connects ran in parallel (max ${max})`);
-    for (const n of names) assert.equal(events.filter((e) => e.name === n && e.snapshot?.state.kind === 'connected').length, 1);
+    for (const n of names)
+      assert.equal(events.filter((e) => e.name === n && e.snapshot?.state.kind === 'connected').length, 1);
   });
 
   test('MCP_SERVER_CONNECTION_BATCH_SIZE=1 connects one at a time; the remote pool runs beside it', async () => {
@@ -101,7 +116,10 @@ describe('connect pools', () => {
       order.filter((n) => n.startsWith('slow')),
       ['slow1', 'slow2', 'slow3'],
     );
-    assert.ok(order.indexOf('remote') < order.indexOf('slow2'), `remote did not wait for the local pool: ${order.join(',')}`);
+    assert.ok(
+      order.indexOf('remote') < order.indexOf('slow2'),
+      `remote did not wait for the local pool: ${order.join(',')}`,
+    );
   });
 });
 
@@ -110,11 +128,16 @@ describe('timeouts', () => {
     const rec = path.join(dir, 'slow.rec');
     const host = newHost();
     const marker = `slow-${process.pid}-${Date.now()}`;
-    host.setDefinitions([stdioDef('slow', ['--delay', '20000', '--record', rec, '--marker', marker], { timeout: 1500 })]);
+    host.setDefinitions([
+      stdioDef('slow', ['--delay', '20000', '--record', rec, '--marker', marker], { timeout: 1500 }),
+    ]);
     await host.whenSettled();
     assert.deepEqual(pidsWithArg(marker), [], 'no process of the timed-out attempt is left');
     const s = host.server('slow')!;
-    assert.ok(s.state.kind === 'failed' && s.state.error.code === 'connect-timeout' && /1500 ms/.test(s.state.error.message), JSON.stringify(s.state));
+    assert.ok(
+      s.state.kind === 'failed' && s.state.error.code === 'connect-timeout' && /1500 ms/.test(s.state.error.message),
+      JSON.stringify(s.state),
+    );
     const pids = readRecords(rec).map((r) => r.pid);
     for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still running after the timeout`);
   });
@@ -122,11 +145,17 @@ describe('timeouts', () => {
   test('MCP_TIMEOUT applies to every server; a server entry timeout wins over it', async () => {
     const host = newHost({ MCP_TIMEOUT: '1500' });
     const marker = `envslow-${process.pid}-${Date.now()}`;
-    host.setDefinitions([stdioDef('envslow', ['--delay', '20000', '--marker', marker]), stdioDef('patient', ['--delay', '2000'], { timeout: 60_000 })]);
+    host.setDefinitions([
+      stdioDef('envslow', ['--delay', '20000', '--marker', marker]),
+      stdioDef('patient', ['--delay', '2000'], { timeout: 60_000 }),
+    ]);
     await host.whenSettled();
     assert.deepEqual(pidsWithArg(marker), []);
     const a = host.server('envslow')!.state;
-    assert.ok(a.kind === 'failed' && a.error.code === 'connect-timeout' && /1500 ms/.test(a.error.message), JSON.stringify(a));
+    assert.ok(
+      a.kind === 'failed' && a.error.code === 'connect-timeout' && /1500 ms/.test(a.error.message),
+      JSON.stringify(a),
+    );
     assert.equal(host.server('patient')!.state.kind, 'connected');
   });
 });
@@ -175,12 +204,22 @@ describe('lifecycle', () => {
 
   test('command not found: a clear error with the PATH hint; disabled servers do not start', async () => {
     const host = newHost();
-    host.setDefinitions([def('nope', { type: 'stdio', command: 'definitely-not-installed-xyz', args: [] }), stdioDef('off', [], { disabled: true })]);
+    host.setDefinitions([
+      def('nope', { type: 'stdio', command: 'definitely-not-installed-xyz', args: [] }),
+      stdioDef('off', [], { disabled: true }),
+    ]);
     await host.whenSettled();
     const s = host.server('nope')!.state;
     assert.ok(s.kind === 'failed' && s.error.code === 'command-not-found', JSON.stringify(s));
-    assert.ok(s.kind === 'failed' && /command not found: definitely-not-installed-xyz — is it installed and on PATH\?/.test(s.error.message));
-    assert.deepEqual(host.server('off')!.state, { kind: 'disabled', reason: 'config', message: 'Disabled in its config ("disabled": true).' });
+    assert.ok(
+      s.kind === 'failed' &&
+        /command not found: definitely-not-installed-xyz — is it installed and on PATH\?/.test(s.error.message),
+    );
+    assert.deepEqual(host.server('off')!.state, {
+      kind: 'disabled',
+      reason: 'config',
+      message: 'Disabled in its config ("disabled": true).',
+    });
     assert.equal(host.pid('off'), undefined);
   });
 

@@ -29,7 +29,8 @@ async function startPagedServer(transport: Transport): Promise<void> {
   });
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     // Both tools break their own output schema: `n` must be a number.
-    if (req.params.arguments?.['valid']) return { content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } };
+    if (req.params.arguments?.['valid'])
+      return { content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } };
     return { content: [{ type: 'text', text: 'bad' }], structuredContent: { n: 'not a number' } };
   });
   await server.connect(transport);
@@ -42,10 +43,17 @@ test('tools of every page are listed and their structured output is validated', 
   await host.whenSettled();
   const snap = host.server('paged')!;
   assert.equal(snap.state.kind, 'connected');
-  assert.deepEqual(snap.tools.map((t) => t.name), ['first_page_tool', 'second_page_tool']);
+  assert.deepEqual(
+    snap.tools.map((t) => t.name),
+    ['first_page_tool', 'second_page_tool'],
+  );
 
   assert.equal(textOf(await host.callTool('paged', 'first_page_tool', { valid: true })), 'ok');
   for (const tool of ['first_page_tool', 'second_page_tool']) {
-    await assert.rejects(host.callTool('paged', tool, {}), /structured content|output schema|does not match/i, `${tool} output must be checked`);
+    await assert.rejects(
+      host.callTool('paged', tool, {}),
+      /structured content|output schema|does not match/i,
+      `${tool} output must be checked`,
+    );
   }
 });

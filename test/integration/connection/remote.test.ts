@@ -11,7 +11,16 @@ import { z } from 'zod';
 import { Emitter } from '../../../src/core/events.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createHost, type ConnectionManager, type HostError } from '../../../src/core/host.js';
-import { MemoryLogger, def, startEverything, startPortServer, tempDir, textOf, waitFor, type RunningServer } from './helpers.js';
+import {
+  MemoryLogger,
+  def,
+  startEverything,
+  startPortServer,
+  tempDir,
+  textOf,
+  waitFor,
+  type RunningServer,
+} from './helpers.js';
 
 const dir = tempDir('remote');
 const servers: RunningServer[] = [];
@@ -19,7 +28,12 @@ const hosts: ConnectionManager[] = [];
 
 /** Backoff comes through the host options (no hidden environment knob). */
 function newHost(backoffBaseMs?: number): ConnectionManager {
-  const host = createHost({ logger: new MemoryLogger(), blobDir: dir, env: {}, ...(backoffBaseMs !== undefined ? { backoff: { baseMs: backoffBaseMs } } : {}) });
+  const host = createHost({
+    logger: new MemoryLogger(),
+    blobDir: dir,
+    env: {},
+    ...(backoffBaseMs !== undefined ? { backoff: { baseMs: backoffBaseMs } } : {}),
+  });
   hosts.push(host);
   return host;
 }
@@ -47,7 +61,10 @@ describe('remote transports', () => {
   test('server-everything over SSE and Streamable HTTP, side by side', async () => {
     const [sse, http] = await Promise.all([track(startEverything('sse')), track(startEverything('streamableHttp'))]);
     const host = newHost();
-    host.setDefinitions([def('ev-sse', { type: 'sse', url: sse.url, headers: { 'x-test': '1' } }), def('ev-http', { type: 'http', url: http.url, headers: { 'x-test': '1' } })]);
+    host.setDefinitions([
+      def('ev-sse', { type: 'sse', url: sse.url, headers: { 'x-test': '1' } }),
+      def('ev-http', { type: 'http', url: http.url, headers: { 'x-test': '1' } }),
+    ]);
     await host.whenSettled();
     for (const name of ['ev-sse', 'ev-http']) {
       const s = host.server(name)!;
@@ -57,7 +74,12 @@ describe('remote transports', () => {
       assert.match(textOf(r), new RegExp(`via ${name}`));
     }
     const seen: number[] = [];
-    await host.callTool('ev-http', 'trigger-long-running-operation', { duration: 1, steps: 2 }, { onProgress: (p) => seen.push(p.progress) });
+    await host.callTool(
+      'ev-http',
+      'trigger-long-running-operation',
+      { duration: 1, steps: 2 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
     assert.ok(seen.length >= 1, 'progress over Streamable HTTP');
   });
 
@@ -77,7 +99,8 @@ describe('remote transports', () => {
     const host = newHost();
     host.setDefinitions([def('h', { type: 'http', url: srv.url })]);
     await host.whenSettled();
-    const stat = async (): Promise<number> => (JSON.parse(textOf(await host.callTool('h', 'stats', {}))) as { opened: number }).opened;
+    const stat = async (): Promise<number> =>
+      (JSON.parse(textOf(await host.callTool('h', 'stats', {}))) as { opened: number }).opened;
     const before = await stat();
     await host.callTool('h', 'expire_session', {});
     const r = await host.callTool('h', 'echo', { text: 'after expiry' });
@@ -90,7 +113,10 @@ describe('remote transports', () => {
     const srv = await track(startPortServer('ws-server.mjs', ['--require-header', 'x-api-key:secret']));
     const url = srv.url.replace('http:', 'ws:');
     const host = newHost();
-    host.setDefinitions([def('ws', { type: 'ws', url, headers: { 'x-api-key': 'secret' } }), def('ws-bad', { type: 'ws', url })]);
+    host.setDefinitions([
+      def('ws', { type: 'ws', url, headers: { 'x-api-key': 'secret' } }),
+      def('ws-bad', { type: 'ws', url }),
+    ]);
     await host.whenSettled();
     assert.equal(host.server('ws')!.state.kind, 'connected');
     const headers = JSON.parse(textOf(await host.callTool('ws', 'headers', {}))) as Record<string, string>;
@@ -138,7 +164,10 @@ describe('remote transports', () => {
     });
     await srv.stop();
     const s = await waitFor(host, 'ws', (x) => x.state.kind === 'failed');
-    assert.ok(s.state.kind === 'failed' && /gave up reconnecting after 5 attempts/.test(s.state.error.message), JSON.stringify(s.state));
+    assert.ok(
+      s.state.kind === 'failed' && /gave up reconnecting after 5 attempts/.test(s.state.error.message),
+      JSON.stringify(s.state),
+    );
     assert.ok(Math.max(...attempts) === 5, `attempts seen: ${attempts.join(',')}`);
   });
 
@@ -200,9 +229,15 @@ describe('client capabilities through the host', () => {
             rootsChanged++;
             heardRootsChanged();
           });
-          server.registerTool('roots', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify((await server.server.listRoots()).roots) }] }));
+          server.registerTool('roots', {}, async () => ({
+            content: [{ type: 'text', text: JSON.stringify((await server.server.listRoots()).roots) }],
+          }));
           server.registerTool('ask', {}, async () => {
-            const r = await server.server.elicitInput({ mode: 'form', message: 'Proceed?', requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } } });
+            const r = await server.server.elicitInput({
+              mode: 'form',
+              message: 'Proceed?',
+              requestedSchema: { type: 'object', properties: { answer: { type: 'string' } } },
+            });
             return { content: [{ type: 'text', text: JSON.stringify(r) }] };
           });
           await server.connect(transport);
@@ -210,8 +245,13 @@ describe('client capabilities through the host', () => {
       }),
     ]);
     await host.whenSettled();
-    assert.deepEqual(JSON.parse(textOf(await host.callTool('caps', 'roots', {}))), [{ uri: 'file:///work/a', name: 'a' }]);
-    const answer = JSON.parse(textOf(await host.callTool('caps', 'ask', {}))) as { action: string; content: { answer: string } };
+    assert.deepEqual(JSON.parse(textOf(await host.callTool('caps', 'roots', {}))), [
+      { uri: 'file:///work/a', name: 'a' },
+    ]);
+    const answer = JSON.parse(textOf(await host.callTool('caps', 'ask', {}))) as {
+      action: string;
+      content: { answer: string };
+    };
     assert.equal(answer.action, 'accept');
     assert.equal(answer.content.answer, 'yes');
     assert.deepEqual(asked, ['caps:form:Proceed?']);
@@ -234,7 +274,9 @@ describe('in-process servers', () => {
         async start(transport: Transport) {
           instances++;
           const server = new McpServer({ name: 'inproc', version: '1.0.0' });
-          server.registerTool('double', { inputSchema: { n: z.number() } }, async ({ n }) => ({ content: [{ type: 'text', text: String(n * 2) }] }));
+          server.registerTool('double', { inputSchema: { n: z.number() } }, async ({ n }) => ({
+            content: [{ type: 'text', text: String(n * 2) }],
+          }));
           await server.connect(transport);
         },
       }),

@@ -28,7 +28,15 @@ describe('server-everything over stdio', () => {
     host = newHost().host;
     // Not in the safe default set: must not leak into the server's environment.
     process.env.MCP_HOST_TEST_PRIVATE = 'do-not-pass';
-    host.setDefinitions([def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: { FROM_CONFIG: 'yes' }, cwd: dir })]);
+    host.setDefinitions([
+      def('everything', {
+        type: 'stdio',
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        env: { FROM_CONFIG: 'yes' },
+        cwd: dir,
+      }),
+    ]);
     await host.whenSettled();
   });
   after(() => host.dispose());
@@ -65,15 +73,26 @@ describe('server-everything over stdio', () => {
 
   test('progress reaches the caller', async () => {
     const seen: number[] = [];
-    const r = await host.callTool('everything', 'trigger-long-running-operation', { duration: 1, steps: 3 }, { onProgress: (p) => seen.push(p.progress) });
+    const r = await host.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 1, steps: 3 },
+      { onProgress: (p) => seen.push(p.progress) },
+    );
     assert.equal(r.isError, false);
     assert.ok(seen.length >= 2, `progress events: ${seen.join(',')}`);
   });
 
   test('invalid arguments are refused before the call, unknown tools name the known ones', async () => {
     await assert.rejects(host.callTool('everything', 'echo', {}), (e: HostError) => e.code === 'invalid-arguments');
-    await assert.rejects(host.callTool('everything', 'nope', {}), (e: HostError) => e.code === 'unknown-tool' && /echo/.test(e.message));
-    await assert.rejects(host.callTool('missing', 'echo', {}), (e: HostError) => e.code === 'unknown-server' && /everything/.test(e.message));
+    await assert.rejects(
+      host.callTool('everything', 'nope', {}),
+      (e: HostError) => e.code === 'unknown-tool' && /echo/.test(e.message),
+    );
+    await assert.rejects(
+      host.callTool('missing', 'echo', {}),
+      (e: HostError) => e.code === 'unknown-server' && /everything/.test(e.message),
+    );
   });
 
   test('stop leaves no process behind', async () => {
@@ -82,7 +101,10 @@ describe('server-everything over stdio', () => {
     await host.stop('everything');
     assert.equal(isAlive(pid), false);
     assert.equal(host.server('everything')!.state.kind, 'disabled');
-    await assert.rejects(host.callTool('everything', 'echo', { message: 'x' }), (e: HostError) => e.code === 'disabled');
+    await assert.rejects(
+      host.callTool('everything', 'echo', { message: 'x' }),
+      (e: HostError) => e.code === 'disabled',
+    );
   });
 });
 
@@ -95,8 +117,15 @@ describe('misbehaving stdio servers', () => {
       assert.equal(host.server('garbage')!.state.kind, 'connected');
       const r = await host.callTool('garbage', 'echo', { text: 'still fine' });
       assert.equal(textOf(r), 'echo: still fine');
-      assert.ok(log.lines.some((l) => l.includes('not JSON-RPC') && l.includes('Welcome')), 'garbage was logged');
-      assert.equal(fs.realpathSync(textOf(await host.callTool('garbage', 'cwd', {}))), fs.realpathSync(dir), 'cwd honoured');
+      assert.ok(
+        log.lines.some((l) => l.includes('not JSON-RPC') && l.includes('Welcome')),
+        'garbage was logged',
+      );
+      assert.equal(
+        fs.realpathSync(textOf(await host.callTool('garbage', 'cwd', {}))),
+        fs.realpathSync(dir),
+        'cwd honoured',
+      );
     } finally {
       await host.dispose();
     }
@@ -141,14 +170,24 @@ describe('misbehaving stdio servers', () => {
     try {
       host.setDefinitions([stdioDef('hung', ['--record', rec])]);
       await host.whenSettled();
-      await assert.rejects(host.callTool('hung', 'hang', {}), (e: HostError) => e.code === 'request-timeout' && /timed out after 1500 ms/.test(e.message));
-      await assert.rejects(host.callTool('hung', 'hang', {}, { timeoutMs: 300 }), (e: HostError) => e.code === 'request-timeout' && /300 ms/.test(e.message));
+      await assert.rejects(
+        host.callTool('hung', 'hang', {}),
+        (e: HostError) => e.code === 'request-timeout' && /timed out after 1500 ms/.test(e.message),
+      );
+      await assert.rejects(
+        host.callTool('hung', 'hang', {}, { timeoutMs: 300 }),
+        (e: HostError) => e.code === 'request-timeout' && /300 ms/.test(e.message),
+      );
       const ac = new AbortController();
       const p = host.callTool('hung', 'hang', {}, { signal: ac.signal });
       setTimeout(() => ac.abort(), 100);
       await assert.rejects(p, (e: HostError) => e.code === 'cancelled');
       // Timeouts and the abort each sent notifications/cancelled to the server.
-      const cancelled = (): number => fs.readFileSync(rec, 'utf8').split('\n').filter((l) => l.startsWith('cancelled')).length;
+      const cancelled = (): number =>
+        fs
+          .readFileSync(rec, 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('cancelled')).length;
       for (let i = 0; i < 1200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(cancelled(), 3);
       assert.equal(textOf(await host.callTool('hung', 'echo', { text: 'ok' })), 'echo: ok');

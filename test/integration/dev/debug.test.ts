@@ -26,7 +26,12 @@ function dapInitialize(port: number): Promise<{ success: boolean; command: strin
     let buf = '';
     sock.on('error', reject);
     sock.on('connect', () => {
-      const body = JSON.stringify({ seq: 1, type: 'request', command: 'initialize', arguments: { adapterID: 'mcp-host-test', clientID: 'mcp-host' } });
+      const body = JSON.stringify({
+        seq: 1,
+        type: 'request',
+        command: 'initialize',
+        arguments: { adapterID: 'mcp-host-test', clientID: 'mcp-host' },
+      });
       sock.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     });
     sock.on('data', (d: Buffer) => {
@@ -36,7 +41,11 @@ function dapInitialize(port: number): Promise<{ success: boolean; command: strin
         if (!m) return;
         const start = m.index + m[0].length;
         if (buf.length < start + Number(m[1])) return;
-        const msg = JSON.parse(buf.slice(start, start + Number(m[1]))) as { type: string; command: string; success: boolean };
+        const msg = JSON.parse(buf.slice(start, start + Number(m[1]))) as {
+          type: string;
+          command: string;
+          success: boolean;
+        };
         buf = buf.slice(start + Number(m[1]));
         if (msg.type === 'response' && msg.command === 'initialize') {
           sock.destroy();
@@ -52,14 +61,22 @@ test('node: the server runs under the inspector on the port its stderr names, an
   const log = new MemoryLogger();
   const host = createHost({ logger: log, blobDir: tempDir('dbg-blobs') });
   try {
-    const config = debugConfigFor({ type: 'stdio', command: process.execPath, args: [STDIO_FIXTURE, '--name', 'nodedbg'], dev: { debug: { type: 'node' } } } as StdioServerConfig);
+    const config = debugConfigFor({
+      type: 'stdio',
+      command: process.execPath,
+      args: [STDIO_FIXTURE, '--name', 'nodedbg'],
+      dev: { debug: { type: 'node' } },
+    } as StdioServerConfig);
     host.setDefinitions([def('nodedbg', config as unknown as Record<string, unknown>)]);
     await host.whenSettled();
     assert.equal(host.server('nodedbg')?.state.kind, 'connected');
     const found = host.recentStderr('nodedbg').split('\n').map(parseDebuggerListening).find(Boolean);
     assert.ok(found, `no "Debugger listening" line in stderr:\n${host.recentStderr('nodedbg')}`);
     // The inspector's HTTP endpoint lists the server process as a debug target.
-    const targets = (await (await fetch(`http://127.0.0.1:${found.port}/json/list`)).json()) as { type: string; webSocketDebuggerUrl: string }[];
+    const targets = (await (await fetch(`http://127.0.0.1:${found.port}/json/list`)).json()) as {
+      type: string;
+      webSocketDebuggerUrl: string;
+    }[];
     assert.equal(targets[0]?.type, 'node');
     assert.match(targets[0]!.webSocketDebuggerUrl, new RegExp(`127\\.0\\.0\\.1:${found.port}/`));
     assert.equal(textOf(await host.callTool('nodedbg', 'echo', { text: 'hi' })), 'echo: hi');
@@ -77,7 +94,10 @@ test('python: the server runs through debugpy on the chosen port (DAP answers) a
   const port = await freePort();
   const host = createHost({ logger: new MemoryLogger(), blobDir: tempDir('dbg-blobs') });
   try {
-    const config = debugConfigFor({ type: 'stdio', command: py, args: [join(FIXTURES, 'py_server.py')], dev: { debug: { type: 'python' } } }, { pythonPort: port });
+    const config = debugConfigFor(
+      { type: 'stdio', command: py, args: [join(FIXTURES, 'py_server.py')], dev: { debug: { type: 'python' } } },
+      { pythonPort: port },
+    );
     assert.deepEqual(config.args.slice(0, 4), ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`]);
     host.setDefinitions([def('pydbg', config as unknown as Record<string, unknown>)]);
     await host.whenSettled();

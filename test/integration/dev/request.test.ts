@@ -12,9 +12,13 @@ test('request: ping, a spec request with params, and a method the server does no
     assert.deepEqual(await host.request('fx', 'ping', undefined), {});
     const listed = (await host.request('fx', 'tools/list', {})) as { tools: { name: string }[] };
     assert.ok(listed.tools.some((t) => t.name === 'echo'));
-    const called = (await host.request('fx', 'tools/call', { name: 'echo', arguments: { text: 'raw' } })) as { content: { text: string }[] };
+    const called = (await host.request('fx', 'tools/call', { name: 'echo', arguments: { text: 'raw' } })) as {
+      content: { text: string }[];
+    };
     assert.equal(called.content[0]!.text, 'echo: raw');
-    await assert.rejects(host.request('fx', 'no/such/method', {}), (e: Error) => /no\/such\/method on fx failed: .*Method not found/i.test(e.message));
+    await assert.rejects(host.request('fx', 'no/such/method', {}), (e: Error) =>
+      /no\/such\/method on fx failed: .*Method not found/i.test(e.message),
+    );
   } finally {
     await host.dispose();
   }

@@ -32,7 +32,9 @@ test('each server lists its own extra roots besides the workspace folders; addin
           heard.push(name);
           waiters.shift()?.();
         });
-        s.registerTool('roots', {}, async () => ({ content: [{ type: 'text', text: JSON.stringify((await s.server.listRoots()).roots.map((r) => r.uri)) }] }));
+        s.registerTool('roots', {}, async () => ({
+          content: [{ type: 'text', text: JSON.stringify((await s.server.listRoots()).roots.map((r) => r.uri)) }],
+        }));
         await s.connect(transport);
       },
     });

@@ -35,16 +35,30 @@ async function connected(host: ConnectionManager): Promise<void> {
   await waitFor(host, 'everything', (s) => s.state.kind === 'connected');
 }
 
-const names = (host: ConnectionManager) => host.server('everything')!.tools.map((t) => t.name).sort();
+const names = (host: ConnectionManager) =>
+  host
+    .server('everything')!
+    .tools.map((t) => t.name)
+    .sort();
 
 const acceptAll: ElicitationPort = {
-  elicit: (_s, req) => Promise.resolve(req.mode === 'form' ? { action: 'accept', content: { name: 'Ada', interpretation: 'technical' } } : { action: 'accept' }),
+  elicit: (_s, req) =>
+    Promise.resolve(
+      req.mode === 'form'
+        ? { action: 'accept', content: { name: 'Ada', interpretation: 'technical' } }
+        : { action: 'accept' },
+    ),
 };
 
 const fakeModel = (seen: CreateMessageRequestParams[]) => ({
   createMessage(_server: string, p: CreateMessageRequestParams): Promise<CreateMessageResult> {
     seen.push(p);
-    return Promise.resolve({ role: 'assistant', model: 'fake-model', stopReason: 'endTurn', content: { type: 'text', text: `echo: ${p.messages.length} messages` } });
+    return Promise.resolve({
+      role: 'assistant',
+      model: 'fake-model',
+      stopReason: 'endTurn',
+      content: { type: 'text', text: `echo: ${p.messages.length} messages` },
+    });
   },
 });
 
@@ -54,7 +68,10 @@ describe('server-everything tools follow the declared capabilities', () => {
     await connected(host);
     assert.equal(names(host).length, 13);
     assert.ok(names(host).includes('simulate-research-query'));
-    assert.equal(host.server('everything')!.tools.find((t) => t.name === 'simulate-research-query')!.taskSupport, 'required');
+    assert.equal(
+      host.server('everything')!.tools.find((t) => t.name === 'simulate-research-query')!.taskSupport,
+      'required',
+    );
   });
 
   test('roots and elicitation (what the CLI declares) add four tools, sampling three more', async () => {
@@ -92,9 +109,24 @@ describe('logging', () => {
     const m = got[0]!;
     // server-everything picks the level at random; its alert text is spelt "Alert level-message".
     assert.match(String(m.data), /^[A-Z][a-z]+[- ]level[- ]message/);
-    const expected = { debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'error', alert: 'error', emergency: 'error' }[m.level];
-    assert.ok(serverLogs.lines.some((l) => l.startsWith(`${expected} `) && l.includes(String(m.data))), serverLogs.lines.join('\n'));
-    assert.ok(serverLogs.lines.some((l) => l === 'debug log level set to debug'), serverLogs.lines.join('\n'));
+    const expected = {
+      debug: 'debug',
+      info: 'info',
+      notice: 'info',
+      warning: 'warn',
+      error: 'error',
+      critical: 'error',
+      alert: 'error',
+      emergency: 'error',
+    }[m.level];
+    assert.ok(
+      serverLogs.lines.some((l) => l.startsWith(`${expected} `) && l.includes(String(m.data))),
+      serverLogs.lines.join('\n'),
+    );
+    assert.ok(
+      serverLogs.lines.some((l) => l === 'debug log level set to debug'),
+      serverLogs.lines.join('\n'),
+    );
     await host.callTool('everything', 'toggle-simulated-logging', {});
   });
 });
@@ -107,12 +139,17 @@ describe('sampling', () => {
     const always = new Set<string>();
     const sampling = withSamplingConsent(
       fakeModel(seen),
-      { isAlwaysAllowed: (s) => always.has(s), allowAlways: (s) => (always.add(s), Promise.resolve()), revoke: (s) => (always.delete(s), Promise.resolve()) },
+      {
+        isAlwaysAllowed: (s) => always.has(s),
+        allowAlways: (s) => (always.add(s), Promise.resolve()),
+        revoke: (s) => (always.delete(s), Promise.resolve()),
+      },
       { ask: (_s, summary) => (asked.push(summary), Promise.resolve(answers.shift())) },
     );
     const { host } = newHost({ features: { sampling } });
     await connected(host);
-    const call = () => host.callTool('everything', 'trigger-sampling-request', { prompt: 'hello there', maxTokens: 42 });
+    const call = () =>
+      host.callTool('everything', 'trigger-sampling-request', { prompt: 'hello there', maxTokens: 42 });
     assert.match(textOf(await call()), /echo: 1 messages/);
     assert.match(asked[0]!, /hello there/);
     assert.match(asked[0]!, /up to 42 tokens/);
@@ -129,7 +166,10 @@ describe('sampling', () => {
 
   test('no model: the server gets a clear error at once, not a hang', async () => {
     const sampling = {
-      createMessage: () => Promise.reject(Object.assign(new Error('No language model is available to serve the request.'), { code: NO_MODEL })),
+      createMessage: () =>
+        Promise.reject(
+          Object.assign(new Error('No language model is available to serve the request.'), { code: NO_MODEL }),
+        ),
     };
     const { host } = newHost({ features: { sampling } });
     await connected(host);
@@ -146,7 +186,12 @@ describe('tasks', () => {
     const statuses: RunningTask[] = [];
     let listed = 0;
     const sub = host.features.tasks.onDidChange(() => (listed = Math.max(listed, host.features.tasks.list().length)));
-    const r = await host.callTool('everything', 'simulate-research-query', { topic: 'tides' }, { onTaskStatus: (t) => statuses.push(t) });
+    const r = await host.callTool(
+      'everything',
+      'simulate-research-query',
+      { topic: 'tides' },
+      { onTaskStatus: (t) => statuses.push(t) },
+    );
     sub.dispose();
     assert.match(textOf(r), /Research Report: tides/);
     assert.equal(statuses[0]!.status, 'working');
@@ -160,22 +205,38 @@ describe('tasks', () => {
     await connected(host);
     let created!: (id: string) => void;
     const taskId = new Promise<string>((r) => (created = r));
-    const p = host.callTool('everything', 'simulate-research-query', { topic: 'cancel me' }, { onTaskStatus: (t) => created(t.taskId) });
+    const p = host.callTool(
+      'everything',
+      'simulate-research-query',
+      { topic: 'cancel me' },
+      { onTaskStatus: (t) => created(t.taskId) },
+    );
     const id = await taskId;
     assert.equal(await host.features.tasks.cancel(id), true);
     const onServer = await host.withClient('everything', 'tasks/get', (c) => c.experimental.tasks.getTask(id));
     assert.equal(onServer.status, 'cancelled');
     // A cancellation, not a server failure: front ends show it as the user's act.
-    await assert.rejects(p, (err: unknown) => err instanceof HostError && err.code === 'cancelled' && /simulate-research-query was cancelled/.test(err.message));
+    await assert.rejects(
+      p,
+      (err: unknown) =>
+        err instanceof HostError &&
+        err.code === 'cancelled' &&
+        /simulate-research-query was cancelled/.test(err.message),
+    );
     assert.equal(host.features.tasks.list().length, 0);
   });
 
-  test('aborting the call (the notification\'s Cancel) also cancels the task on the server', async () => {
+  test("aborting the call (the notification's Cancel) also cancels the task on the server", async () => {
     const { host, log } = newHost();
     await connected(host);
     const abort = new AbortController();
     let id = '';
-    const p = host.callTool('everything', 'simulate-research-query', { topic: 'abort me' }, { signal: abort.signal, onTaskStatus: (t) => ((id = t.taskId), abort.abort()) });
+    const p = host.callTool(
+      'everything',
+      'simulate-research-query',
+      { topic: 'abort me' },
+      { signal: abort.signal, onTaskStatus: (t) => ((id = t.taskId), abort.abort()) },
+    );
     await assert.rejects(p, /cancel/i);
     const onServer = await host.withClient('everything', 'tasks/get', (c) => c.experimental.tasks.getTask(id));
     assert.equal(onServer.status, 'cancelled', log.lines.join('\n'));
@@ -194,11 +255,32 @@ describe('completions and subscriptions', () => {
   test('prompt arguments complete with context.arguments; template variables complete', async () => {
     const { host } = newHost();
     await connected(host);
-    const dept = await host.withClient('everything', 'complete', (c) => completeArgument(c, { type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'S' }, undefined));
+    const dept = await host.withClient('everything', 'complete', (c) =>
+      completeArgument(
+        c,
+        { type: 'ref/prompt', name: 'completable-prompt' },
+        { name: 'department', value: 'S' },
+        undefined,
+      ),
+    );
     assert.deepEqual(dept.values, ['Sales', 'Support']);
-    const people = await host.withClient('everything', 'complete', (c) => completeArgument(c, { type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: '' }, { department: 'Sales' }));
+    const people = await host.withClient('everything', 'complete', (c) =>
+      completeArgument(
+        c,
+        { type: 'ref/prompt', name: 'completable-prompt' },
+        { name: 'name', value: '' },
+        { department: 'Sales' },
+      ),
+    );
     assert.deepEqual(people.values, ['David', 'Eve', 'Frank']);
-    const ids = await host.withClient('everything', 'complete', (c) => completeArgument(c, { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, { name: 'resourceId', value: '3' }, undefined));
+    const ids = await host.withClient('everything', 'complete', (c) =>
+      completeArgument(
+        c,
+        { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+        { name: 'resourceId', value: '3' },
+        undefined,
+      ),
+    );
     assert.deepEqual(ids.values, ['3']);
   });
 
@@ -208,7 +290,12 @@ describe('completions and subscriptions', () => {
     const uri = host.server('everything')!.resources[0]!.uri;
     let updated!: (u: string) => void;
     const heard = new Promise<string>((r) => (updated = r));
-    const send = (m: 'subscribe' | 'unsubscribe') => host.withClient('everything', m, async (c) => (await (m === 'subscribe' ? c.subscribeResource({ uri }) : c.unsubscribeResource({ uri })), true));
+    const send = (m: 'subscribe' | 'unsubscribe') =>
+      host.withClient(
+        'everything',
+        m,
+        async (c) => (await (m === 'subscribe' ? c.subscribeResource({ uri }) : c.unsubscribeResource({ uri })), true),
+      );
     const sub = await host.features.subscriptions.subscribe('everything', uri, (u) => updated(u), send);
     assert.equal(sub.subscribed, true);
     await host.callTool('everything', 'toggle-subscriber-updates', {});

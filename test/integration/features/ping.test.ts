@@ -37,7 +37,10 @@ test('a frozen server is marked unresponsive, then reconnected with a new proces
   assert.ok(seen.findIndex((s) => s.kind === 'failed') < seen.map((s) => s.kind).lastIndexOf('connected'));
   // The reconnect says why, so the tree shows "reconnecting: unresponsive …" rather than a bare "connecting".
   const reconnecting = seen.find((s) => s.kind === 'pending' && s.reason !== undefined);
-  assert.match(reconnecting?.kind === 'pending' ? (reconnecting.reason ?? '') : '', /^unresponsive \(it did not answer a ping within 400 ms\)$/);
+  assert.match(
+    reconnecting?.kind === 'pending' ? (reconnecting.reason ?? '') : '',
+    /^unresponsive \(it did not answer a ping within 400 ms\)$/,
+  );
 });
 
 /** A clock whose timers the test fires by hand; `next()` resolves when the next timer is set. */
@@ -62,7 +65,13 @@ function manualClock() {
 test('a server that answers stays connected across ten ping rounds', async () => {
   const clock = manualClock();
   const serverLog = new MemoryLogger();
-  const host = createHost({ logger: new MemoryLogger(), serverLogger: () => serverLog, blobDir: dir, clock, features: { pingIntervalMs: 5000 } });
+  const host = createHost({
+    logger: new MemoryLogger(),
+    serverLogger: () => serverLog,
+    blobDir: dir,
+    clock,
+    features: { pingIntervalMs: 5000 },
+  });
   hosts.push(host);
   host.setDefinitions([stdioDef('alive')]);
   await waitFor(host, 'alive', (s) => s.state.kind === 'connected');

@@ -9,7 +9,8 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { EVERYTHING, def } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, type Rig } from './helpers.js';
 
-const everything = (name: string): ReturnType<typeof def> => def(name, { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] });
+const everything = (name: string): ReturnType<typeof def> =>
+  def(name, { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] });
 
 let rig: Rig;
 let client: Client;
@@ -38,20 +39,44 @@ describe('gateway: completions and resource subscriptions', { timeout: 120_000 }
   });
 
   test('completion/complete for a gateway prompt reaches its server under the prompt’s own name, with context', async () => {
-    const dept = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    const dept = await client.complete({
+      ref: { type: 'ref/prompt', name: 'everything__completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
     assert.deepEqual(dept.completion.values, ['Sales', 'Support']);
-    const people = await client.complete({ ref: { type: 'ref/prompt', name: 'second__completable-prompt' }, argument: { name: 'name', value: '' }, context: { arguments: { department: 'Sales' } } });
+    const people = await client.complete({
+      ref: { type: 'ref/prompt', name: 'second__completable-prompt' },
+      argument: { name: 'name', value: '' },
+      context: { arguments: { department: 'Sales' } },
+    });
     assert.deepEqual(people.completion.values, ['David', 'Eve', 'Frank']);
-    await assert.rejects(client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: '' } }), /unknown prompt "completable-prompt"/);
+    await assert.rejects(
+      client.complete({
+        ref: { type: 'ref/prompt', name: 'completable-prompt' },
+        argument: { name: 'department', value: '' },
+      }),
+      /unknown prompt "completable-prompt"/,
+    );
   });
 
   test('completion/complete for a (wrapped) resource template reaches the server that offers it', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    const wrapped = resourceTemplates.map((t) => t.uriTemplate).find((u) => u === 'mcp-host://everything/demo://resource/dynamic/text/{resourceId}');
+    const wrapped = resourceTemplates
+      .map((t) => t.uriTemplate)
+      .find((u) => u === 'mcp-host://everything/demo://resource/dynamic/text/{resourceId}');
     assert.ok(wrapped, resourceTemplates.map((t) => t.uriTemplate).join(', '));
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: wrapped }, argument: { name: 'resourceId', value: '3' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: wrapped },
+      argument: { name: 'resourceId', value: '3' },
+    });
     assert.deepEqual(ids.completion.values, ['3']);
-    await assert.rejects(client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '' } }), /no exposed resource template/);
+    await assert.rejects(
+      client.complete({
+        ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+        argument: { name: 'resourceId', value: '' },
+      }),
+      /no exposed resource template/,
+    );
   });
 
   test('an agent subscribed to a resource hears notifications/resources/updated under its own URI; a URI no server offers is refused', async () => {
@@ -64,11 +89,17 @@ describe('gateway: completions and resource subscriptions', { timeout: 120_000 }
     await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
     await heard;
     assert.ok(updates.length > 0);
-    assert.ok(updates.every((u) => u === uri), updates.join(', '));
+    assert.ok(
+      updates.every((u) => u === uri),
+      updates.join(', '),
+    );
     // The other server's copy of that resource was not subscribed: nothing under its URI.
     assert.ok(!updates.some((u) => u.startsWith('mcp-host://second/')));
     await client.unsubscribeResource({ uri });
     await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
-    await assert.rejects(client.subscribeResource({ uri: 'nowhere://at/all' }), /no exposed server offers the resource nowhere:\/\/at\/all/);
+    await assert.rejects(
+      client.subscribeResource({ uri: 'nowhere://at/all' }),
+      /no exposed server offers the resource nowhere:\/\/at\/all/,
+    );
   });
 });

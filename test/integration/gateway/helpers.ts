@@ -8,7 +8,13 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ElicitationPort, SamplingPort } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures, type ExposureFilter } from '../../../src/core/gateway/index.js';
+import {
+  Gateway,
+  GatewayBridge,
+  GatewayHttpServer,
+  gatewayFeatures,
+  type ExposureFilter,
+} from '../../../src/core/gateway/index.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 
@@ -29,7 +35,11 @@ export function askerDef(name = 'asker'): ServerDefinition {
     start: async (transport: Transport) => {
       const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { logging: {} } });
       server.registerTool('ask', { description: 'Asks for a name' }, async () => {
-        const answer = await server.server.elicitInput({ mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+        const answer = await server.server.elicitInput({
+          mode: 'form',
+          message: 'Your name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        });
         return { content: [{ type: 'text', text: `${answer.action}: ${String(answer.content?.name ?? '')}` }] };
       });
       server.registerTool('log', { description: 'Sends a log line' }, async () => {
@@ -51,11 +61,20 @@ export interface Rig {
 }
 
 /** @param editorSampling the editor's own sampling port (consent and model), the bridge's fallback. */
-export async function startRig(defs: ServerDefinition[], filter: ExposureFilter = {}, editorSampling?: SamplingPort): Promise<Rig> {
+export async function startRig(
+  defs: ServerDefinition[],
+  filter: ExposureFilter = {},
+  editorSampling?: SamplingPort,
+): Promise<Rig> {
   const logger = new MemoryLogger();
   const fallback = new RecordingElicitation();
   const bridge = new GatewayBridge(fallback, editorSampling);
-  const host = createHost({ logger, blobDir: tempDir('gw-blobs'), elicitation: bridge, features: bridge.featureOptions() });
+  const host = createHost({
+    logger,
+    blobDir: tempDir('gw-blobs'),
+    elicitation: bridge,
+    features: bridge.featureOptions(),
+  });
   host.setDefinitions(defs);
   await host.whenSettled();
   const gateway = new Gateway({ host, logger, bridge, features: gatewayFeatures(host), ...filter });
@@ -76,14 +95,18 @@ export async function startRig(defs: ServerDefinition[], filter: ExposureFilter 
 
 export async function agent(rig: Rig, capabilities: ClientCapabilities = {}): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities });
-  const transport = new StreamableHTTPClientTransport(new URL(rig.http.url), { requestInit: { headers: { Authorization: `Bearer ${rig.http.token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(rig.http.url), {
+    requestInit: { headers: { Authorization: `Bearer ${rig.http.token}` } },
+  });
   await client.connect(transport);
   return client;
 }
 
 /** The text of a tool result. */
 export function text(r: unknown): string {
-  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+  return (((r as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
+    .map((c) => c.text ?? '')
+    .join('');
 }
 
 /** Ends the session (HTTP DELETE) and closes, as a well-behaved agent does. */
@@ -99,15 +122,31 @@ export async function rawPost(port: number, headers: Record<string, string>): Pr
 }
 
 /** A raw initialize: its status and the session id the gateway gave. */
-export function rawInitialize(port: number, headers: Record<string, string>): Promise<{ status: number; session?: string }> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+export function rawInitialize(
+  port: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; session?: string }> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         res.resume();
         const session = res.headers['mcp-session-id'];
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ...(typeof session === 'string' ? { session } : {}) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, ...(typeof session === 'string' ? { session } : {}) }),
+        );
       },
     );
     req.on('error', reject);
@@ -119,7 +158,19 @@ export function rawInitialize(port: number, headers: Record<string, string>): Pr
 export function holdStream(port: number, token: string, session: string): Promise<() => void> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'GET', headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, Accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } },
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'GET',
+        headers: {
+          Host: `127.0.0.1:${port}`,
+          Authorization: `Bearer ${token}`,
+          Accept: 'text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      },
       (res) => {
         if (res.statusCode !== 200) reject(new Error(`GET stream: ${res.statusCode}`));
         res.resume();

@@ -3,11 +3,25 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioDef, tempDir, waitFor } from '../connection/helpers.js';
-import { agent, askerDef, closeAgent, holdStream, rawInitialize, rawPost, startRig, text, type Rig } from './helpers.js';
+import {
+  agent,
+  askerDef,
+  closeAgent,
+  holdStream,
+  rawInitialize,
+  rawPost,
+  startRig,
+  text,
+  type Rig,
+} from './helpers.js';
 
 let rig: Rig;
 let client: Client;
@@ -24,12 +38,12 @@ after(async () => {
   await rig?.dispose();
 });
 
-
 describe('gateway over HTTP', { timeout: 120_000 }, () => {
   test('lists the union of both servers’ tools as <server>__<tool> and calls one', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['alpha__echo', 'beta__echo', 'alpha__slow', 'beta__add_tool', 'asker__ask']) assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
+    for (const n of ['alpha__echo', 'beta__echo', 'alpha__slow', 'beta__add_tool', 'asker__ask'])
+      assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
     assert.equal(new Set(names).size, names.length);
     assert.ok(names.every((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n)));
     const r = await client.callTool({ name: 'beta__echo', arguments: { text: 'hi' } });
@@ -59,7 +73,9 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
 
   test('progress from the server reaches the agent', async () => {
     const seen: number[] = [];
-    const r = await client.callTool({ name: 'alpha__slow', arguments: { ms: 600, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    const r = await client.callTool({ name: 'alpha__slow', arguments: { ms: 600, steps: 3 } }, undefined, {
+      onprogress: (p) => seen.push(p.progress),
+    });
     assert.equal(text(r), 'slept 600');
     // The SDK's Client dispatches notifications a tick after they arrive and drops a progress
     // handler when the response arrives, so a progress sent right before the result (step 3) may
@@ -72,7 +88,10 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
     const call = client.callTool({ name: 'alpha__hang', arguments: {} }, undefined, { signal: ac.signal });
     setTimeout(() => ac.abort(), 300);
     await assert.rejects(call);
-    const cancelled = (): boolean => readFileSync(record, 'utf8').split('\n').some((l) => l.startsWith('cancelled'));
+    const cancelled = (): boolean =>
+      readFileSync(record, 'utf8')
+        .split('\n')
+        .some((l) => l.startsWith('cancelled'));
     for (let i = 0; i < 200 && !cancelled(); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(cancelled(), 'the server heard notifications/cancelled');
   });
@@ -99,7 +118,9 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
   });
 
   test('a server’s log lines reach the agent, named after the server', async () => {
-    const heard = new Promise<{ logger?: string; data: unknown }>((resolve) => client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)));
+    const heard = new Promise<{ logger?: string; data: unknown }>((resolve) =>
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)),
+    );
     await client.callTool({ name: 'asker__log', arguments: {} });
     const line = await heard;
     assert.equal(line.logger, 'asker');
@@ -185,7 +206,10 @@ describe('gateway security', () => {
 
   test('403 with a browser Origin or a foreign Host, even with the right token', async () => {
     const auth = { Authorization: `Bearer ${rig.http.token}` };
-    assert.equal(await rawPost(rig.http.port, { ...auth, Host: `127.0.0.1:${rig.http.port}`, Origin: 'https://evil.example' }), 403);
+    assert.equal(
+      await rawPost(rig.http.port, { ...auth, Host: `127.0.0.1:${rig.http.port}`, Origin: 'https://evil.example' }),
+      403,
+    );
     assert.equal(await rawPost(rig.http.port, { ...auth, Host: `evil.example:${rig.http.port}` }), 403);
     // The same request without the offending header gets through.
     assert.equal(await rawPost(rig.http.port, { ...auth, Host: `localhost:${rig.http.port}` }), 200);

@@ -32,7 +32,11 @@ const lateAsker = def('late', {
     server.registerTool('ask-later', { description: 'Asks for a name when the test says so' }, async () => {
       late.entered.open();
       await late.gate.wait;
-      const answer = await server.server.elicitInput({ mode: 'form', message: 'Your name, later?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+      const answer = await server.server.elicitInput({
+        mode: 'form',
+        message: 'Your name, later?',
+        requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+      });
       return { content: [{ type: 'text', text: `${answer.action}: ${String(answer.content?.name ?? '')}` }] };
     });
     server.registerTool('hold', { description: 'Returns when the test says so' }, async () => {
@@ -45,7 +49,10 @@ const lateAsker = def('late', {
 });
 
 /** An agent that answers every question with its own name, once the promise given to `answerWhen` settles. */
-async function namedAgent(rig: Rig, name: string): Promise<{ client: Client; asked: string[]; answerWhen: (p: Promise<void>) => void; questionSeen: Promise<void> }> {
+async function namedAgent(
+  rig: Rig,
+  name: string,
+): Promise<{ client: Client; asked: string[]; answerWhen: (p: Promise<void>) => void; questionSeen: Promise<void> }> {
   const client = await agent(rig, { elicitation: { form: {} } });
   const asked: string[] = [];
   let holdAnswer: Promise<void> = Promise.resolve();
@@ -68,7 +75,11 @@ let rig: Rig;
 
 before(async () => {
   web = await startEverything('streamableHttp');
-  rig = await startRig([def('web', { type: 'http', url: web.url }), def('local', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }), lateAsker]);
+  rig = await startRig([
+    def('web', { type: 'http', url: web.url }),
+    def('local', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }),
+    lateAsker,
+  ]);
 });
 
 after(async () => {
@@ -145,7 +156,10 @@ describe('elicitation routing with two agents at once', { timeout: 120_000 }, ()
       release.open();
       assert.match(text(await adaCall), /Ada/);
       // Alone again, Bob's next request gets its own question.
-      assert.match(text(await bob.client.callTool({ name: 'local__trigger-elicitation-request', arguments: {} })), /Bob/);
+      assert.match(
+        text(await bob.client.callTool({ name: 'local__trigger-elicitation-request', arguments: {} })),
+        /Bob/,
+      );
     } finally {
       release.open();
       await closeAgent(ada.client);

@@ -4,7 +4,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CreateMessageRequestSchema, type CreateMessageRequestParams, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { SamplingPort } from '../../../src/core/host-api.js';
 import { def, EVERYTHING } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, text, type Rig } from './helpers.js';
@@ -14,7 +18,11 @@ class EditorModel implements SamplingPort {
   asked: string[] = [];
   createMessage(_server: string, p: CreateMessageRequestParams): Promise<CreateMessageResult> {
     this.asked.push(promptOf(p));
-    return Promise.resolve({ role: 'assistant', model: 'editor-model', content: { type: 'text', text: 'from the editor' } });
+    return Promise.resolve({
+      role: 'assistant',
+      model: 'editor-model',
+      content: { type: 'text', text: 'from the editor' },
+    });
   }
 }
 
@@ -27,7 +35,11 @@ let rig: Rig;
 const editor = new EditorModel();
 
 before(async () => {
-  rig = await startRig([def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })], {}, editor);
+  rig = await startRig(
+    [def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })],
+    {},
+    editor,
+  );
 });
 
 after(async () => {
@@ -48,7 +60,10 @@ describe('sampling during a gateway call', { timeout: 120_000 }, () => {
       return { role: 'assistant', model: 'agent-model', content: { type: 'text', text: 'from the agent' } };
     });
     try {
-      const r = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku about ports' } });
+      const r = await client.callTool({
+        name: 'everything__trigger-sampling-request',
+        arguments: { prompt: 'a haiku about ports' },
+      });
       assert.match(text(r), /from the agent/);
       assert.match(text(r), /agent-model/);
       assert.equal(prompts.length, 1);
@@ -62,7 +77,10 @@ describe('sampling during a gateway call', { timeout: 120_000 }, () => {
   test('an agent without the capability: the editor’s consent and model path serves it', async () => {
     const client: Client = await agent(rig);
     try {
-      const r = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a limerick' } });
+      const r = await client.callTool({
+        name: 'everything__trigger-sampling-request',
+        arguments: { prompt: 'a limerick' },
+      });
       assert.match(text(r), /from the editor/);
       assert.equal(editor.asked.length, 1);
       assert.match(editor.asked[0]!, /a limerick/);

@@ -6,7 +6,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
 import { text } from './helpers.js';
 
@@ -28,7 +32,10 @@ function servers(extra: Record<string, unknown> = {}): Record<string, unknown> {
 before(async () => {
   h = await createHarness();
   ws = await h.workspace('serve', servers());
-  client = new Client({ name: 'serve-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+  client = new Client(
+    { name: 'serve-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} }, sampling: {} } },
+  );
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged());
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
   client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
@@ -40,7 +47,12 @@ before(async () => {
     command: process.execPath,
     args: [h.cli, 'serve'],
     cwd: ws,
-    env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_HOME: join(h.dir, 'mcp-host-home'), MCP_HOST_BLOB_DIR: join(h.dir, 'blobs') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: h.dir,
+      MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+      MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+    },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -55,7 +67,10 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
   test('lists the union of both servers’ tools and calls one', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('everything__echo'), names.join(', '));
-    assert.ok(names.some((n) => n.startsWith('errors__')), names.join(', '));
+    assert.ok(
+      names.some((n) => n.startsWith('errors__')),
+      names.join(', '),
+    );
     assert.ok(!names.some((n) => n.startsWith('loop__')));
     const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'via serve' } });
     assert.match(text(r), /via serve/);
@@ -65,7 +80,11 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     const r = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
     assert.match(text(r), /Ada/);
     const seen: number[] = [];
-    await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
+    await client.callTool(
+      { name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } },
+      undefined,
+      { onprogress: (p) => seen.push(p.progress) },
+    );
     assert.deepEqual(seen.slice(0, 2), [1, 2]);
   });
 
@@ -77,7 +96,10 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
 
   test('completion/complete and resource subscriptions are offered and reach the server', async () => {
     assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
-    const r = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    const r = await client.complete({
+      ref: { type: 'ref/prompt', name: 'everything__completable-prompt' },
+      argument: { name: 'department', value: 'Eng' },
+    });
     assert.deepEqual(r.completion.values, ['Engineering']);
     const uri = (await client.listResources()).resources[0]!.uri;
     await client.subscribeResource({ uri });
@@ -86,7 +108,14 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
 
   test('list_changed when a server is added to .mcp.json', async () => {
     const changed = new Promise<void>((resolve) => (toolsChanged = resolve));
-    await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) }, null, 2));
+    await writeFile(
+      join(ws, '.mcp.json'),
+      JSON.stringify(
+        { mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) },
+        null,
+        2,
+      ),
+    );
     await changed;
     let names = (await client.listTools()).tools.map((t) => t.name);
     // The notification may come for the connect of one server while another is still starting.
@@ -105,7 +134,12 @@ describe('mcp-host serve --exclude', { timeout: 120_000 }, () => {
       command: process.execPath,
       args: [h.cli, 'serve', '--exclude', 'errors', '--exclude=no-such-server'],
       cwd: ws,
-      env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_HOME: join(h.dir, 'mcp-host-home'), MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-exclude') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: h.dir,
+        MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+        MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-exclude'),
+      },
       stderr: 'pipe',
     });
     let stderr = '';

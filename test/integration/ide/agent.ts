@@ -9,8 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
 import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
-import type { LockFileContent } from '../../../src/core/ide/lockFile.js';
-import { WebSocketServerTransport } from '../../../src/core/ide/wsTransport.js';
+import type { LockFileContent } from '../../../src/core/ide/lock-file.js';
+import { WebSocketServerTransport } from '../../../src/core/ide/ws-transport.js';
 
 export interface FoundLock {
   port: number;
@@ -27,7 +27,11 @@ export function readLocks(dir: string): FoundLock[] {
   }
   return names
     .filter((n) => /^\d+\.lock$/.test(n))
-    .map((n) => ({ port: Number(n.slice(0, -5)), file: join(dir, n), content: JSON.parse(readFileSync(join(dir, n), 'utf8')) as LockFileContent }));
+    .map((n) => ({
+      port: Number(n.slice(0, -5)),
+      file: join(dir, n),
+      content: JSON.parse(readFileSync(join(dir, n), 'utf8')) as LockFileContent,
+    }));
 }
 
 /** Opens a raw WebSocket the way the agent does; rejects with the HTTP status when refused. */
@@ -79,7 +83,10 @@ export async function connectAgent(lock: FoundLock, opts: { pid?: number } = {})
     notifications,
     nextNotification(method, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no ${method} notification within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no ${method} notification within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         waiters.push({
           method,
           resolve: (p) => {

@@ -12,7 +12,7 @@ import { nullLogger } from '../../../src/core/ports.js';
 import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
 import { IdeServer } from '../../../src/core/ide/server.js';
 import { connectAgent, jsonOf, openSocket, readLocks, type FoundLock } from './agent.js';
-import { FakeEditor } from './fakeEditor.js';
+import { FakeEditor } from './fake-editor.js';
 
 /** Opens a socket and reports the HTTP status of a refused upgrade (or 101 when it opened). */
 async function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
@@ -83,7 +83,11 @@ describe('IDE server security', () => {
     assert.equal(await upgradeStatus(lock.port, { [AUTH_HEADER]: flipped }), 401);
     assert.equal(await upgradeStatus(lock.port, { [AUTH_HEADER]: t.slice(0, -1) }), 401);
     assert.equal(await upgradeStatus(lock.port, { [AUTH_HEADER]: t + 'x' }), 401);
-    assert.equal(await upgradeStatus(lock.port, { authorization: `Bearer ${t}` }), 401, 'the token only counts in its own header');
+    assert.equal(
+      await upgradeStatus(lock.port, { authorization: `Bearer ${t}` }),
+      401,
+      'the token only counts in its own header',
+    );
   });
 
   test('a browser Origin is refused even with the right token', async () => {
@@ -93,19 +97,33 @@ describe('IDE server security', () => {
   });
 
   test('a foreign Host (DNS rebinding) is refused', async () => {
-    assert.equal(await upgradeStatus(lock.port, { [AUTH_HEADER]: lock.content.authToken, host: `evil.example:${lock.port}` }), 403);
+    assert.equal(
+      await upgradeStatus(lock.port, { [AUTH_HEADER]: lock.content.authToken, host: `evil.example:${lock.port}` }),
+      403,
+    );
   });
 
   test('plain HTTP requests are refused and learn nothing', async () => {
-    const res = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: lock.port, path: '/', method: 'GET', headers: { [AUTH_HEADER]: lock.content.authToken } }, (r) => {
-        let body = '';
-        r.on('data', (c: Buffer) => (body += c.toString()));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, body, headers: r.headers }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const res = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>(
+      (resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: lock.port,
+            path: '/',
+            method: 'GET',
+            headers: { [AUTH_HEADER]: lock.content.authToken },
+          },
+          (r) => {
+            let body = '';
+            r.on('data', (c: Buffer) => (body += c.toString()));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, body, headers: r.headers }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
     assert.equal(res.status, 426);
     assert.ok(!res.body.includes(lock.content.authToken));
     assert.equal(res.headers['access-control-allow-origin'], undefined);
@@ -142,7 +160,11 @@ describe('IDE server security', () => {
         waiting.set(id, resolve);
         ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       });
-    const init = await ask('init', 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } });
+    const init = await ask('init', 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'fuzz', version: '1' },
+    });
     assert.ok(init.result);
     ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     const afterInit = received.length;
@@ -162,7 +184,10 @@ describe('IDE server security', () => {
       () => ({ data: JSON.stringify({ jsonrpc: '2.0', id: int(1000), method: 42 }), binary: false }),
       () => ({ data: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]), binary: false }), // batches are not MCP
       () => ({ data: JSON.stringify({ jsonrpc: '2.0', id: 1e9 + int(1000), result: {} }), binary: false }), // response nobody asked for
-      () => ({ data: JSON.stringify({ jsonrpc: '2.0', id: `u${int(1000)}`, method: `no/such/method/${int(1000)}` }), binary: false }),
+      () => ({
+        data: JSON.stringify({ jsonrpc: '2.0', id: `u${int(1000)}`, method: `no/such/method/${int(1000)}` }),
+        binary: false,
+      }),
       () => ({ data: '['.repeat(5000 + int(5000)), binary: false }),
       () => ({ data: '', binary: false }),
     ];
@@ -171,7 +196,10 @@ describe('IDE server security', () => {
       ws.send(f.data, { binary: f.binary });
     }
     const final = await ask('final', 'tools/list');
-    assert.ok(Array.isArray((final.result as { tools: unknown[] }).tools), 'a valid request after the fuzz is answered');
+    assert.ok(
+      Array.isArray((final.result as { tools: unknown[] }).tools),
+      'a valid request after the fuzz is answered',
+    );
     assert.equal(ws.readyState, WebSocket.OPEN);
 
     const fuzzReplies = received.slice(afterInit).filter((m) => m.id !== 'final');
@@ -179,11 +207,24 @@ describe('IDE server security', () => {
     for (const m of fuzzReplies) {
       const err = m.error as { code?: unknown } | undefined;
       assert.equal(m.jsonrpc, '2.0');
-      assert.equal(typeof err?.code, 'number', `every reply to garbage is a JSON-RPC error: ${JSON.stringify(m).slice(0, 200)}`);
+      assert.equal(
+        typeof err?.code,
+        'number',
+        `every reply to garbage is a JSON-RPC error: ${JSON.stringify(m).slice(0, 200)}`,
+      );
     }
-    assert.ok(fuzzReplies.some((m) => (m.error as { code: number }).code === -32700), 'parse errors');
-    assert.ok(fuzzReplies.some((m) => (m.error as { code: number }).code === -32600), 'invalid requests');
-    assert.ok(fuzzReplies.some((m) => (m.error as { code: number }).code === -32601), 'unknown methods');
+    assert.ok(
+      fuzzReplies.some((m) => (m.error as { code: number }).code === -32700),
+      'parse errors',
+    );
+    assert.ok(
+      fuzzReplies.some((m) => (m.error as { code: number }).code === -32600),
+      'invalid requests',
+    );
+    assert.ok(
+      fuzzReplies.some((m) => (m.error as { code: number }).code === -32601),
+      'unknown methods',
+    );
     ws.terminate();
 
     // The server as a whole still serves a fresh agent.
@@ -199,7 +240,14 @@ describe('IDE server security', () => {
 describe('IDE server limits and lifecycle', () => {
   test('an oversized frame closes only that connection; a peer that stops answering pings is dropped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ide-lim-'));
-    const server = await IdeServer.start({ editor: new FakeEditor(), logger: nullLogger, ideName: 'MCP Host Test', lockDir: dir, maxPayloadBytes: 64 * 1024, keepAliveMs: 1000 });
+    const server = await IdeServer.start({
+      editor: new FakeEditor(),
+      logger: nullLogger,
+      ideName: 'MCP Host Test',
+      lockDir: dir,
+      maxPayloadBytes: 64 * 1024,
+      keepAliveMs: 1000,
+    });
     try {
       const lock = readLocks(dir)[0]!;
       const big = await openSocket(lock.port, { [AUTH_HEADER]: lock.content.authToken });
@@ -210,7 +258,10 @@ describe('IDE server limits and lifecycle', () => {
       assert.equal(code, 1009);
 
       const silent = await new Promise<WebSocket>((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${lock.port}`, ['mcp'], { headers: { [AUTH_HEADER]: lock.content.authToken }, autoPong: false });
+        const ws = new WebSocket(`ws://127.0.0.1:${lock.port}`, ['mcp'], {
+          headers: { [AUTH_HEADER]: lock.content.authToken },
+          autoPong: false,
+        });
         ws.once('open', () => resolve(ws));
         ws.once('error', reject);
       });
@@ -231,7 +282,12 @@ describe('IDE server limits and lifecycle', () => {
   test('the lock file disappears on shutdown and connections are closed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ide-life-'));
     try {
-      const server = await IdeServer.start({ editor: new FakeEditor(), logger: nullLogger, ideName: 'MCP Host Test', lockDir: dir });
+      const server = await IdeServer.start({
+        editor: new FakeEditor(),
+        logger: nullLogger,
+        ideName: 'MCP Host Test',
+        lockDir: dir,
+      });
       const lock = readLocks(dir)[0]!;
       assert.ok(existsSync(lock.file));
       const agent = await connectAgent(lock);

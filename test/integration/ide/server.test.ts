@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { nullLogger } from '../../../src/core/ports.js';
 import { IdeServer } from '../../../src/core/ide/server.js';
 import { connectAgent, jsonOf, readLocks, texts, type Agent } from './agent.js';
-import { FakeEditor } from './fakeEditor.js';
+import { FakeEditor } from './fake-editor.js';
 
 const TOOLS = [
   'checkDocumentDirty',
@@ -45,7 +45,13 @@ describe('IDE server with an agent client', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ide-int-'));
     editor = new FakeEditor();
-    server = await IdeServer.start({ editor, logger: nullLogger, ideName: 'MCP Host Test', lockDir: join(dir, 'ide'), selectionDebounceMs: 20 });
+    server = await IdeServer.start({
+      editor,
+      logger: nullLogger,
+      ideName: 'MCP Host Test',
+      lockDir: join(dir, 'ide'),
+      selectionDebounceMs: 20,
+    });
     const locks = readLocks(join(dir, 'ide'));
     assert.equal(locks.length, 1);
     agent = await connectAgent(locks[0]!);
@@ -60,7 +66,14 @@ describe('IDE server with an agent client', () => {
   test('the lock file announces the server with exactly the documented fields', () => {
     const [lock] = readLocks(join(dir, 'ide'));
     assert.equal(lock!.port, server.port);
-    assert.deepEqual(Object.keys(lock!.content).sort(), ['authToken', 'ideName', 'pid', 'runningInWindows', 'transport', 'workspaceFolders']);
+    assert.deepEqual(Object.keys(lock!.content).sort(), [
+      'authToken',
+      'ideName',
+      'pid',
+      'runningInWindows',
+      'transport',
+      'workspaceFolders',
+    ]);
     assert.equal(lock!.content.pid, process.pid);
     assert.deepEqual(lock!.content.workspaceFolders, ['/work/proj']);
     assert.equal(lock!.content.transport, 'ws');
@@ -79,13 +92,31 @@ describe('IDE server with an agent client', () => {
     const { tools } = await agent.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
     const openDiff = tools.find((t) => t.name === 'openDiff')!;
-    assert.deepEqual([...(openDiff.inputSchema.required ?? [])].sort(), ['new_file_contents', 'new_file_path', 'old_file_path', 'tab_name']);
+    assert.deepEqual([...(openDiff.inputSchema.required ?? [])].sort(), [
+      'new_file_contents',
+      'new_file_path',
+      'old_file_path',
+      'tab_name',
+    ]);
     const openFile = tools.find((t) => t.name === 'openFile')!;
-    assert.deepEqual(Object.keys(openFile.inputSchema.properties ?? {}).sort(), ['endText', 'filePath', 'makeFrontmost', 'preview', 'selectToEndOfLine', 'startText']);
+    assert.deepEqual(Object.keys(openFile.inputSchema.properties ?? {}).sort(), [
+      'endText',
+      'filePath',
+      'makeFrontmost',
+      'preview',
+      'selectToEndOfLine',
+      'startText',
+    ]);
   });
 
   test('getDiagnostics returns the documented shape, filtered by uri', async () => {
-    const d = { message: "Type 'string' is not assignable to type 'number'.", severity: 'Error' as const, range: { start: { line: 1, character: 6 }, end: { line: 1, character: 7 } }, source: 'ts', code: 2322 };
+    const d = {
+      message: "Type 'string' is not assignable to type 'number'.",
+      severity: 'Error' as const,
+      range: { start: { line: 1, character: 6 }, end: { line: 1, character: 7 } },
+      source: 'ts',
+      code: 2322,
+    };
     editor.diags = [
       { uri: 'file:///work/proj/a.ts', diagnostics: [d] },
       { uri: 'file:///work/proj/b.ts', diagnostics: [{ ...d, severity: 'Warning', code: 'x' }] },
@@ -95,9 +126,21 @@ describe('IDE server with an agent client', () => {
   });
 
   test('openFile: frontmost gives a message, background gives details; errors are tool errors', async () => {
-    assert.deepEqual(texts(await agent.call('openFile', { filePath: '/work/proj/a.ts', startText: 'let', endText: ';' })), ['Opened file: /work/proj/a.ts']);
-    assert.deepEqual(editor.opened.at(-1), { filePath: '/work/proj/a.ts', preview: false, startText: 'let', endText: ';', selectToEndOfLine: false, makeFrontmost: true });
-    const bg = jsonOf(await agent.call('openFile', { filePath: '/work/proj/a.ts', makeFrontmost: false, preview: true }));
+    assert.deepEqual(
+      texts(await agent.call('openFile', { filePath: '/work/proj/a.ts', startText: 'let', endText: ';' })),
+      ['Opened file: /work/proj/a.ts'],
+    );
+    assert.deepEqual(editor.opened.at(-1), {
+      filePath: '/work/proj/a.ts',
+      preview: false,
+      startText: 'let',
+      endText: ';',
+      selectToEndOfLine: false,
+      makeFrontmost: true,
+    });
+    const bg = jsonOf(
+      await agent.call('openFile', { filePath: '/work/proj/a.ts', makeFrontmost: false, preview: true }),
+    );
     assert.deepEqual(bg, { success: true, filePath: '/work/proj/a.ts', languageId: 'typescript', lineCount: 3 });
     const missing = await agent.call('openFile', { filePath: '/work/proj/missing.ts' });
     assert.equal(missing.isError, true);
@@ -108,9 +151,19 @@ describe('IDE server with an agent client', () => {
 
   test('openDiff blocks until accepted and returns FILE_SAVED with the final contents', async () => {
     const next = editor.nextDiff();
-    const call = agent.call('openDiff', { old_file_path: '/work/proj/a.ts', new_file_path: '/work/proj/a.ts', new_file_contents: 'let x = 1;\n', tab_name: 'a.ts (proposed)' });
+    const call = agent.call('openDiff', {
+      old_file_path: '/work/proj/a.ts',
+      new_file_path: '/work/proj/a.ts',
+      new_file_contents: 'let x = 1;\n',
+      tab_name: 'a.ts (proposed)',
+    });
     const diff = await next;
-    assert.deepEqual(diff.req, { oldFilePath: '/work/proj/a.ts', newFilePath: '/work/proj/a.ts', newFileContents: 'let x = 1;\n', tabName: 'a.ts (proposed)' });
+    assert.deepEqual(diff.req, {
+      oldFilePath: '/work/proj/a.ts',
+      newFilePath: '/work/proj/a.ts',
+      newFileContents: 'let x = 1;\n',
+      tabName: 'a.ts (proposed)',
+    });
     let settled = false;
     void call.then(() => (settled = true));
     await new Promise((r) => setTimeout(r, 50));
@@ -122,15 +175,26 @@ describe('IDE server with an agent client', () => {
   test('openDiff rejected or closed returns DIFF_REJECTED with the tab name', async () => {
     for (const kind of ['rejected', 'closed'] as const) {
       const next = editor.nextDiff();
-      const call = agent.call('openDiff', { old_file_path: '/a', new_file_path: '/a', new_file_contents: '', tab_name: `t-${kind}` });
+      const call = agent.call('openDiff', {
+        old_file_path: '/a',
+        new_file_path: '/a',
+        new_file_contents: '',
+        tab_name: `t-${kind}`,
+      });
       (await next).decide({ kind });
       assert.deepEqual(texts(await call), ['DIFF_REJECTED', `t-${kind}`]);
     }
   });
 
   test('selections: current, latest after focus left, and debounced selection_changed', async () => {
-    assert.deepEqual(jsonOf(await agent.call('getCurrentSelection')), { success: false, message: 'No active editor found' });
-    assert.deepEqual(jsonOf(await agent.call('getLatestSelection')), { success: false, message: 'No selection available' });
+    assert.deepEqual(jsonOf(await agent.call('getCurrentSelection')), {
+      success: false,
+      message: 'No active editor found',
+    });
+    assert.deepEqual(jsonOf(await agent.call('getLatestSelection')), {
+      success: false,
+      message: 'No selection available',
+    });
     const sel = (line: number) => ({
       text: 'abc',
       filePath: '/work/proj/a.ts',
@@ -142,7 +206,11 @@ describe('IDE server with an agent client', () => {
     for (let i = 0; i < 10; i++) editor.selectionEmitter.fire(sel(i));
     assert.deepEqual(await heard, sel(9), 'the debounced notification carries the last selection');
     await new Promise((r) => setTimeout(r, 200));
-    assert.equal(agent.notifications.filter((n) => n.method === 'selection_changed').length - before, 1, 'ten changes in a burst send one notification');
+    assert.equal(
+      agent.notifications.filter((n) => n.method === 'selection_changed').length - before,
+      1,
+      'ten changes in a burst send one notification',
+    );
     // Focus moved to the terminal: no current selection, but the latest is remembered.
     editor.selection = undefined;
     assert.deepEqual(jsonOf(await agent.call('getLatestSelection')), { success: true, ...sel(9) });
@@ -158,17 +226,51 @@ describe('IDE server with an agent client', () => {
 
   test('open editors, workspace folders, dirty state, save, tabs', async () => {
     editor.editors = [
-      { uri: 'file:///work/proj/a.ts', isActive: true, isPinned: false, isPreview: false, isDirty: true, label: 'a.ts', groupIndex: 0, viewColumn: 1, isGroupActive: true, fileName: '/work/proj/a.ts', languageId: 'typescript', lineCount: 3, isUntitled: false },
+      {
+        uri: 'file:///work/proj/a.ts',
+        isActive: true,
+        isPinned: false,
+        isPreview: false,
+        isDirty: true,
+        label: 'a.ts',
+        groupIndex: 0,
+        viewColumn: 1,
+        isGroupActive: true,
+        fileName: '/work/proj/a.ts',
+        languageId: 'typescript',
+        lineCount: 3,
+        isUntitled: false,
+      },
     ];
     assert.deepEqual(jsonOf(await agent.call('getOpenEditors')), { tabs: editor.editors });
-    assert.deepEqual(jsonOf(await agent.call('getWorkspaceFolders')), { success: true, folders: editor.folders, rootPath: '/work/proj' });
+    assert.deepEqual(jsonOf(await agent.call('getWorkspaceFolders')), {
+      success: true,
+      folders: editor.folders,
+      rootPath: '/work/proj',
+    });
 
-    assert.deepEqual(jsonOf(await agent.call('checkDocumentDirty', { filePath: '/work/proj/a.ts' })), { success: false, message: 'Document not open: /work/proj/a.ts' });
+    assert.deepEqual(jsonOf(await agent.call('checkDocumentDirty', { filePath: '/work/proj/a.ts' })), {
+      success: false,
+      message: 'Document not open: /work/proj/a.ts',
+    });
     editor.docs.set('/work/proj/a.ts', { isDirty: true, isUntitled: false });
-    assert.deepEqual(jsonOf(await agent.call('checkDocumentDirty', { filePath: '/work/proj/a.ts' })), { success: true, filePath: '/work/proj/a.ts', isDirty: true, isUntitled: false });
-    assert.deepEqual(jsonOf(await agent.call('saveDocument', { filePath: '/work/proj/a.ts' })), { success: true, filePath: '/work/proj/a.ts', saved: true, message: 'Document saved successfully' });
+    assert.deepEqual(jsonOf(await agent.call('checkDocumentDirty', { filePath: '/work/proj/a.ts' })), {
+      success: true,
+      filePath: '/work/proj/a.ts',
+      isDirty: true,
+      isUntitled: false,
+    });
+    assert.deepEqual(jsonOf(await agent.call('saveDocument', { filePath: '/work/proj/a.ts' })), {
+      success: true,
+      filePath: '/work/proj/a.ts',
+      saved: true,
+      message: 'Document saved successfully',
+    });
     assert.deepEqual(editor.saved, ['/work/proj/a.ts']);
-    assert.deepEqual(jsonOf(await agent.call('saveDocument', { filePath: '/nope.ts' })), { success: false, message: 'Document not open: /nope.ts' });
+    assert.deepEqual(jsonOf(await agent.call('saveDocument', { filePath: '/nope.ts' })), {
+      success: false,
+      message: 'Document not open: /nope.ts',
+    });
 
     assert.deepEqual(texts(await agent.call('close_tab', { tab_name: 'a.ts (proposed)' })), ['TAB_CLOSED']);
     assert.deepEqual(editor.closedTabs, ['a.ts (proposed)']);
@@ -179,10 +281,16 @@ describe('IDE server with an agent client', () => {
     const none = await agent.call('executeCode', { code: 'print(1)' });
     assert.equal(none.isError, true);
     assert.match(texts(none)[0]!, /notebook/);
-    editor.kernel = (code) => [{ type: 'text', text: `ran ${code}` }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }];
+    editor.kernel = (code) => [
+      { type: 'text', text: `ran ${code}` },
+      { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+    ];
     const r = await agent.call('executeCode', { code: 'print(1)' });
     assert.equal(r.isError, undefined);
-    assert.deepEqual(r.content, [{ type: 'text', text: 'ran print(1)' }, { type: 'image', mimeType: 'image/png', data: 'AAAA' }]);
+    assert.deepEqual(r.content, [
+      { type: 'text', text: 'ran print(1)' },
+      { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+    ]);
     editor.kernel = undefined;
   });
 
@@ -196,7 +304,9 @@ describe('IDE server with an agent client', () => {
 
       const next = editor.nextDiff();
       const doomed = others[0]!;
-      void doomed.call('openDiff', { old_file_path: '/a', new_file_path: '/a', new_file_contents: 'x', tab_name: 'doomed' }).catch(() => undefined);
+      void doomed
+        .call('openDiff', { old_file_path: '/a', new_file_path: '/a', new_file_contents: 'x', tab_name: 'doomed' })
+        .catch(() => undefined);
       const diff = await next;
       assert.equal(diff.signal.aborted, false);
       doomed.ws.terminate();

@@ -46,7 +46,10 @@ describe('registry client against a local registry', () => {
 
   it('search sends the query and returns the matches', async () => {
     const page = await new RegistryClient({ baseUrl: reg.url }).search('weather');
-    assert.deepEqual(page.servers.map((s) => s.name), ['io.github.example/weather']);
+    assert.deepEqual(
+      page.servers.map((s) => s.name),
+      ['io.github.example/weather'],
+    );
     assert.ok(reg.requests.some((r) => r.includes('search=weather')));
   });
 
@@ -54,7 +57,11 @@ describe('registry client against a local registry', () => {
     const c = new RegistryClient({ baseUrl: reg.url });
     const s = await c.get('com.example/remote-api');
     assert.equal(s.remotes.length, 2);
-    await assert.rejects(c.get('com.example/nope'), (e: unknown) => e instanceof RegistryError && e.code === 'not-found' && /no server named "com.example\/nope"/.test(e.message));
+    await assert.rejects(
+      c.get('com.example/nope'),
+      (e: unknown) =>
+        e instanceof RegistryError && e.code === 'not-found' && /no server named "com.example\/nope"/.test(e.message),
+    );
     assert.ok(reg.requests.includes('/v0.1/servers/com.example%2Fremote-api/versions/latest'));
   });
 });
@@ -65,7 +72,10 @@ describe('a registry that serves only the list', () => {
     try {
       const c = new RegistryClient({ baseUrl: reg.url });
       assert.equal((await c.get('io.github.example/weather')).version, '0.5.0');
-      await assert.rejects(c.get('io.github.example/wea'), (e: unknown) => e instanceof RegistryError && e.code === 'not-found');
+      await assert.rejects(
+        c.get('io.github.example/wea'),
+        (e: unknown) => e instanceof RegistryError && e.code === 'not-found',
+      );
     } finally {
       await reg.close();
     }
@@ -76,7 +86,10 @@ describe('a registry that misbehaves gives a clear error', () => {
   it('slow: times out with a message naming the registry', async () => {
     const slow = await startFakeRegistry({ delayMs: 5_000 });
     try {
-      await assert.rejects(new RegistryClient({ baseUrl: slow.url, timeoutMs: 200 }).search('x'), (e: unknown) => e instanceof RegistryError && e.code === 'timeout' && e.message.includes(slow.url));
+      await assert.rejects(
+        new RegistryClient({ baseUrl: slow.url, timeoutMs: 200 }).search('x'),
+        (e: unknown) => e instanceof RegistryError && e.code === 'timeout' && e.message.includes(slow.url),
+      );
     } finally {
       await slow.close();
     }
@@ -84,20 +97,29 @@ describe('a registry that misbehaves gives a clear error', () => {
 
   it('down: unreachable, with the connection error', async () => {
     const url = `http://127.0.0.1:${await deadPort()}`;
-    await assert.rejects(new RegistryClient({ baseUrl: url }).search(''), (e: unknown) => e instanceof RegistryError && e.code === 'unreachable' && /ECONNREFUSED/.test(e.message));
+    await assert.rejects(
+      new RegistryClient({ baseUrl: url }).search(''),
+      (e: unknown) => e instanceof RegistryError && e.code === 'unreachable' && /ECONNREFUSED/.test(e.message),
+    );
   });
 
   it('not JSON / not a registry: invalid-response', async () => {
     const broken = await startFakeRegistry({ breakJson: true });
     try {
-      await assert.rejects(new RegistryClient({ baseUrl: broken.url }).search(''), (e: unknown) => e instanceof RegistryError && e.code === 'invalid-response');
+      await assert.rejects(
+        new RegistryClient({ baseUrl: broken.url }).search(''),
+        (e: unknown) => e instanceof RegistryError && e.code === 'invalid-response',
+      );
     } finally {
       await broken.close();
     }
     const other = await startFakeRegistry({ servers: [] });
     try {
       // A server that answers JSON without "servers" (here: the 404 body of an unknown path).
-      await assert.rejects(new RegistryClient({ baseUrl: `${other.url}/elsewhere` }).search(''), (e: unknown) => e instanceof RegistryError && e.code === 'not-found');
+      await assert.rejects(
+        new RegistryClient({ baseUrl: `${other.url}/elsewhere` }).search(''),
+        (e: unknown) => e instanceof RegistryError && e.code === 'not-found',
+      );
     } finally {
       await other.close();
     }
@@ -109,7 +131,15 @@ describe('registry settings', () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcp-reg-'));
     try {
       assert.equal((await registrySettings({ settingUrl: 'https://a.example', env: {} })).url, 'https://a.example');
-      assert.equal((await registrySettings({ settingUrl: 'https://a.example', env: { MCP_HOST_REGISTRY_URL: 'https://b.example' } })).url, 'https://b.example');
+      assert.equal(
+        (
+          await registrySettings({
+            settingUrl: 'https://a.example',
+            env: { MCP_HOST_REGISTRY_URL: 'https://b.example' },
+          })
+        ).url,
+        'https://b.example',
+      );
       assert.equal((await registrySettings({ env: {} })).url, 'https://registry.modelcontextprotocol.io');
       const managed = join(dir, 'managed.json');
       await writeFile(managed, '{ // admin\n "registry": { "enabled": false } }');
@@ -117,7 +147,10 @@ describe('registry settings', () => {
       assert.equal(off.enabled, false);
       assert.match(off.reason!, /administrator/);
       await writeFile(managed, '{ "registry": { "url": "https://internal.example" } }');
-      assert.equal((await registrySettings({ env: { MCP_HOST_REGISTRY_URL: 'https://b.example' }, managedPath: managed })).url, 'https://internal.example');
+      assert.equal(
+        (await registrySettings({ env: { MCP_HOST_REGISTRY_URL: 'https://b.example' }, managedPath: managed })).url,
+        'https://internal.example',
+      );
       await writeFile(managed, '{ broken');
       assert.equal((await registrySettings({ env: {}, managedPath: managed })).enabled, false);
       assert.equal((await registrySettings({ env: { MCP_HOST_REGISTRY_URL: 'file:///etc' } })).enabled, false);

@@ -4,7 +4,16 @@
  * file (a planted symlink is not followed), and a file others can read is warned about and fixed.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -21,7 +30,8 @@ function configDir(t: TestContext): string {
 test('a secrets.json that does not parse is not erased by the next write', async (t) => {
   const dir = configDir(t);
   const file = join(dir, 'secrets.json');
-  const damaged = '{\n  "mcp-host.oauth/github/abc": "{\\"tokens\\":{\\"access_token\\":\\"gho_keep\\"}}",\n  "mcp-host.oauth/linear/def": "{\\"tok';
+  const damaged =
+    '{\n  "mcp-host.oauth/github/abc": "{\\"tokens\\":{\\"access_token\\":\\"gho_keep\\"}}",\n  "mcp-host.oauth/linear/def": "{\\"tok';
   writeFileSync(file, damaged, { mode: 0o600 });
   const warnings: string[] = [];
   const store = new FileSecretStore(dir, (m) => warnings.push(m));
@@ -57,14 +67,18 @@ test('a symlink planted at the old predictable temp name is not followed', async
   assert.deepEqual(leftovers, [], 'no temp file is left behind');
 });
 
-test('a secrets.json readable by others is warned about and set to 0600', { skip: process.platform === 'win32' }, async (t) => {
-  const dir = configDir(t);
-  const file = join(dir, 'secrets.json');
-  writeFileSync(file, JSON.stringify({ k: 'v' }), { mode: 0o644 });
-  const warnings: string[] = [];
-  const store = new FileSecretStore(dir, (m) => warnings.push(m));
-  assert.equal(await store.get('k'), 'v');
-  assert.equal(warnings.length, 1);
-  assert.match(warnings[0]!, /readable by other users \(mode 644\); changed to 600/);
-  assert.equal(statSync(file).mode & 0o777, 0o600);
-});
+test(
+  'a secrets.json readable by others is warned about and set to 0600',
+  { skip: process.platform === 'win32' },
+  async (t) => {
+    const dir = configDir(t);
+    const file = join(dir, 'secrets.json');
+    writeFileSync(file, JSON.stringify({ k: 'v' }), { mode: 0o644 });
+    const warnings: string[] = [];
+    const store = new FileSecretStore(dir, (m) => warnings.push(m));
+    assert.equal(await store.get('k'), 'v');
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /readable by other users \(mode 644\); changed to 600/);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+  },
+);

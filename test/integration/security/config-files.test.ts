@@ -24,7 +24,10 @@ function folder(t: TestContext): string {
 function withGoodWorkspaceServer(t: TestContext): string {
   const dir = folder(t);
   mkdirSync(join(dir, '.vscode'));
-  writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers: { good: { command: 'node', args: ['x.js'] } } }));
+  writeFileSync(
+    join(dir, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { good: { command: 'node', args: ['x.js'] } } }),
+  );
   return dir;
 }
 
@@ -35,7 +38,14 @@ function problemFor(c: LoadedConfig, file: string) {
 }
 
 function io(cwd: string): Io & { out: string; err: string } {
-  const r = { out: '', err: '', stdout: (s: string) => void (r.out += s), stderr: (s: string) => void (r.err += s), env: { PATH: process.env.PATH }, cwd };
+  const r = {
+    out: '',
+    err: '',
+    stdout: (s: string) => void (r.out += s),
+    stderr: (s: string) => void (r.err += s),
+    env: { PATH: process.env.PATH },
+    cwd,
+  };
   return r;
 }
 
@@ -45,13 +55,19 @@ test('a file nested 5,000 levels deep is a problem naming it; the other sources 
   writeFileSync(file, `{"mcpServers":{"deep":{"command":"x","args":${'['.repeat(5000)}${']'.repeat(5000)}}}}`);
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.match(problemFor(c, file).message, /nested more than \d+ levels/);
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
 
   // The CLI lists the good server and names the file; it is not a connection failure (exit 3).
   const run = io(dir);
   assert.equal(await runCli(['list', '--json'], run), 0, run.err);
   assert.ok(run.err.includes(file), run.err);
-  assert.deepEqual((JSON.parse(run.out) as { name: string }[]).map((s) => s.name), ['good']);
+  assert.deepEqual(
+    (JSON.parse(run.out) as { name: string }[]).map((s) => s.name),
+    ['good'],
+  );
 });
 
 test('deep nesting in objects and inside a JSONC workspace file is refused the same way', async (t) => {
@@ -62,7 +78,10 @@ test('deep nesting in objects and inside a JSONC workspace file is refused the s
   writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { good: { command: 'node' } } }));
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.equal(problemFor(c, file).code, 'too-deep');
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
 });
 
 test('.mcp.json as a symlink to /dev/zero is refused at once as not a regular file', async (t) => {
@@ -71,7 +90,10 @@ test('.mcp.json as a symlink to /dev/zero is refused at once as not a regular fi
   symlinkSync('/dev/zero', file);
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.match(problemFor(c, file).message, /not a regular file/i);
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
 });
 
 test('.mcp.json as a FIFO does not hang loading', async (t) => {
@@ -80,7 +102,10 @@ test('.mcp.json as a FIFO does not hang loading', async (t) => {
   execFileSync('mkfifo', [file]);
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.match(problemFor(c, file).message, /not a regular file/i);
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
 });
 
 test('a config file over the size cap is not read', async (t) => {
@@ -90,7 +115,10 @@ test('a config file over the size cap is not read', async (t) => {
   truncateSync(file, 64 * 1024 * 1024); // sparse: no disk used
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.match(problemFor(c, file).message, /over the 16 MB limit/);
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
 });
 
 test('an envFile that is /dev/zero or a FIFO is a problem of that server only', async (t) => {
@@ -101,10 +129,20 @@ test('an envFile that is /dev/zero or a FIFO is a problem of that server only', 
   truncateSync(join(dir, 'big.env'), 8 * 1024 * 1024);
   writeFileSync(
     join(dir, '.mcp.json'),
-    JSON.stringify({ mcpServers: { zero: { command: 'node', envFile: 'zero.env' }, fifo: { command: 'node', envFile: 'fifo.env' }, big: { command: 'node', envFile: 'big.env' }, good: { command: 'node' } } }),
+    JSON.stringify({
+      mcpServers: {
+        zero: { command: 'node', envFile: 'zero.env' },
+        fifo: { command: 'node', envFile: 'fifo.env' },
+        big: { command: 'node', envFile: 'big.env' },
+        good: { command: 'node' },
+      },
+    }),
   );
   const c = await loadConfig({ folders: [dir], env: {} });
-  assert.deepEqual(c.servers.map((s) => s.name), ['good']);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['good'],
+  );
   const byServer = (name: string) => c.problems.find((p) => p.server === name && p.code === 'env-file')?.message ?? '';
   assert.match(byServer('zero'), /zero\.env.*not a regular file/i);
   assert.match(byServer('fifo'), /fifo\.env.*not a regular file/i);
@@ -127,11 +165,20 @@ test('a root "__proto__" key loads nothing and is reported', async (t) => {
 test('a server named "__proto__" and nested "__proto__" keys are reported, not silently dropped or applied', async (t) => {
   const dir = folder(t);
   const file = join(dir, '.mcp.json');
-  writeFileSync(file, '{"mcpServers": {"__proto__": {"command": "node"}, "ok": {"command": "node", "env": {"__proto__": {"A": "1"}, "B": "2"}}}}');
+  writeFileSync(
+    file,
+    '{"mcpServers": {"__proto__": {"command": "node"}, "ok": {"command": "node", "env": {"__proto__": {"A": "1"}, "B": "2"}}}}',
+  );
   const c = await loadConfig({ folders: [dir], env: {} });
   const paths = c.problems.filter((p) => p.code === 'forbidden-key').map((p) => p.jsonPath);
-  assert.deepEqual(paths, [['mcpServers', '__proto__'], ['mcpServers', 'ok', 'env', '__proto__']]);
-  assert.deepEqual(c.servers.map((s) => s.name), ['ok']);
+  assert.deepEqual(paths, [
+    ['mcpServers', '__proto__'],
+    ['mcpServers', 'ok', 'env', '__proto__'],
+  ]);
+  assert.deepEqual(
+    c.servers.map((s) => s.name),
+    ['ok'],
+  );
   const ok = c.servers[0]!.config;
   assert.ok(ok.type === 'stdio');
   assert.deepEqual({ ...ok.env }, { B: '2' });

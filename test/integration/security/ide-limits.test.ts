@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
-import type { IdeFileDiagnostics } from '../../../src/core/ide/editorPort.js';
+import type { IdeFileDiagnostics } from '../../../src/core/ide/editor-port.js';
 import { IdeServer, type IdeServerOptions } from '../../../src/core/ide/server.js';
 import type { Logger } from '../../../src/core/ports.js';
 import { connectAgent, openSocket, readLocks, texts } from '../ide/agent.js';
-import { FakeEditor } from '../ide/fakeEditor.js';
+import { FakeEditor } from '../ide/fake-editor.js';
 
 const dirs: string[] = [];
 after(() => {
@@ -80,40 +80,78 @@ function tcp(port: number): Promise<Socket> {
   });
 }
 
-test('a client that sends requests and never reads the answers is paused or disconnected, not buffered without bound', { timeout: 60_000 }, async () => {
-  const { server, logger, editor, lock } = await start({ limits: { pauseUnreadBytes: 256 * 1024, maxUnreadBytes: 2 * 1024 * 1024 } });
-  try {
-    // ~10 KB per answer: 3,000 unread answers would be 30 MB without limits.
-    editor.diags = [{ uri: 'file:///work/proj/a.ts', diagnostics: Array.from({ length: 80 }, (_, i) => ({ message: `problem ${i} ${'x'.repeat(60)}`, severity: 'Error' as const, range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } }, source: 'ts' })) }];
-    const agent = await connectAgent(lock);
-    agent.ws.pause(); // stop reading, keep writing
-    const N = 3000;
-    const all = editor.whenHandled(N).then(() => 'all handled');
-    const stopped = logger.next(/not reading its answers|unread answers/).then(() => 'stopped');
-    for (let i = 0; i < N; i++) agent.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1000 + i, method: 'tools/call', params: { name: 'getDiagnostics', arguments: {} } }));
-    assert.equal(await Promise.race([all, stopped]), 'stopped');
-    assert.ok(editor.handled < N, `the server stopped reading: ${editor.handled} of ${N} handled`);
-    agent.ws.terminate();
-  } finally {
-    await server.dispose();
-  }
-});
+test(
+  'a client that sends requests and never reads the answers is paused or disconnected, not buffered without bound',
+  { timeout: 60_000 },
+  async () => {
+    const { server, logger, editor, lock } = await start({
+      limits: { pauseUnreadBytes: 256 * 1024, maxUnreadBytes: 2 * 1024 * 1024 },
+    });
+    try {
+      // ~10 KB per answer: 3,000 unread answers would be 30 MB without limits.
+      editor.diags = [
+        {
+          uri: 'file:///work/proj/a.ts',
+          diagnostics: Array.from({ length: 80 }, (_, i) => ({
+            message: `problem ${i} ${'x'.repeat(60)}`,
+            severity: 'Error' as const,
+            range: { start: { line: i, character: 0 }, end: { line: i, character: 1 } },
+            source: 'ts',
+          })),
+        },
+      ];
+      const agent = await connectAgent(lock);
+      agent.ws.pause(); // stop reading, keep writing
+      const N = 3000;
+      const all = editor.whenHandled(N).then(() => 'all handled');
+      const stopped = logger.next(/not reading its answers|unread answers/).then(() => 'stopped');
+      for (let i = 0; i < N; i++)
+        agent.ws.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1000 + i,
+            method: 'tools/call',
+            params: { name: 'getDiagnostics', arguments: {} },
+          }),
+        );
+      assert.equal(await Promise.race([all, stopped]), 'stopped');
+      assert.ok(editor.handled < N, `the server stopped reading: ${editor.handled} of ${N} handled`);
+      agent.ws.terminate();
+    } finally {
+      await server.dispose();
+    }
+  },
+);
 
-test("a client's own writes do not keep it alive: one that never reads (so never answers pings) is dropped", { timeout: 30_000 }, async () => {
-  const { server, lock } = await start({ keepAliveMs: 200 });
-  try {
-    const agent = await connectAgent(lock);
-    assert.equal(server.clientCount(), 1);
-    const gone = new Promise<void>((resolve) => server.onDidChange(() => server.clientCount() === 0 && resolve()));
-    agent.ws.pause();
-    const writer = setInterval(() => agent.ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })), 50);
-    await gone;
-    clearInterval(writer);
-    agent.ws.terminate();
-  } finally {
-    await server.dispose();
-  }
-});
+test(
+  "a client's own writes do not keep it alive: one that never reads (so never answers pings) is dropped",
+  { timeout: 30_000 },
+  async () => {
+    const { server, lock } = await start({ keepAliveMs: 200 });
+    try {
+      const agent = await connectAgent(lock);
+      assert.equal(server.clientCount(), 1);
+      const gone = new Promise<void>((resolve) => server.onDidChange(() => server.clientCount() === 0 && resolve()));
+      agent.ws.pause();
+      const writer = setInterval(
+        () =>
+          agent.ws.send(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: 1, progress: 1 },
+            }),
+          ),
+        50,
+      );
+      await gone;
+      clearInterval(writer);
+      agent.ws.terminate();
+    } finally {
+      await server.dispose();
+    }
+  },
+);
 
 test('a socket that never sends a handshake is closed after the handshake timeout', { timeout: 30_000 }, async () => {
   const { server } = await start({ limits: { handshakeTimeoutMs: 500 } });
@@ -125,33 +163,43 @@ test('a socket that never sends a handshake is closed after the handshake timeou
   }
 });
 
-test('a flood of idle connections cannot lock out an agent; the server keeps only a few', { timeout: 60_000 }, async () => {
-  const { server, logger, lock } = await start({ limits: { maxPending: 8, handshakeTimeoutMs: 60_000 } });
-  try {
-    const idle: Socket[] = [];
-    for (let i = 0; i < 200; i++) idle.push(await tcp(server.port));
-    // All but the newest 8 are dropped by the server (waited on, not timed).
-    let dropped = 0;
-    await new Promise<void>((resolve) => {
-      for (const s of idle) void closed(s).then(() => ++dropped >= 192 && resolve());
-    });
-    const agent = await connectAgent(lock);
-    assert.deepEqual(texts(await agent.call('getWorkspaceFolders')).length, 1);
-    await agent.close();
-    for (const s of idle) s.destroy();
-    const dropLines = logger.lines.filter((l) => /dropped a connection/.test(l));
-    assert.ok(dropLines.length <= 5, `drop lines are rate-limited: ${dropLines.length}`);
-  } finally {
-    await server.dispose();
-  }
-  assert.ok(logger.lines.some((l) => /more refused connection\(s\) not logged/.test(l)), 'the held-back lines are summed up');
-});
+test(
+  'a flood of idle connections cannot lock out an agent; the server keeps only a few',
+  { timeout: 60_000 },
+  async () => {
+    const { server, logger, lock } = await start({ limits: { maxPending: 8, handshakeTimeoutMs: 60_000 } });
+    try {
+      const idle: Socket[] = [];
+      for (let i = 0; i < 200; i++) idle.push(await tcp(server.port));
+      // All but the newest 8 are dropped by the server (waited on, not timed).
+      let dropped = 0;
+      await new Promise<void>((resolve) => {
+        for (const s of idle) void closed(s).then(() => ++dropped >= 192 && resolve());
+      });
+      const agent = await connectAgent(lock);
+      assert.deepEqual(texts(await agent.call('getWorkspaceFolders')).length, 1);
+      await agent.close();
+      for (const s of idle) s.destroy();
+      const dropLines = logger.lines.filter((l) => /dropped a connection/.test(l));
+      assert.ok(dropLines.length <= 5, `drop lines are rate-limited: ${dropLines.length}`);
+    } finally {
+      await server.dispose();
+    }
+    assert.ok(
+      logger.lines.some((l) => /more refused connection\(s\) not logged/.test(l)),
+      'the held-back lines are summed up',
+    );
+  },
+);
 
 test('refused upgrades are logged at a bounded rate', { timeout: 60_000 }, async () => {
   const { server, logger, lock } = await start();
   try {
     for (let i = 0; i < 100; i++) {
-      await assert.rejects(openSocket(lock.port, { [AUTH_HEADER]: 'wrong-token' }), (e: unknown) => (e as { status?: number }).status === 401);
+      await assert.rejects(
+        openSocket(lock.port, { [AUTH_HEADER]: 'wrong-token' }),
+        (e: unknown) => (e as { status?: number }).status === 401,
+      );
     }
     const refusedLines = logger.lines.filter((l) => /refused connection/.test(l));
     assert.ok(refusedLines.length <= 5, `${refusedLines.length} refusal lines for 100 refusals`);

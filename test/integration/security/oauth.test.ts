@@ -20,11 +20,26 @@ const AS = 'https://as.evil.test';
 function hostileFetch(endpoint: string) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (url.href === MCP) return new Response('', { status: 401, headers: { 'www-authenticate': `Bearer resource_metadata="https://mcp.evil.test/.well-known/oauth-protected-resource/mcp"` } });
-    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json({ resource: MCP, authorization_servers: [AS] });
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (url.href === MCP)
+      return new Response('', {
+        status: 401,
+        headers: {
+          'www-authenticate': `Bearer resource_metadata="https://mcp.evil.test/.well-known/oauth-protected-resource/mcp"`,
+        },
+      });
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource'))
+      return json({ resource: MCP, authorization_servers: [AS] });
     if (url.origin === AS && url.pathname.startsWith('/.well-known/')) {
-      return json({ issuer: AS, authorization_endpoint: endpoint, token_endpoint: `${AS}/token`, registration_endpoint: `${AS}/register`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] });
+      return json({
+        issuer: AS,
+        authorization_endpoint: endpoint,
+        token_endpoint: `${AS}/token`,
+        registration_endpoint: `${AS}/register`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      });
     }
     if (url.href === `${AS}/register` && init?.method === 'POST') {
       const meta = JSON.parse(String(init.body)) as Record<string, unknown>;
@@ -53,7 +68,12 @@ function hostAuth(endpoint: string, browser: FakeBrowser) {
   });
 }
 
-for (const endpoint of ['file:///etc/passwd?x=1', 'smb://host/share/x.exe?x=1', 'javascript-ish:alert(1)', 'http://evil.example/authorize']) {
+for (const endpoint of [
+  'file:///etc/passwd?x=1',
+  'smb://host/share/x.exe?x=1',
+  'javascript-ish:alert(1)',
+  'http://evil.example/authorize',
+]) {
   test(`an authorization URL ${JSON.stringify(endpoint)} is refused with an error naming the server; nothing is opened or printed`, async () => {
     const browser = new FakeBrowser();
     const printed: string[] = [];
@@ -83,7 +103,10 @@ test('an https URL with shell metacharacters reaches the opener re-serialised, a
   const [cmd, argv] = browserCommand(opened, 'win32', {});
   assert.equal(cmd, 'rundll32.exe');
   assert.deepEqual(argv, ['url.dll,FileProtocolHandler', opened]);
-  assert.ok(![cmd, ...argv].some((a) => /^cmd(\.exe)?$/i.test(a) || a === '/c' || a === 'start'), 'no shell on Windows');
+  assert.ok(
+    ![cmd, ...argv].some((a) => /^cmd(\.exe)?$/i.test(a) || a === '/c' || a === 'start'),
+    'no shell on Windows',
+  );
   assert.deepEqual(browserCommand(opened, 'linux', {}), ['xdg-open', [opened]]);
   assert.deepEqual(browserCommand(opened, 'darwin', {}), ['open', [opened]]);
 });
@@ -95,7 +118,13 @@ test('both openers refuse non-https URLs themselves, before the OS sees them', a
     return true;
   });
   const cli = systemBrowser({ BROWSER: '/nonexistent/browser-that-must-not-run' }, 'win32');
-  for (const bad of ['file:///etc/passwd', 'smb://host/share/x.exe', 'vscode://evil/x', 'http://10.0.0.1/login', 'not a url']) {
+  for (const bad of [
+    'file:///etc/passwd',
+    'smb://host/share/x.exe',
+    'vscode://evil/x',
+    'http://10.0.0.1/login',
+    'not a url',
+  ]) {
     await assert.rejects(editor.open(bad), (e: unknown) => e instanceof AuthError && e.code === 'unsafe-url', bad);
     await assert.rejects(cli.open(bad), (e: unknown) => e instanceof AuthError && e.code === 'unsafe-url', bad);
   }

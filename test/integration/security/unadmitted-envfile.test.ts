@@ -32,7 +32,10 @@ async function workspaceWithFifo(t: { after(fn: () => Promise<void>): void }): P
   t.after(() => rm(dir, { recursive: true, force: true }));
   const fifo = join(dir, 'secrets.env');
   execFileSync('mkfifo', [fifo]);
-  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { sneaky: { command: process.execPath, args: ['-e', ''], envFile: 'secrets.env' } } }));
+  await writeFile(
+    join(dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { sneaky: { command: process.execPath, args: ['-e', ''], envFile: 'secrets.env' } } }),
+  );
   return { dir, fifo };
 }
 
@@ -83,14 +86,20 @@ test('once approved, the same envFile is opened (the FIFO is observed) and, not 
   const w = await open(fifo, constants.O_WRONLY);
   await w.close();
   const after = await load;
-  assert.match(after.problems.find((p) => p.server === 'sneaky' && p.code === 'env-file')?.message ?? '', /not a regular file/i);
+  assert.match(
+    after.problems.find((p) => p.server === 'sneaky' && p.code === 'env-file')?.message ?? '',
+    /not a regular file/i,
+  );
 });
 
 test('once approved, a regular envFile is read', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-host-sec-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'secrets.env'), 'FROM_FILE=yes\n');
-  await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { sneaky: { command: process.execPath, args: ['-e', ''], envFile: 'secrets.env' } } }));
+  await writeFile(
+    join(dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { sneaky: { command: process.execPath, args: ['-e', ''], envFile: 'secrets.env' } } }),
+  );
   const approvals = new ServerApprovals(memory());
   const before = await loadConfig({ folders: [dir], env: {}, approvals });
   const unapproved = before.servers.find((d) => d.name === 'sneaky')?.config;

@@ -15,7 +15,15 @@ const SECRET = 'sekrit-value-4f9a1c';
 function assertProtocolStory(recs: TraceRecord[], server: string): void {
   const line = (r: TraceRecord): string => `${r.direction} ${r.kind} ${r.method ?? ''}`;
   const seen = recs.map(line);
-  for (const want of ['out request initialize', 'in response initialize', 'out notification notifications/initialized', 'out request tools/list', 'in response tools/list', 'out request tools/call', 'in response tools/call']) {
+  for (const want of [
+    'out request initialize',
+    'in response initialize',
+    'out notification notifications/initialized',
+    'out request tools/list',
+    'in response tools/list',
+    'out request tools/call',
+    'in response tools/call',
+  ]) {
     assert.ok(seen.includes(want), `missing "${want}" in:\n${seen.join('\n')}`);
   }
   for (const r of recs) {
@@ -37,7 +45,11 @@ function assertProtocolStory(recs: TraceRecord[], server: string): void {
 describe('trace through the host', () => {
   test('initialize, tools/list and a call with its duration; the env secret a tool echoes is redacted', async () => {
     const hub = new TraceHub({ enabled: ['traced'] });
-    const host = createHost({ logger: new MemoryLogger(), blobDir: tempDir('trace-blobs'), wrapTransport: (d, t) => hub.attach(d, t) });
+    const host = createHost({
+      logger: new MemoryLogger(),
+      blobDir: tempDir('trace-blobs'),
+      wrapTransport: (d, t) => hub.attach(d, t),
+    });
     try {
       host.setDefinitions([stdioDef('traced', [], { env: { MY_TOKEN: SECRET } }), stdioDef('quiet')]);
       await host.whenSettled();
@@ -66,9 +78,13 @@ describe('CLI --trace', () => {
   });
 
   test('writes the same messages as NDJSON, 0600, with the env secret redacted', async () => {
-    const ws = await h.workspace('traced', { fx: { command: process.execPath, args: [STDIO_FIXTURE], env: { MY_TOKEN: SECRET } } });
+    const ws = await h.workspace('traced', {
+      fx: { command: process.execPath, args: [STDIO_FIXTURE], env: { MY_TOKEN: SECRET } },
+    });
     const file = join(ws, 'out.ndjson');
-    const run = await h.run(['call', 'fx', 'env_value', '--args', '{"name":"MY_TOKEN"}', '--trace', 'out.ndjson'], { cwd: ws });
+    const run = await h.run(['call', 'fx', 'env_value', '--args', '{"name":"MY_TOKEN"}', '--trace', 'out.ndjson'], {
+      cwd: ws,
+    });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, new RegExp(SECRET));
     const recs = parseNdjson(readFileSync(file, 'utf8'));

@@ -25,11 +25,20 @@ test('visibility: no list means everyone; app-only tools hidden from people and 
 });
 
 test('resourceUiOf keeps known fields and strings only', () => {
-  assert.deepEqual(resourceUiOf({ ui: { csp: { connectDomains: ['https://api.example.com', 7], bogus: ['x'] }, permissions: { camera: {}, root: {} }, prefersBorder: true } }), {
-    csp: { connectDomains: ['https://api.example.com'] },
-    permissions: { camera: {} },
-    prefersBorder: true,
-  });
+  assert.deepEqual(
+    resourceUiOf({
+      ui: {
+        csp: { connectDomains: ['https://api.example.com', 7], bogus: ['x'] },
+        permissions: { camera: {}, root: {} },
+        prefersBorder: true,
+      },
+    }),
+    {
+      csp: { connectDomains: ['https://api.example.com'] },
+      permissions: { camera: {} },
+      prefersBorder: true,
+    },
+  );
   assert.deepEqual(resourceUiOf(null), {});
 });
 
@@ -39,7 +48,10 @@ test('buildAppCsp: nothing declared means no network; declared domains open thei
   assert.match(none, /connect-src 'none'/);
   assert.match(none, /frame-src 'none'/);
   assert.match(none, /script-src 'unsafe-inline'(;|$)/);
-  const some = buildAppCsp({ connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com', '*.fonts.example'] }).policy;
+  const some = buildAppCsp({
+    connectDomains: ['https://api.example.com'],
+    resourceDomains: ['https://cdn.example.com', '*.fonts.example'],
+  }).policy;
   assert.match(some, /connect-src https:\/\/api\.example\.com(;|$)/);
   assert.match(some, /script-src 'unsafe-inline' https:\/\/cdn\.example\.com \*\.fonts\.example/);
   assert.match(some, /img-src data: blob: https:\/\/cdn\.example\.com/);
@@ -47,24 +59,54 @@ test('buildAppCsp: nothing declared means no network; declared domains open thei
 
 test('buildAppCsp refuses keywords, wildcards and directive injection', () => {
   const { policy, rejected } = buildAppCsp({
-    connectDomains: ['*', "'unsafe-eval'", 'https://ok.example; script-src *', 'https://a.example b.example', 'data:', 'https://fine.example:8443/api/'],
+    connectDomains: [
+      '*',
+      "'unsafe-eval'",
+      'https://ok.example; script-src *',
+      'https://a.example b.example',
+      'data:',
+      'https://fine.example:8443/api/',
+    ],
   });
-  assert.deepEqual(rejected, ['*', "'unsafe-eval'", 'https://ok.example; script-src *', 'https://a.example b.example', 'data:']);
+  assert.deepEqual(rejected, [
+    '*',
+    "'unsafe-eval'",
+    'https://ok.example; script-src *',
+    'https://a.example b.example',
+    'data:',
+  ]);
   assert.match(policy, /connect-src https:\/\/fine\.example:8443\/api\/(;|$)/);
   assert.doesNotMatch(policy, /unsafe-eval/);
 });
 
 test('the page: sandboxed frame without same-origin, app HTML escaped into srcdoc with the CSP first', () => {
-  const page = appDocument({ html: '<!DOCTYPE html><p>"hi" & <b>bye</b></p>', csp: "default-src 'none'", allow: 'camera', title: 'A <t>', border: true });
+  const page = appDocument({
+    html: '<!DOCTYPE html><p>"hi" & <b>bye</b></p>',
+    csp: "default-src 'none'",
+    allow: 'camera',
+    title: 'A <t>',
+    border: true,
+  });
   assert.match(page, /<iframe id="app" title="A &lt;t&gt;" sandbox="allow-scripts" allow="camera" srcdoc="/);
   assert.doesNotMatch(page, /allow-same-origin|allow-popups|allow-top-navigation|allow-forms/);
   assert.match(page, /srcdoc="&lt;!DOCTYPE html&gt;&lt;meta http-equiv=&quot;Content-Security-Policy&quot;/);
   assert.match(page, /&lt;p&gt;&quot;hi&quot; &amp; &lt;b&gt;bye/);
   assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'">/);
-  assert.equal(withCspMeta('<html><head></head></html>', 'x').indexOf('<meta http-equiv="Content-Security-Policy" content="x">'), '<!DOCTYPE html>'.length);
+  assert.equal(
+    withCspMeta('<html><head></head></html>', 'x').indexOf('<meta http-equiv="Content-Security-Policy" content="x">'),
+    '<!DOCTYPE html>'.length,
+  );
 });
 
-const t = (name: string, ui?: HostTool['ui']): HostTool => ({ server: 's', name, qualifiedName: `mcp__s__${name}`, description: '', inputSchema: {}, annotations: {}, ...(ui ? { ui } : {}) });
+const t = (name: string, ui?: HostTool['ui']): HostTool => ({
+  server: 's',
+  name,
+  qualifiedName: `mcp__s__${name}`,
+  description: '',
+  inputSchema: {},
+  annotations: {},
+  ...(ui ? { ui } : {}),
+});
 
 test('resolveAppToolCall: own tools by name only, app-visible only', () => {
   const tools = [t('a'), t('hidden', { visibility: ['model'] }), t('apponly', { visibility: ['app'] })];
@@ -78,7 +120,8 @@ test('resolveAppToolCall: own tools by name only, app-visible only', () => {
 test('checkAppLink and boundedSize', () => {
   assert.equal(checkAppLink('https://example.com/x').host, 'example.com');
   assert.equal(checkAppLink('mailto:a@example.com').protocol, 'mailto:');
-  for (const bad of ['javascript:alert(1)', 'command:foo', 'vscode://x', 'file:///etc/passwd', 'not a url', 5]) assert.throws(() => checkAppLink(bad));
+  for (const bad of ['javascript:alert(1)', 'command:foo', 'vscode://x', 'file:///etc/passwd', 'not a url', 5])
+    assert.throws(() => checkAppLink(bad));
   assert.deepEqual(boundedSize({ width: 10.2, height: Infinity }), { width: 11 });
   assert.deepEqual(boundedSize({ height: 1e9, width: -3 }), { height: 20_000 });
 });

@@ -11,10 +11,17 @@ function def(name: string, config: Record<string, unknown>): Pick<ServerDefiniti
 }
 
 test('the key is the server name plus a sha256 of type, url and headers', () => {
-  const k = serverAuthKey(def('github', { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-A': '1', 'x-b': '2' } }));
+  const k = serverAuthKey(
+    def('github', { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-A': '1', 'x-b': '2' } }),
+  );
   assert.match(k, /^mcp-host\.oauth\/github\/[0-9a-f]{64}$/);
   // Header order and name case do not matter.
-  assert.equal(k, serverAuthKey(def('github', { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-B': '2', 'x-a': '1' } })));
+  assert.equal(
+    k,
+    serverAuthKey(
+      def('github', { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-B': '2', 'x-a': '1' } }),
+    ),
+  );
   // Anything that identifies a different account or endpoint does.
   const others = [
     def('github2', { type: 'http', url: 'https://api.example.com/mcp', headers: { 'X-A': '1', 'x-b': '2' } }),
@@ -25,7 +32,9 @@ test('the key is the server name plus a sha256 of type, url and headers', () => 
   ];
   for (const o of others) assert.notEqual(serverAuthKey(o), k);
   // Header values never appear in the key.
-  const secret = serverAuthKey(def('s', { type: 'http', url: 'https://x/', headers: { Authorization: 'Bearer sekrit-value' } }));
+  const secret = serverAuthKey(
+    def('s', { type: 'http', url: 'https://x/', headers: { Authorization: 'Bearer sekrit-value' } }),
+  );
   assert.ok(!secret.includes('sekrit'));
 });
 
@@ -87,7 +96,10 @@ test('a failed write is reported to its caller only; later reads and writes stil
     },
   };
   const store = new AuthRecordStore(flaky);
-  await assert.rejects(store.update('k', () => ({ pendingScope: 'x' })), /keychain locked/);
+  await assert.rejects(
+    store.update('k', () => ({ pendingScope: 'x' })),
+    /keychain locked/,
+  );
   assert.deepEqual(await store.read('k'), {});
   fail = false;
   await store.update('k', () => ({ pendingScope: 'y' }));

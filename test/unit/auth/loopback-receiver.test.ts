@@ -33,7 +33,11 @@ test('a redirect with another state (or none) gets an error page and the sign-in
     assert.equal(page.status, 400);
     assert.doesNotMatch(page.body, /stolen/);
     assert.equal((await get(`${session.redirectUrl}?code=c`)).status, 400, 'no state at all: refused the same way');
-    assert.equal((await get(`${session.redirectUrl}?error=access_denied&state=other`)).status, 400, 'a forged error does not end it either');
+    assert.equal(
+      (await get(`${session.redirectUrl}?error=access_denied&state=other`)).status,
+      400,
+      'a forged error does not end it either',
+    );
     assert.equal((await get(`${session.redirectUrl}?code=real&state=expected`)).status, 200);
     assert.equal(await waiting, 'real');
   } finally {
@@ -53,7 +57,10 @@ test('a redirect that arrives before waitForCode is still checked', async () => 
 test('denied consent is reported as denied with the server description', async () => {
   const session = await createLoopbackReceiver().start();
   const waiting = session.waitForCode('st');
-  const outcome = assert.rejects(waiting, (err: unknown) => isCode('denied')(err) && /denied.*user said no/i.test((err as Error).message));
+  const outcome = assert.rejects(
+    waiting,
+    (err: unknown) => isCode('denied')(err) && /denied.*user said no/i.test((err as Error).message),
+  );
   const page = await get(`${session.redirectUrl}?error=access_denied&error_description=user%20said%20no&state=st`);
   await outcome;
   assert.equal(page.status, 400);
@@ -84,7 +91,10 @@ test('a configured callback port is used exactly, and a busy one is a clear erro
   await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
   const port = (blocker.address() as AddressInfo).port;
   try {
-    await assert.rejects(createLoopbackReceiver().start({ port }), (err: unknown) => isCode('callback-port')(err) && /in use/.test((err as Error).message));
+    await assert.rejects(
+      createLoopbackReceiver().start({ port }),
+      (err: unknown) => isCode('callback-port')(err) && /in use/.test((err as Error).message),
+    );
     // A merely preferred port falls back to any free one.
     const s = await createLoopbackReceiver().start({ preferredPort: port });
     assert.notEqual(new URL(s.redirectUrl).port, String(port));

@@ -29,24 +29,48 @@ function def(oauth?: Record<string, unknown>): ServerDefinition & { config: { ty
   };
 }
 
-function make(opts: { mode?: ProviderMode; fetch?: FetchLike; record?: AuthRecord; oauth?: Record<string, unknown> } = {}) {
+function make(
+  opts: { mode?: ProviderMode; fetch?: FetchLike; record?: AuthRecord; oauth?: Record<string, unknown> } = {},
+) {
   const clock = new FakeClock();
   const secrets = new MemorySecretStore();
   const store = new AuthRecordStore(secrets);
   const needsAuth = new NeedsAuthCache(new MemoryKeyValueStore(), clock);
   const provider = new HostOAuthProvider(
     def(opts.oauth) as never,
-    { store, needsAuth, clock, logger: nullLogger, clientName: 'test', fetch: opts.fetch ?? (async () => new Response('unexpected', { status: 599 })) },
+    {
+      store,
+      needsAuth,
+      clock,
+      logger: nullLogger,
+      clientName: 'test',
+      fetch: opts.fetch ?? (async () => new Response('unexpected', { status: 599 })),
+    },
     opts.mode ?? { kind: 'background' },
   );
   return { clock, store, needsAuth, provider, secrets };
 }
 
 test('authServerMetadataUrl must be https: a clear config error, in discovery and in sign-in', async () => {
-  const { provider } = make({ oauth: { authServerMetadataUrl: 'http://as.example.com/.well-known/oauth-authorization-server' }, mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async () => {} } });
-  await assert.rejects(provider.discoveryState(), (err: unknown) => err instanceof AuthError && err.code === 'config' && /must use https/.test(err.message));
-  const auth = createHostAuth({ secrets: new MemorySecretStore(), kv: new MemoryKeyValueStore(), logger: nullLogger, browser: new FakeBrowser(), receiver: { start: () => assert.fail('no listener for a bad config') } });
-  await assert.rejects(auth.authenticate(def({ authServerMetadataUrl: 'http://x/meta' })), (err: unknown) => err instanceof AuthError && err.code === 'config');
+  const { provider } = make({
+    oauth: { authServerMetadataUrl: 'http://as.example.com/.well-known/oauth-authorization-server' },
+    mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async () => {} },
+  });
+  await assert.rejects(
+    provider.discoveryState(),
+    (err: unknown) => err instanceof AuthError && err.code === 'config' && /must use https/.test(err.message),
+  );
+  const auth = createHostAuth({
+    secrets: new MemorySecretStore(),
+    kv: new MemoryKeyValueStore(),
+    logger: nullLogger,
+    browser: new FakeBrowser(),
+    receiver: { start: () => assert.fail('no listener for a bad config') },
+  });
+  await assert.rejects(
+    auth.authenticate(def({ authServerMetadataUrl: 'http://x/meta' })),
+    (err: unknown) => err instanceof AuthError && err.code === 'config',
+  );
 });
 
 test('a configured https metadata URL is used instead of discovery', async () => {
@@ -67,7 +91,10 @@ test('a configured https metadata URL is used instead of discovery', async () =>
 
 test('background mode never registers a client and marks the server as needing auth', async () => {
   const { provider, needsAuth } = make();
-  await assert.rejects(provider.clientInformation(), (err: unknown) => err instanceof AuthRequiredError && err instanceof UnauthorizedError);
+  await assert.rejects(
+    provider.clientInformation(),
+    (err: unknown) => err instanceof AuthRequiredError && err instanceof UnauthorizedError,
+  );
   assert.equal(needsAuth.isFresh(provider.key), true);
   // Inside the quiet period tokens() itself refuses, so the transport sends nothing at all.
   await assert.rejects(provider.tokens(), AuthRequiredError);
@@ -75,17 +102,29 @@ test('background mode never registers a client and marks the server as needing a
 
 test('background redirectToAuthorization keeps the scope for the sign-in and throws needs-auth', async () => {
   const { provider, store } = make();
-  await assert.rejects(provider.redirectToAuthorization(new URL('https://as.example.com/authorize?scope=a+b&state=x')), AuthRequiredError);
+  await assert.rejects(
+    provider.redirectToAuthorization(new URL('https://as.example.com/authorize?scope=a+b&state=x')),
+    AuthRequiredError,
+  );
   assert.equal((await store.read(provider.key)).pendingScope, 'a b');
 });
 
 test('interactive mode opens only authorization URLs carrying our state', async () => {
   const opened: string[] = [];
-  const { provider } = make({ mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async (u) => void opened.push(u.href) } });
+  const { provider } = make({
+    mode: {
+      kind: 'interactive',
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      openAuthorizationUrl: async (u) => void opened.push(u.href),
+    },
+  });
   const state = provider.state();
   assert.ok(state.length >= 40 && state !== provider.state(), 'fresh random state each time');
   const current = provider.pendingState!;
-  await assert.rejects(provider.redirectToAuthorization(new URL('https://as.example.com/authorize?state=forged')), (err: unknown) => err instanceof AuthError && err.code === 'state-mismatch');
+  await assert.rejects(
+    provider.redirectToAuthorization(new URL('https://as.example.com/authorize?state=forged')),
+    (err: unknown) => err instanceof AuthError && err.code === 'state-mismatch',
+  );
   await provider.redirectToAuthorization(new URL(`https://as.example.com/authorize?state=${current}`));
   assert.equal(opened.length, 1);
 });
@@ -153,7 +192,11 @@ test('a transient refresh failure keeps the current token', async () => {
 
 test('after a 403 insufficient_scope the refresh token is held back so auth() re-authorizes with the wider scope', async () => {
   const env = make({
-    fetch: async () => new Response('', { status: 403, headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read write"' } }),
+    fetch: async () =>
+      new Response('', {
+        status: 403,
+        headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="read write"' },
+      }),
   });
   await env.store.update(env.provider.key, () => storedSession(env.clock.now() + 3600_000));
   assert.equal((await env.provider.tokens())!.refresh_token, 'old-rt');
@@ -161,7 +204,10 @@ test('after a 403 insufficient_scope the refresh token is held back so auth() re
   const t = await env.provider.tokens();
   assert.equal(t!.access_token, 'old-at');
   assert.equal(t!.refresh_token, undefined);
-  await assert.rejects(env.provider.redirectToAuthorization(new URL('https://as.example.com/authorize?scope=read+write')), (err: unknown) => err instanceof AuthRequiredError && err.reason === 'step-up');
+  await assert.rejects(
+    env.provider.redirectToAuthorization(new URL('https://as.example.com/authorize?scope=read+write')),
+    (err: unknown) => err instanceof AuthRequiredError && err.reason === 'step-up',
+  );
   assert.equal((await env.store.read(env.provider.key)).pendingScope, 'read write');
 });
 

@@ -2,7 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
-import { InvalidGrantError, InvalidRequestError, TemporarilyUnavailableError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import {
+  InvalidGrantError,
+  InvalidRequestError,
+  TemporarilyUnavailableError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createOAuthFetch } from '../../../src/core/auth/oauth-fetch.js';
 
@@ -33,11 +37,19 @@ for (const alias of ['invalid_refresh_token', 'expired_refresh_token', 'token_ex
 }
 
 test('a 200 whose body is an OAuth error is treated as a 400 error', async () => {
-  await assert.rejects(refresh(answering(200, { error: 'invalid_refresh_token', error_description: 'gone' })), InvalidGrantError);
+  await assert.rejects(
+    refresh(answering(200, { error: 'invalid_refresh_token', error_description: 'gone' })),
+    InvalidGrantError,
+  );
   await assert.rejects(refresh(answering(200, { error: 'invalid_request' })), InvalidRequestError);
   // Without the normalising fetch the SDK would fail on the schema instead (not an OAuth error at all).
   await assert.rejects(
-    refreshAuthorization(metadata.issuer, { metadata, clientInformation: { client_id: 'c' }, refreshToken: 'r', fetchFn: answering(200, { error: 'invalid_grant' }) }),
+    refreshAuthorization(metadata.issuer, {
+      metadata,
+      clientInformation: { client_id: 'c' },
+      refreshToken: 'r',
+      fetchFn: answering(200, { error: 'invalid_grant' }),
+    }),
     (err: unknown) => !(err instanceof InvalidGrantError),
   );
 });
@@ -55,13 +67,24 @@ test('403 insufficient_scope is reported to the observer with the scope asked fo
   const f = createOAuthFetch(
     async (url) =>
       String(url).endsWith('/forbidden')
-        ? new Response('no', { status: 403, headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="a b"' } })
-        : new Response('stream', { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="https://r.example/.well-known/oauth-protected-resource", scope="a"' } }),
+        ? new Response('no', {
+            status: 403,
+            headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="a b"' },
+          })
+        : new Response('stream', {
+            status: 401,
+            headers: {
+              'www-authenticate':
+                'Bearer resource_metadata="https://r.example/.well-known/oauth-protected-resource", scope="a"',
+            },
+          }),
     { onInsufficientScope: (s) => seen.push(s), onUnauthorized: (c) => challenges.push(c) },
   );
   const r = await f('https://r.example/forbidden', { method: 'POST', body: '{}' });
   assert.equal(await r.text(), 'no');
   assert.deepEqual(seen, ['a b']);
   await f('https://r.example/mcp', { method: 'GET' });
-  assert.deepEqual(challenges, [{ scope: 'a', resourceMetadataUrl: 'https://r.example/.well-known/oauth-protected-resource' }]);
+  assert.deepEqual(challenges, [
+    { scope: 'a', resourceMetadataUrl: 'https://r.example/.well-known/oauth-protected-resource' },
+  ]);
 });

@@ -1,12 +1,22 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COMPLETE_RESULTS, PARTIAL_RESULTS, markdownTable, resultsFile, withBenchTable, type Results } from '../../../bench/lib/results.js';
+import {
+  COMPLETE_RESULTS,
+  PARTIAL_RESULTS,
+  markdownTable,
+  resultsFile,
+  withBenchTable,
+  type Results,
+} from '../../../bench/lib/results.js';
 import { suites } from '../../../bench/suites.js';
 
 describe('benchmark results', () => {
   test('only a complete full-size run writes bench/results.json', () => {
-    assert.deepEqual(resultsFile({ quick: false, only: undefined, failedGroups: 0 }), { path: COMPLETE_RESULTS, complete: true });
+    assert.deepEqual(resultsFile({ quick: false, only: undefined, failedGroups: 0 }), {
+      path: COMPLETE_RESULTS,
+      complete: true,
+    });
     assert.equal(resultsFile({ quick: true, only: undefined, failedGroups: 0 }).path, PARTIAL_RESULTS);
     assert.equal(resultsFile({ quick: false, only: new Set(['ide']), failedGroups: 0 }).path, PARTIAL_RESULTS);
     assert.equal(resultsFile({ quick: false, only: undefined, failedGroups: 1 }).path, PARTIAL_RESULTS);

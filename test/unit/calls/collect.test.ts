@@ -48,7 +48,10 @@ test('asks each field in order with step counts and defaults; skipped optionals 
 test('earlier arguments are offered instead of defaults', async () => {
   const { ui, asked } = scriptedUi([{ value: 'x' }, { value: 5 }, { value: true }]);
   await collectForm(planForm(schema), ui, { title: 't', initial: { message: 'old', times: 7 } });
-  assert.deepEqual(asked.map((a) => a.initial), ['old', 7, undefined]);
+  assert.deepEqual(
+    asked.map((a) => a.initial),
+    ['old', 7, undefined],
+  );
 });
 
 test('Escape at any step cancels the whole form and nothing more is asked', async () => {
@@ -64,7 +67,8 @@ test('a skip answer for a required field is treated as cancel, never sent', asyn
 });
 
 test('when whole-object validation fails the user fixes it in a JSON document showing the problem', async () => {
-  const validate = (a: Record<string, unknown>) => (a.loud === true && a.times === undefined ? 'times is required when loud' : undefined);
+  const validate = (a: Record<string, unknown>) =>
+    a.loud === true && a.times === undefined ? 'times is required when loud' : undefined;
   const { ui, edits } = scriptedUi([{ value: 'hi' }, { skip: true }, { value: true }], (text) => {
     const parsed = parseJsonDocument(text);
     assert.ok('value' in parsed);

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fieldHint, fieldPrompt, initialText, parseFieldInput, validateFieldText } from '../../../src/core/calls/field-input.js';
+import {
+  fieldHint,
+  fieldPrompt,
+  initialText,
+  parseFieldInput,
+  validateFieldText,
+} from '../../../src/core/calls/field-input.js';
 import { planField, type FormField } from '../../../src/core/calls/schema-plan.js';
 
 function field(schema: Record<string, unknown>, required = true, root: Record<string, unknown> = {}): FormField {
@@ -42,7 +48,13 @@ test('a required string may be empty unless minLength forbids it', () => {
 });
 
 test('empty input skips an optional field of any type', () => {
-  for (const schema of [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'object' }, { type: 'string', enum: ['a'] }]) {
+  for (const schema of [
+    { type: 'string' },
+    { type: 'integer' },
+    { type: 'boolean' },
+    { type: 'object' },
+    { type: 'string', enum: ['a'] },
+  ]) {
     assert.deepEqual(parseFieldInput(field(schema, false), ''), { answer: { skip: true } }, JSON.stringify(schema));
   }
 });
@@ -60,7 +72,11 @@ test('numbers and integers: parsing, bounds, multipleOf, whole numbers', () => {
   assert.equal(validateFieldText(n, '0'), 'Must be greater than 0.');
   assert.equal(validateFieldText(n, '1'), 'Must be less than 1.');
   assert.equal(validateFieldText(n, '0.3'), 'Must be a multiple of 0.25.');
-  assert.equal(value(field({ type: 'number', multipleOf: 0.1 }), '0.3'), 0.3, 'float rounding is not a multipleOf failure');
+  assert.equal(
+    value(field({ type: 'number', multipleOf: 0.1 }), '0.3'),
+    0.3,
+    'float rounding is not a multipleOf failure',
+  );
 });
 
 test('booleans and enums accept their values (and enum labels)', () => {
@@ -68,7 +84,13 @@ test('booleans and enums accept their values (and enum labels)', () => {
   assert.equal(value(b, 'TRUE'), true);
   assert.equal(value(b, 'false'), false);
   assert.equal(validateFieldText(b, 'yes'), 'Enter true or false.');
-  const e = field({ type: 'string', oneOf: [{ const: 'lo', title: 'Low' }, { const: 'hi', title: 'High' }] });
+  const e = field({
+    type: 'string',
+    oneOf: [
+      { const: 'lo', title: 'Low' },
+      { const: 'hi', title: 'High' },
+    ],
+  });
   assert.equal(value(e, 'Low'), 'lo');
   assert.equal(value(e, 'hi'), 'hi');
   assert.equal(validateFieldText(e, 'mid'), 'Choose one of: Low, High.');
@@ -112,7 +134,13 @@ test('initial text shows defaults as the user would type them', () => {
 
 test('hints and prompts name the type, the constraints and whether the field may be skipped', () => {
   assert.equal(fieldHint(field({ type: 'integer', minimum: 1, maximum: 10 })), 'integer · ≥ 1 · ≤ 10 · required');
-  assert.equal(fieldHint(field({ type: 'string', minLength: 2, format: 'email' }, false)), 'text (email) · at least 2 characters · optional, leave empty to skip');
-  assert.equal(fieldPrompt(field({ type: 'string', description: 'Message to echo' })), 'x: Message to echo (text · required)');
+  assert.equal(
+    fieldHint(field({ type: 'string', minLength: 2, format: 'email' }, false)),
+    'text (email) · at least 2 characters · optional, leave empty to skip',
+  );
+  assert.equal(
+    fieldPrompt(field({ type: 'string', description: 'Message to echo' })),
+    'x: Message to echo (text · required)',
+  );
   assert.equal(fieldHint(field({ type: 'object' })), 'JSON object · required');
 });

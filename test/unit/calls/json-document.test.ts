@@ -36,7 +36,8 @@ test('unions take their first non-null branch; recursion stops', () => {
   const rec = { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] };
   const v = skeletonValue(rec);
   let depth = 0;
-  for (let cur: unknown = v; cur && typeof cur === 'object' && 'next' in cur; cur = (cur as { next: unknown }).next) depth++;
+  for (let cur: unknown = v; cur && typeof cur === 'object' && 'next' in cur; cur = (cur as { next: unknown }).next)
+    depth++;
   assert.ok(depth > 0 && depth < 10, `bounded depth, got ${depth}`);
 });
 
@@ -44,7 +45,11 @@ test('the document lists every property in comments, names the missing ones, and
   const schema = {
     type: 'object',
     description: 'Settings for the run',
-    properties: { a: { type: 'string', description: 'first' }, b: { type: 'number' }, c: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
+    properties: {
+      a: { type: 'string', description: 'first' },
+      b: { type: 'number' },
+      c: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    },
     required: ['a'],
   };
   const text = jsonDocumentText(schema, { title: 'srv / tool' });
@@ -56,7 +61,10 @@ test('the document lists every property in comments, names the missing ones, and
 });
 
 test('current values replace the skeleton', () => {
-  const text = jsonDocumentText({ type: 'object', properties: { a: { type: 'string' } } }, { title: 't', current: { a: 'kept' } });
+  const text = jsonDocumentText(
+    { type: 'object', properties: { a: { type: 'string' } } },
+    { title: 't', current: { a: 'kept' } },
+  );
   assert.deepEqual(parseJsonDocument(text), { value: { a: 'kept' } });
   assert.doesNotMatch(text, /Not filled in/);
 });

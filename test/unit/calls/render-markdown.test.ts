@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeInline, escapeMarkdown, fence, promptPlainText, renderFailure, renderPrompt, renderResource, renderToolResult, type RenderOptions } from '../../../src/core/calls/render-markdown.js';
+import {
+  escapeInline,
+  escapeMarkdown,
+  fence,
+  promptPlainText,
+  renderFailure,
+  renderPrompt,
+  renderResource,
+  renderToolResult,
+  type RenderOptions,
+} from '../../../src/core/calls/render-markdown.js';
 
 const opts: RenderOptions = { linkFor: (server, uri) => `link:${server}:${encodeURIComponent(uri)}` };
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -38,7 +48,12 @@ test('a tool result shows text as Markdown, images as data URIs, links through l
 
 test('an isError result is marked as an error in the title and at the top', () => {
   const md = renderToolResult(
-    { server: 's', tool: 't', args: {}, result: { isError: true, durationMs: 1, content: [{ type: 'text', text: 'bad input' }] } },
+    {
+      server: 's',
+      tool: 't',
+      args: {},
+      result: { isError: true, durationMs: 1, content: [{ type: 'text', text: 'bad input' }] },
+    },
     opts,
   );
   assert.match(md, /^# ❌ t failed\n/);
@@ -52,7 +67,14 @@ test('oversized or non-image binary content is described, not inlined', () => {
       server: 's',
       tool: 't',
       args: {},
-      result: { isError: false, durationMs: 1, content: [{ type: 'image', mimeType: 'image/png', data: 'A'.repeat(400) }, { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' }] },
+      result: {
+        isError: false,
+        durationMs: 1,
+        content: [
+          { type: 'image', mimeType: 'image/png', data: 'A'.repeat(400) },
+          { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' },
+        ],
+      },
     },
     { ...opts, maxInlineImageChars: 100 },
   );
@@ -93,7 +115,11 @@ test('resources: text fenced by MIME type, Markdown kept, blobs linked and image
   assert.ok(md.includes('```\nplain\n```'));
   assert.ok(md.includes('\n# Title\n'));
   assert.ok(md.includes(`![demo://img](data:image/png;base64,${PNG})`));
-  assert.ok(md.includes('_Binary content (application/octet-stream, 5 bytes) saved to_ [/tmp/blobs/y.bin](<file:///tmp/blobs/y.bin>)'));
+  assert.ok(
+    md.includes(
+      '_Binary content (application/octet-stream, 5 bytes) saved to_ [/tmp/blobs/y.bin](<file:///tmp/blobs/y.bin>)',
+    ),
+  );
 });
 
 test('prompts: numbered role sections; plain text for the clipboard has no Markdown chrome', () => {
@@ -113,7 +139,8 @@ test('prompts: numbered role sections; plain text for the clipboard has no Markd
 });
 
 test('resource links round-trip through their path; the relative href resolves from a result document', async () => {
-  const { parseReadPath, readPath, resourceLinkHref, resultPath } = await import('../../../src/core/calls/result-links.js');
+  const { parseReadPath, readPath, resourceLinkHref, resultPath } =
+    await import('../../../src/core/calls/result-links.js');
   const uri = 'demo://resource/dynamic/text/2?x=a b&y=ü#frag';
   const path = readPath('my server', uri);
   assert.match(path, /^\/read\/[A-Za-z0-9_-]+\/2-x-a-b-y-.*\.md$/);
@@ -127,9 +154,19 @@ test('resource links round-trip through their path; the relative href resolves f
 
 test('one Markdown escaper: formatting and list starts are neutralised, paths and versions stay readable', () => {
   assert.equal(escapeMarkdown('[x](y) *a* <b> ~~s~~'), '\\[x\\]\\(y\\) \\*a\\* \\<b\\> \\~\\~s\\~\\~');
-  assert.equal(escapeMarkdown('- item\n1. first\n  2. nested'), '\\- item\n1\\. first\n  2\\. nested', 'a list never starts');
-  assert.equal(escapeMarkdown('v1.2.3 application/octet-stream /tmp/y.bin'), 'v1.2.3 application/octet-stream /tmp/y.bin');
+  assert.equal(
+    escapeMarkdown('- item\n1. first\n  2. nested'),
+    '\\- item\n1\\. first\n  2\\. nested',
+    'a list never starts',
+  );
+  assert.equal(
+    escapeMarkdown('v1.2.3 application/octet-stream /tmp/y.bin'),
+    'v1.2.3 application/octet-stream /tmp/y.bin',
+  );
   assert.equal(escapeInline('1.2.0 - a\nb'), '1.2.0 - a b', 'a mid-line fragment is one line and cannot start a list');
-  const md = renderPrompt({ server: 's', name: 'p', args: {}, result: { description: '- not a list', messages: [] } }, opts);
+  const md = renderPrompt(
+    { server: 's', name: 'p', args: {}, result: { description: '- not a list', messages: [] } },
+    opts,
+  );
   assert.ok(md.includes('> \\- not a list'));
 });

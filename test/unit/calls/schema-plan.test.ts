@@ -31,7 +31,10 @@ test('every primitive type gets its widget, with constraints and labels carried 
   assert.equal(f.mail.format, 'email');
   assert.deepEqual([f.count.minimum, f.count.maximum], [1, 10]);
   assert.deepEqual([f.ratio.exclusiveMinimum, f.ratio.exclusiveMaximum, f.ratio.multipleOf], [0, 1, 0.25]);
-  assert.deepEqual(f.flag.options?.map((o) => o.value), [true, false]);
+  assert.deepEqual(
+    f.flag.options?.map((o) => o.value),
+    [true, false],
+  );
 });
 
 test('required fields come first, the schema order is kept within each group', () => {
@@ -40,14 +43,27 @@ test('required fields come first, the schema order is kept within each group', (
     properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' } },
     required: ['c', 'a'],
   });
-  assert.deepEqual(plan.fields.map((f) => [f.name, f.required]), [['a', true], ['c', true], ['b', false], ['d', false]]);
+  assert.deepEqual(
+    plan.fields.map((f) => [f.name, f.required]),
+    [
+      ['a', true],
+      ['c', true],
+      ['b', false],
+      ['d', false],
+    ],
+  );
 });
 
 test('defaults are recorded, including falsy ones; no default means hasDefault false', () => {
   const f = byName(
     planForm({
       type: 'object',
-      properties: { n: { type: 'number', default: 0 }, s: { type: 'string', default: '' }, b: { type: 'boolean', default: false }, x: { type: 'string' } },
+      properties: {
+        n: { type: 'number', default: 0 },
+        s: { type: 'string', default: '' },
+        b: { type: 'boolean', default: false },
+        x: { type: 'string' },
+      },
     }).fields,
   );
   assert.deepEqual([f.n.hasDefault, f.n.defaultValue], [true, 0]);
@@ -64,19 +80,43 @@ test('enums: plain, legacy enumNames, titled oneOf consts, non-string members', 
       properties: {
         color: { type: 'string', enum: ['red', 'green'] },
         legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['Alpha', 'Beta'] },
-        titled: { type: 'string', oneOf: [{ const: 'lo', title: 'Low' }, { const: 'hi', title: 'High' }] },
+        titled: {
+          type: 'string',
+          oneOf: [
+            { const: 'lo', title: 'Low' },
+            { const: 'hi', title: 'High' },
+          ],
+        },
         level: { type: 'integer', enum: [1, 2, 3] },
         fixed: { const: 'only' },
       },
     }).fields,
   );
   assert.equal(f.color.kind, 'enum');
-  assert.deepEqual(f.color.options, [{ value: 'red', label: 'red' }, { value: 'green', label: 'green' }]);
-  assert.deepEqual(f.legacy.options?.map((o) => o.label), ['Alpha', 'Beta']);
-  assert.deepEqual(f.titled.options?.map((o) => [o.value, o.label]), [['lo', 'Low'], ['hi', 'High']]);
+  assert.deepEqual(f.color.options, [
+    { value: 'red', label: 'red' },
+    { value: 'green', label: 'green' },
+  ]);
+  assert.deepEqual(
+    f.legacy.options?.map((o) => o.label),
+    ['Alpha', 'Beta'],
+  );
+  assert.deepEqual(
+    f.titled.options?.map((o) => [o.value, o.label]),
+    [
+      ['lo', 'Low'],
+      ['hi', 'High'],
+    ],
+  );
   assert.equal(f.level.kind, 'enum');
-  assert.deepEqual(f.level.options?.map((o) => o.value), [1, 2, 3]);
-  assert.deepEqual(f.fixed.options?.map((o) => o.value), ['only']);
+  assert.deepEqual(
+    f.level.options?.map((o) => o.value),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    f.fixed.options?.map((o) => o.value),
+    ['only'],
+  );
 });
 
 test('multi-select arrays (untitled and titled) become multi-enum with item bounds', () => {
@@ -85,15 +125,29 @@ test('multi-select arrays (untitled and titled) become multi-enum with item boun
       type: 'object',
       properties: {
         tags: { type: 'array', items: { type: 'string', enum: ['x', 'y', 'z'] }, minItems: 1, maxItems: 2 },
-        sizes: { type: 'array', items: { anyOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] } },
+        sizes: {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 's', title: 'Small' },
+              { const: 'l', title: 'Large' },
+            ],
+          },
+        },
       },
     }).fields,
   );
   assert.equal(f.tags.kind, 'multi-enum');
   assert.deepEqual([f.tags.minItems, f.tags.maxItems], [1, 2]);
-  assert.deepEqual(f.tags.options?.map((o) => o.value), ['x', 'y', 'z']);
+  assert.deepEqual(
+    f.tags.options?.map((o) => o.value),
+    ['x', 'y', 'z'],
+  );
   assert.equal(f.sizes.kind, 'multi-enum');
-  assert.deepEqual(f.sizes.options?.map((o) => o.label), ['Small', 'Large']);
+  assert.deepEqual(
+    f.sizes.options?.map((o) => o.label),
+    ['Small', 'Large'],
+  );
 });
 
 test('nested objects, free arrays and real unions become JSON fields with their shape', () => {
@@ -144,7 +198,11 @@ test('local $refs are followed; nested JSON fields keep the root $defs for valid
   assert.equal(f.mode.description, 'speed');
   assert.equal(f.inner.kind, 'json');
   assert.deepEqual(f.inner.schema.$defs, schema.$defs);
-  assert.deepEqual(resolveRef(schema, { $ref: '#/$defs/Nope' }), { $ref: '#/$defs/Nope' }, 'a missing target stays unresolved');
+  assert.deepEqual(
+    resolveRef(schema, { $ref: '#/$defs/Nope' }),
+    { $ref: '#/$defs/Nope' },
+    'a missing target stays unresolved',
+  );
 });
 
 test('a $ref cycle does not loop forever', () => {
@@ -164,9 +222,14 @@ test('schemas that are not one-input-per-property are edited as one JSON documen
 });
 
 test('prompt arguments become a schema of strings with their required flags', () => {
-  const plan = planForm(promptArgumentsSchema([{ name: 'city', description: 'Where', required: true }, { name: 'style' }]));
-  assert.deepEqual(plan.fields.map((f) => [f.name, f.kind, f.required, f.description]), [
-    ['city', 'string', true, 'Where'],
-    ['style', 'string', false, undefined],
-  ]);
+  const plan = planForm(
+    promptArgumentsSchema([{ name: 'city', description: 'Where', required: true }, { name: 'style' }]),
+  );
+  assert.deepEqual(
+    plan.fields.map((f) => [f.name, f.kind, f.required, f.description]),
+    [
+      ['city', 'string', true, 'Where'],
+      ['style', 'string', false, undefined],
+    ],
+  );
 });

@@ -46,7 +46,10 @@ test('an embedded blob is written to a file named by its hash and the result car
   await withBlobDir(async (dir) => {
     const bytes = Buffer.alloc(300_000, 7);
     const b64 = bytes.toString('base64');
-    const raw: CallToolResult = { content: [{ type: 'resource', resource: { uri: 'mem://bin', mimeType: 'image/png', blob: b64 } }], structuredContent: { ok: true } };
+    const raw: CallToolResult = {
+      content: [{ type: 'resource', resource: { uri: 'mem://bin', mimeType: 'image/png', blob: b64 } }],
+      structuredContent: { ok: true },
+    };
     const r = await toToolCallResult(raw, 1, dir);
     const block = r.content[0]!;
     assert.equal(block.type, 'resource');
@@ -66,7 +69,12 @@ test('an embedded blob is written to a file named by its hash and the result car
 test('resource reads put text inline and blobs in files, with sizes', async () => {
   await withBlobDir(async (dir) => {
     const r = await toResourceReadResult(
-      { contents: [{ uri: 'a://1', mimeType: 'text/plain', text: 'héllo' }, { uri: 'a://2', blob: Buffer.from('abc').toString('base64') }] },
+      {
+        contents: [
+          { uri: 'a://1', mimeType: 'text/plain', text: 'héllo' },
+          { uri: 'a://2', blob: Buffer.from('abc').toString('base64') },
+        ],
+      },
       dir,
     );
     assert.deepEqual(r.contents[0], { uri: 'a://1', mimeType: 'text/plain', text: 'héllo', size: 6 });
@@ -83,7 +91,10 @@ test('prompt results keep roles and content, blobs moved to files', async () => 
         description: 'd',
         messages: [
           { role: 'user', content: { type: 'text', text: 'hi' } },
-          { role: 'assistant', content: { type: 'resource', resource: { uri: 'x://b', mimeType: 'application/pdf', blob: 'JVBERi0=' } } },
+          {
+            role: 'assistant',
+            content: { type: 'resource', resource: { uri: 'x://b', mimeType: 'application/pdf', blob: 'JVBERi0=' } },
+          },
         ],
       },
       dir,

@@ -29,7 +29,13 @@ async function connect(): Promise<{ client: Client; close: () => Promise<void> }
   const client = new Client({ name: 'test', version: '0' });
   await Promise.all([server.connect(b), client.connect(a)]);
   await client.listTools();
-  return { client, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 test('valid structuredContent is passed through', async () => {
@@ -46,8 +52,14 @@ test('valid structuredContent is passed through', async () => {
 test('structuredContent that breaks the outputSchema surfaces as an error', async () => {
   const { client, close } = await connect();
   try {
-    await assert.rejects(client.callTool({ name: 'sum', arguments: { mode: 'bad' } }), /does not match the tool's output schema/);
-    await assert.rejects(client.callTool({ name: 'sum', arguments: { mode: 'missing' } }), /did not return structured content/);
+    await assert.rejects(
+      client.callTool({ name: 'sum', arguments: { mode: 'bad' } }),
+      /does not match the tool's output schema/,
+    );
+    await assert.rejects(
+      client.callTool({ name: 'sum', arguments: { mode: 'missing' } }),
+      /did not return structured content/,
+    );
   } finally {
     await close();
   }

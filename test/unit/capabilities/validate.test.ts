@@ -12,7 +12,12 @@ function tool(inputSchema: Record<string, unknown>): HostTool {
 
 const add = tool({
   type: 'object',
-  properties: { a: { type: 'integer' }, b: { type: 'number' }, mode: { enum: ['fast', 'slow'] }, nested: { type: 'object', properties: { when: { type: 'string', format: 'date-time' } } } },
+  properties: {
+    a: { type: 'integer' },
+    b: { type: 'number' },
+    mode: { enum: ['fast', 'slow'] },
+    nested: { type: 'object', properties: { when: { type: 'string', format: 'date-time' } } },
+  },
   required: ['a', 'b'],
   additionalProperties: false,
 });
@@ -24,7 +29,9 @@ test('valid arguments give no problems', () => {
 
 test('type errors name the path', () => {
   assert.deepEqual(validateToolArgs(add, { a: 1.5, b: 2 }), ['/a: must be integer']);
-  assert.deepEqual(validateToolArgs(add, { a: 1, b: 2, nested: { when: 'yesterday' } }), ['/nested/when: must match format "date-time"']);
+  assert.deepEqual(validateToolArgs(add, { a: 1, b: 2, nested: { when: 'yesterday' } }), [
+    '/nested/when: must match format "date-time"',
+  ]);
 });
 
 test('missing, unknown and enum problems read like sentences, all reported at once', () => {
@@ -36,17 +43,28 @@ test('missing, unknown and enum problems read like sentences, all reported at on
 });
 
 test('arguments that are not an object are refused', () => {
-  assert.deepEqual(validateToolArgs(add, [] as unknown as Record<string, unknown>), ['/: arguments must be a JSON object']);
+  assert.deepEqual(validateToolArgs(add, [] as unknown as Record<string, unknown>), [
+    '/: arguments must be a JSON object',
+  ]);
 });
 
 test('draft 2020-12 schemas (as zod 4 emits them) validate', () => {
-  const t = tool({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { x: { type: 'string', minLength: 2 } }, required: ['x'] });
+  const t = tool({
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties: { x: { type: 'string', minLength: 2 } },
+    required: ['x'],
+  });
   assert.deepEqual(validateToolArgs(t, { x: 'ok' }), []);
   assert.deepEqual(validateToolArgs(t, { x: 'o' }), ['/x: must NOT have fewer than 2 characters']);
 });
 
 test('draft-07 and unknown $schema URIs validate with the draft-07 engine', () => {
-  const t = tool({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: { n: { type: 'integer', minimum: 3 } } });
+  const t = tool({
+    $schema: 'http://json-schema.org/draft-04/schema#',
+    type: 'object',
+    properties: { n: { type: 'integer', minimum: 3 } },
+  });
   assert.deepEqual(validateToolArgs(t, { n: 1 }), ['/n: must be >= 3']);
 });
 
@@ -59,7 +77,7 @@ test('the compiled validator is cached per schema object', () => {
   const t = tool({ type: 'object', properties: { n: { type: 'integer' } } });
   assert.deepEqual(validateToolArgs(t, { n: 'a' }), ['/n: must be integer']);
   // Mutating the schema in place does not recompile: the cache is keyed by the object.
-  ((t.inputSchema.properties as Record<string, Record<string, unknown>>).n!).type = 'string';
+  (t.inputSchema.properties as Record<string, Record<string, unknown>>).n!.type = 'string';
   assert.deepEqual(validateToolArgs(t, { n: 'a' }), ['/n: must be integer']);
   // A new schema object (as a refreshed tools/list brings) is compiled afresh.
   const fresh = tool(JSON.parse(JSON.stringify(t.inputSchema)) as Record<string, unknown>);
@@ -74,7 +92,11 @@ test('servers may reuse the same $id with different schemas', () => {
 });
 
 test('schemas with internal $refs validate after the engine forgets them', () => {
-  const t = tool({ type: 'object', properties: { r: { $ref: '#/definitions/s' } }, definitions: { s: { type: 'string' } } });
+  const t = tool({
+    type: 'object',
+    properties: { r: { $ref: '#/definitions/s' } },
+    definitions: { s: { type: 'string' } },
+  });
   assert.deepEqual(validateToolArgs(t, { r: 'ok' }), []);
   assert.deepEqual(validateToolArgs(t, { r: 2 }), ['/r: must be string']);
 });

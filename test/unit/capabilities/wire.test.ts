@@ -30,10 +30,25 @@ test('content blocks go back to the wire shape: blobs read back inline, URIs map
 
 test('a blob the reader leaves out becomes a link in content and is dropped from a read; the default reader throws on a missing file', async () => {
   const leaveOut = { readBlob: (): Promise<undefined> => Promise.resolve(undefined) };
-  const [block] = await toWireContents([{ type: 'resource', uri: 'file:///big', mimeType: 'video/mp4', blobPath }], leaveOut);
+  const [block] = await toWireContents(
+    [{ type: 'resource', uri: 'file:///big', mimeType: 'video/mp4', blobPath }],
+    leaveOut,
+  );
   assert.deepEqual(block, { type: 'resource_link', uri: 'file:///big', mimeType: 'video/mp4', name: 'file:///big' });
-  const read = { contents: [{ uri: 'ui://app', mimeType: 'text/html', text: '<p>', meta: { ui: { csp: {} } } }, { uri: 'file:///big', blobPath }] };
-  assert.deepEqual(await toWireResourceContents(read, leaveOut), [{ uri: 'ui://app', mimeType: 'text/html', _meta: { ui: { csp: {} } }, text: '<p>' }]);
-  assert.deepEqual(await toWireResourceContents({ contents: [{ uri: 'file:///b', blobPath }] }), [{ uri: 'file:///b', blob: 'AQID' }]);
-  await assert.rejects(toWireResourceContents({ contents: [{ uri: 'file:///gone', blobPath: join(dir, 'gone') }] }), /ENOENT/);
+  const read = {
+    contents: [
+      { uri: 'ui://app', mimeType: 'text/html', text: '<p>', meta: { ui: { csp: {} } } },
+      { uri: 'file:///big', blobPath },
+    ],
+  };
+  assert.deepEqual(await toWireResourceContents(read, leaveOut), [
+    { uri: 'ui://app', mimeType: 'text/html', _meta: { ui: { csp: {} } }, text: '<p>' },
+  ]);
+  assert.deepEqual(await toWireResourceContents({ contents: [{ uri: 'file:///b', blobPath }] }), [
+    { uri: 'file:///b', blob: 'AQID' },
+  ]);
+  await assert.rejects(
+    toWireResourceContents({ contents: [{ uri: 'file:///gone', blobPath: join(dir, 'gone') }] }),
+    /ENOENT/,
+  );
 });

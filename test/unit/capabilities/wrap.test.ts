@@ -25,7 +25,12 @@ test('wrapTools gives qualified names, keeps the wire name, schema and annotatio
   assert.equal(t!.description, 'Gets a thing');
   assert.deepEqual(t!.inputSchema, schema);
   assert.deepEqual(t!.outputSchema, { type: 'object', properties: { ok: { type: 'boolean' } } });
-  assert.deepEqual(t!.annotations, { readOnlyHint: true, destructiveHint: false, openWorldHint: true, idempotentHint: true });
+  assert.deepEqual(t!.annotations, {
+    readOnlyHint: true,
+    destructiveHint: false,
+    openWorldHint: true,
+    idempotentHint: true,
+  });
 });
 
 test('wrapTools strips bidi and zero-width characters from titles, descriptions and schemas, and cuts at 2,048', () => {
@@ -85,7 +90,11 @@ test('wrapTools keeps qualified names unique within the list and against names a
   assert.ok(!names.includes('mcp__s__taken'));
   for (const n of names) assert.ok(n.length <= 64 && /^[A-Za-z0-9_-]+$/.test(n), n);
   assert.deepEqual(taken, new Set(['mcp__s__taken']), 'taken is not modified');
-  assert.deepEqual(wrapTools('s', tools, taken).map((t) => t.qualifiedName), names, 'deterministic');
+  assert.deepEqual(
+    wrapTools('s', tools, taken).map((t) => t.qualifiedName),
+    names,
+    'deterministic',
+  );
 });
 
 test('wrapTools drops non-boolean hints and defaults a missing description to empty', () => {
@@ -98,12 +107,18 @@ test('wrapTools drops non-boolean hints and defaults a missing description to em
 });
 
 test('resources, templates and prompts are sanitised, wire identifiers kept', () => {
-  const [r] = wrapResources('s', [{ uri: 'file:///a\u200B.txt', name: 'a\u202E', description: 'd\u200B', mimeType: 'text/plain' }]);
+  const [r] = wrapResources('s', [
+    { uri: 'file:///a\u200B.txt', name: 'a\u202E', description: 'd\u200B', mimeType: 'text/plain' },
+  ]);
   assert.deepEqual(r, { server: 's', uri: 'file:///a\u200B.txt', name: 'a', description: 'd', mimeType: 'text/plain' });
   const [tpl] = wrapResourceTemplates('s', [{ uriTemplate: 'x://{id}', name: 'n\uFEFF', title: 'T' }]);
   assert.deepEqual(tpl, { server: 's', uriTemplate: 'x://{id}', name: 'n', title: 'T' });
   const [p] = wrapPrompts('s', [
-    { name: 'greet', description: 'Say hi\u2067', arguments: [{ name: 'who', description: 'w\u200B', required: true }, { name: 'opt' }] },
+    {
+      name: 'greet',
+      description: 'Say hi\u2067',
+      arguments: [{ name: 'who', description: 'w\u200B', required: true }, { name: 'opt' }],
+    },
   ]);
   assert.deepEqual(p, {
     server: 's',

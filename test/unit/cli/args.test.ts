@@ -15,7 +15,20 @@ function usage(argv: string[]): string {
 }
 
 test('global options anywhere on the line, both --opt value and --opt=value', () => {
-  const a = parseArgs(['--json', 'call', '--workspace', '/w', 'srv', '--config=a.json', 'tool', '--config', 'b.json', '--args', '{"x":1}', '--timeout=500']);
+  const a = parseArgs([
+    '--json',
+    'call',
+    '--workspace',
+    '/w',
+    'srv',
+    '--config=a.json',
+    'tool',
+    '--config',
+    'b.json',
+    '--args',
+    '{"x":1}',
+    '--timeout=500',
+  ]);
   assert.equal(a.command, 'call');
   assert.deepEqual(a.positionals, ['srv', 'tool']);
   assert.equal(a.workspace, '/w');
@@ -53,20 +66,45 @@ test('usage errors say what is wrong', () => {
   assert.match(usage(['read', 's', 'u', '--args', '{}']), /read does not take --args/);
 });
 
-test('usage lines show each command\'s arguments and options', () => {
+test("usage lines show each command's arguments and options", () => {
   assert.equal(usageLine('call'), 'call SERVER TOOL [--args JSON] [--timeout MS]');
   assert.equal(usageLine('tools'), 'tools [SERVER]');
   assert.equal(usageLine('doctor'), 'doctor');
 });
 
 test('add: the words after -- are the command line; --env/--header repeat in order', () => {
-  const a = parseArgs(['add', 'fs', '--scope', 'user', '--env', 'A=1', '--env=B=x=y', '--', 'npx', '-y', '--env', 'pkg']);
+  const a = parseArgs([
+    'add',
+    'fs',
+    '--scope',
+    'user',
+    '--env',
+    'A=1',
+    '--env=B=x=y',
+    '--',
+    'npx',
+    '-y',
+    '--env',
+    'pkg',
+  ]);
   assert.equal(a.command, 'add');
   assert.deepEqual(a.rest, ['npx', '-y', '--env', 'pkg']);
   assert.deepEqual(a.positionals, ['fs', 'npx', '-y', '--env', 'pkg']);
-  assert.deepEqual(a.env, [['A', '1'], ['B', 'x=y']]);
+  assert.deepEqual(a.env, [
+    ['A', '1'],
+    ['B', 'x=y'],
+  ]);
   assert.equal(a.scope, 'user');
-  const r = parseArgs(['add', 'api', '--url', 'https://x/mcp', '--transport', 'sse', '--header', 'Authorization=Bearer ${TOKEN}']);
+  const r = parseArgs([
+    'add',
+    'api',
+    '--url',
+    'https://x/mcp',
+    '--transport',
+    'sse',
+    '--header',
+    'Authorization=Bearer ${TOKEN}',
+  ]);
   assert.deepEqual(r.headers, [['Authorization', 'Bearer ${TOKEN}']]);
   assert.equal(r.transport, 'sse');
 });

@@ -32,7 +32,11 @@ const schema = {
 
 test('a form is asked field by field; a bad answer is asked again; enum by number; confirmed before sending', async () => {
   const t = scripted(['Ada', '2', 'old', '36', '', 'y']);
-  const r = await terminalElicitation(t).elicit('srv', { mode: 'form', message: 'Who are you?', requestedSchema: schema });
+  const r = await terminalElicitation(t).elicit('srv', {
+    mode: 'form',
+    message: 'Who are you?',
+    requestedSchema: schema,
+  });
   assert.deepEqual(r, { action: 'accept', content: { name: 'Ada', color: 'Blue', age: 36 } });
   assert.match(t.out, /srv asks: Who are you\?/);
   assert.match(t.out, /1\) Red\n\s+2\) Blue/);
@@ -41,26 +45,73 @@ test('a form is asked field by field; a bad answer is asked again; enum by numbe
 });
 
 test('not confirming declines; end of input cancels; no terminal declines with a message', async () => {
-  assert.deepEqual(await terminalElicitation(scripted(['Ada', '', '', '', 'n'])).elicit('srv', { mode: 'form', message: 'm', requestedSchema: schema }), { action: 'decline' });
-  assert.deepEqual(await terminalElicitation(scripted([])).elicit('srv', { mode: 'form', message: 'm', requestedSchema: schema }), { action: 'cancel' });
+  assert.deepEqual(
+    await terminalElicitation(scripted(['Ada', '', '', '', 'n'])).elicit('srv', {
+      mode: 'form',
+      message: 'm',
+      requestedSchema: schema,
+    }),
+    { action: 'decline' },
+  );
+  assert.deepEqual(
+    await terminalElicitation(scripted([])).elicit('srv', { mode: 'form', message: 'm', requestedSchema: schema }),
+    { action: 'cancel' },
+  );
   const none = scripted([], false);
-  assert.deepEqual(await terminalElicitation(none).elicit('srv', { mode: 'form', message: 'Who?', requestedSchema: schema }), { action: 'decline' });
+  assert.deepEqual(
+    await terminalElicitation(none).elicit('srv', { mode: 'form', message: 'Who?', requestedSchema: schema }),
+    { action: 'decline' },
+  );
   assert.match(none.out, /srv asked for input \("Who\?"\); declined because stdin is not a terminal/);
 });
 
 test('URL elicitation prints the URL and waits for consent', async () => {
   const t = scripted(['yes']);
-  const r = await terminalElicitation(t).elicit('srv', { mode: 'url', message: 'Sign in', url: 'https://example.test/x', elicitationId: 'e1' });
+  const r = await terminalElicitation(t).elicit('srv', {
+    mode: 'url',
+    message: 'Sign in',
+    url: 'https://example.test/x',
+    elicitationId: 'e1',
+  });
   assert.deepEqual(r, { action: 'accept' });
   assert.match(t.out, /https:\/\/example\.test\/x/);
-  assert.deepEqual(await terminalElicitation(scripted([''])).elicit('srv', { mode: 'url', message: 'Sign in', url: 'https://example.test/x', elicitationId: 'e1' }), { action: 'decline' });
+  assert.deepEqual(
+    await terminalElicitation(scripted([''])).elicit('srv', {
+      mode: 'url',
+      message: 'Sign in',
+      url: 'https://example.test/x',
+      elicitationId: 'e1',
+    }),
+    { action: 'decline' },
+  );
 });
 
 test('complete: arguments, --context pairs, and exactly one reference', () => {
-  const a = parseArgs(['complete', 'srv', '--prompt', 'p', 'name', 'A', '--context', 'department=Sales', '--context', 'x=a=b', '--verbose']);
-  assert.deepEqual([a.command, a.positionals, a.prompt, a.context, a.verbose], ['complete', ['srv', 'name', 'A'], 'p', { department: 'Sales', x: 'a=b' }, true]);
+  const a = parseArgs([
+    'complete',
+    'srv',
+    '--prompt',
+    'p',
+    'name',
+    'A',
+    '--context',
+    'department=Sales',
+    '--context',
+    'x=a=b',
+    '--verbose',
+  ]);
+  assert.deepEqual(
+    [a.command, a.positionals, a.prompt, a.context, a.verbose],
+    ['complete', ['srv', 'name', 'A'], 'p', { department: 'Sales', x: 'a=b' }, true],
+  );
   assert.throws(() => parseArgs(['complete', 'srv', 'name']), /exactly one of --prompt/);
-  assert.throws(() => parseArgs(['complete', 'srv', '--prompt', 'p', '--resource', 'u', 'name']), /exactly one of --prompt/);
-  assert.throws(() => parseArgs(['complete', 'srv', '--prompt', 'p', 'name', '--context', 'nokey']), /--context takes KEY=VALUE/);
+  assert.throws(
+    () => parseArgs(['complete', 'srv', '--prompt', 'p', '--resource', 'u', 'name']),
+    /exactly one of --prompt/,
+  );
+  assert.throws(
+    () => parseArgs(['complete', 'srv', '--prompt', 'p', 'name', '--context', 'nokey']),
+    /--context takes KEY=VALUE/,
+  );
   assert.throws(() => parseArgs(['call', 'srv', 't', '--prompt', 'p']), /call does not take --prompt/);
 });

@@ -20,9 +20,26 @@ test('host errors map to the contract exit codes', () => {
 
 test('config problems print as file:line:col with the JSON path', () => {
   assert.equal(
-    formatProblem({ severity: 'error', code: 'schema', message: 'bad', file: '/w/.mcp.json', jsonPath: ['mcpServers', 'a b', 'args', 0], line: 3, column: 7 }),
+    formatProblem({
+      severity: 'error',
+      code: 'schema',
+      message: 'bad',
+      file: '/w/.mcp.json',
+      jsonPath: ['mcpServers', 'a b', 'args', 0],
+      line: 3,
+      column: 7,
+    }),
     '/w/.mcp.json:3:7: error: bad (at mcpServers["a b"].args[0])',
   );
-  assert.equal(formatProblem({ severity: 'warning', code: 'shadowed', message: 'm', file: 'settings:mcpHost.servers', jsonPath: [] }), 'settings:mcpHost.servers: warning: m');
+  assert.equal(
+    formatProblem({
+      severity: 'warning',
+      code: 'shadowed',
+      message: 'm',
+      file: 'settings:mcpHost.servers',
+      jsonPath: [],
+    }),
+    'settings:mcpHost.servers: warning: m',
+  );
   assert.equal(formatJsonPath(['servers', 'my-server', 'env']), 'servers.my-server.env');
 });

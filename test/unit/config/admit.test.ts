@@ -24,7 +24,10 @@ test('project servers wait for approval, user servers run; approving lifts it; a
   assert.deepEqual(u.admission, { run: true });
   assert.equal(heldReason(p), 'not-approved');
   assert.equal(runs(p), false);
-  assert.deepEqual(awaitingApproval([p, u]).map((d) => d.name), ['proj']);
+  assert.deepEqual(
+    awaitingApproval([p, u]).map((d) => d.name),
+    ['proj'],
+  );
   assert.equal(p.config, proj.config, 'admission never rewrites the config');
 
   await approvals.approve([proj]);
@@ -47,7 +50,10 @@ test('a denied server stays held without being asked about again', async () => {
 });
 
 test('an untrusted workspace holds workspace and project servers, never user ones, and asks nothing', () => {
-  const out = admit([def('p'), def('w', { scope: 'workspace', file: '/w/.vscode/mcp.json' }), user('u')], { trusted: false, approvals: new ServerApprovals(memory()) });
+  const out = admit([def('p'), def('w', { scope: 'workspace', file: '/w/.vscode/mcp.json' }), user('u')], {
+    trusted: false,
+    approvals: new ServerApprovals(memory()),
+  });
   assert.deepEqual(out.map(heldReason), ['untrusted', 'untrusted', undefined]);
   assert.deepEqual(awaitingApproval(out), []);
 });
@@ -55,12 +61,20 @@ test('an untrusted workspace holds workspace and project servers, never user one
 test('reasons in order: config, policy, user-disabled, trust/approval, manual start', () => {
   const policy: Policy = { file: '/etc/m.json', denied: [{ serverName: 'bad' }] };
   const off = { ...user('off'), config: { type: 'stdio' as const, command: 'x', args: [], disabled: true } };
-  const ctx = { trusted: false, policy, userDisabled: new Set(['bad', 'mine', 'p']), manualStart: new Set(['m', 'off', 'p']) };
+  const ctx = {
+    trusted: false,
+    policy,
+    userDisabled: new Set(['bad', 'mine', 'p']),
+    manualStart: new Set(['m', 'off', 'p']),
+  };
   assert.equal(heldReason({ ...off, admission: admissionOf(off, ctx) }), 'config');
   const bad = user('bad');
   const a = admissionOf(bad, ctx);
   assert.ok(!a.run && a.reason === 'policy');
-  assert.match(a.message, /Server "bad" is blocked by the policy in \/etc\/m\.json: it matches the deny rule serverName "bad"/);
+  assert.match(
+    a.message,
+    /Server "bad" is blocked by the policy in \/etc\/m\.json: it matches the deny rule serverName "bad"/,
+  );
   assert.equal(heldReason({ ...user('mine'), admission: admissionOf(user('mine'), ctx) }), 'user-disabled');
   assert.equal(heldReason({ ...def('p'), admission: admissionOf(def('p'), ctx) }), 'user-disabled');
   assert.equal(heldReason({ ...user('m'), admission: admissionOf(user('m'), ctx) }), 'manual');

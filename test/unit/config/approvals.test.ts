@@ -47,7 +47,12 @@ test('workspace and project servers need approval; user ones do not; approval su
     assert.equal(heldReason(d), 'not-approved');
     assert.match(message(d), /starts after you approve it/);
   }
-  assert.deepEqual(awaitingApproval(first.servers).map((d) => d.name).sort(), ['proj', 'ws']);
+  assert.deepEqual(
+    awaitingApproval(first.servers)
+      .map((d) => d.name)
+      .sort(),
+    ['proj', 'ws'],
+  );
 
   await approvals.approve(awaitingApproval(first.servers));
   const second = await load();
@@ -57,12 +62,18 @@ test('workspace and project servers need approval; user ones do not; approval su
   // Persisted through the store, not in memory of this instance.
   assert.equal(new ServerApprovals(store).status('proj', server(second, 'proj').approvalHash!), 'approved');
 
-  await writeFile(join(dir, '.mcp.json'), json({ mcpServers: { proj: { command: 'node', args: ['p.js', '--changed'] } } }));
+  await writeFile(
+    join(dir, '.mcp.json'),
+    json({ mcpServers: { proj: { command: 'node', args: ['p.js', '--changed'] } } }),
+  );
   const third = await load();
   assert.equal(heldReason(server(third, 'proj')), 'not-approved');
   assert.match(message(server(third, 'proj')), /changed since you approved it/);
   assert.equal(heldReason(server(third, 'ws')), undefined, 'the unchanged server stays approved');
-  assert.deepEqual(awaitingApproval(third.servers).map((d) => d.name), ['proj']);
+  assert.deepEqual(
+    awaitingApproval(third.servers).map((d) => d.name),
+    ['proj'],
+  );
 });
 
 test('a denied server stays off without asking again, until its definition changes', async (t) => {
@@ -78,7 +89,10 @@ test('a denied server stays off without asking again, until its definition chang
 
 test('inputs of a server waiting for approval are not asked for; after approval they are', async (t) => {
   const dir = await tempTree(t, {
-    '.vscode/mcp.json': json({ inputs: [{ id: 'tok', password: true }], servers: { s: { command: 'node', env: { T: '${input:tok}' } } } }),
+    '.vscode/mcp.json': json({
+      inputs: [{ id: 'tok', password: true }],
+      servers: { s: { command: 'node', env: { T: '${input:tok}' } } },
+    }),
   });
   const approvals = new ServerApprovals(memoryStore());
   const inputs = fakeInputs({ tok: 'v' });
@@ -96,10 +110,19 @@ test('inputs of a server waiting for approval are not asked for; after approval 
 });
 
 test('untrusted workspace: workspace/project servers disabled with reason untrusted, user servers run, nothing pending', async (t) => {
-  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { proj: { command: 'node', args: ['${input:x}'] } } }) });
+  const dir = await tempTree(t, {
+    '.mcp.json': json({ mcpServers: { proj: { command: 'node', args: ['${input:x}'] } } }),
+  });
   const inputs = fakeInputs({ x: '1' });
   const approvals = new ServerApprovals(memoryStore());
-  const c = await loadConfig({ folders: [dir], env: {}, trusted: false, approvals, inputs, userServers: { mine: { command: 'node' } } });
+  const c = await loadConfig({
+    folders: [dir],
+    env: {},
+    trusted: false,
+    approvals,
+    inputs,
+    userServers: { mine: { command: 'node' } },
+  });
   assert.equal(heldReason(server(c, 'proj')), 'untrusted');
   assert.match(message(server(c, 'proj')), /not trusted/);
   assert.deepEqual(server(c, 'mine').admission, { run: true });

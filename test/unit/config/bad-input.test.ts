@@ -74,8 +74,14 @@ test('wrong types: path of the field, expected and actual type; the good server 
   assert.equal(find('badArgs').file, file);
   assert.match(find('badArgs').message, /"args\[1\]" of server "badArgs" must be a string, but it is a number \(42\)/);
   assert.deepEqual(find('badEnv').jsonPath, ['mcpServers', 'badEnv', 'env', 'A']);
-  assert.match(find('badEnv').message, /"env.A" of server "badEnv" must be a string \(or a number or boolean\), but it is an object/);
-  assert.match(find('badTimeout').message, /"timeout" of server "badTimeout" must be a positive number of milliseconds/);
+  assert.match(
+    find('badEnv').message,
+    /"env.A" of server "badEnv" must be a string \(or a number or boolean\), but it is an object/,
+  );
+  assert.match(
+    find('badTimeout').message,
+    /"timeout" of server "badTimeout" must be a positive number of milliseconds/,
+  );
   assert.deepEqual(find('badHeaders').jsonPath, ['mcpServers', 'badHeaders', 'headers', 'Authorization']);
   assert.match(find('notObject').message, /must be an object like/);
   // Problems point at the entry in the file text.
@@ -146,9 +152,20 @@ test('oauth: authServerMetadataUrl must be https; a valid block is kept', async 
   const dir = await tempTree(t, {
     '.mcp.json': json({
       mcpServers: {
-        plain: { url: 'https://a.test/mcp', oauth: { authServerMetadataUrl: 'http://idp.test/.well-known/openid-configuration' } },
+        plain: {
+          url: 'https://a.test/mcp',
+          oauth: { authServerMetadataUrl: 'http://idp.test/.well-known/openid-configuration' },
+        },
         port: { url: 'https://a.test/mcp2', oauth: { callbackPort: 70000 } },
-        ok: { url: 'https://b.test/mcp', oauth: { clientId: 'abc', callbackPort: 33418, authServerMetadataUrl: 'https://idp.test/meta', scopes: ['read'] } },
+        ok: {
+          url: 'https://b.test/mcp',
+          oauth: {
+            clientId: 'abc',
+            callbackPort: 33418,
+            authServerMetadataUrl: 'https://idp.test/meta',
+            scopes: ['read'],
+          },
+        },
       },
     }),
   });
@@ -160,7 +177,12 @@ test('oauth: authServerMetadataUrl must be https; a valid block is kept', async 
   assert.match(c.problems.find((p) => p.server === 'port')!.message, /port between 1 and 65535/);
   const ok = server(c, 'ok').config;
   assert.ok(ok.type === 'http');
-  assert.deepEqual(ok.oauth, { clientId: 'abc', callbackPort: 33418, authServerMetadataUrl: 'https://idp.test/meta', scopes: ['read'] });
+  assert.deepEqual(ok.oauth, {
+    clientId: 'abc',
+    callbackPort: 33418,
+    authServerMetadataUrl: 'https://idp.test/meta',
+    scopes: ['read'],
+  });
 });
 
 test('user setting that is not an object, and a bad entry inside it', async () => {
@@ -188,7 +210,8 @@ test('an empty file is no servers and no problem', async (t) => {
 
 test('the same name twice in one file: warned about with both lines; an empty name is an error', async (t) => {
   const dir = await tempTree(t, {
-    '.mcp.json': '{\n  "mcpServers": {\n    "a": { "command": "first" },\n    "": { "command": "x" },\n    "a": { "command": "second" }\n  }\n}\n',
+    '.mcp.json':
+      '{\n  "mcpServers": {\n    "a": { "command": "first" },\n    "": { "command": "x" },\n    "a": { "command": "second" }\n  }\n}\n',
   });
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.deepEqual(names(c), ['a']);

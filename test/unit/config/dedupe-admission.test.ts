@@ -28,14 +28,21 @@ test('a project server awaiting approval keeps its row and leaves the user serve
   assert.deepEqual(names(before), ['mine', 'proj']);
   assert.deepEqual(running(before), ['mine']);
   assert.equal(heldReason(before.servers.find((s) => s.name === 'proj')), 'not-approved');
-  assert.equal(byCode(before, 'duplicate').length, 0, 'a held server displaces nothing, so nothing is reported as a duplicate');
+  assert.equal(
+    byCode(before, 'duplicate').length,
+    0,
+    'a held server displaces nothing, so nothing is reported as a duplicate',
+  );
 
   // Approved, the project server runs and wins: the user one is dropped as its duplicate, as before.
   await approvals.approve(before.servers.filter((s) => s.name === 'proj'));
   const after = await loadConfig(opts);
   assert.deepEqual(running(after), ['proj']);
   assert.deepEqual(names(after), ['proj']);
-  assert.deepEqual(byCode(after, 'duplicate').map((p) => p.server), ['mine']);
+  assert.deepEqual(
+    byCode(after, 'duplicate').map((p) => p.server),
+    ['mine'],
+  );
 });
 
 test('an untrusted workspace or a policy deny on the higher scope does not hide the user server', async (t) => {
@@ -47,7 +54,12 @@ test('an untrusted workspace or a policy deny on the higher scope does not hide 
   assert.deepEqual(running(untrusted), ['mine']);
   assert.equal(heldReason(untrusted.servers.find((s) => s.name === 'proj')), 'untrusted');
 
-  const policy = await loadConfig({ folders: [dir], env: {}, userServers: { remote: { type: 'http', url: 'https://r.test/mcp' } }, managedPath: join(dir, 'managed.json') });
+  const policy = await loadConfig({
+    folders: [dir],
+    env: {},
+    userServers: { remote: { type: 'http', url: 'https://r.test/mcp' } },
+    managedPath: join(dir, 'managed.json'),
+  });
   assert.deepEqual(running(policy), ['remote', 'proj']);
   assert.equal(heldReason(policy.servers.find((s) => s.name === 'denied')), 'policy');
   assert.equal(byCode(policy, 'duplicate').length, 0);

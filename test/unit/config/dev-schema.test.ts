@@ -5,7 +5,10 @@ import { validateServerEntry } from '../../../src/core/config/schema.js';
 const loc = { file: '/w/.vscode/mcp.json', jsonPath: ['servers', 's'], name: 's', scope: 'workspace' as const };
 
 test('dev: a watch string becomes a list; debug type is kept', () => {
-  const r = validateServerEntry({ command: 'node', args: ['build/index.js'], dev: { watch: 'src/**/*.ts', debug: { type: 'node' } } }, loc);
+  const r = validateServerEntry(
+    { command: 'node', args: ['build/index.js'], dev: { watch: 'src/**/*.ts', debug: { type: 'node' } } },
+    loc,
+  );
   assert.ok(r.ok);
   assert.deepEqual(r.config.type === 'stdio' && r.config.dev, { watch: ['src/**/*.ts'], debug: { type: 'node' } });
   const list = validateServerEntry({ command: 'python', dev: { watch: ['a/*.py', 'b/*.py'] } }, loc);
@@ -16,7 +19,10 @@ test('dev: a watch string becomes a list; debug type is kept', () => {
 test('dev: a bad watch or debug type is a clear error at its JSON path; on a remote server it is ignored with a warning', () => {
   const bad = validateServerEntry({ command: 'node', dev: { watch: 3 } }, loc);
   assert.ok(!bad.ok);
-  assert.match(bad.problems[0]!.message, /"dev.watch" of server "s" must be a glob string or a list of glob strings, but it is/);
+  assert.match(
+    bad.problems[0]!.message,
+    /"dev.watch" of server "s" must be a glob string or a list of glob strings, but it is/,
+  );
   assert.deepEqual(bad.problems[0]!.jsonPath, ['servers', 's', 'dev', 'watch']);
   const dbg = validateServerEntry({ command: 'node', dev: { debug: { type: 'ruby' } } }, loc);
   assert.ok(!dbg.ok);

@@ -17,7 +17,9 @@ test('a workspace, a home with Claude Desktop / Cursor / Windsurf configs and a 
     managedPath: join(root, 'managed.json'),
     discovery: { enabled: true, homeDir: join(root, 'home'), platform: 'linux' },
   });
-  const summary = c.servers.filter((s) => s.admission?.run !== false).map((s) => `${s.source.scope}:${s.name}:${s.config.type}`);
+  const summary = c.servers
+    .filter((s) => s.admission?.run !== false)
+    .map((s) => `${s.source.scope}:${s.name}:${s.config.type}`);
   assert.deepEqual(summary, [
     'managed:corp-search:http',
     'discovered:filesystem:stdio',
@@ -36,7 +38,14 @@ test('a workspace, a home with Claude Desktop / Cursor / Windsurf configs and a 
   const github = server(c, 'github').config;
   assert.ok(github.type === 'http');
   assert.deepEqual(github.headers, { Authorization: 'Bearer ghp_fixture' });
-  assert.deepEqual(inputs.calls, [{ id: 'github_token', file: join(workspace, '.vscode', 'mcp.json'), description: 'GitHub Personal Access Token', password: true }]);
+  assert.deepEqual(inputs.calls, [
+    {
+      id: 'github_token',
+      file: join(workspace, '.vscode', 'mcp.json'),
+      description: 'GitHub Personal Access Token',
+      password: true,
+    },
+  ]);
   const fetch = server(c, 'fetch').config;
   assert.ok(fetch.type === 'stdio');
   assert.deepEqual(fetch.env, { USER_AGENT: 'mcp-host tests', FETCH_TIMEOUT: '30' });

@@ -57,6 +57,9 @@ export function byCode(c: LoadedConfig, code: string): ConfigProblem[] {
 
 export function server(c: LoadedConfig, name: string) {
   const s = c.servers.find((d) => d.name === name);
-  if (!s) throw new Error(`no server ${name}; have ${names(c).join(', ')}; problems: ${c.problems.map((p) => p.message).join(' | ')}`);
+  if (!s)
+    throw new Error(
+      `no server ${name}; have ${names(c).join(', ')}; problems: ${c.problems.map((p) => p.message).join(' | ')}`,
+    );
   return s;
 }

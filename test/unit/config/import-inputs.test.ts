@@ -16,10 +16,18 @@ describe('import planning', () => {
       new Set(['a']),
       true,
     );
-    assert.deepEqual(d.map((x) => x.action), ['clash', 'secret', 'invalid']);
+    assert.deepEqual(
+      d.map((x) => x.action),
+      ['clash', 'secret', 'invalid'],
+    );
     assert.match(d[1]!.reason!, /env TOKEN/);
-    assert.deepEqual(planImport([{ name: 'b', entry: { command: 'y', env: { TOKEN: 'abc' } } }], new Set(), false)[0]!.action, 'import');
-    assert.deepEqual(literalSecrets({ headers: { Authorization: 'Bearer x', X: '${env:X}' } }), ['header Authorization']);
+    assert.deepEqual(
+      planImport([{ name: 'b', entry: { command: 'y', env: { TOKEN: 'abc' } } }], new Set(), false)[0]!.action,
+      'import',
+    );
+    assert.deepEqual(literalSecrets({ headers: { Authorization: 'Bearer x', X: '${env:X}' } }), [
+      'header Authorization',
+    ]);
   });
 });
 
@@ -27,7 +35,10 @@ describe('input declarations in .vscode/mcp.json', () => {
   it('adds password inputs once, keeping comments; creates "inputs" when missing', () => {
     const text = '{\n  // mine\n  "servers": {}\n}\n';
     const once = addInputDeclarations(text, [{ id: 'TOKEN', description: 'API token', password: true }]);
-    const twice = addInputDeclarations(once, [{ id: 'TOKEN', description: 'other', password: true }, { id: 'B', description: 'b', password: false }]);
+    const twice = addInputDeclarations(once, [
+      { id: 'TOKEN', description: 'other', password: true },
+      { id: 'B', description: 'b', password: false },
+    ]);
     assert.ok(twice.includes('// mine'));
     assert.deepEqual(parse(twice).inputs, [
       { type: 'promptString', id: 'TOKEN', description: 'API token', password: true },
@@ -39,10 +50,30 @@ describe('input declarations in .vscode/mcp.json', () => {
 describe('user settings location', () => {
   it('VS Code default per platform; option beats env beats default', () => {
     assert.equal(userSettingsFile({ env: {}, homeDir: '/h', platform: 'linux' }), '/h/.config/Code/User/settings.json');
-    assert.equal(userSettingsFile({ env: { XDG_CONFIG_HOME: '/x' }, homeDir: '/h', platform: 'linux' }), '/x/Code/User/settings.json');
-    assert.equal(userSettingsFile({ env: {}, homeDir: '/h', platform: 'darwin' }), '/h/Library/Application Support/Code/User/settings.json');
-    assert.equal(userSettingsFile({ env: { APPDATA: 'C:\\A' }, homeDir: 'C:\\h', platform: 'win32' }), 'C:\\A\\Code\\User\\settings.json');
-    assert.equal(userSettingsFile({ env: { MCP_HOST_USER_SETTINGS: '/e.json' }, homeDir: '/h', platform: 'linux' }), '/e.json');
-    assert.equal(userSettingsFile({ override: '/o.json', env: { MCP_HOST_USER_SETTINGS: '/e.json' }, homeDir: '/h', platform: 'linux' }), '/o.json');
+    assert.equal(
+      userSettingsFile({ env: { XDG_CONFIG_HOME: '/x' }, homeDir: '/h', platform: 'linux' }),
+      '/x/Code/User/settings.json',
+    );
+    assert.equal(
+      userSettingsFile({ env: {}, homeDir: '/h', platform: 'darwin' }),
+      '/h/Library/Application Support/Code/User/settings.json',
+    );
+    assert.equal(
+      userSettingsFile({ env: { APPDATA: 'C:\\A' }, homeDir: 'C:\\h', platform: 'win32' }),
+      'C:\\A\\Code\\User\\settings.json',
+    );
+    assert.equal(
+      userSettingsFile({ env: { MCP_HOST_USER_SETTINGS: '/e.json' }, homeDir: '/h', platform: 'linux' }),
+      '/e.json',
+    );
+    assert.equal(
+      userSettingsFile({
+        override: '/o.json',
+        env: { MCP_HOST_USER_SETTINGS: '/e.json' },
+        homeDir: '/h',
+        platform: 'linux',
+      }),
+      '/o.json',
+    );
   });
 });

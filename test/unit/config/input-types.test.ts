@@ -21,9 +21,22 @@ test('promptString, pickString and command declarations are read with their fiel
   );
   assert.deepEqual(problems, []);
   assert.deepEqual(m.get('token'), { id: 'token', type: 'promptString', description: 'API token', password: true });
-  assert.deepEqual(m.get('region'), { id: 'region', type: 'pickString', default: 'eu', options: [{ label: 'eu', value: 'eu' }, { label: 'United States', value: 'us' }] });
+  assert.deepEqual(m.get('region'), {
+    id: 'region',
+    type: 'pickString',
+    default: 'eu',
+    options: [
+      { label: 'eu', value: 'eu' },
+      { label: 'United States', value: 'us' },
+    ],
+  });
   assert.deepEqual(m.get('pid'), { id: 'pid', type: 'command', command: 'extension.pickProcess', args: { x: 1 } });
-  assert.deepEqual(m.get('plain'), { id: 'plain', type: 'promptString', description: 'no type means promptString', default: 'hello' });
+  assert.deepEqual(m.get('plain'), {
+    id: 'plain',
+    type: 'promptString',
+    description: 'no type means promptString',
+    default: 'hello',
+  });
 });
 
 test('a bad declaration is reported at its path and left out; the others are kept', () => {
@@ -64,15 +77,36 @@ test('the resolver is handed the whole declaration of a pickString input', async
   assert.deepEqual(byCode(c, 'unresolved-variable'), []);
   assert.deepEqual((server(c, 's').config as { args: string[] }).args, ['--region', 'eu']);
   assert.equal(inputs.calls.length, 1);
-  assert.deepEqual(inputs.declarations[0], { id: 'region', type: 'pickString', description: 'Region', default: 'us', options: [{ label: 'eu', value: 'eu' }, { label: 'us', value: 'us' }] });
+  assert.deepEqual(inputs.declarations[0], {
+    id: 'region',
+    type: 'pickString',
+    description: 'Region',
+    default: 'us',
+    options: [
+      { label: 'eu', value: 'eu' },
+      { label: 'us', value: 'us' },
+    ],
+  });
 });
 
 test('the CLI takes MCP_HOST_INPUT_<ID>, else the declared default; a command input has no default', async () => {
   const r = envInputs({ MCP_HOST_INPUT_TOKEN: 'from-env' });
   const file = 'f';
-  assert.equal(await r.resolve('token', { file, declaration: { id: 'token', type: 'promptString', default: 'd' } }), 'from-env');
-  assert.equal(await r.resolve('region', { file, declaration: { id: 'region', type: 'pickString', options: [{ label: 'eu', value: 'eu' }], default: 'eu' } }), 'eu');
-  assert.equal(await r.resolve('pid', { file, declaration: { id: 'pid', type: 'command', command: 'x', default: 'no' } }), undefined);
+  assert.equal(
+    await r.resolve('token', { file, declaration: { id: 'token', type: 'promptString', default: 'd' } }),
+    'from-env',
+  );
+  assert.equal(
+    await r.resolve('region', {
+      file,
+      declaration: { id: 'region', type: 'pickString', options: [{ label: 'eu', value: 'eu' }], default: 'eu' },
+    }),
+    'eu',
+  );
+  assert.equal(
+    await r.resolve('pid', { file, declaration: { id: 'pid', type: 'command', command: 'x', default: 'no' } }),
+    undefined,
+  );
 });
 
 test('fields of the wrong type are ignored, not fatal: the declaration is kept without them', () => {
@@ -88,8 +122,18 @@ test('fields of the wrong type are ignored, not fatal: the declaration is kept w
     problems,
   );
   assert.deepEqual(m.get('a'), { id: 'a', type: 'promptString' });
-  assert.deepEqual(m.get('b'), { id: 'b', type: 'pickString', options: [{ label: 'x', value: 'x' }, { label: 'y', value: 'y' }] });
+  assert.deepEqual(m.get('b'), {
+    id: 'b',
+    type: 'pickString',
+    options: [
+      { label: 'x', value: 'x' },
+      { label: 'y', value: 'y' },
+    ],
+  });
   assert.deepEqual(m.get('c'), { id: 'c', type: 'command', command: 'x.run' }, 'password only applies to promptString');
-  assert.deepEqual(problems.map((p) => p.jsonPath), [['inputs', 3]]);
+  assert.deepEqual(
+    problems.map((p) => p.jsonPath),
+    [['inputs', 3]],
+  );
   assert.match(problems[0]!.message, /needs an "id"/);
 });

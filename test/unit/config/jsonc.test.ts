@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findEntryOffset, formatJsonPath, lineColumn, parseConfigText } from '../../../src/core/config/jsonc.js';
 
-const TEXT = '{\n  // comment\n  "servers": {\n    "a": { "command": "x" },\n    "b": {\n      "url": "https://b.test"\n    }\n  }\n}\n';
+const TEXT =
+  '{\n  // comment\n  "servers": {\n    "a": { "command": "x" },\n    "b": {\n      "url": "https://b.test"\n    }\n  }\n}\n';
 
 test('findEntryOffset points at the property (key through value) with 1-based line and column', () => {
   const b = findEntryOffset(TEXT, ['servers', 'b'])!;

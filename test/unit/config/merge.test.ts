@@ -29,10 +29,16 @@ test('precedence managed < user < discovered < workspace < project < dynamic; th
   assert.deepEqual(names(withDynamic), ['s']);
   assert.equal(server(withDynamic, 's').source.scope, 'dynamic');
   const shadowed = byCode(withDynamic, 'shadowed');
-  assert.deepEqual(shadowed.map((p) => p.scope), ['managed', 'user', 'discovered', 'workspace', 'project']);
+  assert.deepEqual(
+    shadowed.map((p) => p.scope),
+    ['managed', 'user', 'discovered', 'workspace', 'project'],
+  );
   for (const p of shadowed) {
     assert.equal(p.severity, 'warning');
-    assert.match(p.message, /Server "s" at .* is not used: "s" from dynamic:api \(dynamic\) takes precedence. Rename one of them to use both./);
+    assert.match(
+      p.message,
+      /Server "s" at .* is not used: "s" from dynamic:api \(dynamic\) takes precedence. Rename one of them to use both./,
+    );
   }
   assert.equal(shadowed[0].file, join(home, 'managed.json'));
   assert.deepEqual(shadowed[3].jsonPath, ['servers', 's']);
@@ -44,7 +50,9 @@ test('precedence managed < user < discovered < workspace < project < dynamic; th
 });
 
 test('a broken higher entry still claims its name (no silent fallback to another scope)', async (t) => {
-  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { s: { command: 'node', url: 'https://x.test' } } }) });
+  const dir = await tempTree(t, {
+    '.mcp.json': json({ mcpServers: { s: { command: 'node', url: 'https://x.test' } } }),
+  });
   const c = await loadConfig({ folders: [dir], env: {}, userServers: { s: { command: 'node' } } });
   assert.deepEqual(names(c), []);
   assert.equal(byCode(c, 'command-and-url').length, 1);
@@ -63,7 +71,12 @@ test('multi-root: the same name in two folders, the first folder wins', async (t
 
 test('dedupe by content: same command or URL under two names in two files, the higher scope wins', async (t) => {
   const dir = await tempTree(t, {
-    '.mcp.json': json({ mcpServers: { everything: { command: 'npx', args: ['-y', 'server-everything'] }, remote: { url: 'https://r.test/mcp' } } }),
+    '.mcp.json': json({
+      mcpServers: {
+        everything: { command: 'npx', args: ['-y', 'server-everything'] },
+        remote: { url: 'https://r.test/mcp' },
+      },
+    }),
   });
   const c = await loadConfig({
     folders: [dir],
@@ -79,7 +92,10 @@ test('dedupe by content: same command or URL under two names in two files, the h
   assert.deepEqual(dups.map((p) => p.server).sort(), ['mine', 'myRemote']);
   const mine = dups.find((p) => p.server === 'mine')!;
   assert.equal(mine.file, 'settings:mcpHost.servers');
-  assert.match(mine.message, /Server "mine" is the same command \["npx","-y","server-everything"\] as "everything" from .*\.mcp\.json \(project/);
+  assert.match(
+    mine.message,
+    /Server "mine" is the same command \["npx","-y","server-everything"\] as "everything" from .*\.mcp\.json \(project/,
+  );
   assert.match(dups.find((p) => p.server === 'myRemote')!.message, /same URL https:\/\/r\.test\/mcp as "remote"/);
   assert.equal(server(c, 'everything').signature, 'stdio:["npx","-y","server-everything"]');
   assert.equal(server(c, 'remote').signature, 'url:https://r.test/mcp');
@@ -102,11 +118,21 @@ test('dedupe keeps two names in one file, and a disabled entry never wins', asyn
 });
 
 test('hash: sha256 of the expanded config, independent of key order, changes with any value', async (t) => {
-  const a = await tempTree(t, { '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"1","B":"2"}}}}' });
-  const b = await tempTree(t, { '.mcp.json': '{"mcpServers":{"s":{"env":{"B":"2","A":"1"},"args":["x"],"command":"node"}}}' });
-  const c = await tempTree(t, { '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"1","B":"3"}}}}' });
-  const v = await tempTree(t, { '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"${VAL}","B":"2"}}}}' });
-  const [ha, hb, hc, hv] = await Promise.all([a, b, c, v].map(async (d) => server(await loadConfig({ folders: [d], env: { VAL: '1' } }), 's').hash));
+  const a = await tempTree(t, {
+    '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"1","B":"2"}}}}',
+  });
+  const b = await tempTree(t, {
+    '.mcp.json': '{"mcpServers":{"s":{"env":{"B":"2","A":"1"},"args":["x"],"command":"node"}}}',
+  });
+  const c = await tempTree(t, {
+    '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"1","B":"3"}}}}',
+  });
+  const v = await tempTree(t, {
+    '.mcp.json': '{"mcpServers":{"s":{"command":"node","args":["x"],"env":{"A":"${VAL}","B":"2"}}}}',
+  });
+  const [ha, hb, hc, hv] = await Promise.all(
+    [a, b, c, v].map(async (d) => server(await loadConfig({ folders: [d], env: { VAL: '1' } }), 's').hash),
+  );
   assert.match(ha, /^[0-9a-f]{64}$/);
   assert.equal(ha, hb);
   assert.notEqual(ha, hc);

@@ -14,14 +14,24 @@ test('.mcp.json (mcpServers) and .vscode/mcp.json (servers) are read with scope,
   });
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.deepEqual(c.problems, []);
-  assert.deepEqual(server(c, 'proj').source, { scope: 'project', file: join(dir, '.mcp.json'), jsonPath: ['mcpServers', 'proj'], folder: dir });
-  assert.deepEqual(server(c, 'ws').source, { scope: 'workspace', file: join(dir, '.vscode', 'mcp.json'), jsonPath: ['servers', 'ws'], folder: dir });
+  assert.deepEqual(server(c, 'proj').source, {
+    scope: 'project',
+    file: join(dir, '.mcp.json'),
+    jsonPath: ['mcpServers', 'proj'],
+    folder: dir,
+  });
+  assert.deepEqual(server(c, 'ws').source, {
+    scope: 'workspace',
+    file: join(dir, '.vscode', 'mcp.json'),
+    jsonPath: ['servers', 'ws'],
+    folder: dir,
+  });
   // Config order: scopes low to high.
   assert.deepEqual(names(c), ['ws', 'proj']);
   assert.ok(c.files!.includes(join(dir, '.mcp.json')));
 });
 
-test('multi-root: each folder\'s files, tagged with their folder; ${workspaceFolder} is that folder', async (t) => {
+test("multi-root: each folder's files, tagged with their folder; ${workspaceFolder} is that folder", async (t) => {
   const root = await tempTree(t, {
     'a/.mcp.json': json({ mcpServers: { fromA: { command: 'node', args: ['${workspaceFolder}/s.js'] } } }),
     'b/.mcp.json': json({ mcpServers: { fromB: { command: 'node', args: ['${workspaceFolder}/s.js'] } } }),
@@ -44,35 +54,59 @@ test('multi-root: each folder\'s files, tagged with their folder; ${workspaceFol
 });
 
 test('user setting: { name: entry } handed in as a value, labelled settings:mcpHost.servers', async () => {
-  const c = await loadConfig({ folders: [], userServers: { mine: { command: 'uvx', args: ['mcp-server-time'] } }, env: {} });
+  const c = await loadConfig({
+    folders: [],
+    userServers: { mine: { command: 'uvx', args: ['mcp-server-time'] } },
+    env: {},
+  });
   assert.deepEqual(server(c, 'mine').source, { scope: 'user', file: 'settings:mcpHost.servers', jsonPath: ['mine'] });
   assert.equal(server(c, 'mine').signature, 'stdio:["uvx","mcp-server-time"]');
 });
 
 test('managed file: mcpServers (JSONC allowed)', async (t) => {
-  const dir = await tempTree(t, { 'managed.json': '{\n // corporate\n "mcpServers": { "corp": { "url": "https://corp.test/mcp" } }\n}' });
+  const dir = await tempTree(t, {
+    'managed.json': '{\n // corporate\n "mcpServers": { "corp": { "url": "https://corp.test/mcp" } }\n}',
+  });
   const c = await loadConfig({ folders: [], managedPath: join(dir, 'managed.json'), env: {} });
-  assert.deepEqual(server(c, 'corp').source, { scope: 'managed', file: join(dir, 'managed.json'), jsonPath: ['mcpServers', 'corp'] });
+  assert.deepEqual(server(c, 'corp').source, {
+    scope: 'managed',
+    file: join(dir, 'managed.json'),
+    jsonPath: ['mcpServers', 'corp'],
+  });
   assert.equal(server(c, 'corp').config.type, 'http');
 });
 
 test('discovery paths per platform', () => {
   const env = { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' };
-  assert.equal(discoveryFile('claude-desktop', { homeDir: '/home/u', platform: 'linux', env }), posix.join('/home/u', '.config/Claude/claude_desktop_config.json'));
-  assert.equal(discoveryFile('claude-desktop', { homeDir: '/Users/u', platform: 'darwin', env }), '/Users/u/Library/Application Support/Claude/claude_desktop_config.json');
-  assert.equal(discoveryFile('claude-desktop', { homeDir: 'C:\\Users\\u', platform: 'win32', env }), win32.join(env.APPDATA, 'Claude', 'claude_desktop_config.json'));
+  assert.equal(
+    discoveryFile('claude-desktop', { homeDir: '/home/u', platform: 'linux', env }),
+    posix.join('/home/u', '.config/Claude/claude_desktop_config.json'),
+  );
+  assert.equal(
+    discoveryFile('claude-desktop', { homeDir: '/Users/u', platform: 'darwin', env }),
+    '/Users/u/Library/Application Support/Claude/claude_desktop_config.json',
+  );
+  assert.equal(
+    discoveryFile('claude-desktop', { homeDir: 'C:\\Users\\u', platform: 'win32', env }),
+    win32.join(env.APPDATA, 'Claude', 'claude_desktop_config.json'),
+  );
   assert.equal(discoveryFile('claude-code', { homeDir: '/home/u', platform: 'linux', env }), '/home/u/.claude.json');
   assert.equal(discoveryFile('cursor', { homeDir: '/home/u', platform: 'linux', env }), '/home/u/.cursor/mcp.json');
-  assert.equal(discoveryFile('windsurf', { homeDir: '/home/u', platform: 'linux', env }), '/home/u/.codeium/windsurf/mcp_config.json');
+  assert.equal(
+    discoveryFile('windsurf', { homeDir: '/home/u', platform: 'linux', env }),
+    '/home/u/.codeium/windsurf/mcp_config.json',
+  );
 });
 
-test('discovery: Claude Desktop, Claude Code (top level + this folder\'s project), Cursor, Windsurf (serverUrl)', async (t) => {
+test("discovery: Claude Desktop, Claude Code (top level + this folder's project), Cursor, Windsurf (serverUrl)", async (t) => {
   const home = await tempTree(t);
   const folder = join(home, 'work', 'proj');
   const other = join(home, 'work', 'other');
   const { writeFiles } = await import('./helpers.js');
   await writeFiles(home, {
-    '.config/Claude/claude_desktop_config.json': json({ mcpServers: { desktop: { command: 'npx', args: ['-y', 'desktop-server'] } } }),
+    '.config/Claude/claude_desktop_config.json': json({
+      mcpServers: { desktop: { command: 'npx', args: ['-y', 'desktop-server'] } },
+    }),
     '.claude.json': json({
       numStartups: 5,
       mcpServers: { ccUser: { type: 'sse', url: 'https://cc.test/sse' } },
@@ -84,7 +118,11 @@ test('discovery: Claude Desktop, Claude Code (top level + this folder\'s project
     '.cursor/mcp.json': json({ mcpServers: { cursor: { url: 'https://cursor.test/mcp' } } }),
     '.codeium/windsurf/mcp_config.json': json({ mcpServers: { surf: { serverUrl: 'https://surf.test/mcp' } } }),
   });
-  const c = await loadConfig({ folders: [folder], env: {}, discovery: { enabled: true, homeDir: home, platform: 'linux' } });
+  const c = await loadConfig({
+    folders: [folder],
+    env: {},
+    discovery: { enabled: true, homeDir: home, platform: 'linux' },
+  });
   assert.deepEqual(c.problems, []);
   assert.deepEqual(names(c).sort(), ['ccProject', 'ccUser', 'cursor', 'desktop', 'surf']);
   for (const s of c.servers) assert.equal(s.source.scope, 'discovered');
@@ -94,9 +132,17 @@ test('discovery: Claude Desktop, Claude Code (top level + this folder\'s project
   assert.ok(surf.type === 'http');
   assert.equal(surf.url, 'https://surf.test/mcp');
   // Only the chosen sources; off by default.
-  const some = await loadConfig({ folders: [folder], env: {}, discovery: { enabled: true, homeDir: home, platform: 'linux', sources: ['cursor'] } });
+  const some = await loadConfig({
+    folders: [folder],
+    env: {},
+    discovery: { enabled: true, homeDir: home, platform: 'linux', sources: ['cursor'] },
+  });
   assert.deepEqual(names(some), ['cursor']);
-  const off = await loadConfig({ folders: [folder], env: {}, discovery: { enabled: false, homeDir: home, platform: 'linux' } });
+  const off = await loadConfig({
+    folders: [folder],
+    env: {},
+    discovery: { enabled: false, homeDir: home, platform: 'linux' },
+  });
   assert.deepEqual(names(off), []);
 });
 
@@ -133,7 +179,12 @@ test('configFilesToWatch lists every file that could define servers, existing or
   const files = configFilesToWatch({
     folders: ['/w/a', '/w/b'],
     managedPath: '/etc/mcp/managed.json',
-    discovery: { enabled: true, homeDir: '/home/u', platform: 'linux', sources: ['cursor', 'claude-code', 'nonsense' as 'cursor'] },
+    discovery: {
+      enabled: true,
+      homeDir: '/home/u',
+      platform: 'linux',
+      sources: ['cursor', 'claude-code', 'nonsense' as 'cursor'],
+    },
   });
   assert.deepEqual(files, [
     '/etc/mcp/managed.json',
@@ -157,15 +208,26 @@ test('the loader never writes: files are byte-identical afterwards', async (t) =
   assert.equal((await stat(join(dir, '.vscode', 'mcp.json'))).mtimeMs, before.mtimeMs);
 });
 
-test('configFiles (the CLI\'s --config): extra .mcp.json-format files in the dynamic scope, later files win', async (t) => {
+test("configFiles (the CLI's --config): extra .mcp.json-format files in the dynamic scope, later files win", async (t) => {
   const dir = await tempTree(t, {
-    'one.json': json({ mcpServers: { a: { command: 'node', args: ['1'] }, shared: { command: 'node', args: ['one'] } } }),
+    'one.json': json({
+      mcpServers: { a: { command: 'node', args: ['1'] }, shared: { command: 'node', args: ['one'] } },
+    }),
     'two.json': json({ mcpServers: { shared: { command: 'node', args: ['two'] } } }),
     'proj/.mcp.json': json({ mcpServers: { a: { command: 'node', args: ['project'] } } }),
   });
-  const c = await loadConfig({ folders: [join(dir, 'proj')], env: {}, configFiles: [join(dir, 'one.json'), join(dir, 'two.json')] });
+  const c = await loadConfig({
+    folders: [join(dir, 'proj')],
+    env: {},
+    configFiles: [join(dir, 'one.json'), join(dir, 'two.json')],
+  });
   assert.equal(server(c, 'a').source.file, join(dir, 'one.json'));
   assert.equal(server(c, 'a').source.scope, 'dynamic');
   assert.equal(server(c, 'shared').source.file, join(dir, 'two.json'));
-  assert.deepEqual(byCode(c, 'shadowed').map((p) => p.file).sort(), [join(dir, 'one.json'), join(dir, 'proj', '.mcp.json')].sort());
+  assert.deepEqual(
+    byCode(c, 'shadowed')
+      .map((p) => p.file)
+      .sort(),
+    [join(dir, 'one.json'), join(dir, 'proj', '.mcp.json')].sort(),
+  );
 });

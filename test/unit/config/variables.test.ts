@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../../src/core/config/load.js';
-import { parseEnvFile } from '../../../src/core/config/envFile.js';
+import { parseEnvFile } from '../../../src/core/config/env-file.js';
 import { expandString } from '../../../src/core/config/variables.js';
 import { byCode, fakeInputs, json, names, server, tempTree } from './helpers.js';
 
@@ -21,7 +21,11 @@ test('${VAR}, ${VAR:-default}, ${env:VAR}, ${userHome}, ${workspaceFolder} in co
       },
     }),
   });
-  const c = await loadConfig({ folders: [dir], homeDir: '/home/tester', env: { NODE_BIN: '/usr/bin/node', TOKEN: 't0k', HOST: 'api.test', MODE: '' } });
+  const c = await loadConfig({
+    folders: [dir],
+    homeDir: '/home/tester',
+    env: { NODE_BIN: '/usr/bin/node', TOKEN: 't0k', HOST: 'api.test', MODE: '' },
+  });
   assert.deepEqual(c.problems, []);
   assert.deepEqual(server(c, 'local').config, {
     type: 'stdio',
@@ -30,7 +34,11 @@ test('${VAR}, ${VAR:-default}, ${env:VAR}, ${userHome}, ${workspaceFolder} in co
     env: { TOKEN: 't0k', HOME_DIR: '/home/tester' },
     cwd: `${dir}/run`,
   });
-  assert.deepEqual(server(c, 'remote').config, { type: 'http', url: 'https://api.test/mcp', headers: { Authorization: 'Bearer t0k' } });
+  assert.deepEqual(server(c, 'remote').config, {
+    type: 'http',
+    url: 'https://api.test/mcp',
+    headers: { Authorization: 'Bearer t0k' },
+  });
 });
 
 test('an unresolved variable names the variable and where it is; that server is excluded, others load', async (t) => {
@@ -53,7 +61,10 @@ test('an unresolved variable names the variable and where it is; that server is 
   const a = un.find((p) => p.server === 'a')!;
   assert.equal(a.file, file);
   assert.deepEqual(a.jsonPath, ['mcpServers', 'a', 'env', 'KEY']);
-  assert.match(a.message, /\$\{MISSING_KEY\} in "env.KEY" cannot be resolved: the environment variable MISSING_KEY is not set \(set it, or write \$\{MISSING_KEY:-default\}\)/);
+  assert.match(
+    a.message,
+    /\$\{MISSING_KEY\} in "env.KEY" cannot be resolved: the environment variable MISSING_KEY is not set \(set it, or write \$\{MISSING_KEY:-default\}\)/,
+  );
   assert.ok(a.line! >= 4);
   const b = un.find((p) => p.server === 'b')!;
   assert.deepEqual(b.jsonPath, ['mcpServers', 'b', 'url']);
@@ -66,22 +77,32 @@ test('${workspaceFolder} in the user setting: the one open folder; with several,
   const root = await tempTree(t, { 'alpha/x': '', 'beta/x': '' });
   const alpha = join(root, 'alpha');
   const beta = join(root, 'beta');
-  const one = await loadConfig({ folders: [alpha], userServers: { u: { command: 'node', args: ['${workspaceFolder}'] } }, env: {} });
+  const one = await loadConfig({
+    folders: [alpha],
+    userServers: { u: { command: 'node', args: ['${workspaceFolder}'] } },
+    env: {},
+  });
   const u = server(one, 'u').config;
   assert.ok(u.type === 'stdio');
   assert.deepEqual(u.args, [alpha]);
   const two = await loadConfig({
     folders: [alpha, beta],
-    userServers: { u: { command: 'node', args: ['${workspaceFolder}'] }, v: { command: 'node', args: ['${workspaceFolder:beta}'] } },
+    userServers: {
+      u: { command: 'node', args: ['${workspaceFolder}'] },
+      v: { command: 'node', args: ['${workspaceFolder:beta}'] },
+    },
     env: {},
   });
-  assert.match(byCode(two, 'unresolved-variable')[0].message, /several folders are open; use \$\{workspaceFolder:<name>\}/);
+  assert.match(
+    byCode(two, 'unresolved-variable')[0].message,
+    /several folders are open; use \$\{workspaceFolder:<name>\}/,
+  );
   const v = server(two, 'v').config;
   assert.ok(v.type === 'stdio');
   assert.deepEqual(v.args, [beta]);
 });
 
-test('${input:id}: resolved through the InputResolver with the file\'s description and password flag, once per file', async (t) => {
+test("${input:id}: resolved through the InputResolver with the file's description and password flag, once per file", async (t) => {
   const dir = await tempTree(t, {
     '.vscode/mcp.json': json({
       inputs: [{ type: 'promptString', id: 'api-key', description: 'Your API key', password: true }],
@@ -100,7 +121,9 @@ test('${input:id}: resolved through the InputResolver with the file\'s descripti
   const s2 = server(c, 's2').config;
   assert.ok(s2.type === 'http');
   assert.deepEqual(s2.headers, { 'X-API-Key': 'secret-1' });
-  assert.deepEqual(inputs.calls, [{ id: 'api-key', file: join(dir, '.vscode', 'mcp.json'), description: 'Your API key', password: true }]);
+  assert.deepEqual(inputs.calls, [
+    { id: 'api-key', file: join(dir, '.vscode', 'mcp.json'), description: 'Your API key', password: true },
+  ]);
   const und = byCode(c, 'unresolved-variable').find((p) => p.server === 'undeclared')!;
   assert.match(und.message, /input "nope" is not declared; add \{ "id": "nope"/);
   // The approval hash does not depend on the input's value.
@@ -110,13 +133,21 @@ test('${input:id}: resolved through the InputResolver with the file\'s descripti
 });
 
 test('${input:id}: no value given (or no resolver) is a problem, not an empty string', async (t) => {
-  const dir = await tempTree(t, { '.mcp.json': json({ mcpServers: { s: { command: 'node', args: ['--key', '${input:key}'] }, ok: { command: 'node' } } }) });
+  const dir = await tempTree(t, {
+    '.mcp.json': json({
+      mcpServers: { s: { command: 'node', args: ['--key', '${input:key}'] }, ok: { command: 'node' } },
+    }),
+  });
   const c = await loadConfig({ folders: [dir], env: {}, inputs: fakeInputs({}) });
   assert.deepEqual(names(c), ['ok']);
   assert.match(byCode(c, 'unresolved-variable')[0].message, /\$\{input:key\}.*no value was given for input "key"/);
   const none = await loadConfig({ folders: [dir], env: {} });
   assert.match(byCode(none, 'unresolved-variable')[0].message, /cannot be asked for here/);
-  const throwing = await loadConfig({ folders: [dir], env: {}, inputs: { resolve: () => Promise.reject(new Error('cancelled')) } });
+  const throwing = await loadConfig({
+    folders: [dir],
+    env: {},
+    inputs: { resolve: () => Promise.reject(new Error('cancelled')) },
+  });
   assert.equal(byCode(throwing, 'unresolved-variable').length, 1);
 });
 
@@ -135,7 +166,7 @@ test('envFile: KEY=VALUE, comments, quotes, export; relative to the folder; env 
       'export EXPORTED=yes',
       'DOUBLE="two words\\nnext"',
       "SINGLE='it''s'",
-      'SINGLE2=\'a # not a comment\'',
+      "SINGLE2='a # not a comment'",
       'OVERRIDE=from-file',
       'EMPTY=',
       'not a line',
@@ -159,7 +190,11 @@ test('envFile: KEY=VALUE, comments, quotes, export; relative to the folder; env 
 });
 
 test('envFile missing: the server is excluded with the path to fix', async (t) => {
-  const dir = await tempTree(t, { '.vscode/mcp.json': json({ servers: { s: { command: 'node', envFile: '${workspaceFolder}/nope.env' }, ok: { command: 'node' } } }) });
+  const dir = await tempTree(t, {
+    '.vscode/mcp.json': json({
+      servers: { s: { command: 'node', envFile: '${workspaceFolder}/nope.env' }, ok: { command: 'node' } },
+    }),
+  });
   const c = await loadConfig({ folders: [dir], env: {} });
   assert.deepEqual(names(c), ['ok']);
   const p = byCode(c, 'env-file')[0];
@@ -176,7 +211,13 @@ test('parseEnvFile: multi-line double-quoted values and CRLF', () => {
 
 test('an unresolved input points at the string that uses it', async (t) => {
   const dir = await tempTree(t, {
-    '.vscode/mcp.json': json({ inputs: [{ id: 'k' }], servers: { s: { url: 'https://x.test/mcp', headers: { 'X-Key': '${input:k}' } }, u: { command: 'node', env: { A: '${input:undeclared}' } } } }),
+    '.vscode/mcp.json': json({
+      inputs: [{ id: 'k' }],
+      servers: {
+        s: { url: 'https://x.test/mcp', headers: { 'X-Key': '${input:k}' } },
+        u: { command: 'node', env: { A: '${input:undeclared}' } },
+      },
+    }),
   });
   const c = await loadConfig({ folders: [dir], env: {}, inputs: fakeInputs({}) });
   const un = byCode(c, 'unresolved-variable');

@@ -3,7 +3,11 @@ import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ConnectionManager } from '../../../src/core/host.js';
 
 /** Resolves with the first snapshot of `name` that satisfies `pred` (now, or at a later change event). */
-export function until(host: ConnectionManager, name: string, pred: (s: ServerSnapshot) => boolean): Promise<ServerSnapshot> {
+export function until(
+  host: ConnectionManager,
+  name: string,
+  pred: (s: ServerSnapshot) => boolean,
+): Promise<ServerSnapshot> {
   const now = host.server(name);
   if (now && pred(now)) return Promise.resolve(now);
   return new Promise((resolve) => {

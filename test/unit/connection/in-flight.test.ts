@@ -66,5 +66,8 @@ test('the stream owner is the very call whose context a question arrives in: ano
   const second = calls.begin(a);
   first.dispose();
   await first.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a] }), undefined);
-  await second.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a], owner: { origin: a, via: 'stream' } }), undefined);
+  await second.run(
+    async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a], owner: { origin: a, via: 'stream' } }),
+    undefined,
+  );
 });

@@ -22,7 +22,13 @@ import { until } from './helpers.js';
 
 const remote = (name: string): ServerDefinition => {
   const config = { type: 'http' as const, url: `https://${name}.test/mcp` };
-  return { name, config, source: { scope: 'user', file: 'test', jsonPath: [name] }, signature: `url:${config.url}`, hash: `h-${name}` };
+  return {
+    name,
+    config,
+    source: { scope: 'user', file: 'test', jsonPath: [name] },
+    signature: `url:${config.url}`,
+    hash: `h-${name}`,
+  };
 };
 
 /** What one connect attempt does with the server side of its pair: serve, or throw. */
@@ -41,7 +47,9 @@ interface Rig {
 function echo(rig: { servers: McpServer[] }): Attempt {
   return async (t) => {
     const s = new McpServer({ name: 'r', version: '1' });
-    s.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({ content: [{ type: 'text', text: message }] }));
+    s.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
+      content: [{ type: 'text', text: message }],
+    }));
     rig.servers.push(s);
     await s.connect(t);
   };
@@ -51,7 +59,8 @@ function rig(t: TestContext, attempt: (r: Rig) => Attempt, extra: Partial<HostOp
   const clock = new FakeClock();
   const waiters: { n: number; resolve: () => void }[] = [];
   const r = { clock, clients: [] as Transport[], servers: [] as McpServer[] } as Rig;
-  r.attempt = (n) => (r.clients.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve })));
+  r.attempt = (n) =>
+    r.clients.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }));
   const run = attempt(r);
   const host = createHost({
     logger: new RecordingLogger(),
@@ -99,8 +108,14 @@ test('a lost remote connection reconnects with exponential backoff on the clock,
   await r.attempt(3);
 
   const failed = await until(r.host, 'a', (s) => s.state.kind === 'failed');
-  assert.ok(failed.state.kind === 'failed' && failed.state.error.code === 'reconnect-failed', JSON.stringify(failed.state));
-  assert.match(failed.state.kind === 'failed' ? failed.state.error.message : '', /gave up reconnecting after 3 attempts: .*ECONNREFUSED/);
+  assert.ok(
+    failed.state.kind === 'failed' && failed.state.error.code === 'reconnect-failed',
+    JSON.stringify(failed.state),
+  );
+  assert.match(
+    failed.state.kind === 'failed' ? failed.state.error.message : '',
+    /gave up reconnecting after 3 attempts: .*ECONNREFUSED/,
+  );
   r.clock.advance(60_000);
   assert.equal(r.clients.length, 3, 'no attempt after giving up');
 });
@@ -138,7 +153,10 @@ test('session expired (HTTP 404, -32001) mid-call: a new session and exactly one
       c.send = async (msg, o) => {
         if (expire > 0 && 'method' in msg && msg.method === 'tools/call') {
           expire--;
-          throw new StreamableHTTPError(404, 'Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"}}');
+          throw new StreamableHTTPError(
+            404,
+            'Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"}}',
+          );
         }
         return send(msg, o);
       };
@@ -152,7 +170,10 @@ test('session expired (HTTP 404, -32001) mid-call: a new session and exactly one
   assert.deepEqual(res.content, [{ type: 'text', text: 'again' }]);
   assert.equal(r2.clients.length, 2, 'one new session');
   expire = 2;
-  await assert.rejects(r2.host.callTool('a', 'echo', { message: 'x' }), (e: unknown) => e instanceof HostError && /404/.test(e.message));
+  await assert.rejects(
+    r2.host.callTool('a', 'echo', { message: 'x' }),
+    (e: unknown) => e instanceof HostError && /404/.test(e.message),
+  );
   assert.equal(r2.clients.length, 3, 'retried once, not in a loop');
 });
 
@@ -165,7 +186,10 @@ test('needs-auth: a 401 at connect is a state of its own, with no retry loop, an
   assert.match(s.state.message, /a needs authentication: no token/);
   r.clock.advance(120_000);
   assert.equal(r.clients.length, 1, 'no reconnect timer');
-  await assert.rejects(r.host.callTool('a', 'echo', { message: 'x' }), (e: unknown) => e instanceof HostError && e.code === 'needs-auth' && /Authenticate/.test(e.hint ?? ''));
+  await assert.rejects(
+    r.host.callTool('a', 'echo', { message: 'x' }),
+    (e: unknown) => e instanceof HostError && e.code === 'needs-auth' && /Authenticate/.test(e.hint ?? ''),
+  );
   assert.equal(r.clients.length, 1, 'a call does not reconnect a server that needs auth');
 });
 
@@ -179,7 +203,10 @@ test('a call timeout is reset by each progress notification; without progress it
     s.registerTool('slow', {}, async (extra) => {
       const token = extra._meta?.progressToken;
       const done = new Promise<void>((res) => (finish = res));
-      progress = (n) => (token === undefined ? Promise.resolve() : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n } }));
+      progress = (n) =>
+        token === undefined
+          ? Promise.resolve()
+          : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n } });
       started();
       await done;
       return { content: [{ type: 'text', text: 'done' }] };
@@ -193,7 +220,12 @@ test('a call timeout is reset by each progress notification; without progress it
   const seen: number[] = [];
   let running = new Promise<void>((res) => (started = res));
   let gotProgress!: () => void;
-  const call = r.host.callTool('a', 'slow', {}, { timeoutMs: 1000, onProgress: (p) => (seen.push(p.progress), gotProgress()) });
+  const call = r.host.callTool(
+    'a',
+    'slow',
+    {},
+    { timeoutMs: 1000, onProgress: (p) => (seen.push(p.progress), gotProgress()) },
+  );
   await running;
   for (const n of [1, 2]) {
     t.mock.timers.tick(900);

@@ -14,7 +14,13 @@ import { until } from './helpers.js';
 
 function inProcess(name: string, start: (t: Transport) => Promise<void>, timeout?: number): ServerDefinition {
   const config = { type: 'inprocess' as const, id: name, start, ...(timeout !== undefined ? { timeout } : {}) };
-  return { name, config, source: { scope: 'dynamic', file: 'test', jsonPath: [name] }, signature: `inprocess:${name}`, hash: `h-${name}` };
+  return {
+    name,
+    config,
+    source: { scope: 'dynamic', file: 'test', jsonPath: [name] },
+    signature: `inprocess:${name}`,
+    hash: `h-${name}`,
+  };
 }
 
 /** A real MCP server with one `echo` tool; returns the server so a test can change its tools. */
@@ -24,14 +30,19 @@ function echoServer(label = 'echo'): { start: (t: Transport) => Promise<void>; s
     servers,
     start: async (t) => {
       const s = new McpServer({ name: label, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-      s.registerTool('echo', { description: 'echo', inputSchema: { message: z.string() } }, ({ message }) => ({ content: [{ type: 'text', text: `${label}:${message}` }] }));
+      s.registerTool('echo', { description: 'echo', inputSchema: { message: z.string() } }, ({ message }) => ({
+        content: [{ type: 'text', text: `${label}:${message}` }],
+      }));
       servers.push(s);
       await s.connect(t);
     },
   };
 }
 
-function newHost(t: { after(fn: () => Promise<void>): void }, clock = new FakeClock()): { host: ConnectionManager; clock: FakeClock; log: RecordingLogger } {
+function newHost(
+  t: { after(fn: () => Promise<void>): void },
+  clock = new FakeClock(),
+): { host: ConnectionManager; clock: FakeClock; log: RecordingLogger } {
   const log = new RecordingLogger();
   const host = createHost({ logger: log, blobDir: '/nonexistent-blobs', env: {}, clock });
   t.after(() => host.dispose());
@@ -44,7 +55,10 @@ test('connects an in-process server, lists its tools and calls one', async (t) =
   await host.whenSettled();
   const s = host.server('a')!;
   assert.equal(s.state.kind, 'connected');
-  assert.deepEqual(s.tools.map((x) => x.qualifiedName), ['mcp__a__echo']);
+  assert.deepEqual(
+    s.tools.map((x) => x.qualifiedName),
+    ['mcp__a__echo'],
+  );
   const r = await host.callTool('a', 'echo', { message: 'hi' });
   assert.deepEqual(r.content, [{ type: 'text', text: 'echo:hi' }]);
 });
@@ -137,7 +151,9 @@ test('admission changes reach the host: held → runs starts it, a new held reas
   const { host } = newHost(t);
   const srv = echoServer();
   const base = inProcess('a', srv.start);
-  host.setDefinitions([{ ...base, admission: { run: false, reason: 'not-approved', message: 'approve it', ask: true } }]);
+  host.setDefinitions([
+    { ...base, admission: { run: false, reason: 'not-approved', message: 'approve it', ask: true } },
+  ]);
   await host.whenSettled();
   assert.deepEqual(host.server('a')!.state, { kind: 'disabled', reason: 'config', message: 'approve it' });
   assert.equal(srv.servers.length, 0, 'a held server is never started');

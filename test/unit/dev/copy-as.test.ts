@@ -1,11 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, shellQuote, withSecretReferences } from '../../../src/core/dev/copy-as.js';
+import {
+  claudeMcpAddLine,
+  mcpHostCallLine,
+  mcpJsonSnippet,
+  shellQuote,
+  withSecretReferences,
+} from '../../../src/core/dev/copy-as.js';
 
 /** What a real POSIX shell makes of a line: its words, one per line. */
 function shellWords(line: string): string[] {
-  const out = execFileSync('/bin/sh', ['-c', `for w in ${line.replace(/^\S+/, '')}; do printf '%s\\0' "$w"; done`], { encoding: 'utf8' });
+  const out = execFileSync('/bin/sh', ['-c', `for w in ${line.replace(/^\S+/, '')}; do printf '%s\\0' "$w"; done`], {
+    encoding: 'utf8',
+  });
   return out.split('\0').slice(0, -1);
 }
 
@@ -19,7 +27,7 @@ test('shellQuote leaves safe words bare and single-quotes the rest so the shell 
 });
 
 test('mcpHostCallLine: arguments as JSON that survive the shell; none when empty', () => {
-  const args = { text: "it's a \"test\" $HOME", n: 3 };
+  const args = { text: 'it\'s a "test" $HOME', n: 3 };
   const line = mcpHostCallLine('my server', 'echo', args, { timeoutMs: 5000 });
   assert.match(line, /^mcp-host call 'my server' echo --args '/);
   const words = shellWords(line);
@@ -36,25 +44,67 @@ test('secrets become ${…} references: every literal env value, secret headers 
     headers: { Authorization: 'Bearer abc123', 'X-Api-Key': 'k', Accept: 'text/plain' },
   });
   assert.deepEqual(e.env, { GITHUB_TOKEN: '${GITHUB_TOKEN}', REGION: '${REGION}', KEY: '${env:MY_KEY}' });
-  assert.deepEqual(e.headers, { Authorization: 'Bearer ${AUTHORIZATION}', 'X-Api-Key': '${X_API_KEY}', Accept: 'text/plain' });
+  assert.deepEqual(e.headers, {
+    Authorization: 'Bearer ${AUTHORIZATION}',
+    'X-Api-Key': '${X_API_KEY}',
+    Accept: 'text/plain',
+  });
 });
 
 test('claudeMcpAddLine for a stdio server: env as -e with references, the command after --', () => {
-  const line = claudeMcpAddLine('gh', { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: 'ghp_secret_value' } });
+  const line = claudeMcpAddLine('gh', {
+    command: 'npx',
+    args: ['-y', '@modelcontextprotocol/server-github'],
+    env: { GITHUB_TOKEN: 'ghp_secret_value' },
+  });
   assert.ok(!line.includes('ghp_secret_value'));
-  assert.deepEqual(shellWords(line), ['mcp', 'add', '--transport', 'stdio', 'gh', '-e', 'GITHUB_TOKEN=${GITHUB_TOKEN}', '--', 'npx', '-y', '@modelcontextprotocol/server-github']);
+  assert.deepEqual(shellWords(line), [
+    'mcp',
+    'add',
+    '--transport',
+    'stdio',
+    'gh',
+    '-e',
+    'GITHUB_TOKEN=${GITHUB_TOKEN}',
+    '--',
+    'npx',
+    '-y',
+    '@modelcontextprotocol/server-github',
+  ]);
 });
 
 test('claudeMcpAddLine for remote servers: transport from type or URL, headers as -H, scope', () => {
-  const line = claudeMcpAddLine('api', { url: 'https://api.example.com/sse', headers: { Authorization: 'Bearer s3cr3t' } }, { scope: 'user' });
+  const line = claudeMcpAddLine(
+    'api',
+    { url: 'https://api.example.com/sse', headers: { Authorization: 'Bearer s3cr3t' } },
+    { scope: 'user' },
+  );
   assert.ok(!line.includes('s3cr3t'));
-  assert.deepEqual(shellWords(line), ['mcp', 'add', '--transport', 'sse', '--scope', 'user', 'api', 'https://api.example.com/sse', '-H', 'Authorization: Bearer ${AUTHORIZATION}']);
-  assert.match(claudeMcpAddLine('h', { type: 'streamableHttp', url: 'https://x.example/mcp' }), /--transport http h https:\/\/x.example\/mcp$/);
+  assert.deepEqual(shellWords(line), [
+    'mcp',
+    'add',
+    '--transport',
+    'sse',
+    '--scope',
+    'user',
+    'api',
+    'https://api.example.com/sse',
+    '-H',
+    'Authorization: Bearer ${AUTHORIZATION}',
+  ]);
+  assert.match(
+    claudeMcpAddLine('h', { type: 'streamableHttp', url: 'https://x.example/mcp' }),
+    /--transport http h https:\/\/x.example\/mcp$/,
+  );
 });
 
 test('mcpJsonSnippet: a complete .mcp.json document with references, never the values', () => {
   const json = mcpJsonSnippet('gh', { command: 'npx', args: ['server'], env: { TOKEN: 'literal-secret' } });
   assert.ok(!json.includes('literal-secret'));
-  assert.deepEqual(JSON.parse(json), { mcpServers: { gh: { type: 'stdio', command: 'npx', args: ['server'], env: { TOKEN: '${TOKEN}' } } } });
-  assert.deepEqual(JSON.parse(mcpJsonSnippet('r', { url: 'wss://x.example/ws' })), { mcpServers: { r: { type: 'ws', url: 'wss://x.example/ws' } } });
+  assert.deepEqual(JSON.parse(json), {
+    mcpServers: { gh: { type: 'stdio', command: 'npx', args: ['server'], env: { TOKEN: '${TOKEN}' } } },
+  });
+  assert.deepEqual(JSON.parse(mcpJsonSnippet('r', { url: 'wss://x.example/ws' })), {
+    mcpServers: { r: { type: 'ws', url: 'wss://x.example/ws' } },
+  });
 });

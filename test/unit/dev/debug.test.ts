@@ -2,10 +2,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { DebugSetupError, NODE_INSPECT_FLAG, SERVER_KEY, attachConfiguration, debugConfigFor, parseDebuggerListening } from '../../../src/core/dev/debug.js';
+import {
+  DebugSetupError,
+  NODE_INSPECT_FLAG,
+  SERVER_KEY,
+  attachConfiguration,
+  debugConfigFor,
+  parseDebuggerListening,
+} from '../../../src/core/dev/debug.js';
 import type { StdioServerConfig } from '../../../src/core/config/types.js';
 
-const cfg = (command: string, args: string[], debug?: 'node' | 'python', env?: Record<string, string>): StdioServerConfig => ({
+const cfg = (
+  command: string,
+  args: string[],
+  debug?: 'node' | 'python',
+  env?: Record<string, string>,
+): StdioServerConfig => ({
   type: 'stdio',
   command,
   args,
@@ -26,16 +38,34 @@ test('node: --inspect on loopback port 0 goes before the script; other commands 
 });
 
 test('python: python -m debugpy --listen on the chosen port; a non-Python command is a clear error', () => {
-  assert.deepEqual(debugConfigFor(cfg('python3', ['server.py', '--x'], 'python'), { pythonPort: 5678 }).args, ['-m', 'debugpy', '--listen', '127.0.0.1:5678', 'server.py', '--x']);
-  assert.throws(() => debugConfigFor(cfg('uvx', ['my-server'], 'python'), { pythonPort: 1 }), (e: unknown) => e instanceof DebugSetupError && /Python interpreter/.test(e.message));
+  assert.deepEqual(debugConfigFor(cfg('python3', ['server.py', '--x'], 'python'), { pythonPort: 5678 }).args, [
+    '-m',
+    'debugpy',
+    '--listen',
+    '127.0.0.1:5678',
+    'server.py',
+    '--x',
+  ]);
+  assert.throws(
+    () => debugConfigFor(cfg('uvx', ['my-server'], 'python'), { pythonPort: 1 }),
+    (e: unknown) => e instanceof DebugSetupError && /Python interpreter/.test(e.message),
+  );
 });
 
 test('parseDebuggerListening reads the port Node prints, and nothing else', async () => {
-  assert.deepEqual(parseDebuggerListening('Debugger listening on ws://127.0.0.1:40123/6f1c-aa'), { host: '127.0.0.1', port: 40123 });
-  assert.deepEqual(parseDebuggerListening('[stderr] Debugger listening on ws://[::1]:9229/abc'), { host: '::1', port: 9229 });
+  assert.deepEqual(parseDebuggerListening('Debugger listening on ws://127.0.0.1:40123/6f1c-aa'), {
+    host: '127.0.0.1',
+    port: 40123,
+  });
+  assert.deepEqual(parseDebuggerListening('[stderr] Debugger listening on ws://[::1]:9229/abc'), {
+    host: '::1',
+    port: 9229,
+  });
   assert.equal(parseDebuggerListening('For help, see: https://nodejs.org/en/docs/inspector'), undefined);
   // The real line of this Node, started the way dev mode starts a server.
-  const child = spawn(process.execPath, [NODE_INSPECT_FLAG, '-e', 'setTimeout(()=>{}, 10000)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [NODE_INSPECT_FLAG, '-e', 'setTimeout(()=>{}, 10000)'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   try {
     let text = '';
     let found: ReturnType<typeof parseDebuggerListening>;

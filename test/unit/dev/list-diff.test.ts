@@ -6,12 +6,19 @@ const empty: DiffableLists = { tools: [], resources: [], resourceTemplates: [], 
 const schema = (props: Record<string, unknown>) => ({ type: 'object', properties: props });
 
 test('a tool added and another tool whose schema changed, summarised as the issue writes it', () => {
-  const before: DiffableLists = { ...empty, tools: [{ name: 'echo', description: 'Echo', inputSchema: schema({ text: { type: 'string' } }) }] };
+  const before: DiffableLists = {
+    ...empty,
+    tools: [{ name: 'echo', description: 'Echo', inputSchema: schema({ text: { type: 'string' } }) }],
+  };
   const after: DiffableLists = {
     ...empty,
     tools: [
       { name: 'add', description: 'Adds', inputSchema: schema({ a: { type: 'number' } }) },
-      { name: 'echo', description: 'Echo', inputSchema: schema({ text: { type: 'string' }, loud: { type: 'boolean' } }) },
+      {
+        name: 'echo',
+        description: 'Echo',
+        inputSchema: schema({ text: { type: 'string' }, loud: { type: 'boolean' } }),
+      },
     ],
   };
   const changes = diffLists(before, after);
@@ -23,11 +30,23 @@ test('a tool added and another tool whose schema changed, summarised as the issu
 });
 
 test('key order in schemas is not a change; a description, annotation or output schema is', () => {
-  const a = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'x' } } } };
-  const b = { name: 't', description: 'd', inputSchema: { properties: { x: { description: 'x', type: 'string' } }, type: 'object' } };
+  const a = {
+    name: 't',
+    description: 'd',
+    inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'x' } } },
+  };
+  const b = {
+    name: 't',
+    description: 'd',
+    inputSchema: { properties: { x: { description: 'x', type: 'string' } }, type: 'object' },
+  };
   assert.deepEqual(diffLists({ ...empty, tools: [a] }, { ...empty, tools: [b] }), []);
   const c = { ...b, description: 'new', annotations: { readOnlyHint: true }, outputSchema: schema({}) };
-  assert.deepEqual(diffLists({ ...empty, tools: [a] }, { ...empty, tools: [c] })[0]!.parts, ['output schema', 'description', 'annotations']);
+  assert.deepEqual(diffLists({ ...empty, tools: [a] }, { ...empty, tools: [c] })[0]!.parts, [
+    'output schema',
+    'description',
+    'annotations',
+  ]);
 });
 
 test('resources, templates and prompts: added, removed and changed, each kind named once per run', () => {

@@ -1,9 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitCommandLine, suggestServerName, validateCommandLine, validateServerName, validateServerUrl } from '../../../src/extension/config/cmdline.js';
+import {
+  splitCommandLine,
+  suggestServerName,
+  validateCommandLine,
+  validateServerName,
+  validateServerUrl,
+} from '../../../src/extension/config/cmdline.js';
 
 test('command lines split like a POSIX shell, without expansion', () => {
-  assert.deepEqual(splitCommandLine(`node "my server.js" --flag 'a b' x\\ y "q\\"q" $HOME`), ['node', 'my server.js', '--flag', 'a b', 'x y', 'q"q', '$HOME']);
+  assert.deepEqual(splitCommandLine(`node "my server.js" --flag 'a b' x\\ y "q\\"q" $HOME`), [
+    'node',
+    'my server.js',
+    '--flag',
+    'a b',
+    'x y',
+    'q"q',
+    '$HOME',
+  ]);
   assert.deepEqual(splitCommandLine('  npx   -y  pkg  '), ['npx', '-y', 'pkg']);
   assert.deepEqual(splitCommandLine(`cmd ''`), ['cmd', '']);
   assert.throws(() => splitCommandLine('node "open'), /unclosed " quote/);
@@ -15,11 +29,17 @@ test('command lines split like a POSIX shell, without expansion', () => {
 test('names are suggested from the package, script folder or host, and made unique', () => {
   const none = new Set<string>();
   assert.equal(suggestServerName('npx -y @modelcontextprotocol/server-everything', none), 'everything');
-  assert.equal(suggestServerName('node /repo/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio', none), 'everything');
+  assert.equal(
+    suggestServerName('node /repo/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio', none),
+    'everything',
+  );
   assert.equal(suggestServerName('uvx mcp-server-git', none), 'git');
   assert.equal(suggestServerName('python3 weather_mcp.py', none), 'weather_mcp');
   assert.equal(suggestServerName('https://api.github.com/mcp', none), 'github');
-  assert.equal(suggestServerName('npx -y @modelcontextprotocol/server-everything', new Set(['everything'])), 'everything-2');
+  assert.equal(
+    suggestServerName('npx -y @modelcontextprotocol/server-everything', new Set(['everything'])),
+    'everything-2',
+  );
 });
 
 test('names and URLs are validated with messages that say what to do', () => {

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { COMMAND_IDS } from '../../../src/extension/command-ids.js';
 
 test('COMMAND_IDS equals contributes.commands, and every contributed command is in the "MCP Host" category', () => {
-  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string; category?: string }[] } };
+  const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+    contributes: { commands: { command: string; category?: string }[] };
+  };
   const contributed = pkg.contributes.commands.map((c) => c.command);
   assert.deepEqual([...COMMAND_IDS].sort(), [...contributed].sort());
   assert.equal(new Set(COMMAND_IDS).size, COMMAND_IDS.length, 'no id twice');

@@ -4,7 +4,10 @@ import type { HeldReason, Scope, ServerConfig, ServerDefinition } from '../../..
 import type { ConnectionState } from '../../../src/core/connection/state.js';
 import type { HostErrorCode } from '../../../src/core/connection/errors.js';
 
-export function def(name: string, opts: { scope?: Scope; file?: string; config?: ServerConfig; hash?: string } = {}): ServerDefinition {
+export function def(
+  name: string,
+  opts: { scope?: Scope; file?: string; config?: ServerConfig; hash?: string } = {},
+): ServerDefinition {
   const config: ServerConfig = opts.config ?? { type: 'stdio', command: 'node', args: [`${name}.js`] };
   const scope = opts.scope ?? 'project';
   return {
@@ -30,11 +33,27 @@ export function failed(code: HostErrorCode, message: string): ConnectionState {
 }
 
 export function tool(server: string, name: string, annotations: HostTool['annotations'] = {}): HostTool {
-  return { server, name, qualifiedName: `mcp__${server}__${name}`, description: `the ${name} tool`, inputSchema: { type: 'object' }, annotations };
+  return {
+    server,
+    name,
+    qualifiedName: `mcp__${server}__${name}`,
+    description: `the ${name} tool`,
+    inputSchema: { type: 'object' },
+    annotations,
+  };
 }
 
 export function snap(name: string, state: ConnectionState, extra: Partial<ServerSnapshot> = {}): ServerSnapshot {
-  return { name, definition: extra.definition ?? def(name), state, tools: [], resources: [], resourceTemplates: [], prompts: [], ...extra };
+  return {
+    name,
+    definition: extra.definition ?? def(name),
+    state,
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    ...extra,
+  };
 }
 
 /** A server admission holds back for `reason`, as the host shows it (disabled by the manager). */

@@ -12,7 +12,11 @@ test('servers of a file that turned invalid keep running from the last good load
     servers: [],
     problems: [{ severity: 'error', code: 'invalid-json', message: 'bad', file: '/w/.mcp.json', jsonPath: [] }],
   });
-  assert.deepEqual(kept.map((d) => d.name), ['a', 'b'], 'the other file was read fine and has no servers now');
+  assert.deepEqual(
+    kept.map((d) => d.name),
+    ['a', 'b'],
+    'the other file was read fine and has no servers now',
+  );
 });
 
 test('one invalid entry keeps its last good version; a removed entry goes', () => {
@@ -21,7 +25,16 @@ test('one invalid entry keeps its last good version; a removed entry goes', () =
   const a2 = { ...a, hash: 'new' };
   const kept = keepLastGood([a, b], {
     servers: [a2],
-    problems: [{ severity: 'error', code: 'schema', message: 'x', file: '/w/.mcp.json', jsonPath: ['mcpServers', 'b', 'args'], server: 'b' }],
+    problems: [
+      {
+        severity: 'error',
+        code: 'schema',
+        message: 'x',
+        file: '/w/.mcp.json',
+        jsonPath: ['mcpServers', 'b', 'args'],
+        server: 'b',
+      },
+    ],
   });
   assert.deepEqual(kept, [a2, b]);
   assert.deepEqual(keepLastGood([a, b], { servers: [a2], problems: [] }), [a2]);

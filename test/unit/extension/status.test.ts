@@ -6,7 +6,11 @@ import { connected, def, failed, held, snap } from './fixtures.js';
 
 test('the status bar counts connected of the servers meant to run and warns on failures', () => {
   const v = statusView(
-    [snap('a', connected), snap('b', failed('command-not-found', 'command not found: zzz\nmore')), snap('c', { kind: 'disabled', reason: 'config' })],
+    [
+      snap('a', connected),
+      snap('b', failed('command-not-found', 'command not found: zzz\nmore')),
+      snap('c', { kind: 'disabled', reason: 'config' }),
+    ],
     [],
   );
   assert.equal(v.text, '$(plug) 1/2');
@@ -23,7 +27,18 @@ test('all connected: no warning; needs-auth and config errors warn; approval wai
   assert.equal(gated.warning, false);
   assert.equal(gated.text, '$(plug) 0/1');
   assert.match(gated.tooltip, /p: waiting for your approval/);
-  const broken = statusView([], [{ severity: 'error', code: 'invalid-json', message: 'Invalid JSON at line 3', file: '/w/.mcp.json', jsonPath: [] }]);
+  const broken = statusView(
+    [],
+    [
+      {
+        severity: 'error',
+        code: 'invalid-json',
+        message: 'Invalid JSON at line 3',
+        file: '/w/.mcp.json',
+        jsonPath: [],
+      },
+    ],
+  );
   assert.equal(broken.warning, true);
   assert.match(broken.tooltip, /Invalid JSON at line 3/);
 });
@@ -33,8 +48,21 @@ test('a spawn failure, needs-auth and policy denial are notices; other failures 
   assert.equal(noticeForServer(snap('a', failed('request-timeout', 'timed out'))), undefined);
   assert.equal(noticeForServer(snap('a', { kind: 'needs-auth', message: 'sign in', at: 0 }))?.kind, 'needs-auth');
   assert.equal(noticeForServer(snap('a', connected)), undefined);
-  assert.equal(noticeForProblem({ severity: 'error', code: 'policy-denied', message: 'denied', file: '/m.json', jsonPath: [], server: 'x' })?.kind, 'policy-denied');
-  assert.equal(noticeForProblem({ severity: 'error', code: 'schema', message: 'x', file: '/m.json', jsonPath: [] }), undefined);
+  assert.equal(
+    noticeForProblem({
+      severity: 'error',
+      code: 'policy-denied',
+      message: 'denied',
+      file: '/m.json',
+      jsonPath: [],
+      server: 'x',
+    })?.kind,
+    'policy-denied',
+  );
+  assert.equal(
+    noticeForProblem({ severity: 'error', code: 'schema', message: 'x', file: '/m.json', jsonPath: [] }),
+    undefined,
+  );
 });
 
 test('a server failing the same way on every retry is reported once; a new error or a recovery re-arms it', () => {

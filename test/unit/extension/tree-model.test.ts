@@ -17,14 +17,20 @@ import { connected, def, failed, held, snap, tool } from './fixtures.js';
 const noRedact = (t: string): string => t;
 
 test('a connected server shows counts, a green check and children', () => {
-  const s = snap('everything', connected, { tools: [tool('everything', 'echo'), tool('everything', 'add')], prompts: [{ server: 'everything', name: 'p', arguments: [] }] });
+  const s = snap('everything', connected, {
+    tools: [tool('everything', 'echo'), tool('everything', 'add')],
+    prompts: [{ server: 'everything', name: 'p', arguments: [] }],
+  });
   const v = serverView(s, noRedact);
   assert.equal(v.description, '2 tools, 1 prompt');
   assert.equal(v.icon, 'pass-filled');
   assert.equal(v.color, 'testing.iconPassed');
   assert.equal(v.contextValue, 'mcpServer.connected');
   assert.equal(v.collapsible, 'collapsed');
-  assert.deepEqual(categoriesOf(s).map((c) => c.kind), ['tools', 'prompts']);
+  assert.deepEqual(
+    categoriesOf(s).map((c) => c.kind),
+    ['tools', 'prompts'],
+  );
 });
 
 test('a failed server shows the first line of its error, shortened, and no children', () => {
@@ -49,14 +55,24 @@ test('admission overrides the host state in label, icon and context value', () =
 });
 
 test('remote servers carry .remote so authenticate/sign out menus can match', () => {
-  const s = snap('r', { kind: 'needs-auth', message: 'sign in', at: 0 }, { definition: def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }) });
+  const s = snap(
+    'r',
+    { kind: 'needs-auth', message: 'sign in', at: 0 },
+    { definition: def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }) },
+  );
   assert.equal(serverContextValue(s), 'mcpServer.needs-auth.remote');
 });
 
 test('the tooltip lists transport, redacted command, source, server info and instructions, with server text escaped', () => {
-  const s = snap('everything', { ...connected, instructions: 'Use **bold** [link](http://evil)' }, {
-    definition: def('everything', { config: { type: 'stdio', command: 'node', args: ['srv.js', '--token', 'sekrit'] } }),
-  });
+  const s = snap(
+    'everything',
+    { ...connected, instructions: 'Use **bold** [link](http://evil)' },
+    {
+      definition: def('everything', {
+        config: { type: 'stdio', command: 'node', args: ['srv.js', '--token', 'sekrit'] },
+      }),
+    },
+  );
   const tip = serverView(s, (t) => t.replace('sekrit', '***')).tooltip ?? '';
   assert.match(tip, /Transport: ` stdio `/);
   assert.match(tip, /Command: ` node srv\.js --token \*\*\* `/);
@@ -74,11 +90,22 @@ test('tools are marked read-only / destructive and clicking one calls it', () =>
   assert.equal(d.description, 'destructive');
   assert.equal(d.icon, 'warning');
   assert.equal(d.contextValue, 'mcpTool.destructive');
-  assert.deepEqual(d.command, { command: 'mcpHost.callTool', title: 'Call Tool', arguments: [{ server: 's', tool: 'rm' }] });
+  assert.deepEqual(d.command, {
+    command: 'mcpHost.callTool',
+    title: 'Call Tool',
+    arguments: [{ server: 's', tool: 'rm' }],
+  });
 });
 
 test('problems open their file at the entry; shadowed warnings are not shown', () => {
-  const p = { severity: 'error' as const, code: 'schema', message: 'needs "command" or "url"', file: '/w/.mcp.json', jsonPath: ['mcpServers', 'bad'], server: 'bad' };
+  const p = {
+    severity: 'error' as const,
+    code: 'schema',
+    message: 'needs "command" or "url"',
+    file: '/w/.mcp.json',
+    jsonPath: ['mcpServers', 'bad'],
+    server: 'bad',
+  };
   const v = problemView(p, noRedact);
   assert.equal(v.label, 'bad');
   assert.match(v.description ?? '', /config error: needs "command"/);
@@ -89,7 +116,10 @@ test('problems open their file at the entry; shadowed warnings are not shown', (
 
 test('grouping by scope is offered only when more than one scope is in use', () => {
   assert.deepEqual(scopesInUse([snap('a', connected), snap('b', connected)]), ['project']);
-  assert.deepEqual(scopesInUse([snap('a', connected), snap('u', connected, { definition: def('u', { scope: 'user' }) })]), ['project', 'user']);
+  assert.deepEqual(
+    scopesInUse([snap('a', connected), snap('u', connected, { definition: def('u', { scope: 'user' }) })]),
+    ['project', 'user'],
+  );
 });
 
 test('escapeMarkdown neutralises links, emphasis and HTML', () => {
@@ -98,15 +128,39 @@ test('escapeMarkdown neutralises links, emphasis and HTML', () => {
 
 test('the tooltip of a server admission held back says why (e.g. our own gateway)', () => {
   const d = def('mcp-host', { config: { type: 'http', url: 'http://127.0.0.1:9/mcp' } });
-  const s = snap('mcp-host', { kind: 'disabled', reason: 'config' }, { definition: { ...d, admission: { run: false, reason: 'config', message: 'this entry points at MCP Host’s own gateway' } } });
+  const s = snap(
+    'mcp-host',
+    { kind: 'disabled', reason: 'config' },
+    {
+      definition: {
+        ...d,
+        admission: { run: false, reason: 'config', message: 'this entry points at MCP Host’s own gateway' },
+      },
+    },
+  );
   assert.match(serverTooltip(s, noRedact), /own gateway/);
 });
 
 test('a server reconnected by the host says why while it connects; a plain (re)connect does not', () => {
   const since = Date.now();
-  const why = serverView(snap('deaf', { kind: 'pending', attempt: 1, maxAttempts: 1, since, reason: 'unresponsive (it did not answer a ping within 2000 ms)' }), noRedact);
+  const why = serverView(
+    snap('deaf', {
+      kind: 'pending',
+      attempt: 1,
+      maxAttempts: 1,
+      since,
+      reason: 'unresponsive (it did not answer a ping within 2000 ms)',
+    }),
+    noRedact,
+  );
   assert.equal(why.description, 'reconnecting: unresponsive (it did not answer a ping within 2000 ms)');
   assert.equal(why.icon, 'loading~spin');
-  assert.equal(serverView(snap('a', { kind: 'pending', attempt: 1, maxAttempts: 1, since }), noRedact).description, 'connecting');
-  assert.equal(serverView(snap('b', { kind: 'pending', attempt: 2, maxAttempts: 5, since }), noRedact).description, 'reconnecting (2/5)');
+  assert.equal(
+    serverView(snap('a', { kind: 'pending', attempt: 1, maxAttempts: 1, since }), noRedact).description,
+    'connecting',
+  );
+  assert.equal(
+    serverView(snap('b', { kind: 'pending', attempt: 2, maxAttempts: 5, since }), noRedact).description,
+    'reconnecting (2/5)',
+  );
 });

@@ -21,10 +21,20 @@ test('one subscribe per (server, URI) however many listen; unsubscribe when the 
 test('a server without subscriptions (send says false) leaves nothing behind', async () => {
   const subs = new ResourceSubscriptions();
   let calls = 0;
-  const r = await subs.subscribe('s', 'u', () => {}, () => (calls++, Promise.resolve(false)));
+  const r = await subs.subscribe(
+    's',
+    'u',
+    () => {},
+    () => (calls++, Promise.resolve(false)),
+  );
   assert.equal(r.subscribed, false);
   r.dispose();
-  const again = await subs.subscribe('s', 'u', () => {}, () => (calls++, Promise.resolve(true)));
+  const again = await subs.subscribe(
+    's',
+    'u',
+    () => {},
+    () => (calls++, Promise.resolve(true)),
+  );
   assert.equal(again.subscribed, true);
   assert.equal(calls, 2, 'the second listener is the first again, so it subscribes');
 });

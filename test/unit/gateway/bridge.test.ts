@@ -40,7 +40,10 @@ test('a question goes to the agent whose request is the only one in flight on th
   const ui = fallback();
   const bridge = new GatewayBridge(ui);
   const a = fakeAgent({ elicitation: { form: {} } });
-  assert.deepEqual(await bridge.elicit('s', form, undefined, related([bridge.origin(a.agent, 7)])), { action: 'accept', content: { from: 'agent' } });
+  assert.deepEqual(await bridge.elicit('s', form, undefined, related([bridge.origin(a.agent, 7)])), {
+    action: 'accept',
+    content: { from: 'agent' },
+  });
   assert.deepEqual((a.asked[0] as { options: unknown }).options, { relatedRequestId: 7 });
   // Two requests of the same agent: still that agent's (the newer request carries it).
   await bridge.elicit('s', form, undefined, related([bridge.origin(a.agent, 7), bridge.origin(a.agent, 9)]));
@@ -67,7 +70,10 @@ test('two agents, or an agent and the editor, with requests on the same server: 
   assert.deepEqual((a.asked[0] as { options: unknown }).options, { relatedRequestId: 3 });
   assert.equal(b.asked.length, 0);
   // A task of the editor's own call stays with the editor.
-  await bridge.elicit('s', form, undefined, { callers: [undefined, bridge.origin(b.agent, 5)], owner: { origin: undefined, via: 'task' } });
+  await bridge.elicit('s', form, undefined, {
+    callers: [undefined, bridge.origin(b.agent, 5)],
+    owner: { origin: undefined, via: 'task' },
+  });
   assert.deepEqual(ui.asked, ['s', 's', 's']);
 });
 
@@ -87,7 +93,10 @@ test('without a fallback a question nobody can answer is declined; sampling with
   const none = fakeAgent({});
   const mine = related([bridge.origin(none.agent, 1)]);
   assert.deepEqual(await bridge.elicit('s', form, undefined, mine), { action: 'decline' });
-  await assert.rejects(bridge.createMessage('s', { messages: [], maxTokens: 1 }, undefined, mine), /no model is available to s/);
+  await assert.rejects(
+    bridge.createMessage('s', { messages: [], maxTokens: 1 }, undefined, mine),
+    /no model is available to s/,
+  );
 });
 
 test('sampling: an agent call in flight that declared sampling gets it; otherwise the editor’s port (the fallback) does', async () => {
@@ -95,22 +104,38 @@ test('sampling: an agent call in flight that declared sampling gets it; otherwis
   const editor = {
     createMessage: (server: string) => {
       editorAsked.push(server);
-      return Promise.resolve({ role: 'assistant' as const, model: 'editor', content: { type: 'text' as const, text: 'from the editor' } });
+      return Promise.resolve({
+        role: 'assistant' as const,
+        model: 'editor',
+        content: { type: 'text' as const, text: 'from the editor' },
+      });
     },
   };
   const bridge = new GatewayBridge(undefined, editor);
   const agentAsked: unknown[] = [];
   const capable = {
     getClientCapabilities: () => ({ sampling: {} }),
-    createMessage: (_p: unknown, options: unknown) => (agentAsked.push(options), Promise.resolve({ role: 'assistant', model: 'agent', content: { type: 'text', text: 'from the agent' } })),
+    createMessage: (_p: unknown, options: unknown) => (
+      agentAsked.push(options),
+      Promise.resolve({ role: 'assistant', model: 'agent', content: { type: 'text', text: 'from the agent' } })
+    ),
   } as unknown as Server;
-  const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 5 };
-  assert.equal((await bridge.createMessage('s', params, undefined, related([bridge.origin(capable, 3)]))).model, 'agent');
+  const params = {
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }],
+    maxTokens: 5,
+  };
+  assert.equal(
+    (await bridge.createMessage('s', params, undefined, related([bridge.origin(capable, 3)]))).model,
+    'agent',
+  );
   assert.deepEqual(agentAsked, [{ relatedRequestId: 3 }]);
   // No agent call on this server: the editor's consent and model path.
   assert.equal((await bridge.createMessage('t', params, undefined, related([]))).model, 'editor');
   // An agent call in flight whose agent did not declare sampling: the editor too.
-  assert.equal((await bridge.createMessage('s', params, undefined, related([bridge.origin(fakeAgent({}).agent, 4)]))).model, 'editor');
+  assert.equal(
+    (await bridge.createMessage('s', params, undefined, related([bridge.origin(fakeAgent({}).agent, 4)]))).model,
+    'editor',
+  );
   assert.deepEqual(editorAsked, ['t', 's']);
 });
 

@@ -6,15 +6,40 @@ import type { ServerConfig } from '../../../src/core/config/types.js';
 import { buildCatalog, resolveResourceUri, unwrapUri, wrapUri } from '../../../src/core/gateway/catalog.js';
 
 function tool(server: string, name: string): HostTool {
-  return { server, name, qualifiedName: `mcp__${server}__${name}`, description: '', inputSchema: { type: 'object' }, annotations: {} };
+  return {
+    server,
+    name,
+    qualifiedName: `mcp__${server}__${name}`,
+    description: '',
+    inputSchema: { type: 'object' },
+    annotations: {},
+  };
 }
 
-function snap(name: string, o: { tools?: string[]; uris?: string[]; templates?: string[]; prompts?: string[]; state?: 'connected' | 'failed' } = {}): ServerSnapshot {
+function snap(
+  name: string,
+  o: {
+    tools?: string[];
+    uris?: string[];
+    templates?: string[];
+    prompts?: string[];
+    state?: 'connected' | 'failed';
+  } = {},
+): ServerSnapshot {
   const config = { type: 'stdio', command: 'x', args: [name] } as ServerConfig;
   return {
     name,
-    definition: { name, config, source: { scope: 'user', file: 'f', jsonPath: [] }, signature: signatureOf(config), hash: stableHash(config) },
-    state: o.state === 'failed' ? { kind: 'failed', error: { code: 'connect-failed', message: 'x' }, at: 0 } : { kind: 'connected', serverInfo: { name, version: '1' }, capabilities: {}, connectedAt: 0, connectMs: 1 },
+    definition: {
+      name,
+      config,
+      source: { scope: 'user', file: 'f', jsonPath: [] },
+      signature: signatureOf(config),
+      hash: stableHash(config),
+    },
+    state:
+      o.state === 'failed'
+        ? { kind: 'failed', error: { code: 'connect-failed', message: 'x' }, at: 0 }
+        : { kind: 'connected', serverInfo: { name, version: '1' }, capabilities: {}, connectedAt: 0, connectMs: 1 },
     tools: (o.tools ?? []).map((t) => tool(name, t)),
     resources: (o.uris ?? []).map((uri) => ({ server: name, uri, name: uri })),
     resourceTemplates: (o.templates ?? []).map((uriTemplate) => ({ server: name, uriTemplate, name: uriTemplate })),
@@ -23,31 +48,62 @@ function snap(name: string, o: { tools?: string[]; uris?: string[]; templates?: 
 }
 
 test('tools and prompts are <server>__<name>, valid, unique and at most 64 characters', () => {
-  const c = buildCatalog([snap('git hub', { tools: ['create.issue', 'x'.repeat(80)], prompts: ['p'] }), snap('git_hub', { tools: ['create_issue'], prompts: ['p'] })]);
+  const c = buildCatalog([
+    snap('git hub', { tools: ['create.issue', 'x'.repeat(80)], prompts: ['p'] }),
+    snap('git_hub', { tools: ['create_issue'], prompts: ['p'] }),
+  ]);
   const names = c.tools.map((t) => t.name);
   assert.equal(names[0], 'git_hub__create_issue');
   assert.equal(new Set(names).size, 3);
   for (const n of names) assert.match(n, /^[A-Za-z0-9_-]{1,64}$/);
-  assert.deepEqual(c.tools.map((t) => [t.tool.server, t.tool.name]), [['git hub', 'create.issue'], ['git hub', 'x'.repeat(80)], ['git_hub', 'create_issue']]);
+  assert.deepEqual(
+    c.tools.map((t) => [t.tool.server, t.tool.name]),
+    [
+      ['git hub', 'create.issue'],
+      ['git hub', 'x'.repeat(80)],
+      ['git_hub', 'create_issue'],
+    ],
+  );
   assert.equal(c.prompts.length, 2);
   assert.notEqual(c.prompts[0]!.name, c.prompts[1]!.name);
   // Same inputs, same names.
-  assert.deepEqual(buildCatalog([snap('git hub', { tools: ['create.issue', 'x'.repeat(80)], prompts: ['p'] }), snap('git_hub', { tools: ['create_issue'], prompts: ['p'] })]).tools.map((t) => t.name), names);
+  assert.deepEqual(
+    buildCatalog([
+      snap('git hub', { tools: ['create.issue', 'x'.repeat(80)], prompts: ['p'] }),
+      snap('git_hub', { tools: ['create_issue'], prompts: ['p'] }),
+    ]).tools.map((t) => t.name),
+    names,
+  );
 });
 
 test('only connected, exposed servers and enabled tools are shown', () => {
-  const c = buildCatalog([snap('a', { tools: ['t1', 't2'] }), snap('b', { tools: ['t'] }), snap('down', { tools: ['t'], state: 'failed' })], {
-    isServerExposed: (s) => s !== 'b',
-    isToolEnabled: (s, t) => !(s === 'a' && t === 't2'),
-  });
-  assert.deepEqual(c.tools.map((t) => t.name), ['a__t1']);
+  const c = buildCatalog(
+    [snap('a', { tools: ['t1', 't2'] }), snap('b', { tools: ['t'] }), snap('down', { tools: ['t'], state: 'failed' })],
+    {
+      isServerExposed: (s) => s !== 'b',
+      isToolEnabled: (s, t) => !(s === 'a' && t === 't2'),
+    },
+  );
+  assert.deepEqual(
+    c.tools.map((t) => t.name),
+    ['a__t1'],
+  );
   assert.deepEqual(c.servers, ['a']);
 });
 
 test('resource URIs stay as they are unless two servers share one; then both are wrapped, reversibly', () => {
-  const c = buildCatalog([snap('one', { uris: ['file:///a', 'mem://x'], templates: ['db://{table}'] }), snap('two', { uris: ['file:///a'], templates: ['db://{table}', 'two://{id}'] })]);
-  assert.deepEqual(c.resources.map((r) => r.uri), ['mcp-host://one/file:///a', 'mem://x', 'mcp-host://two/file:///a']);
-  assert.deepEqual(c.templates.map((t) => t.uriTemplate), ['mcp-host://one/db://{table}', 'mcp-host://two/db://{table}', 'two://{id}']);
+  const c = buildCatalog([
+    snap('one', { uris: ['file:///a', 'mem://x'], templates: ['db://{table}'] }),
+    snap('two', { uris: ['file:///a'], templates: ['db://{table}', 'two://{id}'] }),
+  ]);
+  assert.deepEqual(
+    c.resources.map((r) => r.uri),
+    ['mcp-host://one/file:///a', 'mem://x', 'mcp-host://two/file:///a'],
+  );
+  assert.deepEqual(
+    c.templates.map((t) => t.uriTemplate),
+    ['mcp-host://one/db://{table}', 'mcp-host://two/db://{table}', 'two://{id}'],
+  );
   assert.deepEqual(resolveResourceUri(c, 'mcp-host://two/file:///a'), { server: 'two', uri: 'file:///a' });
   assert.deepEqual(resolveResourceUri(c, 'mem://x'), { server: 'one', uri: 'mem://x' });
   assert.deepEqual(resolveResourceUri(c, 'two://42'), { server: 'two', uri: 'two://42' });
@@ -66,5 +122,8 @@ test('app-only tools (MCP Apps visibility ["app"]) are not offered to agents', (
   const s = snap('a', { tools: ['shown', 'appOnly', 'both'] });
   s.tools[1] = { ...s.tools[1]!, ui: { resourceUri: 'ui://a/app.html', visibility: ['app'] } };
   s.tools[2] = { ...s.tools[2]!, ui: { resourceUri: 'ui://a/app.html', visibility: ['model', 'app'] } };
-  assert.deepEqual(buildCatalog([s]).tools.map((t) => t.name), ['a__shown', 'a__both']);
+  assert.deepEqual(
+    buildCatalog([s]).tools.map((t) => t.name),
+    ['a__shown', 'a__both'],
+  );
 });

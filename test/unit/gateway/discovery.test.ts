@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoveryDir, readDiscovery, removeDiscoverySync, writeDiscovery } from '../../../src/core/gateway/discovery.js';
+import {
+  discoveryDir,
+  readDiscovery,
+  removeDiscoverySync,
+  writeDiscovery,
+} from '../../../src/core/gateway/discovery.js';
 
 const home = (): string => mkdtempSync(join(tmpdir(), 'mcp-host-home-'));
 
@@ -27,11 +32,21 @@ test('stale files (dead pid) are ignored by readers and removed by the next writ
   const dir = join(home(), 'gateway');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const dead = 999_999_999;
-  writeFileSync(join(dir, `${dead}.json`), JSON.stringify({ url: 'http://127.0.0.1:1/mcp', token: 'x', pid: dead, workspaceFolders: [] }));
+  writeFileSync(
+    join(dir, `${dead}.json`),
+    JSON.stringify({ url: 'http://127.0.0.1:1/mcp', token: 'x', pid: dead, workspaceFolders: [] }),
+  );
   writeFileSync(join(dir, '77.json'), 'not json');
   const alive = (pid: number): boolean => pid !== dead && pid !== 77;
   assert.deepEqual(await readDiscovery(dir, alive), []);
-  await writeDiscovery(dir, { url: 'http://127.0.0.1:2/mcp', token: 'y', pid: process.pid, workspaceFolders: [] }, alive);
+  await writeDiscovery(
+    dir,
+    { url: 'http://127.0.0.1:2/mcp', token: 'y', pid: process.pid, workspaceFolders: [] },
+    alive,
+  );
   assert.equal(existsSync(join(dir, `${dead}.json`)), false);
-  assert.deepEqual((await readDiscovery(dir, alive)).map((d) => d.pid), [process.pid]);
+  assert.deepEqual(
+    (await readDiscovery(dir, alive)).map((d) => d.pid),
+    [process.pid],
+  );
 });

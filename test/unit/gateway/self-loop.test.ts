@@ -8,7 +8,13 @@ import { admit } from '../../../src/core/config/admit.js';
 
 function def(name: string, config: Record<string, unknown>): ServerDefinition {
   const c = config as unknown as ServerConfig;
-  return { name, config: c, source: { scope: 'project', file: '.mcp.json', jsonPath: ['mcpServers', name] }, signature: signatureOf(c), hash: stableHash(config) };
+  return {
+    name,
+    config: c,
+    source: { scope: 'project', file: '.mcp.json', jsonPath: ['mcpServers', name] },
+    signature: signatureOf(c),
+    hash: stableHash(config),
+  };
 }
 
 test('admission holds back entries pointing at our own gateway, or running mcp-host serve, with a reason; others run', () => {
@@ -22,7 +28,10 @@ test('admission holds back entries pointing at our own gateway, or running mcp-h
     def('tool', { type: 'stdio', command: 'mcp-host', args: ['list'] }),
   ];
   const out = admit(defs, { trusted: true, ownGateways: [own] });
-  assert.deepEqual(out.map((d) => d.admission!.run), [false, false, false, true, true, true]);
+  assert.deepEqual(
+    out.map((d) => d.admission!.run),
+    [false, false, false, true, true, true],
+  );
   const first = out[0]!.admission!;
   assert.ok(!first.run && first.reason === 'config' && /own gateway/.test(first.message));
 });
@@ -36,10 +45,22 @@ test('checkRequest: path, Origin, Host and bearer token, in that order', () => {
   assert.deepEqual(checkRequest(req(ok), 'secret', 9), { ok: true });
   assert.deepEqual(checkRequest(req({ ...ok, host: 'localhost:9' }), 'secret', 9), { ok: true });
   assert.equal((checkRequest(req(ok, '/other'), 'secret', 9) as { status: number }).status, 404);
-  assert.equal((checkRequest(req({ ...ok, origin: 'http://127.0.0.1:9' }), 'secret', 9) as { status: number }).status, 403);
-  assert.equal((checkRequest(req({ ...ok, host: 'attacker.example:9' }), 'secret', 9) as { status: number }).status, 403);
+  assert.equal(
+    (checkRequest(req({ ...ok, origin: 'http://127.0.0.1:9' }), 'secret', 9) as { status: number }).status,
+    403,
+  );
+  assert.equal(
+    (checkRequest(req({ ...ok, host: 'attacker.example:9' }), 'secret', 9) as { status: number }).status,
+    403,
+  );
   assert.equal((checkRequest(req({ ...ok, host: '127.0.0.1:10' }), 'secret', 9) as { status: number }).status, 403);
   assert.equal((checkRequest(req({ host: ok.host }), 'secret', 9) as { status: number }).status, 401);
-  assert.equal((checkRequest(req({ ...ok, authorization: 'Bearer secreT' }), 'secret', 9) as { status: number }).status, 401);
-  assert.equal((checkRequest(req({ ...ok, authorization: 'Basic secret' }), 'secret', 9) as { status: number }).status, 401);
+  assert.equal(
+    (checkRequest(req({ ...ok, authorization: 'Bearer secreT' }), 'secret', 9) as { status: number }).status,
+    401,
+  );
+  assert.equal(
+    (checkRequest(req({ ...ok, authorization: 'Basic secret' }), 'secret', 9) as { status: number }).status,
+    401,
+  );
 });

@@ -31,7 +31,11 @@ test('checkUpgrade: token, origin and host rules', () => {
   assert.equal(checkUpgrade(req({ host: '127.0.0.1:4000' }), t, 4000).ok, false);
   const wrong = checkUpgrade(req({ ...ok, [AUTH_HEADER]: generateToken() }), t, 4000);
   assert.deepEqual(wrong, { ok: false, status: 401, reason: 'wrong token' });
-  assert.deepEqual(checkUpgrade(req({ ...ok, origin: 'https://a.example' }), t, 4000), { ok: false, status: 403, reason: 'browser origin refused' });
+  assert.deepEqual(checkUpgrade(req({ ...ok, origin: 'https://a.example' }), t, 4000), {
+    ok: false,
+    status: 403,
+    reason: 'browser origin refused',
+  });
   assert.equal(checkUpgrade(req({ ...ok, host: '127.0.0.1:4001' }), t, 4000).ok, false);
   assert.equal(checkUpgrade(req({ ...ok, host: 'attacker.example:4000' }), t, 4000).ok, false);
 });

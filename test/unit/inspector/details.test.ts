@@ -5,7 +5,13 @@ import { formatServerDetails } from '../../../src/core/inspector/details.js';
 
 const snapshot = (state: ServerSnapshot['state']): ServerSnapshot => ({
   name: 'calc',
-  definition: { name: 'calc', config: { type: 'stdio', command: 'node', args: ['calc.js'], env: { API_KEY: 'very-secret-key' } }, source: { scope: 'project', file: '/w/.mcp.json', jsonPath: [] }, signature: 's', hash: 'h' },
+  definition: {
+    name: 'calc',
+    config: { type: 'stdio', command: 'node', args: ['calc.js'], env: { API_KEY: 'very-secret-key' } },
+    source: { scope: 'project', file: '/w/.mcp.json', jsonPath: [] },
+    signature: 's',
+    hash: 'h',
+  },
   state,
   tools: [],
   resources: [],
@@ -15,8 +21,19 @@ const snapshot = (state: ServerSnapshot['state']): ServerSnapshot => ({
 
 test('details: protocol version, server info, capabilities, instructions, ping, and the config without secrets', () => {
   const md = formatServerDetails({
-    snapshot: snapshot({ kind: 'connected', serverInfo: { name: 'calc', version: '1.2.0' }, capabilities: { tools: {} }, connectedAt: 0, connectMs: 12.4 }),
-    initialize: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'calc', version: '1.2.0' }, instructions: 'Use add for sums.' },
+    snapshot: snapshot({
+      kind: 'connected',
+      serverInfo: { name: 'calc', version: '1.2.0' },
+      capabilities: { tools: {} },
+      connectedAt: 0,
+      connectMs: 12.4,
+    }),
+    initialize: {
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: { listChanged: true } },
+      serverInfo: { name: 'calc', version: '1.2.0' },
+      instructions: 'Use add for sums.',
+    },
     ping: { ms: 1.234 },
     traced: true,
   });
@@ -31,7 +48,11 @@ test('details: protocol version, server info, capabilities, instructions, ping, 
 });
 
 test('details of a failed server say why, and a failed ping says so', () => {
-  const md = formatServerDetails({ snapshot: snapshot({ kind: 'failed', error: { code: 'server-exited', message: 'calc exited with code 1' }, at: 0 }), ping: { error: 'calc is not connected' }, traced: false });
+  const md = formatServerDetails({
+    snapshot: snapshot({ kind: 'failed', error: { code: 'server-exited', message: 'calc exited with code 1' }, at: 0 }),
+    ping: { error: 'calc is not connected' },
+    traced: false,
+  });
   assert.match(md, /\*\*State:\*\* failed — calc exited with code 1/);
   assert.match(md, /\*\*Ping:\*\* failed: calc is not connected/);
   assert.doesNotMatch(md, /## Capabilities/);
@@ -39,8 +60,18 @@ test('details of a failed server say why, and a failed ping says so', () => {
 
 test('details show server-supplied text as text: no markup, no hidden characters, instructions fenced whole', () => {
   const md = formatServerDetails({
-    snapshot: snapshot({ kind: 'connected', serverInfo: { name: 'calc', version: '1.0' }, capabilities: {}, connectedAt: 0, connectMs: 1 }),
-    initialize: { protocolVersion: '2025-11-25', serverInfo: { name: '[click](https://evil.example)', version: '1\u202e0' }, instructions: '# Not a heading\n' + 'x'.repeat(3000) + ' END' },
+    snapshot: snapshot({
+      kind: 'connected',
+      serverInfo: { name: 'calc', version: '1.0' },
+      capabilities: {},
+      connectedAt: 0,
+      connectMs: 1,
+    }),
+    initialize: {
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: '[click](https://evil.example)', version: '1\u202e0' },
+      instructions: '# Not a heading\n' + 'x'.repeat(3000) + ' END',
+    },
     traced: false,
   });
   assert.ok(!md.includes('[click](https://evil.example)'), 'a link in the server name is escaped');

@@ -11,7 +11,15 @@ test('historyJson: oldest first, ISO times, outcome, duration, command line, sec
   const json = historyJson(h.list());
   const doc = JSON.parse(json) as { calls: Record<string, unknown>[] };
   assert.equal(doc.calls.length, 2);
-  assert.deepEqual(doc.calls[0], { server: 'calc', tool: 'add', arguments: { a: 1, b: 2 }, startedAt: '2026-01-01T00:00:00.000Z', outcome: 'ok', durationMs: 12, commandLine: `mcp-host call calc add --args '{"a":1,"b":2}'` });
+  assert.deepEqual(doc.calls[0], {
+    server: 'calc',
+    tool: 'add',
+    arguments: { a: 1, b: 2 },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    outcome: 'ok',
+    durationMs: 12,
+    commandLine: `mcp-host call calc add --args '{"a":1,"b":2}'`,
+  });
   assert.equal(doc.calls[1]!.outcome, 'running');
   assert.ok(!json.includes('ghp_abcdefghijklmnopqrstuvwxyz0123'));
 });

@@ -4,7 +4,17 @@ import { paramsSchema, paramsTemplate, requestMethods } from '../../../src/core/
 
 test('the spec request methods come from the SDK', () => {
   const methods = requestMethods();
-  for (const m of ['ping', 'initialize', 'tools/list', 'tools/call', 'resources/read', 'prompts/get', 'completion/complete', 'logging/setLevel']) assert.ok(methods.includes(m), m);
+  for (const m of [
+    'ping',
+    'initialize',
+    'tools/list',
+    'tools/call',
+    'resources/read',
+    'prompts/get',
+    'completion/complete',
+    'logging/setLevel',
+  ])
+    assert.ok(methods.includes(m), m);
 });
 
 test('params schemas: tools/call needs a name; unknown methods have none', () => {

@@ -26,7 +26,10 @@ async function lintAs(rel: string, code: string): Promise<{ rule: string | null;
 const LAYER_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax']);
 
 test('src/core importing src/extension fails lint', async () => {
-  const found = await lintAs('src/core/config/layer-probe.ts', "import { readSettings } from '../../extension/settings.js';\nexport const x = readSettings;\n");
+  const found = await lintAs(
+    'src/core/config/layer-probe.ts',
+    "import { readSettings } from '../../extension/settings.js';\nexport const x = readSettings;\n",
+  );
   const hit = found.find((m) => m.rule === 'no-restricted-imports');
   assert.ok(hit, JSON.stringify(found));
   assert.match(hit.message, /src\/core must not import src\/extension/);
@@ -35,13 +38,28 @@ test('src/core importing src/extension fails lint', async () => {
 test('src/core importing vscode or src/cli, and src/cli importing src/extension, fail lint', async () => {
   const vs = await lintAs('src/core/layer-probe.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n");
   assert.match(vs.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '', /must not import vscode/);
-  const cli = await lintAs('src/core/layer-probe.ts', "import { main } from '../cli/main.js';\nexport const x = main;\n");
+  const cli = await lintAs(
+    'src/core/layer-probe.ts',
+    "import { main } from '../cli/main.js';\nexport const x = main;\n",
+  );
   assert.match(cli.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '', /src\/core must not import src\/cli/);
-  const ext = await lintAs('src/cli/layer-probe.ts', "import { activate } from '../extension/main.js';\nexport const x = activate;\n");
-  assert.match(ext.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '', /src\/cli must not import src\/extension/);
+  const ext = await lintAs(
+    'src/cli/layer-probe.ts',
+    "import { activate } from '../extension/main.js';\nexport const x = activate;\n",
+  );
+  assert.match(
+    ext.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '',
+    /src\/cli must not import src\/extension/,
+  );
 });
 
 test('the same import from the editor layer is allowed (the probe itself is sound)', async () => {
-  const ok = await lintAs('src/extension/layer-probe.ts', "import { admit } from '../core/config/admit.js';\nexport const x = admit;\n");
-  assert.deepEqual(ok.filter((m) => LAYER_RULES.has(m.rule ?? '')), []);
+  const ok = await lintAs(
+    'src/extension/layer-probe.ts',
+    "import { admit } from '../core/config/admit.js';\nexport const x = admit;\n",
+  );
+  assert.deepEqual(
+    ok.filter((m) => LAYER_RULES.has(m.rule ?? '')),
+    [],
+  );
 });

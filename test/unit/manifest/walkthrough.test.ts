@@ -7,7 +7,10 @@ const repo = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
   contributes: {
     commands: { command: string; category?: string }[];
-    walkthroughs: { id: string; steps: { id: string; description: string; media: { markdown?: string }; completionEvents?: string[] }[] }[];
+    walkthroughs: {
+      id: string;
+      steps: { id: string; description: string; media: { markdown?: string }; completionEvents?: string[] }[];
+    }[];
     configuration: { properties: Record<string, { default?: unknown }> };
     menus: Record<string, { command: string }[]>;
   };
@@ -17,10 +20,16 @@ const declared = new Set(pkg.contributes.commands.map((c) => c.command));
 test('the Getting Started walkthrough: its pages exist, and every mcpHost command it links or waits for is declared', () => {
   const [w] = pkg.contributes.walkthroughs;
   assert.ok(w);
-  assert.deepEqual(w.steps.map((s) => s.id), ['addServer', 'approve', 'callTool', 'connectAgent']);
+  assert.deepEqual(
+    w.steps.map((s) => s.id),
+    ['addServer', 'approve', 'callTool', 'connectAgent'],
+  );
   for (const s of w.steps) {
     assert.ok(s.media.markdown && existsSync(join(repo, s.media.markdown)), `${s.id}: ${s.media.markdown} exists`);
-    const used = [...s.description.matchAll(/command:(mcpHost\.[\w.]+)/g), ...(s.completionEvents ?? []).join(' ').matchAll(/onCommand:(mcpHost\.[\w.]+)/g)].map((m) => m[1]!);
+    const used = [
+      ...s.description.matchAll(/command:(mcpHost\.[\w.]+)/g),
+      ...(s.completionEvents ?? []).join(' ').matchAll(/onCommand:(mcpHost\.[\w.]+)/g),
+    ].map((m) => m[1]!);
     for (const c of used) assert.ok(declared.has(c), `${s.id} uses undeclared ${c}`);
   }
 });
@@ -31,5 +40,8 @@ test('registry and config-tool commands are declared in the MCP Host category, i
   }
   assert.ok(pkg.contributes.menus['view/item/context']!.some((m) => m.command === 'mcpHost.removeServer'));
   assert.ok(pkg.contributes.menus['view/title']!.some((m) => m.command === 'mcpHost.browseRegistry'));
-  assert.equal(pkg.contributes.configuration.properties['mcpHost.registry.url']?.default, 'https://registry.modelcontextprotocol.io');
+  assert.equal(
+    pkg.contributes.configuration.properties['mcpHost.registry.url']?.default,
+    'https://registry.modelcontextprotocol.io',
+  );
 });

@@ -21,10 +21,13 @@ function valid(entry: Record<string, unknown>): void {
 describe('registry install mapping', () => {
   it('npm → npx -y id@version; a secret env variable becomes ${input:ID}, a default fills the other', () => {
     const plan = planInstall(server('io.github.modelcontextprotocol/everything'), { kind: 'package', index: 0 });
-    assert.deepEqual(plan.variables.map((v) => [v.id, v.isSecret, v.isRequired]), [
-      ['EVERYTHING_TOKEN', true, true],
-      ['LOG_LEVEL', false, false],
-    ]);
+    assert.deepEqual(
+      plan.variables.map((v) => [v.id, v.isSecret, v.isRequired]),
+      [
+        ['EVERYTHING_TOKEN', true, true],
+        ['LOG_LEVEL', false, false],
+      ],
+    );
     const { entry, secrets } = buildEntry(plan, { EVERYTHING_TOKEN: 'sk-should-not-appear' }, 'input');
     assert.deepEqual(entry, {
       type: 'stdio',
@@ -32,14 +35,20 @@ describe('registry install mapping', () => {
       args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`],
       env: { EVERYTHING_TOKEN: '${input:EVERYTHING_TOKEN}', LOG_LEVEL: 'info' },
     });
-    assert.deepEqual(secrets.map((s) => s.id), ['EVERYTHING_TOKEN']);
+    assert.deepEqual(
+      secrets.map((s) => s.id),
+      ['EVERYTHING_TOKEN'],
+    );
     assert.ok(!JSON.stringify(entry).includes('sk-should-not-appear'));
     valid(entry);
   });
 
   it('the CLI style reads secrets from the environment: ${ID}', () => {
     const plan = planInstall(server('io.github.modelcontextprotocol/everything'), { kind: 'package', index: 0 });
-    assert.equal((buildEntry(plan, {}, 'env').entry.env as Record<string, string>).EVERYTHING_TOKEN, '${EVERYTHING_TOKEN}');
+    assert.equal(
+      (buildEntry(plan, {}, 'env').entry.env as Record<string, string>).EVERYTHING_TOKEN,
+      '${EVERYTHING_TOKEN}',
+    );
   });
 
   it('pypi honours runtimeHint uvx and packageArguments (named default, required positional)', () => {
@@ -55,25 +64,56 @@ describe('registry install mapping', () => {
     const plan = planInstall(server('io.github.example/database'), { kind: 'package', index: 0 });
     const { entry } = buildEntry(plan, { DB_HOST: 'db.local' }, 'input');
     assert.equal(entry.command, 'docker');
-    assert.deepEqual(entry.args, ['run', '-i', '--rm', '--network', 'host', '-e', 'DB_PASSWORD', '-e', 'DB_HOST', 'example/database-mcp:3.1.0']);
+    assert.deepEqual(entry.args, [
+      'run',
+      '-i',
+      '--rm',
+      '--network',
+      'host',
+      '-e',
+      'DB_PASSWORD',
+      '-e',
+      'DB_HOST',
+      'example/database-mcp:3.1.0',
+    ]);
     assert.deepEqual(entry.env, { DB_PASSWORD: '${input:DB_PASSWORD}', DB_HOST: 'db.local' });
     valid(entry);
   });
 
   it('nuget → dnx id@version --yes -- package arguments', () => {
-    const { entry } = buildEntry(planInstall(server('io.github.example/dotnet-tools'), { kind: 'package', index: 0 }), {}, 'env');
-    assert.deepEqual([entry.command, ...(entry.args as string[])], ['dnx', 'Knapcode.SampleMcpServer@0.4.0', '--yes', '--', 'mcp']);
+    const { entry } = buildEntry(
+      planInstall(server('io.github.example/dotnet-tools'), { kind: 'package', index: 0 }),
+      {},
+      'env',
+    );
+    assert.deepEqual(
+      [entry.command, ...(entry.args as string[])],
+      ['dnx', 'Knapcode.SampleMcpServer@0.4.0', '--yes', '--', 'mcp'],
+    );
   });
 
   it('a remote with URL variables and a secret header inside a template value', () => {
     const s = server('com.example/remote-api');
     const plan = planInstall(s, { kind: 'remote', index: 0 });
-    assert.deepEqual(plan.variables.map((v) => v.id), ['TENANT', 'API_KEY', 'X_REGION']);
+    assert.deepEqual(
+      plan.variables.map((v) => v.id),
+      ['TENANT', 'API_KEY', 'X_REGION'],
+    );
     const { entry, secrets } = buildEntry(plan, { TENANT: 'acme' }, 'input');
-    assert.deepEqual(entry, { type: 'http', url: 'https://mcp.example.com/acme/mcp', headers: { Authorization: 'Bearer ${input:API_KEY}', 'X-Region': 'eu-west-1' } });
-    assert.deepEqual(secrets.map((x) => x.name), ['api_key']);
+    assert.deepEqual(entry, {
+      type: 'http',
+      url: 'https://mcp.example.com/acme/mcp',
+      headers: { Authorization: 'Bearer ${input:API_KEY}', 'X-Region': 'eu-west-1' },
+    });
+    assert.deepEqual(
+      secrets.map((x) => x.name),
+      ['api_key'],
+    );
     valid(entry);
-    assert.deepEqual(buildEntry(planInstall(s, { kind: 'remote', index: 1 }), {}, 'input').entry, { type: 'sse', url: 'https://mcp.example.com/sse' });
+    assert.deepEqual(buildEntry(planInstall(s, { kind: 'remote', index: 1 }), {}, 'input').entry, {
+      type: 'sse',
+      url: 'https://mcp.example.com/sse',
+    });
   });
 
   it('unsupported package types are listed with a reason, after the usable ways', () => {
@@ -94,7 +134,10 @@ describe('lenient server.json parsing', () => {
     assert.equal(reasons.length, 3, reasons.join('\n'));
     assert.ok(reasons.some((r) => r.includes('"io.github.example/broken-packages"')));
     const half = results.find((r) => r.server?.name === 'io.github.example/half-broken')!.server!;
-    assert.deepEqual(half.packages.map((p) => p.identifier), ['half-ok']);
+    assert.deepEqual(
+      half.packages.map((p) => p.identifier),
+      ['half-ok'],
+    );
     assert.match(half.skipped[0]!, /package 1: identifier/);
     assert.equal(results.find((r) => r.server?.name === 'io.github.example/weather')!.server!.status, 'active');
   });
@@ -104,7 +147,14 @@ describe('installed marks', () => {
   it('a configured server running the package or a remote (URL template filled) counts as installed', async () => {
     const { installedAs } = await import('../../../src/core/registry/installed.js');
     const configured = [
-      { name: 'ev', config: { type: 'stdio' as const, command: 'npx', args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`] } },
+      {
+        name: 'ev',
+        config: {
+          type: 'stdio' as const,
+          command: 'npx',
+          args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`],
+        },
+      },
       { name: 'api', config: { type: 'http' as const, url: 'https://mcp.example.com/acme/mcp' } },
       { name: 'other', config: { type: 'stdio' as const, command: 'node', args: ['x.js'] } },
     ];

@@ -42,8 +42,16 @@ test('the choice is in a 0600 file per workspace that another process (the CLI) 
   const onDisk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   assert.deepEqual(onDisk[DISABLED_TOOLS_KEY], { a: ['add'] });
   assert.equal(onDisk.workspace, '/work/project');
-  assert.equal(new ToolFilter(new WorkspaceStateStore(dir, '/work/project')).isEnabled('a', 'add'), false, 'a second reader sees it');
-  assert.equal(new ToolFilter(new WorkspaceStateStore(dir, '/work/other')).isEnabled('a', 'add'), true, 'another workspace does not');
+  assert.equal(
+    new ToolFilter(new WorkspaceStateStore(dir, '/work/project')).isEnabled('a', 'add'),
+    false,
+    'a second reader sees it',
+  );
+  assert.equal(
+    new ToolFilter(new WorkspaceStateStore(dir, '/work/other')).isEnabled('a', 'add'),
+    true,
+    'another workspace does not',
+  );
 });
 
 test('a corrupt or hand-edited file hides nothing it cannot name', () => {

@@ -2,18 +2,33 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { RequestPairer, classify, filterRecords, makeRecord, parseNdjson, redactMessage, toNdjson } from '../../../src/core/trace/record.js';
+import {
+  RequestPairer,
+  classify,
+  filterRecords,
+  makeRecord,
+  parseNdjson,
+  redactMessage,
+  toNdjson,
+} from '../../../src/core/trace/record.js';
 import { TraceHub } from '../../../src/core/trace/hub.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 
-const req = (id: number, method: string, params?: unknown): JSONRPCMessage => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }) as JSONRPCMessage;
+const req = (id: number, method: string, params?: unknown): JSONRPCMessage =>
+  ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }) as JSONRPCMessage;
 const res = (id: number, result: unknown): JSONRPCMessage => ({ jsonrpc: '2.0', id, result }) as JSONRPCMessage;
 
 test('classify tells requests, responses, errors and notifications apart', () => {
   assert.deepEqual(classify(req(1, 'tools/list')), { kind: 'request', method: 'tools/list', id: 1 });
   assert.deepEqual(classify(res(1, {})), { kind: 'response', id: 1 });
-  assert.deepEqual(classify({ jsonrpc: '2.0', id: 'a', error: { code: -1, message: 'x' } } as JSONRPCMessage), { kind: 'error', id: 'a' });
-  assert.deepEqual(classify({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage), { kind: 'notification', method: 'notifications/initialized' });
+  assert.deepEqual(classify({ jsonrpc: '2.0', id: 'a', error: { code: -1, message: 'x' } } as JSONRPCMessage), {
+    kind: 'error',
+    id: 'a',
+  });
+  assert.deepEqual(classify({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage), {
+    kind: 'notification',
+    method: 'notifications/initialized',
+  });
 });
 
 test('makeRecord pairs a response with the request that went the other way and measures the duration', () => {
@@ -38,7 +53,14 @@ test('makeRecord pairs a response with the request that went the other way and m
 });
 
 test('redactMessage hides secret keys, token shapes and the literal secret values given', () => {
-  const msg = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'key is hunter2-very-secret, token ghp_abcdefghijklmnopqrstuvwxyz123456' }], apiKey: 'abc' } };
+  const msg = {
+    jsonrpc: '2.0',
+    id: 1,
+    result: {
+      content: [{ type: 'text', text: 'key is hunter2-very-secret, token ghp_abcdefghijklmnopqrstuvwxyz123456' }],
+      apiKey: 'abc',
+    },
+  };
   const r = JSON.stringify(redactMessage(msg, ['hunter2-very-secret', 'ab']));
   assert.ok(!r.includes('hunter2-very-secret'), r);
   assert.ok(!r.includes('ghp_abcdefghijklmnopqrstuvwxyz123456'), r);
@@ -67,14 +89,23 @@ test('filterRecords filters by method substring and by direction', () => {
     makeRecord('s', 'in', res(1, { tools: [] }), 2, p, []),
     makeRecord('s', 'out', req(2, 'ping'), 3, p, []),
   ];
-  assert.deepEqual(filterRecords(recs, { method: 'TOOLS' }).map((r) => r.kind), ['request', 'response']);
-  assert.deepEqual(filterRecords(recs, { direction: 'in' }).map((r) => r.method), ['tools/list']);
+  assert.deepEqual(
+    filterRecords(recs, { method: 'TOOLS' }).map((r) => r.kind),
+    ['request', 'response'],
+  );
+  assert.deepEqual(
+    filterRecords(recs, { direction: 'in' }).map((r) => r.method),
+    ['tools/list'],
+  );
   assert.deepEqual(filterRecords(recs, { method: 'tools', direction: 'out' }).length, 1);
   assert.equal(filterRecords(recs, {}).length, 3);
 });
 
 test('TraceHub records only while a server is traced, per server, within capacity', async () => {
-  const def = { name: 'srv', config: { type: 'stdio', command: 'x', args: [], env: { TOKEN: 'zz-secret-zz' } } } as unknown as ServerDefinition;
+  const def = {
+    name: 'srv',
+    config: { type: 'stdio', command: 'x', args: [], env: { TOKEN: 'zz-secret-zz' } },
+  } as unknown as ServerDefinition;
   const sunk: string[] = [];
   let now = 0;
   const hub = new TraceHub({ capacity: 2, now: () => ++now, sink: (r) => sunk.push(r.method ?? r.kind) });
@@ -107,7 +138,14 @@ test('formatTrace: direction arrows, ids, paired durations, sizes, filters and c
   const { formatTrace } = await import('../../../src/core/trace/format.js');
   const p = new RequestPairer();
   const recs = [
-    makeRecord('s', 'out', req(1, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(100) } }), Date.UTC(2026, 0, 1, 10, 0, 0, 5), p, []),
+    makeRecord(
+      's',
+      'out',
+      req(1, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(100) } }),
+      Date.UTC(2026, 0, 1, 10, 0, 0, 5),
+      p,
+      [],
+    ),
     makeRecord('s', 'in', res(1, { content: [] }), Date.UTC(2026, 0, 1, 10, 0, 0, 47), p, []),
     makeRecord('s', 'out', req(2, 'ping'), Date.UTC(2026, 0, 1, 10, 0, 1), p, []),
   ];

@@ -21,8 +21,10 @@ export function discoveryFile(source: DiscoverySource, o: DiscoveryOptions): str
   const p = o.platform === 'win32' ? win32 : posix;
   switch (source) {
     case 'claude-desktop':
-      if (o.platform === 'darwin') return p.join(o.homeDir, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
-      if (o.platform === 'win32') return p.join(o.env.APPDATA ?? p.join(o.homeDir, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+      if (o.platform === 'darwin')
+        return p.join(o.homeDir, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+      if (o.platform === 'win32')
+        return p.join(o.env.APPDATA ?? p.join(o.homeDir, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
       return p.join(o.homeDir, '.config', 'Claude', 'claude_desktop_config.json');
     case 'claude-code':
       return p.join(o.homeDir, '.claude.json');
@@ -57,7 +59,11 @@ function windsurfEntry(e: RawEntry): RawEntry {
 const ORDER: DiscoverySource[] = ['claude-desktop', 'windsurf', 'cursor', 'claude-code'];
 
 /** Reads the enabled sources; `folders` selects Claude Code's `projects[<folder>]` sections. */
-export async function readDiscovered(sources: readonly DiscoverySource[], folders: string[], o: DiscoveryOptions): Promise<SourceResult> {
+export async function readDiscovered(
+  sources: readonly DiscoverySource[],
+  folders: string[],
+  o: DiscoveryOptions,
+): Promise<SourceResult> {
   const out: SourceResult = { entries: [], problems: [], files: [] };
   for (const source of ORDER.filter((s) => sources.includes(s))) {
     const file = discoveryFile(source, o);
@@ -76,7 +82,12 @@ export async function readDiscovered(sources: readonly DiscoverySource[], folder
             const key = Object.keys(projects).find((k) => samePath(k, folder, o.platform));
             if (key === undefined) continue;
             entries = entries.concat(
-              entriesAt(d.doc, ['projects', key, 'mcpServers'], { ...base, folder, workspaceFolder: folder, baseDir: folder }, problems),
+              entriesAt(
+                d.doc,
+                ['projects', key, 'mcpServers'],
+                { ...base, folder, workspaceFolder: folder, baseDir: folder },
+                problems,
+              ),
             );
           }
         }

@@ -14,7 +14,11 @@ export function isInProcess(v: unknown): v is InProcessServerConfig {
   return !!v && typeof v === 'object' && (v as { type?: unknown }).type === 'inprocess';
 }
 
-export function readDynamic(servers: readonly DynamicServer[], baseDir: string, onlyFolder: string | undefined): SourceResult {
+export function readDynamic(
+  servers: readonly DynamicServer[],
+  baseDir: string,
+  onlyFolder: string | undefined,
+): SourceResult {
   const entries: RawEntry[] = servers.map((s) => ({
     name: s.name,
     value: s.config,

@@ -59,9 +59,15 @@ export interface FileContext {
 }
 
 /** Turns `{ name: entry }` at `path` of a parsed document into raw entries (a missing key is no servers). */
-export function entriesAt(doc: Record<string, unknown>, path: JsonPath, ctx: FileContext, problems: ConfigProblem[]): RawEntry[] {
+export function entriesAt(
+  doc: Record<string, unknown>,
+  path: JsonPath,
+  ctx: FileContext,
+  problems: ConfigProblem[],
+): RawEntry[] {
   let servers: unknown = doc;
-  for (const p of path) servers = servers && typeof servers === 'object' ? (servers as Record<string | number, unknown>)[p] : undefined;
+  for (const p of path)
+    servers = servers && typeof servers === 'object' ? (servers as Record<string | number, unknown>)[p] : undefined;
   if (servers === undefined) return [];
   if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) {
     problems.push({
@@ -77,14 +83,26 @@ export function entriesAt(doc: Record<string, unknown>, path: JsonPath, ctx: Fil
   if (ctx.text !== undefined) problems.push(...duplicateKeys(ctx.text, path, ctx));
   return Object.entries(servers as Record<string, unknown>).flatMap(([name, value]): RawEntry[] => {
     if (name.trim() === '') {
-      problems.push({ severity: 'error', code: 'schema', message: 'A server has an empty name. Give it a name (it becomes part of its tools\' names).', file: ctx.file, jsonPath: [...path, name], scope: ctx.scope });
+      problems.push({
+        severity: 'error',
+        code: 'schema',
+        message: "A server has an empty name. Give it a name (it becomes part of its tools' names).",
+        file: ctx.file,
+        jsonPath: [...path, name],
+        scope: ctx.scope,
+      });
       return [];
     }
     return [
       {
         name,
         value,
-        source: { scope: ctx.scope, file: ctx.file, jsonPath: [...path, name], ...(ctx.folder !== undefined ? { folder: ctx.folder } : {}) },
+        source: {
+          scope: ctx.scope,
+          file: ctx.file,
+          jsonPath: [...path, name],
+          ...(ctx.folder !== undefined ? { folder: ctx.folder } : {}),
+        },
         workspaceFolder: ctx.workspaceFolder,
         baseDir: ctx.baseDir,
         inputs: ctx.inputs,
@@ -134,5 +152,10 @@ export async function readDocument(
   if (r.kind === 'missing') return { problems: [], missing: true };
   if (r.kind === 'error') return { problems: [r.problem], missing: false };
   const parsed = parseConfigText(r.text, file, { jsonc, scope });
-  return { doc: parsed.value as Record<string, unknown> | undefined, text: r.text, problems: parsed.problems, missing: false };
+  return {
+    doc: parsed.value as Record<string, unknown> | undefined,
+    text: r.text,
+    problems: parsed.problems,
+    missing: false,
+  };
 }

@@ -14,6 +14,11 @@ export async function readManaged(file: string): Promise<SourceResult & { policy
   const problems = [...d.problems];
   const { policy, problems: policyProblems } = parsePolicy(d.doc, file);
   problems.push(...policyProblems);
-  const entries = entriesAt(d.doc, ['mcpServers'], { file, scope: 'managed', baseDir: dirname(file), text: d.text }, problems);
+  const entries = entriesAt(
+    d.doc,
+    ['mcpServers'],
+    { file, scope: 'managed', baseDir: dirname(file), text: d.text },
+    problems,
+  );
   return { entries, problems, files: [file], policy };
 }

@@ -12,7 +12,12 @@ export async function readProject(folder: string): Promise<SourceResult> {
   const d = await readDocument(file, 'project', false);
   const problems = [...d.problems];
   const entries = d.doc
-    ? entriesAt(d.doc, ['mcpServers'], { file, scope: 'project', folder, workspaceFolder: folder, baseDir: folder, text: d.text }, problems)
+    ? entriesAt(
+        d.doc,
+        ['mcpServers'],
+        { file, scope: 'project', folder, workspaceFolder: folder, baseDir: folder, text: d.text },
+        problems,
+      )
     : [];
   return { entries, problems, files: [file] };
 }

@@ -19,6 +19,11 @@ export function readUserServers(value: unknown, baseDir: string): SourceResult {
     });
     return { entries: [], problems, files: [] };
   }
-  const entries = entriesAt(value as Record<string, unknown>, [], { file: USER_SETTINGS_FILE, scope: 'user', baseDir }, problems);
+  const entries = entriesAt(
+    value as Record<string, unknown>,
+    [],
+    { file: USER_SETTINGS_FILE, scope: 'user', baseDir },
+    problems,
+  );
   return { entries, problems, files: [] };
 }

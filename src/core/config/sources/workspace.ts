@@ -18,9 +18,20 @@ export function workspaceFile(folder: string): string {
 export function readInputs(value: unknown, file: string, problems: ConfigProblem[]): Map<string, InputDeclaration> {
   const out = new Map<string, InputDeclaration>();
   if (value === undefined) return out;
-  const bad = (message: string, path: (string | number)[]) => problems.push({ severity: 'error', code: 'schema', message, file, jsonPath: ['inputs', ...path], scope: 'workspace' });
+  const bad = (message: string, path: (string | number)[]) =>
+    problems.push({
+      severity: 'error',
+      code: 'schema',
+      message,
+      file,
+      jsonPath: ['inputs', ...path],
+      scope: 'workspace',
+    });
   if (!Array.isArray(value)) {
-    bad(`"inputs" must be an array of { "id", "type", "description", ... } objects, but it is ${describeValue(value)}.`, []);
+    bad(
+      `"inputs" must be an array of { "id", "type", "description", ... } objects, but it is ${describeValue(value)}.`,
+      [],
+    );
     return out;
   }
   value.forEach((v: unknown, i) => {
@@ -28,8 +39,13 @@ export function readInputs(value: unknown, file: string, problems: ConfigProblem
     if (!parsed.success) {
       const o = v as Record<string, unknown> | null;
       // Only the id (or the whole item) and the type can fail here; every other field is lenient.
-      if (parsed.error.issues.some((issue) => issue.path.length === 0 || issue.path[0] === 'id')) bad(`inputs[${i}] needs an "id" (a string) that \${input:<id>} refers to.`, [i]);
-      else bad(`inputs[${i}] ("${String(o?.id)}") has "type" ${describeValue(o?.type)}; use "promptString", "pickString" or "command".`, [i, 'type']);
+      if (parsed.error.issues.some((issue) => issue.path.length === 0 || issue.path[0] === 'id'))
+        bad(`inputs[${i}] needs an "id" (a string) that \${input:<id>} refers to.`, [i]);
+      else
+        bad(
+          `inputs[${i}] ("${String(o?.id)}") has "type" ${describeValue(o?.type)}; use "promptString", "pickString" or "command".`,
+          [i, 'type'],
+        );
       return;
     }
     const o = parsed.data;
@@ -41,16 +57,28 @@ export function readInputs(value: unknown, file: string, problems: ConfigProblem
       ...(o.default !== undefined ? { default: o.default } : {}),
     };
     if (o.type === 'pickString') {
-      const options = (o.options ?? []).flatMap((x) => (x === undefined ? [] : typeof x === 'string' ? [{ label: x, value: x }] : [{ label: x.label ?? x.value, value: x.value }]));
+      const options = (o.options ?? []).flatMap((x) =>
+        x === undefined
+          ? []
+          : typeof x === 'string'
+            ? [{ label: x, value: x }]
+            : [{ label: x.label ?? x.value, value: x.value }],
+      );
       if (options.length === 0) {
-        bad(`inputs[${i}] ("${o.id}") is a pickString without "options"; add the choices, e.g. "options": ["a", "b"].`, [i, 'options']);
+        bad(
+          `inputs[${i}] ("${o.id}") is a pickString without "options"; add the choices, e.g. "options": ["a", "b"].`,
+          [i, 'options'],
+        );
         return;
       }
       decl.options = options;
     }
     if (o.type === 'command') {
       if (o.command === undefined) {
-        bad(`inputs[${i}] ("${o.id}") is a command input without "command"; set the id of the command whose result is the value.`, [i, 'command']);
+        bad(
+          `inputs[${i}] ("${o.id}") is a command input without "command"; set the id of the command whose result is the value.`,
+          [i, 'command'],
+        );
         return;
       }
       decl.command = o.command;
@@ -67,6 +95,11 @@ export async function readWorkspace(folder: string): Promise<SourceResult> {
   const problems = [...d.problems];
   if (!d.doc) return { entries: [], problems, files: [file] };
   const inputs = readInputs(d.doc.inputs, file, problems);
-  const entries = entriesAt(d.doc, ['servers'], { file, scope: 'workspace', folder, workspaceFolder: folder, baseDir: folder, text: d.text, inputs }, problems);
+  const entries = entriesAt(
+    d.doc,
+    ['servers'],
+    { file, scope: 'workspace', folder, workspaceFolder: folder, baseDir: folder, text: d.text, inputs },
+    problems,
+  );
   return { entries, problems, files: [file] };
 }

@@ -20,7 +20,11 @@ import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
 import type { ListKind } from './connect.js';
 
 /** Capabilities declared in `initialize`: only what a port is there to serve (sampling: ClientFeatures.capabilities). */
-export function clientCapabilities(ports: { roots?: RootsPort; elicitation?: ElicitationPort; apps?: boolean }): ClientCapabilities {
+export function clientCapabilities(ports: {
+  roots?: RootsPort;
+  elicitation?: ElicitationPort;
+  apps?: boolean;
+}): ClientCapabilities {
   const caps: ClientCapabilities = {};
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
@@ -55,13 +59,28 @@ export function installClientHandlers(client: Client, ctx: ClientHandlerContext)
       // Taken now, while the request it belongs to is still in flight.
       const related = ctx.relate?.(p._meta);
       // A server may ask for the answer as a task (2025-11-25) and poll for it.
-      return answerMaybeAsTask(p, extra, async () => {
-        const answer =
-          p.mode === 'url'
-            ? await elicitation.elicit(ctx.server, { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId }, extra.signal, related)
-            : await elicitation.elicit(ctx.server, { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> }, extra.signal, related);
-        return answer as ElicitResult;
-      }, ctx.log ?? nullLogger) as Promise<ElicitResult>;
+      return answerMaybeAsTask(
+        p,
+        extra,
+        async () => {
+          const answer =
+            p.mode === 'url'
+              ? await elicitation.elicit(
+                  ctx.server,
+                  { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId },
+                  extra.signal,
+                  related,
+                )
+              : await elicitation.elicit(
+                  ctx.server,
+                  { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> },
+                  extra.signal,
+                  related,
+                );
+          return answer as ElicitResult;
+        },
+        ctx.log ?? nullLogger,
+      ) as Promise<ElicitResult>;
     });
   }
 }

@@ -20,7 +20,8 @@ export interface LockFileContent {
 
 /** `$CLAUDE_CONFIG_DIR/ide`, else `~/.claude/ide`. */
 export function defaultLockDir(env: Record<string, string | undefined> = process.env): string {
-  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : join(homedir(), '.claude');
+  const base =
+    env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : join(homedir(), '.claude');
   return join(base, 'ide');
 }
 
@@ -47,7 +48,11 @@ export function removeLockFileSync(dir: string, port: number): void {
  * Removes lock files this kind of editor left behind: same `ideName`, and their pid is dead.
  * Other IDEs' files and unreadable files are left alone. Returns the removed paths.
  */
-export async function cleanStaleLockFiles(dir: string, ideName: string, isAlive: (pid: number) => boolean = pidAlive): Promise<string[]> {
+export async function cleanStaleLockFiles(
+  dir: string,
+  ideName: string,
+  isAlive: (pid: number) => boolean = pidAlive,
+): Promise<string[]> {
   let names: string[];
   try {
     names = await fs.readdir(dir);

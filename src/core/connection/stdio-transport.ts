@@ -10,9 +10,9 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { Logger } from '../ports.js';
 import { redactString } from '../redact.js';
 import { HostError } from './errors.js';
-import { killTree, type KillTreeOptions } from './processTree.js';
-import { resolveCommand } from './resolveCommand.js';
-import { StderrCapture } from './stderrCapture.js';
+import { killTree, type KillTreeOptions } from './process-tree.js';
+import { resolveCommand } from './resolve-command.js';
+import { StderrCapture } from './stderr-capture.js';
 
 export interface StdioTransportOptions {
   command: string;
@@ -77,7 +77,11 @@ export class StdioProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('StdioProcessTransport already started');
     const env: Record<string, string> = { ...(this.opts.baseEnv ?? getDefaultEnvironment()), ...(this.opts.env ?? {}) };
-    const resolved = resolveCommand(this.opts.command, this.opts.args, { platform: process.platform, env, cwd: this.opts.cwd });
+    const resolved = resolveCommand(this.opts.command, this.opts.args, {
+      platform: process.platform,
+      env,
+      cwd: this.opts.cwd,
+    });
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       try {
@@ -92,7 +96,11 @@ export class StdioProcessTransport implements Transport {
           shell: false,
         });
       } catch (e) {
-        reject(new HostError('spawn-failed', `could not start ${this.opts.command}: ${(e as Error).message}`, undefined, { cause: e }));
+        reject(
+          new HostError('spawn-failed', `could not start ${this.opts.command}: ${(e as Error).message}`, undefined, {
+            cause: e,
+          }),
+        );
         return;
       }
       this.child = child;
@@ -103,8 +111,13 @@ export class StdioProcessTransport implements Transport {
       });
       child.on('error', (err: NodeJS.ErrnoException) => {
         if (!spawned) {
-          const hint = err.code === 'ENOENT' && this.opts.cwd ? ` (does the working directory ${this.opts.cwd} exist?)` : '';
-          reject(new HostError('spawn-failed', `could not start ${this.opts.command}: ${err.message}${hint}`, undefined, { cause: err }));
+          const hint =
+            err.code === 'ENOENT' && this.opts.cwd ? ` (does the working directory ${this.opts.cwd} exist?)` : '';
+          reject(
+            new HostError('spawn-failed', `could not start ${this.opts.command}: ${err.message}${hint}`, undefined, {
+              cause: err,
+            }),
+          );
           this.finish();
         } else {
           this.onerror?.(err);
@@ -170,7 +183,9 @@ export class StdioProcessTransport implements Transport {
       if (this.garbageLogged < 100) {
         this.garbageLogged++;
         // Servers print tokens on stdout too (env dumps, debug headers): redacted like stderr.
-        this.opts.logger.warn(`[stdout] ignored a line that is not JSON-RPC: ${redactString(line.length > 200 ? `${line.slice(0, 200)}…` : line)}`);
+        this.opts.logger.warn(
+          `[stdout] ignored a line that is not JSON-RPC: ${redactString(line.length > 200 ? `${line.slice(0, 200)}…` : line)}`,
+        );
       }
       return;
     }

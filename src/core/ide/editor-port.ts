@@ -1,6 +1,6 @@
 /**
  * What the IDE server needs from the editor. The VS Code adapter lives in
- * src/extension/ide/vscodeEditorPort.ts; tests use a small in-memory fake. Every position is
+ * src/extension/ide/vscode-editor-port.ts; tests use a small in-memory fake. Every position is
  * 0-based (line and character), as VS Code and the IDE protocol both count.
  */
 import type { Event } from '../events.js';

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findExecutable, resolveCommand } from '../../../src/core/connection/resolveCommand.js';
+import { findExecutable, resolveCommand } from '../../../src/core/connection/resolve-command.js';
 import { HostError } from '../../../src/core/connection/errors.js';
 
 const files = (list: string[]) => (p: string) => list.includes(p);
@@ -13,7 +13,12 @@ describe('resolveCommand', () => {
   });
 
   test('POSIX: relative paths resolve against cwd, absolute ones as they are', () => {
-    const e = { platform: 'linux' as const, env: { PATH: '' }, cwd: '/work', isExecutable: files(['/work/bin/server', '/opt/s']) };
+    const e = {
+      platform: 'linux' as const,
+      env: { PATH: '' },
+      cwd: '/work',
+      isExecutable: files(['/work/bin/server', '/opt/s']),
+    };
     assert.equal(findExecutable('./bin/server', e), '/work/bin/server');
     assert.equal(findExecutable('/opt/s', e), '/opt/s');
   });
@@ -25,7 +30,8 @@ describe('resolveCommand', () => {
       (err: HostError) =>
         err instanceof HostError &&
         err.code === 'command-not-found' &&
-        err.message === "command not found: uvx — is it installed and on PATH? GUI-launched editors may not see your shell's PATH (nvm/fnm/volta/asdf)",
+        err.message ===
+          "command not found: uvx — is it installed and on PATH? GUI-launched editors may not see your shell's PATH (nvm/fnm/volta/asdf)",
     );
   });
 
@@ -47,7 +53,11 @@ describe('resolveCommand', () => {
   });
 
   test('Windows: an .exe runs directly', () => {
-    const e = { platform: 'win32' as const, env: { PATH: 'C:\\py', PATHEXT: '.EXE;.CMD' }, isExecutable: files(['C:\\py\\uv.exe']) };
+    const e = {
+      platform: 'win32' as const,
+      env: { PATH: 'C:\\py', PATHEXT: '.EXE;.CMD' },
+      isExecutable: files(['C:\\py\\uv.exe']),
+    };
     assert.deepEqual(resolveCommand('uv', ['run'], e), { file: 'C:\\py\\uv.exe', args: ['run'] });
   });
 

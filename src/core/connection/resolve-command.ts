@@ -58,7 +58,13 @@ export function findExecutable(command: string, e: ResolveEnv): string {
   const isExec = e.isExecutable ?? defaultIsExecutable(e.platform);
   const exts =
     e.platform === 'win32'
-      ? ['', ...(envValue(e.env, 'PATHEXT', e.platform) ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean).map((x) => x.toLowerCase())]
+      ? [
+          '',
+          ...(envValue(e.env, 'PATHEXT', e.platform) ?? '.COM;.EXE;.BAT;.CMD')
+            .split(';')
+            .filter(Boolean)
+            .map((x) => x.toLowerCase()),
+        ]
       : [''];
   const withExts = (base: string): string | undefined => {
     // On Windows a bare name without extension is not runnable, so try PATHEXT first.

@@ -2,7 +2,11 @@
 import * as vscode from 'vscode';
 import { CONNECT_AGENT_COMMAND } from './connect-agent.js';
 
-export function gatewayStatusItem(state: { endpoint(): { url: string } | undefined; agentCount(): number; onDidChange: vscode.Event<void> }): vscode.Disposable {
+export function gatewayStatusItem(state: {
+  endpoint(): { url: string } | undefined;
+  agentCount(): number;
+  onDidChange: vscode.Event<void>;
+}): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpHost.gateway', vscode.StatusBarAlignment.Right, 89);
   item.name = 'MCP Host Gateway';
   item.command = CONNECT_AGENT_COMMAND;

@@ -1,4 +1,4 @@
-import type { IdePosition, IdeRange } from './editorPort.js';
+import type { IdePosition, IdeRange } from './editor-port.js';
 
 function positionAt(text: string, offset: number): IdePosition {
   let line = 0;
@@ -15,7 +15,12 @@ function positionAt(text: string, offset: number): IdePosition {
  * `endText` at or after it (or the end of `startText` alone), optionally stretched to the end of
  * that line. undefined when `startText` is absent or not found; then the file opens unselected.
  */
-export function findTextRange(text: string, startText: string | undefined, endText: string | undefined, selectToEndOfLine: boolean): IdeRange | undefined {
+export function findTextRange(
+  text: string,
+  startText: string | undefined,
+  endText: string | undefined,
+  selectToEndOfLine: boolean,
+): IdeRange | undefined {
   if (!startText) return undefined;
   const start = text.indexOf(startText);
   if (start === -1) return undefined;

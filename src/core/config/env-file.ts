@@ -42,7 +42,11 @@ export function parseEnvFile(text: string): EnvFileParse {
         continue;
       }
       value = body.slice(0, end);
-      if (q === '"') value = value.replace(/\\([nrt"\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' })[c] ?? c);
+      if (q === '"')
+        value = value.replace(
+          /\\([nrt"\\])/g,
+          (_, c: string) => ({ n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\' })[c] ?? c,
+        );
     } else {
       const hash = raw.search(/\s#/);
       if (hash !== -1) raw = raw.slice(0, hash);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { StderrCapture } from '../../../src/core/connection/stderrCapture.js';
+import { StderrCapture } from '../../../src/core/connection/stderr-capture.js';
 import type { Clock, Logger } from '../../../src/core/ports.js';
 
 interface FakeClock extends Clock {
@@ -38,7 +38,13 @@ function fakeClock(): FakeClock {
 
 function fakes(): { log: Logger; lines: string[]; clock: FakeClock } {
   const lines: string[] = [];
-  const log: Logger = { trace() {}, debug() {}, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+  const log: Logger = {
+    trace() {},
+    debug() {},
+    info: (m) => lines.push(m),
+    warn: (m) => lines.push(m),
+    error: (m) => lines.push(m),
+  };
   return { log, lines, clock: fakeClock() };
 }
 
@@ -68,7 +74,10 @@ describe('StderrCapture', () => {
     assert.equal(lines.length, 10);
     clock.t = 1500;
     c.push('after\n');
-    assert.ok(lines.some((l) => /990 lines not shown/.test(l)), lines.join('|'));
+    assert.ok(
+      lines.some((l) => /990 lines not shown/.test(l)),
+      lines.join('|'),
+    );
     assert.equal(lines.at(-1), '[stderr] after');
   });
 
@@ -98,7 +107,10 @@ describe('StderrCapture', () => {
     c.flush();
     assert.deepEqual(
       lines.filter((l) => /not shown/.test(l)),
-      ['[stderr] 2 lines not shown (more than 2 lines per second)', '[stderr] 1 lines not shown (more than 2 lines per second)'],
+      [
+        '[stderr] 2 lines not shown (more than 2 lines per second)',
+        '[stderr] 1 lines not shown (more than 2 lines per second)',
+      ],
     );
     assert.equal(clock.pending(), 0);
   });

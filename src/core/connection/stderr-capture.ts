@@ -135,7 +135,9 @@ export class StderrCapture {
     this.reportTimer?.dispose();
     this.reportTimer = undefined;
     if (this.suppressed > 0) {
-      this.log.warn(`[stderr] ${this.suppressed} lines not shown (more than ${this.maxLinesPerSecond} lines per second)`);
+      this.log.warn(
+        `[stderr] ${this.suppressed} lines not shown (more than ${this.maxLinesPerSecond} lines per second)`,
+      );
       this.suppressed = 0;
     }
   }

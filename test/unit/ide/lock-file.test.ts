@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { cleanStaleLockFiles, defaultLockDir, removeLockFile, writeLockFile, type LockFileContent } from '../../../src/core/ide/lockFile.js';
+import {
+  cleanStaleLockFiles,
+  defaultLockDir,
+  removeLockFile,
+  writeLockFile,
+  type LockFileContent,
+} from '../../../src/core/ide/lock-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ide-lock-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -24,20 +40,24 @@ test('defaultLockDir honours CLAUDE_CONFIG_DIR, else ~/.claude/ide', () => {
   assert.equal(defaultLockDir({ CLAUDE_CONFIG_DIR: '' }), join(homedir(), '.claude', 'ide'));
 });
 
-test('writes atomically with private modes, leaves no temp file, removes it', { skip: process.platform === 'win32' }, async () => {
-  const dir = join(root, 'a', 'ide');
-  const file = await writeLockFile(dir, 1234, content());
-  assert.equal(file, join(dir, '1234.lock'));
-  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), content());
-  assert.equal(statSync(dir).mode & 0o777, 0o700);
-  assert.equal(statSync(file).mode & 0o777, 0o600);
-  await writeLockFile(dir, 1234, content({ workspaceFolders: ['/w', '/v'] }));
-  assert.deepEqual(readdirSync(dir), ['1234.lock']);
-  assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).workspaceFolders, ['/w', '/v']);
-  await removeLockFile(dir, 1234);
-  assert.equal(existsSync(file), false);
-  await removeLockFile(dir, 1234); // idempotent
-});
+test(
+  'writes atomically with private modes, leaves no temp file, removes it',
+  { skip: process.platform === 'win32' },
+  async () => {
+    const dir = join(root, 'a', 'ide');
+    const file = await writeLockFile(dir, 1234, content());
+    assert.equal(file, join(dir, '1234.lock'));
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), content());
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    await writeLockFile(dir, 1234, content({ workspaceFolders: ['/w', '/v'] }));
+    assert.deepEqual(readdirSync(dir), ['1234.lock']);
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).workspaceFolders, ['/w', '/v']);
+    await removeLockFile(dir, 1234);
+    assert.equal(existsSync(file), false);
+    await removeLockFile(dir, 1234); // idempotent
+  },
+);
 
 test('an existing world-readable folder is tightened to 0700', { skip: process.platform === 'win32' }, async () => {
   const dir = join(root, 'open');

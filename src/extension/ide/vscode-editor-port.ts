@@ -14,32 +14,44 @@ import type {
   IdeWorkspaceFolder,
   OpenFileRequest,
   OpenFileResult,
-} from '../../core/ide/editorPort.js';
-import { findTextRange } from '../../core/ide/textRange.js';
+} from '../../core/ide/editor-port.js';
+import { findTextRange } from '../../core/ide/text-range.js';
 import { displayPath, isShareable, parseUriOrPath, toDiagnostic, toRange, toSelection } from './convert.js';
 import type { DiffManager } from './diffs.js';
 import { executeInActiveNotebook } from './notebook.js';
 
 function findDocument(filePath: string): vscode.TextDocument | undefined {
   const uri = parseUriOrPath(filePath);
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() || (d.uri.scheme === 'file' && uri.scheme === 'file' && d.uri.fsPath === uri.fsPath));
+  return vscode.workspace.textDocuments.find(
+    (d) =>
+      d.uri.toString() === uri.toString() ||
+      (d.uri.scheme === 'file' && uri.scheme === 'file' && d.uri.fsPath === uri.fsPath),
+  );
 }
 
 export class VsCodeEditorPort implements EditorPort {
-  readonly onDidChangeWorkspaceFolders: Event<void> = (listener) => vscode.workspace.onDidChangeWorkspaceFolders(() => listener());
+  readonly onDidChangeWorkspaceFolders: Event<void> = (listener) =>
+    vscode.workspace.onDidChangeWorkspaceFolders(() => listener());
 
   readonly onDidChangeSelection: Event<IdeSelection> = (listener) => {
     const emit = (editor: vscode.TextEditor | undefined): void => {
       if (editor && isShareable(editor.document.uri)) listener(toSelection(editor));
     };
-    const subs = [vscode.window.onDidChangeTextEditorSelection((e) => emit(e.textEditor)), vscode.window.onDidChangeActiveTextEditor(emit)];
+    const subs = [
+      vscode.window.onDidChangeTextEditorSelection((e) => emit(e.textEditor)),
+      vscode.window.onDidChangeActiveTextEditor(emit),
+    ];
     return { dispose: () => subs.forEach((s) => s.dispose()) };
   };
 
   constructor(private readonly diffs: DiffManager) {}
 
   workspaceFolders(): IdeWorkspaceFolder[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, uri: f.uri.toString(), path: displayPath(f.uri) }));
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      name: f.name,
+      uri: f.uri.toString(),
+      path: displayPath(f.uri),
+    }));
   }
 
   diagnostics(uri?: string): IdeFileDiagnostics[] {
@@ -67,8 +79,14 @@ export class VsCodeEditorPort implements EditorPort {
     }
     const doc = await vscode.workspace.openTextDocument(uri);
     const found = findTextRange(doc.getText(), req.startText, req.endText, req.selectToEndOfLine);
-    const selection = found ? new vscode.Range(found.start.line, found.start.character, found.end.line, found.end.character) : undefined;
-    const editor = await vscode.window.showTextDocument(doc, { preview: req.preview, preserveFocus: !req.makeFrontmost, selection });
+    const selection = found
+      ? new vscode.Range(found.start.line, found.start.character, found.end.line, found.end.character)
+      : undefined;
+    const editor = await vscode.window.showTextDocument(doc, {
+      preview: req.preview,
+      preserveFocus: !req.makeFrontmost,
+      selection,
+    });
     if (selection) editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     return { filePath: displayPath(doc.uri), languageId: doc.languageId, lineCount: doc.lineCount };
   }
@@ -89,7 +107,9 @@ export class VsCodeEditorPort implements EditorPort {
         if (!(tab.input instanceof vscode.TabInputText)) continue;
         const uri = tab.input.uri;
         const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-        const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString() && e.viewColumn === group.viewColumn);
+        const visible = vscode.window.visibleTextEditors.find(
+          (e) => e.document.uri.toString() === uri.toString() && e.viewColumn === group.viewColumn,
+        );
         out.push({
           uri: uri.toString(),
           isActive: tab.isActive && group.isActive,

@@ -12,7 +12,7 @@ import type {
   IdeWorkspaceFolder,
   OpenFileRequest,
   OpenFileResult,
-} from '../../../src/core/ide/editorPort.js';
+} from '../../../src/core/ide/editor-port.js';
 
 export interface PendingDiff {
   req: DiffRequest;

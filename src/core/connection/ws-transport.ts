@@ -33,7 +33,11 @@ export class WebSocketClientTransport implements Transport {
     const tokens = await this.opts.authProvider?.tokens();
     if (tokens) headers['Authorization'] = `Bearer ${tokens.access_token}`;
     Object.assign(headers, this.opts.headers ?? {});
-    const ws = new WebSocket(this.url, 'mcp', { headers, maxPayload: this.opts.maxPayload ?? 64 * 1024 * 1024, perMessageDeflate: false });
+    const ws = new WebSocket(this.url, 'mcp', {
+      headers,
+      maxPayload: this.opts.maxPayload ?? 64 * 1024 * 1024,
+      perMessageDeflate: false,
+    });
     this.ws = ws;
     // ws emits 'error' after terminate() during the handshake; an unheard 'error' would crash the host.
     ws.on('error', () => {});
@@ -52,7 +56,11 @@ export class WebSocketClientTransport implements Transport {
         ws.off('error', onError);
         ws.terminate();
         const status = res.statusCode ?? 0;
-        reject(status === 401 ? new UnauthorizedError(`WebSocket upgrade refused: HTTP 401`) : new Error(`WebSocket upgrade refused: HTTP ${status} ${res.statusMessage ?? ''}`.trim()));
+        reject(
+          status === 401
+            ? new UnauthorizedError(`WebSocket upgrade refused: HTTP 401`)
+            : new Error(`WebSocket upgrade refused: HTTP ${status} ${res.statusMessage ?? ''}`.trim()),
+        );
       };
       ws.once('open', onOpen);
       ws.once('error', onError);

@@ -5,7 +5,11 @@
  */
 import * as vscode from 'vscode';
 
-export function ideStatusItem(state: { port(): number | undefined; clientCount(): number; onDidChange: vscode.Event<void> }): vscode.Disposable {
+export function ideStatusItem(state: {
+  port(): number | undefined;
+  clientCount(): number;
+  onDidChange: vscode.Event<void>;
+}): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('mcpHost.ideServer', vscode.StatusBarAlignment.Right, 90);
   item.name = 'MCP Host IDE Server';
   item.command = 'mcpHost.showLogs';

@@ -117,12 +117,20 @@ export class WebSocketServerTransport implements Transport {
 
   private receive(data: WebSocket.RawData, isBinary: boolean): void {
     if (isBinary) {
-      this.replyError(null, INVALID_REQUEST, 'Binary frames are not accepted: send one JSON-RPC message per text frame');
+      this.replyError(
+        null,
+        INVALID_REQUEST,
+        'Binary frames are not accepted: send one JSON-RPC message per text frame',
+      );
       return;
     }
     // A Buffer is what ws hands us (binaryType 'nodebuffer'): decode it in place; Buffer.from()
     // of a Buffer would copy every frame first.
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
