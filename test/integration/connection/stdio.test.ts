@@ -147,6 +147,8 @@ describe('misbehaving stdio servers', () => {
       );
       const rejectedAt = Date.now();
       clearInterval(poll);
+      // The rejection can come before the next 5 ms poll; the process must be gone by then.
+      if (!diedAt && !isAlive(pid)) diedAt = rejectedAt;
       assert.ok(err instanceof HostError, `expected a HostError, got ${String(err)}`);
       assert.equal(err.code, 'server-exited');
       assert.match(err.message, /exited with code 3/);
