@@ -2,8 +2,7 @@
  * Tool-call overhead: the host's call path (name lookup, argument validation, result
  * conversion, timeouts) against a bare SDK Client on the same server, over stdio and in-process.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { definition, quietHost, tinyServer } from './lib/host.js';

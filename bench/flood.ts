@@ -2,8 +2,8 @@
  * A server writing 200 MB to stderr: host RSS growth, against the bare SDK transport with its
  * stderr piped and drained by a listener that keeps nothing.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { figure, type Figure } from './lib/stats.js';
 import { TINY_SERVER } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';

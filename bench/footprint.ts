@@ -50,10 +50,7 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
   ];
   const stub = `const mk=()=>new Proxy(function(){}, {get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)}`;
   const runs = quick ? 3 : 15;
-  const sdk = requireMs(
-    `require(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/client/index.js'))})`,
-    runs,
-  );
+  const sdk = requireMs(`require(${JSON.stringify(require.resolve('@modelcontextprotocol/client'))})`, runs);
   const bundle = requireMs(`${stub};require(${JSON.stringify(process.cwd() + '/dist/extension.js')})`, runs);
   out.push(
     figure('footprint', 'require(dist/extension.js) p50', bundle, 'ms', { name: 'require SDK Client', value: sdk }),

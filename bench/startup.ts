@@ -3,7 +3,7 @@
  * them one after another and all at once.
  */
 import { cpus } from 'node:os';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { DEFAULT_LOCAL_CONCURRENCY } from '../src/core/connection/settings.js';
 import { figure, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';

@@ -5,7 +5,7 @@
  * and the bare figure came out from -33 to +98 KB per server for the same code.
  * argv: bare|host SERVERS TOOLS; prints the MB per server as JSON.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { quietHost, tinyServer } from './host.js';
 import { rawConnect } from './rawsdk.js';
 

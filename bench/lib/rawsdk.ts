@@ -1,6 +1,6 @@
 /** Baselines: the bare SDK, with none of the host around it. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 
 export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');

@@ -4,8 +4,8 @@
  * IDE code runs: what the IDE server costs over this is ours; what this costs over a ws echo is
  * the SDK's (JSON-RPC framing, zod validation on both sides, the JSON-in-JSON of a text result).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import { WebSocketServer } from 'ws';
 import { WebSocketServerTransport } from '../../src/core/ide/ws-transport.js';
 import { openSocket } from '../../test/integration/ide/agent.js';
@@ -36,7 +36,7 @@ export async function sdkOverWs(answers: Record<string, () => string>): Promise<
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
   await client.connect(new WebSocketServerTransport(ws));
   return {
-    call: (name) => client.callTool({ name, arguments: {} }, undefined, { timeout: 180_000 }),
+    call: (name) => client.callTool({ name, arguments: {} }, { timeout: 180_000 }),
     close: async () => {
       await client.close();
       ws.terminate();

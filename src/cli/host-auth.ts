@@ -3,7 +3,7 @@
  * by the session's host and by `mcp-host auth`. Kept apart from commands/auth.ts so session.ts and the auth
  * commands do not import each other.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import type { BrowserOpener } from '../core/ports.js';

@@ -2,8 +2,7 @@
  * The contract between the core engine and its front ends (editor layer, CLI, exported API,
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { Event } from './events.js';
 import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';

@@ -21,7 +21,7 @@ test(
       settings: { 'mcpHost.dev.restartDelay': 300, 'mcpHost.trace.servers': ['calc'] },
       env: {
         MCP_HOST_E2E_NODE: process.execPath,
-        MCP_HOST_E2E_SDK: join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk'),
+        MCP_HOST_E2E_SDK: join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server'),
         MCP_HOST_E2E_MARK: mark,
       },
     });

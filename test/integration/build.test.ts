@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { PipeTransport } from '../../src/core/apps/transport.js';
@@ -49,5 +49,28 @@ test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handsh
     await bridge.close().catch(() => {});
     port1.close();
     port2.close();
+  }
+});
+
+// One protocol stack: the 1.x SDK left with the move to v2 (its maintenance line has no 2026-07-28),
+// and no v2 package may come in twice (a nested copy at another version beside the hoisted one).
+test('the bundles hold the MCP SDK v2 only, each package from one place', () => {
+  if (!existsSync('dist/extension.js.map')) execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
+  for (const file of ['extension.js', 'cli.js', 'ext-apps-bridge.js']) {
+    const { sources } = JSON.parse(readFileSync(join('dist', `${file}.map`), 'utf8')) as { sources: string[] };
+    const sdk = sources.filter((s) => /node_modules\/@modelcontextprotocol\//.test(s));
+    assert.ok(sdk.length > 0, `${file} bundles the SDK`);
+    assert.deepEqual(
+      sdk.filter((s) => s.includes('/@modelcontextprotocol/sdk/')),
+      [],
+      `${file} holds the 1.x SDK`,
+    );
+    const places = new Map<string, Set<string>>();
+    for (const s of sdk) {
+      const m = /^(.*node_modules\/@modelcontextprotocol\/([^/]+))\//.exec(s)!;
+      places.set(m[2]!, (places.get(m[2]!) ?? new Set()).add(m[1]!));
+    }
+    for (const [name, dirs] of places)
+      assert.equal(dirs.size, 1, `${file}: @modelcontextprotocol/${name} from ${[...dirs].join(', ')}`);
   }
 });

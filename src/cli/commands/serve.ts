@@ -5,7 +5,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';

@@ -5,7 +5,7 @@
  * reasonably take; a larger one becomes a link.
  */
 import { readFile, stat } from 'node:fs/promises';
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { ResourceReadResult, ToolCallResult } from '../host-api.js';
 import {
   toWireContents,

@@ -9,14 +9,15 @@
  * the secret at construction; here the secret or key and the tokens live in the SecretStore
  * (AuthRecordStore), so this is a thin provider that reuses the SDK's grant and signing pieces.
  */
-import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/client';
 import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+} from '@modelcontextprotocol/client';
 import type { OAuthSettings, RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import { AuthError, AuthRequiredError } from './errors.js';
 import { serverAuthKey } from './keys.js';

@@ -1,5 +1,5 @@
 /** Typed OAuth errors. Messages are written for people and never carry a token or a code. */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { redactKnownValues } from '../redact.js';
 
 export type AuthErrorCode =

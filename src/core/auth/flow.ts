@@ -5,13 +5,11 @@
  * (client_credentials) server has no browser step: its stored credential is exchanged at once.
  * Sign Out revokes, then forgets.
  */
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { auth, extractWWWAuthenticateParams, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
+import type { AddClientAuthentication, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener } from '../ports.js';
 import { AuthError, redact } from './errors.js';
-import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   clientCredentialsConfigProblem,
   ClientCredentialsProvider,
@@ -111,7 +109,11 @@ export async function authenticate(
     if (!state) throw new AuthError('state-mismatch', 'Internal error: no state was generated for this sign-in.');
     const code = await session.waitForCode(state, opts.signal);
     try {
-      await auth(provider, { ...options, authorizationCode: code });
+      await auth(provider, {
+        ...options,
+        authorizationCode: code,
+        ...(session.issuer !== undefined ? { iss: session.issuer } : {}),
+      });
     } catch (err) {
       if (err instanceof AuthError) throw err;
       throw new AuthError(

@@ -3,8 +3,7 @@
  * ports. `providerFor` is what `HostOptions.authProvider` wants; `authenticate` / `signOut` back
  * the Authenticate / Sign Out commands and `mcp-host auth` / `logout`.
  */
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener, Clock, KeyValueStore, Logger, SecretStore } from '../ports.js';
 import { systemClock } from '../ports.js';

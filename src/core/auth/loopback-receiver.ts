@@ -37,7 +37,7 @@ export function createLoopbackReceiver(opts: LoopbackReceiverOptions = {}): Redi
   };
 }
 
-type Outcome = { code: string; state: string } | { error: AuthError; state?: string };
+type Outcome = { code: string; state: string; iss?: string } | { error: AuthError; state?: string };
 
 function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): Promise<RedirectSession> {
   let deliver: ((o: Outcome, res: ServerResponse) => void) | undefined;
@@ -62,8 +62,9 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
       outcome = { error: new AuthError('denied', `${what}${desc ? `: ${desc.slice(0, 200)}` : ''}.`), state };
     } else {
       const code = p.get('code');
+      const iss = p.get('iss');
       outcome = code
-        ? { code, state: state ?? '' }
+        ? { code, state: state ?? '', ...(iss !== null ? { iss } : {}) }
         : { error: new AuthError('denied', 'The redirect carried no authorization code.'), state };
     }
     if (settled) res.writeHead(409, { 'content-type': 'text/plain' }).end('A sign-in response was already received.');
@@ -98,7 +99,7 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
     server.listen(port, '127.0.0.1', () => {
       const actual = (server.address() as AddressInfo).port;
       let waiting = false;
-      resolve({
+      const session: RedirectSession = {
         redirectUrl: `http://127.0.0.1:${actual}${CALLBACK_PATH}`,
         close,
         waitForCode(expectedState: string, signal?: AbortSignal): Promise<string> {
@@ -156,6 +157,7 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
                 finish(() => rej(outcome.error));
               } else {
                 send(200, successPage());
+                if (outcome.iss !== undefined) session.issuer = outcome.iss;
                 finish(() => res(outcome.code));
               }
             };
@@ -166,7 +168,8 @@ function listen(port: number, clock: Clock, timeoutMs: number, exact: boolean): 
             }
           });
         },
-      });
+      };
+      resolve(session);
     });
   });
 }

@@ -3,8 +3,8 @@
  * on the wire; it only corrects what some authorization servers answer so the SDK's error
  * handling takes the right branch, and tells the provider about scope challenges.
  */
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Error codes some servers use where RFC 6749 says `invalid_grant`. */
 const INVALID_GRANT_ALIASES = new Set(['invalid_refresh_token', 'expired_refresh_token', 'token_expired']);

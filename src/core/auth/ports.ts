@@ -10,6 +10,8 @@ export interface RedirectSession {
    * `timeout` (5 minutes by default) or `cancelled` (the signal aborted).
    */
   waitForCode(state: string, signal?: AbortSignal): Promise<string>;
+  /** The `iss` the redirect carried (RFC 9207), set when `waitForCode` resolves; the SDK checks it. */
+  issuer?: string;
   /** Stops listening; safe to call more than once. */
   close(): Promise<void>;
 }

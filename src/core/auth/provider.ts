@@ -11,17 +11,16 @@
  * - `interactive`: used by the explicit sign-in (flow.ts) with a live redirect receiver.
  */
 import { randomBytes } from 'node:crypto';
-import { refreshAuthorization, selectResourceURL } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import { OAuthMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type {
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+  FetchLike,
+} from '@modelcontextprotocol/server';
+import { OAuthMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/core';
+import { OAuthError, OAuthErrorCode, refreshAuthorization, selectResourceURL } from '@modelcontextprotocol/client';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import type { RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import type { Clock, Logger } from '../ports.js';
 import { AuthError, AuthRequiredError, redact } from './errors.js';
@@ -348,7 +347,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       this.ctx.logger.info(`${this.def.name}: access token refreshed before expiry.`);
       return stamped;
     } catch (err) {
-      if (err instanceof InvalidGrantError) {
+      if (err instanceof OAuthError && err.code === OAuthErrorCode.InvalidGrant) {
         // The refresh token is dead: drop it and ask for a sign-in instead of trying it again.
         await this.invalidateCredentials('tokens');
         this.ctx.logger.warn(`${this.def.name}: the refresh token was rejected; sign in again.`);

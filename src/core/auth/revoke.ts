@@ -5,13 +5,13 @@
  * `selectClientAuthMethod`, as for the token endpoint). Best effort: Sign Out forgets the tokens
  * locally whatever the server answers, and the outcome is only reported.
  */
-import { selectClientAuthMethod } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { AddClientAuthentication } from '@modelcontextprotocol/sdk/client/auth.js';
+import { selectClientAuthMethod } from '@modelcontextprotocol/client';
 import type {
+  AddClientAuthentication,
   AuthorizationServerMetadata,
   OAuthClientInformationMixed,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+  FetchLike,
+} from '@modelcontextprotocol/client';
 import type { AuthRecord } from './store.js';
 
 export type RevocationOutcome =

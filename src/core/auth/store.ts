@@ -3,8 +3,7 @@
  * the issuer `auth()` stamped on them), when they expire, the client registration, the PKCE
  * verifier of a flow in progress, the discovery result and a user-entered client secret.
  */
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState, OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from '../ports.js';
 
 export interface AuthRecord {

@@ -3,7 +3,7 @@
  * user to finish something in a browser first, then the call can be retried. This finds those
  * requests in whatever the host threw (the SDK error may be wrapped as a HostError's cause).
  */
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 export interface UrlElicitation {
   url: string;
@@ -18,7 +18,7 @@ export function urlElicitationsOf(error: unknown): UrlElicitation[] | undefined 
   let e: unknown = error;
   for (let i = 0; i < MAX_DEPTH && typeof e === 'object' && e !== null; i++) {
     const o = e as { code?: unknown; data?: unknown; cause?: unknown };
-    if (o.code === ErrorCode.UrlElicitationRequired) {
+    if (o.code === ProtocolErrorCode.UrlElicitationRequired) {
       const list = (o.data as { elicitations?: unknown } | undefined)?.elicitations;
       if (!Array.isArray(list)) return [];
       return list.flatMap((x: unknown) => {

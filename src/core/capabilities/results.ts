@@ -1,10 +1,5 @@
 /** Converts the SDK's results into the host's: content kept, blobs moved to files. */
-import type {
-  CallToolResult,
-  ContentBlock,
-  GetPromptResult,
-  ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { writeBlob } from './blobs.js';
 
@@ -92,7 +87,8 @@ export async function toToolCallResult(
     durationMs,
   };
   const sc = raw.structuredContent;
-  if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc)) out.structuredContent = sc;
+  if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc))
+    out.structuredContent = sc as Record<string, unknown>;
   if (isRecord(raw._meta)) out.meta = raw._meta;
   return out;
 }

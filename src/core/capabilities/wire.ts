@@ -6,7 +6,7 @@
  * are shown to it.
  */
 import { readFile } from 'node:fs/promises';
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { HostContent, ResourceReadResult } from '../host-api.js';
 import { copyMediaContent } from './results.js';
 

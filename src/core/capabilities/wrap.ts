@@ -2,7 +2,7 @@
  * Turns what a server lists into what the host presents: sanitised text, qualified tool names,
  * schemas passed through (stripped of misleading Unicode), annotations kept.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-api.js';
 import { toolUiOf } from '../apps/meta.js';
 import { qualifiedToolName } from '../naming.js';
@@ -91,7 +91,7 @@ export function wrapResources(server: string, resources: Resource[]): HostResour
   });
 }
 
-export function wrapResourceTemplates(server: string, templates: ResourceTemplate[]): HostResourceTemplate[] {
+export function wrapResourceTemplates(server: string, templates: ResourceTemplateType[]): HostResourceTemplate[] {
   return templates.map((t) => {
     const out: HostResourceTemplate = {
       server,

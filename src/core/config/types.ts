@@ -2,7 +2,7 @@
  * The shape of a server definition once it has been read, validated, expanded and tagged with
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
 import type { Policy } from './policy.js';
 
 /** Config scopes, lowest precedence first. */

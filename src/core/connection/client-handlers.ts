@@ -3,18 +3,9 @@
  * `roots/list` (from the RootsPort) and `elicitation/create` (through the ElicitationPort).
  * Sampling and log lines are the features' (src/core/features/index.ts), their one entry point.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type ClientCapabilities,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ElicitationPort, RelatedCalls, RootsPort } from '../host-api.js';
-import { answerMaybeAsTask } from '../features/tasks.js';
+import { answerMaybeAsTask, type TaskAnswerStore } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
 import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
 import type { ListKind } from './connect.js';
@@ -37,6 +28,8 @@ export interface ClientHandlerContext {
   server: string;
   roots?: RootsPort;
   elicitation?: ElicitationPort;
+  /** Where a task-augmented question's answer is kept for the server to fetch (2025-11-25). */
+  taskStore?: TaskAnswerStore;
   log?: Logger;
   /** Which requests in flight a question of the server may belong to. */
   relate?(meta: Record<string, unknown> | undefined): RelatedCalls;
@@ -45,36 +38,36 @@ export interface ClientHandlerContext {
 }
 
 export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => ctx.refresh('tools'));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => ctx.refresh('prompts'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+  client.setNotificationHandler('notifications/tools/list_changed', () => ctx.refresh('tools'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => ctx.refresh('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', async () => {
     await Promise.all([ctx.refresh('resources'), ctx.refresh('resourceTemplates')]);
   });
   const roots = ctx.roots;
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.roots(ctx.server) }));
+  if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots.roots(ctx.server) }));
   const elicitation = ctx.elicitation;
   if (elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, (req, extra): Promise<ElicitResult> => {
+    client.setRequestHandler('elicitation/create', (req, extra): Promise<ElicitResult> => {
       const p = req.params;
       // Taken now, while the request it belongs to is still in flight.
       const related = ctx.relate?.(p._meta);
       // A server may ask for the answer as a task (2025-11-25) and poll for it.
       return answerMaybeAsTask(
         p,
-        extra,
+        ctx.taskStore,
         async () => {
           const answer =
             p.mode === 'url'
               ? await elicitation.elicit(
                   ctx.server,
                   { mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId },
-                  extra.signal,
+                  extra.mcpReq.signal,
                   related,
                 )
               : await elicitation.elicit(
                   ctx.server,
                   { mode: 'form', message: p.message, requestedSchema: p.requestedSchema as Record<string, unknown> },
-                  extra.signal,
+                  extra.mcpReq.signal,
                   related,
                 );
           return answer as ElicitResult;

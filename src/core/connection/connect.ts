@@ -3,17 +3,19 @@
  * abortable (stop/restart during connect), then the advertised lists fetched page by page.
  * The transport is always closed when the attempt fails, so no process outlives a failed attempt.
  */
-import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { HostClient } from './host-client.js';
 import type {
+  ClientOptions,
+  OAuthClientProvider,
+  Transport,
   ClientCapabilities,
   Prompt,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType,
   ServerCapabilities,
   Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
 import { describeTarget } from '../config/describe.js';
@@ -28,7 +30,7 @@ import type { ConnectionState } from './state.js';
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
   capabilities: ClientCapabilities;
-  /** More SDK Client options (the task store of src/core/features). */
+  /** More SDK Client options (src/core/features). */
   clientOptions?: Partial<ClientOptions>;
   logger: Logger;
   authProvider?: OAuthClientProvider;
@@ -125,7 +127,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   transport.onmessage = () => {
     health.terminalErrors = 0;
   };
-  const client = new Client(o.clientInfo, { ...o.clientOptions, capabilities: o.capabilities });
+  const client = new HostClient(o.clientInfo, { ...o.clientOptions, capabilities: o.capabilities });
   o.setupClient(client);
 
   let timer: Disposable | undefined;
@@ -184,7 +186,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
 export interface ServerLists {
   tools: Tool[];
   resources: Resource[];
-  resourceTemplates: ResourceTemplate[];
+  resourceTemplates: ResourceTemplateType[];
   prompts: Prompt[];
 }
 
@@ -271,7 +273,7 @@ export async function fetchLists(client: Client, timeoutMs: number, log: Logger)
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
     fetchList(client, 'tools', timeoutMs, log, true) as Promise<Tool[]>,
     fetchList(client, 'resources', timeoutMs, log, true) as Promise<Resource[]>,
-    fetchList(client, 'resourceTemplates', timeoutMs, log, true) as Promise<ResourceTemplate[]>,
+    fetchList(client, 'resourceTemplates', timeoutMs, log, true) as Promise<ResourceTemplateType[]>,
     fetchList(client, 'prompts', timeoutMs, log, true) as Promise<Prompt[]>,
   ]);
   return { tools, resources, resourceTemplates, prompts };

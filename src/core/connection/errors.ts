@@ -1,8 +1,5 @@
 /** Typed host errors: a string code for programs, a message that says what to do next for people. */
-import { McpError, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 import type { HostErrorInfo } from './state.js';
 
 export type HostErrorCode =
@@ -102,20 +99,20 @@ export function isTerminalNetworkError(err: unknown): boolean {
 
 /** HTTP 404 carrying JSON-RPC -32001: the server forgot our Streamable HTTP session. */
 export function isSessionExpired(err: unknown): boolean {
-  return err instanceof StreamableHTTPError && err.code === 404 && /-32001|session/i.test(err.message);
+  return err instanceof SdkHttpError && err.status === 404 && /-32001|session/i.test(err.message);
 }
 
 export function isUnauthorized(err: unknown): boolean {
   if (err instanceof UnauthorizedError) return true;
-  if (err instanceof StreamableHTTPError && err.code === 401) return true;
+  if (err instanceof SdkHttpError && err.status === 401) return true;
   if (err instanceof SseError && err.code === 401) return true;
   return /\b401\b.*unauthori[sz]ed|unexpected server response: 401/i.test(errorMessage(err));
 }
 
 export function isRequestTimeout(err: unknown): boolean {
-  return err instanceof McpError && err.code === ErrorCode.RequestTimeout && /timed out|timeout/i.test(err.message);
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout && /timed out|timeout/i.test(err.message);
 }
 
 export function isConnectionClosed(err: unknown): boolean {
-  return err instanceof McpError && err.code === ErrorCode.ConnectionClosed;
+  return err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed;
 }

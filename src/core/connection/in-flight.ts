@@ -12,7 +12,7 @@
  * requests in flight on it: when a question comes in, those are the only ones it can belong to.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Disposable } from '../ports.js';
 
 /** Who made a request: an opaque value the caller passes in `CallOptions.origin` (the gateway: agent + request id). */

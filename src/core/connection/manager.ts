@@ -3,9 +3,7 @@
  * each, see server.ts), the two connect pools (local, remote) side by side, the definition diff,
  * `whenSettled` and the change events.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,

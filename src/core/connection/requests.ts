@@ -1,5 +1,5 @@
 /** Per-request options of a call: a fresh timeout per request, reset by progress, cancellation and progress. */
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { RequestOptions } from '@modelcontextprotocol/server';
 import type { CallOptions } from '../host-api.js';
 import type { LiveConnection } from './connect.js';
 import { HostError, errorMessage, isConnectionClosed, isRequestTimeout, isUnauthorized } from './errors.js';

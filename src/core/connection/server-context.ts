@@ -1,5 +1,5 @@
 /** What every server object shares, provided by the manager (settings, clock, pools, events). */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { HostOptions } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { ClientFeatures } from '../features/index.js';

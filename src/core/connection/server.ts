@@ -4,8 +4,7 @@
  * `use` (one call with the session-expired retry) live here; the manager only keeps the map,
  * the order, the pools, the definition diff, `whenSettled` and the events.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type {
   CallOptions,
   HostPrompt,
@@ -19,6 +18,7 @@ import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { prefixed, type Logger } from '../ports.js';
 import { installClientHandlers } from './client-handlers.js';
+import type { TaskAnswerStore } from '../features/tasks.js';
 import {
   NeedsAuthError,
   connectedState,
@@ -230,12 +230,11 @@ export class Server {
         timeoutMs,
         signal: scope.signal,
         clock: this.ctx.clock,
-        setupClient: (client) => (
-          this.setupClient(client),
-          this.ctx.features.setup(this.name, client, this.log, clientOptions.taskStore, (meta) =>
-            this.calls.relatedTo(meta),
-          )
-        ),
+        setupClient: (client) =>
+          this.setupClient(
+            client,
+            this.ctx.features.setup(this.name, client, this.log, (meta) => this.calls.relatedTo(meta)),
+          ),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
       });
@@ -369,9 +368,10 @@ export class Server {
     void this.restart(`unresponsive (it ${why})`);
   }
 
-  private setupClient(client: Client): void {
+  private setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void {
     installClientHandlers(client, {
       server: this.name,
+      ...(taskStore ? { taskStore } : {}),
       roots: this.ctx.options.roots,
       elicitation: this.ctx.options.elicitation,
       log: this.log,
@@ -384,7 +384,7 @@ export class Server {
         if (kind === 'tools') this.tools = wrapTools(this.name, list as Tool[], this.ctx.takenNames(this));
         else if (kind === 'resources') this.resources = wrapResources(this.name, list as Resource[]);
         else if (kind === 'resourceTemplates')
-          this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplate[]);
+          this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplateType[]);
         else this.prompts = wrapPrompts(this.name, list as Prompt[]);
         this.log.debug(`${kind} list changed`);
         this.ctx.changed(this);

@@ -4,9 +4,9 @@
  * grandchildren behind, so we spawn ourselves: own process group, bounded stderr, tolerant stdout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { Logger } from '../ports.js';
 import { redactString } from '../redact.js';
 import { HostError } from './errors.js';

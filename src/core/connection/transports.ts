@@ -1,9 +1,6 @@
 /** Builds the transport for one server definition. Everything protocol-level is the SDK's. */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { SSEClientTransport, StreamableHTTPClientTransport, InMemoryTransport } from '@modelcontextprotocol/client';
+import type { Transport, OAuthClientProvider } from '@modelcontextprotocol/client';
 import { authFetchFor } from '../auth/index.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../ports.js';

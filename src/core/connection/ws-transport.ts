@@ -4,9 +4,9 @@
  * One JSON-RPC message per text frame, subprotocol `mcp`.
  */
 import WebSocket from 'ws';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
+import type { Transport, JSONRPCMessage, OAuthClientProvider } from '@modelcontextprotocol/client';
 
 export interface WebSocketTransportOptions {
   headers?: Record<string, string>;

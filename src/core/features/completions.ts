@@ -2,7 +2,7 @@
  * Argument completion (`completion/complete`) for prompt arguments and resource-template
  * variables; `context.arguments` carries the values already given so a server can narrow down.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 
 export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
 

@@ -4,15 +4,15 @@
  * `setup` (handlers on a fresh client), `connected` (set the log level, start pinging,
  * re-subscribe), and `callTool` (plain or as a task).
  */
-import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CreateMessageRequestSchema,
-  type CallToolResult,
-  type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Client,
+  ClientOptions,
+  RequestOptions,
+  CallToolResult,
+  ClientCapabilities,
+} from '@modelcontextprotocol/client';
 import type { HostTool } from '../host-api.js';
+import { ClientTaskStore } from './client-task-store.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import type { RelatedCalls } from '../connection/in-flight.js';
 import { applyLogLevel, installLogging } from './logging.js';
@@ -34,7 +34,7 @@ export type { RunningTask } from './tasks.js';
 export class ClientFeatures {
   readonly tasks = new TaskRegistry();
   readonly subscriptions = new ResourceSubscriptions();
-  private readonly stores = new WeakMap<Client, InMemoryTaskStore>();
+  private readonly stores = new WeakMap<Client, ClientTaskStore>();
 
   constructor(
     private readonly o: FeatureOptions,
@@ -53,35 +53,42 @@ export class ClientFeatures {
     return caps;
   }
 
-  /** Options for the SDK Client: a task store of its own, so a server can poll our client tasks. */
+  /** Options for the SDK Client beyond the host's own. */
   clientOptions(): Partial<ClientOptions> {
-    return this.tasksEnabled ? { taskStore: new InMemoryTaskStore() } : {};
+    return {};
   }
 
-  /** `relate` says which requests a server's question may belong to (connection/in-flight.ts). */
+  /**
+   * `relate` says which requests a server's question may belong to (connection/in-flight.ts).
+   * Returns the client's task store (a server may poll our client tasks), when tasks are on.
+   */
   setup(
     server: string,
     client: Client,
     log: Logger,
-    taskStore?: unknown,
     relate?: (meta: Record<string, unknown> | undefined) => RelatedCalls,
-  ): void {
-    if (taskStore instanceof InMemoryTaskStore) this.stores.set(client, taskStore);
+  ): ClientTaskStore | undefined {
+    const store = this.tasksEnabled ? new ClientTaskStore() : undefined;
+    if (store) {
+      store.install(client);
+      this.stores.set(client, store);
+    }
     installLogging(client, log, this.o.onServerLog && ((m) => this.o.onServerLog!(server, m)));
     this.subscriptions.install(server, client, log);
     const sampling = this.o.sampling;
     if (sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => {
+      client.setRequestHandler('sampling/createMessage', (req, ctx) => {
         log.info(`sampling request (${req.params.messages.length} messages, up to ${req.params.maxTokens} tokens)`);
         const related = relate?.(req.params._meta);
         return answerMaybeAsTask(
           req.params,
-          extra,
-          () => sampling.createMessage(server, req.params, extra.signal, related),
+          store,
+          () => sampling.createMessage(server, req.params, ctx.mcpReq.signal, related),
           log,
         ) as never;
       });
     }
+    return store;
   }
 
   /** After initialize and the lists: returns what must stop when the connection goes. */
@@ -134,6 +141,6 @@ export class ClientFeatures {
         ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
       });
     }
-    return client.callTool({ name: tool.name, arguments: args }, undefined, opts) as Promise<CallToolResult>;
+    return client.callTool({ name: tool.name, arguments: args }, opts) as Promise<CallToolResult>;
   }
 }

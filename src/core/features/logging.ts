@@ -2,8 +2,7 @@
  * Server logging (`notifications/message`, `logging/setLevel`): each message goes to the server's
  * own log at the matching level, with its logger name, so a server's logs sit beside its stderr.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
 import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
 import type { Logger } from '../ports.js';
 import type { ServerLogMessage } from './types.js';
@@ -46,7 +45,7 @@ export function formatLogMessage(m: ServerLogMessage): string {
 }
 
 export function installLogging(client: Client, log: Logger, onMessage?: (m: ServerLogMessage) => void): void {
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/message', (n) => {
     const m: ServerLogMessage = {
       level: n.params.level,
       data: n.params.data,

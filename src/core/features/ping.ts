@@ -3,7 +3,7 @@
  * interval is reported unresponsive (the manager then reconnects it). An error reply is an
  * answer, so only a timeout counts; a closed connection ends the loop quietly.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { isRequestTimeout } from '../connection/errors.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 

@@ -5,11 +5,8 @@
  * answers only that request. Sampling without a model (issue 18, as the MCP Inspector allows):
  * the user may write the reply instead, by choice or when no language model is available.
  */
-import {
-  McpError,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/server';
 import type { SamplingPort } from './types.js';
 
 /** Error code the spec's examples use for a request the user rejected. */
@@ -90,19 +87,25 @@ export function withSamplingConsent(
         if (answer === 'write' && manual) {
           const reply = await manual.write(server, params, signal);
           if (reply) return reply;
-          throw new McpError(
+          throw new ProtocolError(
             USER_REJECTED,
             `The user cancelled writing the reply to the sampling request from ${server}.`,
           );
         }
         if (answer === 'always') await store.allowAlways(server);
         else if (answer !== 'once')
-          throw new McpError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
+          throw new ProtocolError(USER_REJECTED, `The user declined the sampling request from ${server}.`);
       }
       try {
         return await model.createMessage(server, params, signal);
       } catch (e) {
-        if (!manual || !prompt.offerManualReply || !(e instanceof McpError) || e.code !== NO_MODEL || signal.aborted)
+        if (
+          !manual ||
+          !prompt.offerManualReply ||
+          !(e instanceof ProtocolError) ||
+          e.code !== NO_MODEL ||
+          signal.aborted
+        )
           throw e;
         if (!(await prompt.offerManualReply(server, e.message.replace(/^MCP error -?\d+: /, ''), signal))) throw e;
         const reply = await manual.write(server, params, signal);

@@ -3,8 +3,7 @@
  * `notifications/resources/updated` reaches every listener of that URI, and a reconnect
  * re-subscribes what is still open. One `resources/subscribe` per (server, URI), however many listen.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Disposable, Logger } from '../ports.js';
 
 type Listener = (uri: string) => void;
@@ -19,7 +18,7 @@ export class ResourceSubscriptions {
   }
 
   install(server: string, client: Client, log: Logger): void {
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
       const set = this.listeners.get(server)?.get(n.params.uri);
       log.debug(`resource updated: ${n.params.uri}${set ? '' : ' (nobody listening)'}`);
       for (const l of set ?? []) l(n.params.uri);

@@ -1,20 +1,28 @@
 /**
  * Tasks (2025-11-25, SEP-1686) on both sides of the connection:
- * - a tool whose `execution.taskSupport` allows it runs as a task through the SDK's experimental
- *   task client (`callToolStream`: `tools/call` with `task`, then `tasks/get` polls, then
- *   `tasks/result`); the running ones are listed in a `TaskRegistry`, and cancelling sends `tasks/cancel`;
+ * - a tool whose `execution.taskSupport` allows it runs as a task (`tools/call` with `task`, then
+ *   `tasks/get` polls, then `tasks/result`); the running ones are listed in a `TaskRegistry`, and
+ *   cancelling sends `tasks/cancel`;
  * - a server's task-augmented `elicitation/create` or `sampling/createMessage` is answered with a
- *   task of ours (the SDK's in-memory task store serves `tasks/get`/`tasks/result` to the server).
+ *   task of ours (a `ClientTaskStore`, client-task-store.ts, serves `tasks/get`/`tasks/result`).
+ * SDK v2 dropped its experimental task layer (SEP-2663), so the 2025-11-25 wire is spoken here
+ * with the SDK's deprecated task schemas, on legacy connections only.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolResultSchema,
-  type CallToolResult,
-  type ClientCapabilities,
-  type Result,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  CancelTaskResultSchema,
+  CreateTaskResultSchema,
+  GetTaskResultSchema,
+} from '@modelcontextprotocol/core';
+import type {
+  Client,
+  RequestOptions,
+  CallToolResult,
+  ClientCapabilities,
+  Result,
+  Tool,
+} from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { HostError } from '../connection/errors.js';
 import { Emitter } from '../events.js';
 import type { Logger } from '../ports.js';
@@ -100,7 +108,7 @@ export async function callToolAsTask(
     if (!taskId) return;
     cancelledHere = true;
     try {
-      await client.experimental.tasks.cancelTask(taskId);
+      await client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema);
       o.log.info(`task ${taskId} (${params.name}) cancelled`);
     } catch (err) {
       o.log.warn(`tasks/cancel ${taskId} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -113,38 +121,48 @@ export async function callToolAsTask(
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   let startedAt = o.now();
   try {
-    // The stream polls with the request options; its own timeout applies to each poll, not the whole task.
-    for await (const m of client.experimental.tasks.callToolStream(params, CallToolResultSchema, {
-      ...opts,
-      task: {},
-    })) {
-      if (m.type === 'taskCreated' || m.type === 'taskStatus') {
-        if (m.type === 'taskCreated') {
-          taskId = m.task.taskId;
-          startedAt = o.now();
-          o.log.info(`tool ${params.name} runs as task ${taskId}`);
-        }
-        const t: RunningTask = {
-          server: o.server,
-          tool: params.name,
-          taskId: m.task.taskId,
-          status: m.task.status,
-          startedAt,
-          ...(m.task.statusMessage ? { statusMessage: m.task.statusMessage } : {}),
-        };
-        if (t.status === 'working' || t.status === 'input_required') o.registry.set(t, cancel);
-        o.onStatus?.(t);
-      } else if (m.type === 'result') {
-        return m.result as CallToolResult;
-      } else {
-        if (cancelledHere)
-          throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`, undefined, {
-            cause: m.error,
-          });
-        throw m.error;
+    const report = (task: { taskId: string; status: TaskStatus; statusMessage?: string }): void => {
+      const t: RunningTask = {
+        server: o.server,
+        tool: params.name,
+        taskId: task.taskId,
+        status: task.status,
+        startedAt,
+        ...(task.statusMessage ? { statusMessage: task.statusMessage } : {}),
+      };
+      if (t.status === 'working' || t.status === 'input_required') o.registry.set(t, cancel);
+      o.onStatus?.(t);
+    };
+    const fail = (message: string): never => {
+      if (cancelledHere) throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, message);
+    };
+    // Each poll gets the request options' own timeout, not the whole task.
+    const created = await client.request(
+      { method: 'tools/call', params: { ...params, task: {} } },
+      CreateTaskResultSchema,
+      opts,
+    );
+    taskId = created.task.taskId;
+    startedAt = o.now();
+    o.log.info(`tool ${params.name} runs as task ${taskId}`);
+    report(created.task);
+    for (;;) {
+      const task = await client.request({ method: 'tasks/get', params: { taskId } }, GetTaskResultSchema, opts);
+      report(task);
+      // `input_required`: tasks/result carries the server's questions to us and blocks until the end.
+      if (task.status === 'completed' || task.status === 'input_required') {
+        return (await client.request(
+          { method: 'tasks/result', params: { taskId } },
+          CallToolResultSchema,
+          opts,
+        )) as CallToolResult;
       }
+      if (task.status === 'failed') fail(`Task ${taskId} failed`);
+      if (task.status === 'cancelled') fail(`Task ${taskId} was cancelled`);
+      await waitFor(task.pollInterval ?? 1000, opts.signal);
+      opts.signal?.throwIfAborted();
     }
-    throw new Error(`task for ${params.name} ended without a result`);
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     // The call ends only once the server heard the cancel, so a retry never races the old task.
@@ -153,34 +171,43 @@ export async function callToolAsTask(
   }
 }
 
-interface TaskExtra {
-  taskStore?: {
-    createTask(o: { ttl?: number | null; pollInterval?: number }): Promise<{ taskId: string }>;
-    storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result): Promise<void>;
-    updateTaskStatus(taskId: string, status: TaskStatus, statusMessage?: string): Promise<void>;
-  };
+/** Waits `ms` between polls; an abort ends the wait at once. */
+function waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
+/** The part of a client task store `answerMaybeAsTask` needs (client-task-store.ts). */
+export interface TaskAnswerStore {
+  createTask(o: { ttl?: number | null; pollInterval?: number }): { taskId: string };
+  storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result): void;
+}
 /**
  * Answers a server's request: directly, or (when it asked for a task and a store is there) with a
  * task whose result is stored when `work` settles. A failure becomes a failed task carrying the message.
  */
 export async function answerMaybeAsTask<R extends Result>(
   params: { task?: { ttl?: number } } | undefined,
-  extra: TaskExtra,
+  store: TaskAnswerStore | undefined,
   work: () => Promise<R>,
   log: Logger,
 ): Promise<R | { task: unknown }> {
-  const store = extra.taskStore;
   if (!params?.task || !store) return work();
-  const task = await store.createTask({ ttl: params.task.ttl ?? 60_000, pollInterval: 500 });
+  const task = store.createTask({ ttl: params.task.ttl ?? 60_000, pollInterval: 500 });
   void work()
     .then(
       (result) => store.storeTaskResult(task.taskId, 'completed', result),
-      async (err: unknown) => {
+      (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
         log.warn(`client task ${task.taskId} failed: ${message}`);
-        await store.storeTaskResult(task.taskId, 'failed', {
+        store.storeTaskResult(task.taskId, 'failed', {
           content: [{ type: 'text', text: message }],
           isError: true,
         });

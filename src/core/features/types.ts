@@ -2,7 +2,7 @@
  * Ports and options of the protocol features beyond tools/resources/prompts (sampling, logging,
  * ping, tasks). Front ends fill `HostOptions.features`; everything here is optional.
  */
-import type { CreateMessageRequestParams, CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams, CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
 import type { RelatedCalls } from '../connection/in-flight.js';
 
 /** A log message a server sent (`notifications/message`). */

@@ -10,16 +10,15 @@
  * the capability) it goes to the fallback, the editor's own UI (sampling: consent, then a language
  * model or the user's own reply): never to an agent it may not belong to.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  McpError,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitResult,
-  type LoggingMessageNotification,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type {
+  Server,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitResult,
+  LoggingMessageNotification,
+  RequestId,
+} from '@modelcontextprotocol/server';
 import type { CallOrigin, ElicitationPort, RelatedCalls } from '../host-api.js';
 import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
@@ -131,8 +130,8 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     }
     if (this.samplingFallback)
       return this.samplingFallback.createMessage(server, params, signal ?? new AbortController().signal, related);
-    throw new McpError(
-      ErrorCode.InvalidRequest,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
       `no model is available to ${server}: sampling works only during a request from one agent that supports it`,
     );
   }

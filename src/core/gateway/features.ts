@@ -5,14 +5,8 @@
  * subscribed, under the URI that agent used. `completion/complete` for a gateway prompt or resource
  * template goes to the server that offers it, under the server's own name or template.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CompleteRequestSchema,
-  ErrorCode,
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ConnectionManager } from '../connection/manager.js';
 import { completeArgument, type CompletionRef, type CompletionResult } from '../features/completions.js';
 import { ResourceSubscriptions } from '../features/subscriptions.js';
@@ -52,7 +46,10 @@ export function gatewayFeatures(host: ConnectionManager): GatewayFeatures {
         }),
       );
       if (!sub.subscribed)
-        throw new McpError(ErrorCode.InvalidParams, `${server} does not support resource subscriptions (${uri})`);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `${server} does not support resource subscriptions (${uri})`,
+        );
       return sub;
     },
   };
@@ -74,11 +71,12 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
     rec.sub?.dispose();
   };
 
-  agent.setRequestHandler(SubscribeRequestSchema, async (req) => {
+  agent.setRequestHandler('resources/subscribe', async (req) => {
     const uri = req.params.uri;
     if (subs.has(uri)) return {};
     const target = resolveResourceUri(catalog(), uri);
-    if (!target) throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
+    if (!target)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
     const rec: { sub?: Disposable; gone: boolean } = { gone: false };
     subs.set(uri, rec);
     try {
@@ -91,38 +89,38 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
       else rec.sub = sub;
     } catch (err) {
       if (subs.get(uri) === rec) subs.delete(uri);
-      throw err instanceof McpError
+      throw err instanceof ProtocolError
         ? err
-        : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
+        : new ProtocolError(ProtocolErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     }
     return {};
   });
 
-  agent.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+  agent.setRequestHandler('resources/unsubscribe', (req) => {
     const rec = subs.get(req.params.uri);
     subs.delete(req.params.uri);
     if (rec) end(rec);
     return {};
   });
 
-  agent.setRequestHandler(CompleteRequestSchema, async (req, extra) => {
+  agent.setRequestHandler('completion/complete', async (req, ctx) => {
     const { ref, argument, context } = req.params;
     const c = catalog();
     let server: string;
     let upstream: CompletionRef;
     if (ref.type === 'ref/prompt') {
       const p = c.prompts.find((x) => x.name === ref.name);
-      if (!p) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${ref.name}"`);
+      if (!p) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${ref.name}"`);
       server = p.prompt.server;
       upstream = { type: 'ref/prompt', name: p.prompt.name };
     } else {
       const t = c.templates.find((x) => x.uriTemplate === ref.uri);
-      if (!t) throw new McpError(ErrorCode.InvalidParams, `no exposed resource template ${ref.uri}`);
+      if (!t) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed resource template ${ref.uri}`);
       server = t.template.server;
       upstream = { type: 'ref/resource', uri: t.template.uriTemplate };
     }
     try {
-      const r = await features.complete(server, upstream, argument, context?.arguments, extra.signal);
+      const r = await features.complete(server, upstream, argument, context?.arguments, ctx.mcpReq.signal);
       return {
         completion: {
           values: r.values,
@@ -131,9 +129,9 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
         },
       };
     } catch (err) {
-      throw err instanceof McpError
+      throw err instanceof ProtocolError
         ? err
-        : new McpError(ErrorCode.InternalError, err instanceof Error ? err.message : String(err));
+        : new ProtocolError(ProtocolErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     }
   });
 

@@ -4,22 +4,8 @@
  * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  type CallToolResult,
-  type RequestId,
-  type ServerNotification,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Transport, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
@@ -185,25 +171,17 @@ export class Gateway {
     await server.connect(transport);
   }
 
-  private callOptions(
-    agent: Agent,
-    extra: {
-      signal: AbortSignal;
-      requestId: RequestId;
-      _meta?: { progressToken?: string | number };
-      sendNotification: (n: ServerNotification) => Promise<void>;
-    },
-  ): CallOptions {
-    const token = extra._meta?.progressToken;
+  private callOptions(agent: Agent, ctx: ServerContext): CallOptions {
+    const token = ctx.mcpReq._meta?.progressToken;
     // The origin lets the bridge send a server's question back to this agent request.
     const opts: CallOptions = {
-      signal: extra.signal,
-      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, extra.requestId) } : {}),
+      signal: ctx.mcpReq.signal,
+      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, ctx.mcpReq.id) } : {}),
     };
     if (token !== undefined) {
       opts.onProgress = (p) => {
-        extra
-          .sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } })
+        ctx.mcpReq
+          .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
           .catch(() => undefined);
       };
     }
@@ -217,7 +195,7 @@ export class Gateway {
 
   private install(agent: Agent): void {
     const s = agent.server;
-    s.setRequestHandler(ListToolsRequestSchema, () => ({
+    s.setRequestHandler('tools/list', () => ({
       tools: this.catalog.tools.map(({ name, tool }) => ({
         name,
         ...(tool.title !== undefined ? { title: tool.title } : {}),
@@ -227,10 +205,10 @@ export class Gateway {
         annotations: tool.annotations,
       })),
     }));
-    s.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
       const entry = this.catalog.tools.find((t) => t.name === req.params.name);
-      if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const opts = this.callOptions(agent, extra);
+      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
+      const opts = this.callOptions(agent, ctx);
       try {
         const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
         return {
@@ -243,7 +221,7 @@ export class Gateway {
         return { content: [{ type: 'text', text: errorText(err) }], isError: true };
       }
     });
-    s.setRequestHandler(ListPromptsRequestSchema, () => ({
+    s.setRequestHandler('prompts/list', () => ({
       prompts: this.catalog.prompts.map(({ name, prompt }) => ({
         name,
         ...(prompt.title !== undefined ? { title: prompt.title } : {}),
@@ -251,11 +229,11 @@ export class Gateway {
         arguments: prompt.arguments,
       })),
     }));
-    s.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
+    s.setRequestHandler('prompts/get', async (req, ctx) => {
       const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
-      if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
+      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
       const server = entry.prompt.server;
-      const opts = this.callOptions(agent, extra);
+      const opts = this.callOptions(agent, ctx);
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
@@ -266,10 +244,10 @@ export class Gateway {
           });
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
-        throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
+        throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
       }
     });
-    s.setRequestHandler(ListResourcesRequestSchema, () => ({
+    s.setRequestHandler('resources/list', () => ({
       resources: this.catalog.resources.map(({ uri, resource: r }) => ({
         uri,
         name: r.name,
@@ -278,7 +256,7 @@ export class Gateway {
         ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
       })),
     }));
-    s.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    s.setRequestHandler('resources/templates/list', () => ({
       resourceTemplates: this.catalog.templates.map(({ uriTemplate, template: t }) => ({
         uriTemplate,
         name: t.name,
@@ -287,11 +265,14 @@ export class Gateway {
         ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}),
       })),
     }));
-    s.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+    s.setRequestHandler('resources/read', async (req, ctx) => {
       const target = resolveResourceUri(this.catalog, req.params.uri);
       if (!target)
-        throw new McpError(ErrorCode.InvalidParams, `no exposed server offers the resource ${req.params.uri}`);
-      const opts = this.callOptions(agent, extra);
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `no exposed server offers the resource ${req.params.uri}`,
+        );
+      const opts = this.callOptions(agent, ctx);
       try {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);
         const wrapped = req.params.uri !== target.uri;
@@ -299,7 +280,7 @@ export class Gateway {
         const map = (u: string): string => (wrapped ? wrapUri(target.server, u) : this.mapUri(target.server)(u));
         return { contents: await toWireResourceContents(r, { mapUri: map }) };
       } catch (err) {
-        throw err instanceof McpError ? err : new McpError(ErrorCode.InternalError, errorText(err));
+        throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
       }
     });
   }

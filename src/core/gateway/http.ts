@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
@@ -42,7 +42,7 @@ function refuse(res: ServerResponse, status: number, message: string): void {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   /** Requests (including a long-lived GET stream) open right now. */
   open: number;
   lastUsed: number;
@@ -121,7 +121,7 @@ export class GatewayHttpServer {
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, open: 0, lastUsed: Date.now() });

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { Emitter, type Event } from '../events.js';
@@ -62,10 +62,7 @@ interface Client {
   agentPid?: number;
 }
 
-const IdeConnectedNotification = z.object({
-  method: z.literal('ide_connected'),
-  params: z.object({ pid: z.number().int().optional() }).passthrough().optional(),
-});
+const IdeConnectedParams = z.object({ pid: z.number().int().optional() }).passthrough();
 
 export class IdeServer {
   private readonly clients = new Set<Client>();
@@ -249,9 +246,9 @@ export class IdeServer {
       const info = mcp.server.getClientVersion();
       this.opts.logger.info(`IDE server: agent initialized (${info?.name ?? '?'} ${info?.version ?? ''})`);
     };
-    mcp.server.setNotificationHandler(IdeConnectedNotification, (n) => {
+    mcp.server.setNotificationHandler('ide_connected', { params: IdeConnectedParams }, (params) => {
       if (!client.initialized) return;
-      client.agentPid = n.params?.pid;
+      client.agentPid = params.pid;
       this.opts.logger.info(`IDE server: agent announced itself (pid ${client.agentPid ?? '?'})`);
     });
     mcp.server.onerror = (err) => this.opts.logger.debug(`IDE server: ${err.message}`);

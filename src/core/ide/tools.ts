@@ -3,8 +3,7 @@
  * agent connection. Names, argument names and result shapes follow the protocol agents already
  * speak, so they stay exactly as the agent expects (including `close_tab`'s snake case).
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Logger } from '../ports.js';
 import type { DiffOutcome, EditorPort, IdeSelection } from './editor-port.js';
@@ -51,9 +50,9 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     {
       description:
         'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
-      inputSchema: {
+      inputSchema: z.object({
         uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
-      },
+      }),
       annotations: readOnly,
     },
     ({ uri }) => json(editor.diagnostics(uri)),
@@ -63,7 +62,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'openFile',
     {
       description: 'Open a file in the editor, optionally selecting the text from startText to endText.',
-      inputSchema: {
+      inputSchema: z.object({
         filePath: z.string().min(1).describe('Absolute path, or relative to the first workspace folder'),
         preview: z.boolean().default(false).describe('Open as a preview tab'),
         startText: z.string().optional().describe('Select from the first occurrence of this text'),
@@ -73,7 +72,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
           .boolean()
           .default(true)
           .describe('Focus the editor; false opens it in the background and returns details'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async (args) => {
@@ -100,16 +99,16 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     {
       description:
         'Show a diff of a proposed change for the user to accept or reject. Blocks until the user decides: returns FILE_SAVED and the final contents (with any edits the user made to the proposal), or DIFF_REJECTED and the tab name. The editor does not write the file: on FILE_SAVED the caller writes the returned contents to new_file_path.',
-      inputSchema: {
+      inputSchema: z.object({
         old_file_path: z.string().min(1).describe('The file as it is now (may not exist yet)'),
         new_file_path: z.string().min(1).describe('Where the caller will write the accepted contents'),
         new_file_contents: z.string().describe('The proposed contents'),
         tab_name: z.string().min(1).describe('Title of the diff tab; close_tab uses it'),
-      },
+      }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     },
     async (args, extra) => {
-      // The SDK aborts extra.signal when the agent disconnects or cancels; the diff must not outlive it.
+      // The SDK aborts the request's signal when the agent disconnects or cancels; the diff must not outlive it.
       const outcome = await Promise.race([
         editor.openDiff(
           {
@@ -118,9 +117,9 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
             newFileContents: args.new_file_contents,
             tabName: args.tab_name,
           },
-          extra.signal,
+          extra.mcpReq.signal,
         ),
-        aborted(extra.signal),
+        aborted(extra.mcpReq.signal),
       ]);
       ctx.logger.info(`IDE diff "${args.tab_name}": ${outcome.kind}`);
       if (outcome.kind === 'accepted') return text('FILE_SAVED', outcome.contents);
@@ -130,7 +129,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
 
   server.registerTool(
     'getCurrentSelection',
-    { description: 'The selection in the active editor.', inputSchema: {}, annotations: readOnly },
+    { description: 'The selection in the active editor.', inputSchema: z.object({}), annotations: readOnly },
     () => {
       const sel = editor.currentSelection();
       return json(sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' });
@@ -141,7 +140,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'getLatestSelection',
     {
       description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: readOnly,
     },
     () => {
@@ -152,13 +151,13 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
 
   server.registerTool(
     'getOpenEditors',
-    { description: 'The open editor tabs.', inputSchema: {}, annotations: readOnly },
+    { description: 'The open editor tabs.', inputSchema: z.object({}), annotations: readOnly },
     () => json({ tabs: editor.openEditors() }),
   );
 
   server.registerTool(
     'getWorkspaceFolders',
-    { description: 'The workspace folders open in the editor.', inputSchema: {}, annotations: readOnly },
+    { description: 'The workspace folders open in the editor.', inputSchema: z.object({}), annotations: readOnly },
     () => {
       const folders = editor.workspaceFolders();
       return json({ success: true, folders, rootPath: folders[0]?.path ?? null });
@@ -169,7 +168,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'checkDocumentDirty',
     {
       description: 'Whether an open document has unsaved changes.',
-      inputSchema: { filePath: z.string().min(1).describe('Absolute path of the document') },
+      inputSchema: z.object({ filePath: z.string().min(1).describe('Absolute path of the document') }),
       annotations: readOnly,
     },
     ({ filePath }) => {
@@ -183,7 +182,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'saveDocument',
     {
       description: 'Save an open document.',
-      inputSchema: { filePath: z.string().min(1).describe('Absolute path of the document') },
+      inputSchema: z.object({ filePath: z.string().min(1).describe('Absolute path of the document') }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ filePath }) => {
@@ -197,7 +196,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'close_tab',
     {
       description: 'Close the tab with this name (e.g. a diff opened by openDiff).',
-      inputSchema: { tab_name: z.string().min(1) },
+      inputSchema: z.object({ tab_name: z.string().min(1) }),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ tab_name }) => {
@@ -210,7 +209,7 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     'closeAllDiffTabs',
     {
       description: 'Close every diff tab opened through openDiff.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async () => text(`CLOSED_${await editor.closeAllDiffTabs()}_DIFF_TABS`),
@@ -221,12 +220,12 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
     {
       description:
         "Run Python code in the active Jupyter notebook's kernel and return its output. Needs an open notebook with a kernel.",
-      inputSchema: { code: z.string().min(1).describe('The code to run') },
+      inputSchema: z.object({ code: z.string().min(1).describe('The code to run') }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
-    async ({ code }, extra) => {
+    async ({ code }, ctx) => {
       try {
-        const outputs = await editor.executeCode(code, extra.signal);
+        const outputs = await editor.executeCode(code, ctx.mcpReq.signal);
         if (outputs.length === 0) return text('(no output)');
         return {
           content: outputs.map((o) =>

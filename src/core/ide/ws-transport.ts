@@ -4,8 +4,8 @@
  * peer is answered with a JSON-RPC error (or dropped when it looks like a response) and never
  * reaches the protocol layer, so one bad frame cannot take the connection down.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import WebSocket from 'ws';
 
 const PARSE_ERROR = -32700;

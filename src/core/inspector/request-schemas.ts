@@ -4,7 +4,7 @@
  * completion for "Send Request…".
  */
 import { z } from 'zod';
-import { ClientRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema } from '@modelcontextprotocol/core';
 
 interface RequestOption {
   shape: { method: { value: string }; params?: z.ZodType };

@@ -1,5 +1,6 @@
 /** The pure half of the manual sampling reply (src/extension/inspector/sampling.ts): the document and its check. */
-import { CreateMessageResultSchema, type CreateMessageRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest } from '@modelcontextprotocol/server';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/core';
 import { summarizeSamplingRequest } from '../features/sampling.js';
 
 /** The `model` a hand-written reply names: no model wrote it. */

@@ -4,7 +4,7 @@
  * `attach` for every new transport; whether a message is kept is decided when it passes, so
  * turning tracing on or off needs no reconnect.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
 import { secretValuesOf } from '../redact.js';

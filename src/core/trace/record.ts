@@ -2,7 +2,7 @@
  * One traced JSON-RPC message and the pure helpers around it: classifying a message, pairing a
  * response with its request (for the duration), redaction and NDJSON. No I/O here.
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { REDACTED, redactValue } from '../redact.js';
 
 /** `out`: host → server; `in`: server → host. */

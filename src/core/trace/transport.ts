@@ -3,8 +3,7 @@
  * what the host writes, `onmessage` what it reads. Working at this level covers every transport
  * kind (stdio, SSE, Streamable HTTP, WebSocket, in-process) with one piece of code.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { TraceDirection } from './record.js';
 
 export type MessageObserver = (direction: TraceDirection, message: JSONRPCMessage) => void;

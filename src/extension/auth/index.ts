@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import {
   AuthError,
   createHostAuth,

@@ -27,7 +27,7 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
     const external = await vscode.env.asExternalUri(internal);
     const waiters = this.waiters;
     let current: ((uri: vscode.Uri) => void) | undefined;
-    return {
+    const session: RedirectSession = {
       redirectUrl: external.toString(true),
       close: async () => {
         if (current) waiters.delete(current);
@@ -70,6 +70,8 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
             } else if (!code) {
               finish(() => reject(new AuthError('denied', 'The redirect carried no authorization code.')));
             } else {
+              const iss = p.get('iss');
+              if (iss !== null) session.issuer = iss;
               finish(() => resolve(code));
             }
           };
@@ -77,6 +79,7 @@ export class UriRedirectReceiver implements RedirectReceiver, vscode.UriHandler,
         });
       },
     };
+    return session;
   }
 
   dispose(): void {

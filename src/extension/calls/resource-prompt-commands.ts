@@ -4,7 +4,7 @@
  * under progress, open a read-only result.
  */
 import * as vscode from 'vscode';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/server';
 import type { HostPrompt, HostResource, HostResourceTemplate } from '../../core/host-api.js';
 import { collectForm } from '../../core/calls/collect.js';
 import { promptPlainText, renderFailure, renderPrompt, renderResource } from '../../core/calls/render-markdown.js';

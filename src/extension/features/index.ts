@@ -3,7 +3,7 @@
  * the running-tasks list and sampling consent revocation (server details: src/extension/inspector).
  */
 import * as vscode from 'vscode';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { FeatureOptions, RunningTask } from '../../core/features/index.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';

@@ -5,12 +5,8 @@
  * Without a model (or by choice) the user writes the reply in a JSON editor (src/extension/inspector/sampling.ts).
  */
 import * as vscode from 'vscode';
-import {
-  McpError,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type SamplingMessage,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/server';
 import {
   NO_MODEL,
   pickModel,
@@ -132,7 +128,7 @@ export const lmSamplingModel: SamplingPort = {
     const models = await vscode.lm.selectChatModels({});
     const model = pickModel(models, p.modelPreferences?.hints);
     if (!model)
-      throw new McpError(
+      throw new ProtocolError(
         NO_MODEL,
         'No language model is available in this editor to serve the sampling request (install or sign in to a chat model provider).',
       );
@@ -190,7 +186,7 @@ export const lmSamplingModel: SamplingPort = {
       return { role: 'assistant', model: model.id, stopReason, content: { type: 'text', text } };
     } catch (e) {
       if (e instanceof vscode.LanguageModelError)
-        throw new McpError(NO_MODEL, `The language model refused the request: ${e.message} (${e.code})`);
+        throw new ProtocolError(NO_MODEL, `The language model refused the request: ${e.message} (${e.code})`);
       throw e;
     } finally {
       cts.dispose();

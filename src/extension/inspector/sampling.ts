@@ -5,11 +5,8 @@
  * themselves. Nothing here declares the sampling capability or talks to a server.
  */
 import type * as vscode from 'vscode';
-import {
-  CreateMessageResultSchema,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/server';
+import { CreateMessageResultSchema } from '@modelcontextprotocol/core';
 import { checkSamplingReply, samplingReplyDocument } from '../../core/inspector/sampling-reply.js';
 import { editJsonDocument } from '../calls/json-editor.js';
 

@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 export interface TokenServer {
@@ -42,10 +42,10 @@ export async function startTokenServer(token: string): Promise<TokenServer> {
       const mcp = new McpServer({ name: 'secure-echo', version: '1.0.0' });
       mcp.registerTool(
         'echo',
-        { description: 'Echoes the message', inputSchema: { message: z.string() } },
+        { description: 'Echoes the message', inputSchema: z.object({ message: z.string() }) },
         ({ message }) => ({ content: [{ type: 'text', text: message }] }),
       );
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, await body(req));

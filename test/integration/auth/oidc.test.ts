@@ -5,10 +5,12 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  Client,
+  UnauthorizedError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost } from '../../../src/core/host.js';
 import { mkdtempSync } from 'node:fs';
@@ -152,7 +154,12 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
     assert.ok((url.searchParams.get('state') ?? '').length >= 32, 'a long random state');
     assert.equal(url.searchParams.get('resource'), fx.mcpUrl, 'RFC 8707 resource sent');
-    assert.equal(url.searchParams.get('scope'), 'mcp:tools', 'scope from the WWW-Authenticate challenge');
+    // SDK v2 adds offline_access where the authorization server offers it (SEP-2207), for a refresh token.
+    assert.equal(
+      url.searchParams.get('scope'),
+      'mcp:tools offline_access',
+      'scope from the WWW-Authenticate challenge, plus offline_access',
+    );
     assert.match(url.searchParams.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
 
     const browserPage = (await s.browsing[0]) as { status: number; body: string };

@@ -4,9 +4,8 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import type { Transport, Tool } from '@modelcontextprotocol/server';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { MemoryLogger, def, tempDir, textOf } from './helpers.js';
 
@@ -23,11 +22,11 @@ const pages: Tool[][] = [
 
 async function startPagedServer(transport: Transport): Promise<void> {
   const server = new Server({ name: 'paged', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async (req) => {
+  server.setRequestHandler('tools/list', async (req) => {
     const page = Number(req.params?.cursor ?? '0');
     return { tools: pages[page]!, nextCursor: page + 1 < pages.length ? String(page + 1) : undefined };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler('tools/call', async (req) => {
     // Both tools break their own output schema: `n` must be a number.
     if (req.params.arguments?.['valid'])
       return { content: [{ type: 'text', text: 'ok' }], structuredContent: { n: 1 } };

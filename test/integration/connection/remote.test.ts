@@ -5,11 +5,10 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Emitter } from '../../../src/core/events.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { createHost, type ConnectionManager, type HostError } from '../../../src/core/host.js';
 import {
   MemoryLogger,
@@ -225,7 +224,7 @@ describe('client capabilities through the host', () => {
         id: 'caps',
         async start(transport: Transport) {
           const server = new McpServer({ name: 'caps', version: '1.0.0' });
-          server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+          server.server.setNotificationHandler('notifications/roots/list_changed', async () => {
             rootsChanged++;
             heardRootsChanged();
           });
@@ -274,7 +273,7 @@ describe('in-process servers', () => {
         async start(transport: Transport) {
           instances++;
           const server = new McpServer({ name: 'inproc', version: '1.0.0' });
-          server.registerTool('double', { inputSchema: { n: z.number() } }, async ({ n }) => ({
+          server.registerTool('double', { inputSchema: z.object({ n: z.number() }) }, async ({ n }) => ({
             content: [{ type: 'text', text: String(n * 2) }],
           }));
           await server.connect(transport);

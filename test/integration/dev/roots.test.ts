@@ -3,9 +3,8 @@
 // server as roots/list_changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
 import { Emitter } from '../../../src/core/events.js';
 import { createHost } from '../../../src/core/host.js';
 import { MemoryLogger, def, tempDir, textOf } from '../connection/helpers.js';
@@ -28,7 +27,7 @@ test('each server lists its own extra roots besides the workspace folders; addin
       id: name,
       async start(transport: Transport) {
         const s = new McpServer({ name, version: '1.0.0' });
-        s.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+        s.server.setNotificationHandler('notifications/roots/list_changed', async () => {
           heard.push(name);
           waiters.shift()?.();
         });

@@ -5,7 +5,8 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
+import { GetTaskResultSchema } from '@modelcontextprotocol/core';
 import type { ElicitationPort, HostOptions } from '../../../src/core/host-api.js';
 import { HostError } from '../../../src/core/connection/errors.js';
 import { completeArgument } from '../../../src/core/features/completions.js';
@@ -213,7 +214,9 @@ describe('tasks', () => {
     );
     const id = await taskId;
     assert.equal(await host.features.tasks.cancel(id), true);
-    const onServer = await host.withClient('everything', 'tasks/get', (c) => c.experimental.tasks.getTask(id));
+    const onServer = await host.withClient('everything', 'tasks/get', (c) =>
+      c.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema),
+    );
     assert.equal(onServer.status, 'cancelled');
     // A cancellation, not a server failure: front ends show it as the user's act.
     await assert.rejects(
@@ -238,7 +241,9 @@ describe('tasks', () => {
       { signal: abort.signal, onTaskStatus: (t) => ((id = t.taskId), abort.abort()) },
     );
     await assert.rejects(p, /cancel/i);
-    const onServer = await host.withClient('everything', 'tasks/get', (c) => c.experimental.tasks.getTask(id));
+    const onServer = await host.withClient('everything', 'tasks/get', (c) =>
+      c.request({ method: 'tasks/get', params: { taskId: id } }, GetTaskResultSchema),
+    );
     assert.equal(onServer.status, 'cancelled', log.lines.join('\n'));
   });
 

@@ -2,8 +2,7 @@
 // excluded by the setting, a tool is switched off through the filter hook.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { stdioDef, waitFor } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, type Rig } from './helpers.js';
 
@@ -19,7 +18,7 @@ before(async () => {
     isToolEnabled: (s, t) => !disabledTools.has(`${s}/${t}`),
   });
   client = await agent(rig);
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+  client.setNotificationHandler('notifications/tools/list_changed', () => changed());
 });
 
 after(async () => {

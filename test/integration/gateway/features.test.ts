@@ -4,8 +4,7 @@
 // agent uses must be mapped back to the server's own, and updates come back under the agent's URI.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, def } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, type Rig } from './helpers.js';
 
@@ -20,7 +19,7 @@ let onUpdate: () => void = () => {};
 before(async () => {
   rig = await startRig([everything('everything'), everything('second')]);
   client = await agent(rig);
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
     updates.push(n.params.uri);
     onUpdate();
   });

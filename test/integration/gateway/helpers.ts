@@ -1,10 +1,8 @@
 /** A host with real servers behind a gateway over HTTP, and SDK clients that use it as an agent would. */
 import { request } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { Transport, ClientCapabilities } from '@modelcontextprotocol/server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { ElicitationPort, SamplingPort } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';

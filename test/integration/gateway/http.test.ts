@@ -2,12 +2,7 @@
 // in-process one) and the SDK's Client in front, as an agent would use it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioDef, tempDir, waitFor } from '../connection/helpers.js';
@@ -73,9 +68,12 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
 
   test('progress from the server reaches the agent', async () => {
     const seen: number[] = [];
-    const r = await client.callTool({ name: 'alpha__slow', arguments: { ms: 600, steps: 3 } }, undefined, {
-      onprogress: (p) => seen.push(p.progress),
-    });
+    const r = await client.callTool(
+      { name: 'alpha__slow', arguments: { ms: 600, steps: 3 } },
+      {
+        onprogress: (p) => seen.push(p.progress),
+      },
+    );
     assert.equal(text(r), 'slept 600');
     // The SDK's Client dispatches notifications a tick after they arrive and drops a progress
     // handler when the response arrives, so a progress sent right before the result (step 3) may
@@ -85,7 +83,7 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
 
   test('an agent’s cancellation reaches the server', async () => {
     const ac = new AbortController();
-    const call = client.callTool({ name: 'alpha__hang', arguments: {} }, undefined, { signal: ac.signal });
+    const call = client.callTool({ name: 'alpha__hang', arguments: {} }, { signal: ac.signal });
     setTimeout(() => ac.abort(), 300);
     await assert.rejects(call);
     const cancelled = (): boolean =>
@@ -98,7 +96,7 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
 
   test('elicitation goes to an agent that declared it; without the capability the editor is asked', async () => {
     const asked: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, (req) => {
+    client.setRequestHandler('elicitation/create', (req) => {
       asked.push(req.params.message);
       return { action: 'accept', content: { name: 'Ada' } };
     });
@@ -119,7 +117,7 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
 
   test('a server’s log lines reach the agent, named after the server', async () => {
     const heard = new Promise<{ logger?: string; data: unknown }>((resolve) =>
-      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)),
+      client.setNotificationHandler('notifications/message', (n) => resolve(n.params)),
     );
     await client.callTool({ name: 'asker__log', arguments: {} });
     const line = await heard;
@@ -130,7 +128,7 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
   test('list_changed: when a server is added, and when a server’s own tools change', async () => {
     let changed = 0;
     let notify: () => void = () => {};
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       changed++;
       notify();
     });

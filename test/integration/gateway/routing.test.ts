@@ -5,10 +5,9 @@
 // on it is newer.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, def, startEverything, type RunningServer } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, text, type Rig } from './helpers.js';
 
@@ -58,7 +57,7 @@ async function namedAgent(
   let holdAnswer: Promise<void> = Promise.resolve();
   let seen!: () => void;
   const questionSeen = new Promise<void>((resolve) => (seen = resolve));
-  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  client.setRequestHandler('elicitation/create', async (req) => {
     asked.push(req.params.message);
     seen();
     await holdAnswer;

@@ -3,12 +3,7 @@
 // agent that declared sampling is answered by that agent; by an agent without it, by the editor.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { SamplingPort } from '../../../src/core/host-api.js';
 import { def, EVERYTHING } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, text, type Rig } from './helpers.js';
@@ -55,7 +50,7 @@ describe('sampling during a gateway call', { timeout: 120_000 }, () => {
   test('an agent that declared sampling answers the server’s request made during its call; the editor is not asked', async () => {
     const client: Client = await agent(rig, { sampling: {} });
     const prompts: string[] = [];
-    client.setRequestHandler(CreateMessageRequestSchema, (req) => {
+    client.setRequestHandler('sampling/createMessage', (req) => {
       prompts.push(promptOf(req.params));
       return { role: 'assistant', model: 'agent-model', content: { type: 'text', text: 'from the agent' } };
     });

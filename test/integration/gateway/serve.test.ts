@@ -4,13 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
 import { text } from './helpers.js';
 
@@ -36,9 +31,9 @@ before(async () => {
     { name: 'serve-test', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} }, sampling: {} } },
   );
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => toolsChanged());
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'Ada' } }));
-  client.setRequestHandler(CreateMessageRequestSchema, (req) => ({
+  client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
+  client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
+  client.setRequestHandler('sampling/createMessage', (req) => ({
     model: 'agent-model',
     role: 'assistant',
     content: { type: 'text', text: `sampled: ${(req.params.messages[0]!.content as { text: string }).text}` },
@@ -82,7 +77,6 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     const seen: number[] = [];
     await client.callTool(
       { name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } },
-      undefined,
       { onprogress: (p) => seen.push(p.progress) },
     );
     assert.deepEqual(seen.slice(0, 2), [1, 2]);

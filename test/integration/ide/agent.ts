@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import WebSocket from 'ws';
 import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
 import type { LockFileContent } from '../../../src/core/ide/lock-file.js';
@@ -97,7 +97,7 @@ export async function connectAgent(lock: FoundLock, opts: { pid?: number } = {})
       });
     },
     async call(name, args = {}) {
-      return (await client.callTool({ name, arguments: args }, undefined, { timeout: 180_000 })) as CallToolResult;
+      return (await client.callTool({ name, arguments: args }, { timeout: 180_000 })) as CallToolResult;
     },
     async close() {
       await client.close();

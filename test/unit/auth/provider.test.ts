@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
+import type { FetchLike } from '@modelcontextprotocol/client';
 import { AuthError, AuthRequiredError } from '../../../src/core/auth/errors.js';
 import { createHostAuth } from '../../../src/core/auth/index.js';
 import { NeedsAuthCache } from '../../../src/core/auth/needs-auth-cache.js';

@@ -1,7 +1,7 @@
 /** RFC 7009 requests as sent (client authentication, order, failures) and the per-server client metadata URL. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/server';
 import { NeedsAuthCache } from '../../../src/core/auth/needs-auth-cache.js';
 import { HostOAuthProvider } from '../../../src/core/auth/provider.js';
 import { revokeTokens } from '../../../src/core/auth/revoke.js';

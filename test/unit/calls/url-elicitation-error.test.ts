@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpError, UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, UrlElicitationRequiredError } from '@modelcontextprotocol/server';
 import { urlElicitationsOf } from '../../../src/core/calls/url-elicitation-error.js';
 
 const req = { mode: 'url' as const, url: 'https://auth.example.com/x', message: 'Sign in', elicitationId: 'e1' };
@@ -13,11 +13,11 @@ test('finds URL elicitations in a -32042 error, also when wrapped as a cause', (
 });
 
 test('other errors are not URL elicitations; malformed entries are dropped', () => {
-  assert.equal(urlElicitationsOf(new McpError(-32603, 'internal')), undefined);
+  assert.equal(urlElicitationsOf(new ProtocolError(-32603, 'internal')), undefined);
   assert.equal(urlElicitationsOf(new Error('plain')), undefined);
   assert.equal(urlElicitationsOf(undefined), undefined);
-  assert.deepEqual(urlElicitationsOf(new McpError(-32042, 'x', { elicitations: [{ nope: 1 }, req] })), [
+  assert.deepEqual(urlElicitationsOf(new ProtocolError(-32042, 'x', { elicitations: [{ nope: 1 }, req] })), [
     { url: req.url, message: 'Sign in', elicitationId: 'e1' },
   ]);
-  assert.deepEqual(urlElicitationsOf(new McpError(-32042, 'x')), []);
+  assert.deepEqual(urlElicitationsOf(new ProtocolError(-32042, 'x')), []);
 });

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult } from '../../../src/core/capabilities/index.js';
 
 async function withBlobDir(fn: (dir: string) => Promise<void>): Promise<void> {

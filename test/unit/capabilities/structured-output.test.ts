@@ -2,15 +2,13 @@
 // were listed through that client). This pins that behaviour down, against a real SDK server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server, InMemoryTransport } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import { toToolCallResult } from '../../../src/core/capabilities/index.js';
 
 async function connect(): Promise<{ client: Client; close: () => Promise<void> }> {
   const server = new Server({ name: 'structured', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
+  server.setRequestHandler('tools/list', () => ({
     tools: [
       {
         name: 'sum',
@@ -19,7 +17,7 @@ async function connect(): Promise<{ client: Client; close: () => Promise<void> }
       },
     ],
   }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => {
+  server.setRequestHandler('tools/call', (req) => {
     const mode = (req.params.arguments as { mode?: string } | undefined)?.mode;
     if (mode === 'bad') return { content: [{ type: 'text', text: 'x' }], structuredContent: { total: 'many' } };
     if (mode === 'missing') return { content: [{ type: 'text', text: 'x' }] };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../../../src/core/capabilities/index.js';
 import { TRUNCATION_MARKER } from '../../../src/core/capabilities/sanitize.js';
 

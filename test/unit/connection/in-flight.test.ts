@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { InFlightCalls } from '../../../src/core/connection/in-flight.js';
 
 test('the callers of the requests in flight, oldest first, each until its request ends', () => {

@@ -7,11 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { InMemoryTransport, McpServer, SdkHttpError, SdkErrorCode } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
+import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { HostOptions, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
@@ -47,7 +45,7 @@ interface Rig {
 function echo(rig: { servers: McpServer[] }): Attempt {
   return async (t) => {
     const s = new McpServer({ name: 'r', version: '1' });
-    s.registerTool('echo', { inputSchema: { message: z.string() } }, ({ message }) => ({
+    s.registerTool('echo', { inputSchema: z.object({ message: z.string() }) }, ({ message }) => ({
       content: [{ type: 'text', text: message }],
     }));
     rig.servers.push(s);
@@ -153,9 +151,10 @@ test('session expired (HTTP 404, -32001) mid-call: a new session and exactly one
       c.send = async (msg, o) => {
         if (expire > 0 && 'method' in msg && msg.method === 'tools/call') {
           expire--;
-          throw new StreamableHTTPError(
-            404,
+          throw new SdkHttpError(
+            SdkErrorCode.ClientHttpNotImplemented,
             'Error POSTing to endpoint (HTTP 404): {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"}}',
+            { status: 404 },
           );
         }
         return send(msg, o);
@@ -201,12 +200,12 @@ test('a call timeout is reset by each progress notification; without progress it
   const r = rig(t, (me) => async (side) => {
     const s = new McpServer({ name: 'slow', version: '1' });
     s.registerTool('slow', {}, async (extra) => {
-      const token = extra._meta?.progressToken;
+      const token = extra.mcpReq._meta?.progressToken;
       const done = new Promise<void>((res) => (finish = res));
       progress = (n) =>
         token === undefined
           ? Promise.resolve()
-          : extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: n } });
+          : extra.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: n } });
       started();
       await done;
       return { content: [{ type: 'text', text: 'done' }] };

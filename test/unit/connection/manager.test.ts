@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
@@ -30,9 +30,13 @@ function echoServer(label = 'echo'): { start: (t: Transport) => Promise<void>; s
     servers,
     start: async (t) => {
       const s = new McpServer({ name: label, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-      s.registerTool('echo', { description: 'echo', inputSchema: { message: z.string() } }, ({ message }) => ({
-        content: [{ type: 'text', text: `${label}:${message}` }],
-      }));
+      s.registerTool(
+        'echo',
+        { description: 'echo', inputSchema: z.object({ message: z.string() }) },
+        ({ message }) => ({
+          content: [{ type: 'text', text: `${label}:${message}` }],
+        }),
+      );
       servers.push(s);
       await s.connect(t);
     },

@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { backoffDelay, connectTimeoutFor, readSettings } from '../../../src/core/connection/settings.js';
 import type { Logger } from '../../../src/core/ports.js';
 import { isSessionExpired, isTerminalNetworkError, isUnauthorized } from '../../../src/core/connection/errors.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError, SdkHttpError, SdkErrorCode } from '@modelcontextprotocol/client';
 
 function logger(): Logger & { warnings: string[] } {
   const warnings: string[] = [];
@@ -77,20 +76,30 @@ describe('error classification', () => {
   test('session expiry is a 404 carrying -32001, not any -32001 (that is also the timeout code)', () => {
     assert.equal(
       isSessionExpired(
-        new StreamableHTTPError(
-          404,
+        new SdkHttpError(
+          SdkErrorCode.ClientHttpNotImplemented,
           'Error POSTing to endpoint: {"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}',
+          { status: 404 },
         ),
       ),
       true,
     );
-    assert.equal(isSessionExpired(new StreamableHTTPError(500, '-32001')), false);
+    assert.equal(
+      isSessionExpired(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, '-32001', { status: 500 })),
+      false,
+    );
     assert.equal(isSessionExpired(new Error('MCP error -32001: Request timed out')), false);
   });
 
   test('401s and UnauthorizedError mean needs-auth', () => {
     assert.equal(isUnauthorized(new UnauthorizedError()), true);
-    assert.equal(isUnauthorized(new StreamableHTTPError(401, 'nope')), true);
-    assert.equal(isUnauthorized(new StreamableHTTPError(403, 'nope')), false);
+    assert.equal(
+      isUnauthorized(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'nope', { status: 401 })),
+      true,
+    );
+    assert.equal(
+      isUnauthorized(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'nope', { status: 403 })),
+      false,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { formatLogMessage, loggerLevelFor } from '../../../src/core/features/logging.js';
 import {
   NO_MODEL,
@@ -67,7 +67,7 @@ test("consent: a dismissed prompt is a denial with the spec's code, and the mode
   const err = await port
     .createMessage('srv', { messages: [], maxTokens: 1 }, new AbortController().signal)
     .catch((e: unknown) => e);
-  assert.ok(err instanceof McpError);
+  assert.ok(err instanceof ProtocolError);
   assert.equal(err.code, USER_REJECTED);
   assert.match(err.message, /declined the sampling request from srv/);
   assert.equal(reached, 0);
@@ -85,7 +85,7 @@ describe('sampling without a model (the user writes the reply)', () => {
     content: { type: 'text' as const, text: 'written' },
   };
   const noModel = {
-    createMessage: () => Promise.reject(new McpError(NO_MODEL, 'No language model is available here.')),
+    createMessage: () => Promise.reject(new ProtocolError(NO_MODEL, 'No language model is available here.')),
   };
   const never = {
     isAlwaysAllowed: () => false,
@@ -116,7 +116,7 @@ describe('sampling without a model (the user writes the reply)', () => {
   test("cancelling the written reply is a decline with the spec's code", async () => {
     const port = withSamplingConsent(noModel, never, { ask: () => Promise.resolve('write') }, writer(undefined));
     const err = await port.createMessage('srv', params, signal()).catch((e: unknown) => e);
-    assert.ok(err instanceof McpError);
+    assert.ok(err instanceof ProtocolError);
     assert.equal(err.code, USER_REJECTED);
     assert.match(err.message, /cancelled writing the reply to the sampling request from srv/);
   });
@@ -150,7 +150,7 @@ describe('sampling without a model (the user writes the reply)', () => {
         w,
       );
       const err = await port.createMessage('srv', params, signal()).catch((e: unknown) => e);
-      assert.ok(err instanceof McpError);
+      assert.ok(err instanceof ProtocolError);
       assert.equal(err.code, NO_MODEL);
       assert.match(err.message, /No language model is available here/);
       assert.equal(w.asked.length, accept ? 1 : 0);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ElicitationPort, RelatedCalls } from '../../../src/core/host-api.js';
 import { GatewayBridge } from '../../../src/core/gateway/bridge.js';
 
