@@ -105,6 +105,16 @@ export async function installFromRegistry(
   const { entry, secrets } = buildEntry(plan, values, 'input');
 
   const file = scopeFile(scope.scope, folder);
+  // The whole entry, fixed headers and arguments included, before anything is written or started.
+  const ok = await vscode.window.showWarningMessage(
+    `Install "${trimmed}" from the MCP registry into ${file}?`,
+    {
+      modal: true,
+      detail: `This is written as is and starts at once:\n\n${JSON.stringify(entry, null, 2)}\n\nInstall it only if you trust ${server.name}.`,
+    },
+    'Install',
+  );
+  if (ok !== 'Install') return;
   for (const s of secrets) {
     const value = secretValues.get(s.id);
     if (value !== undefined) await deps.secrets.store(inputSecretKey(file, s.id), value);
