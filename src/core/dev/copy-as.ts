@@ -3,10 +3,12 @@
  * line or as `.mcp.json` JSON. Pure string work; the editor layer puts the result on the clipboard.
  *
  * Servers are built from the entry as written in its file (variables unexpanded), and any literal
- * value that could be a credential (every env value, secret-looking headers) is replaced by a
- * `${NAME}` reference: a copied line must never carry a secret.
+ * value that could be a credential (every env value, secret-looking headers, credentials in
+ * arguments and the URL as redaction finds them) is replaced by a `${NAME}` reference: a copied
+ * line must never carry a secret.
  */
 import { isSecretHeader } from '../redact.js';
+import { referenceSecretsInArgs, referenceSecretsInUrl } from '../secret-references.js';
 
 /** Quotes one word for a POSIX shell: bare when safe, else single-quoted (`'` as `'\''`). */
 export function shellQuote(word: string): string {
@@ -56,7 +58,8 @@ function variableName(s: string): string {
 
 /**
  * The entry with literal secrets turned into references: each env value that is not already a
- * reference becomes `${KEY}`; a secret header keeps its scheme (`Bearer ${AUTHORIZATION}`).
+ * reference becomes `${KEY}`; a secret header keeps its scheme (`Bearer ${AUTHORIZATION}`);
+ * `--api-key sk-…` becomes `--api-key ${API_KEY}`, `user:pass@` `${URL_USER}:${URL_PASSWORD}@`.
  */
 export function withSecretReferences(e: WrittenEntry): WrittenEntry {
   const out: WrittenEntry = { ...e };
@@ -74,6 +77,9 @@ export function withSecretReferences(e: WrittenEntry): WrittenEntry {
       }),
     );
   }
+  const taken = [...Object.keys(e.env ?? {}), ...Object.keys(e.headers ?? {}).map(variableName)];
+  if (e.args) out.args = referenceSecretsInArgs(e.args, taken).args;
+  if (e.url) out.url = referenceSecretsInUrl(e.url, taken).url;
   return out;
 }
 
