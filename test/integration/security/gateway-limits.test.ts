@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { afterEach, test } from 'node:test';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { agent, askerDef, rawPost, startRig, type Rig } from '../gateway/helpers.js';
 
 let rig: Rig | undefined;
@@ -62,4 +63,24 @@ test('refused requests are logged at a bounded rate', async () => {
   assert.ok(statuses.every((s) => s === 401));
   const refused = rig.logger.lines.filter((l) => /gateway: refused/.test(l));
   assert.ok(refused.length <= 5, `${refused.length} refusal lines`);
+});
+
+test("a server's log lines go only to agents that used that server, not to every agent", async () => {
+  rig = await startRig([askerDef()]);
+  const caller = await agent(rig);
+  const bystander = await agent(rig);
+  const bystanderHeard: unknown[] = [];
+  bystander.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void bystanderHeard.push(n.params));
+  const heard = new Promise<unknown>((resolve) =>
+    caller.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params.data)),
+  );
+  await caller.callTool({ name: 'asker__log', arguments: {} });
+  assert.equal(await within(5_000, 'the caller hearing the log line', heard), 'careful now');
+  // The line went to every recipient in one pass; a round trip on the bystander's own session
+  // after the caller heard it means anything sent to it has arrived too.
+  await bystander.ping();
+  await bystander.listTools();
+  assert.deepEqual(bystanderHeard, []);
+  await caller.close();
+  await bystander.close();
 });
