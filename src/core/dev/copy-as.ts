@@ -9,15 +9,17 @@
  */
 import { isSecretHeader } from '../redact.js';
 import { referenceSecretsInArgs, referenceSecretsInUrl } from '../secret-references.js';
+import { quoteLine, quoteWord, type Shell } from './shell-quote.js';
+
+export type { Shell } from './shell-quote.js';
 
 /** Quotes one word for a POSIX shell: bare when safe, else single-quoted (`'` as `'\''`). */
 export function shellQuote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  return quoteWord(word, 'posix');
 }
 
-export function shellLine(words: readonly string[]): string {
-  return words.map(shellQuote).join(' ');
+export function shellLine(words: readonly string[], shell: Shell = 'posix'): string {
+  return quoteLine(words, shell);
 }
 
 /** `mcp-host call SERVER TOOL --args '{…}'` (arguments omitted when empty). */
@@ -25,13 +27,13 @@ export function mcpHostCallLine(
   server: string,
   tool: string,
   args: Record<string, unknown>,
-  opts: { workspace?: string; timeoutMs?: number } = {},
+  opts: { workspace?: string; timeoutMs?: number; shell?: Shell } = {},
 ): string {
   const words = ['mcp-host', 'call', server, tool];
   if (Object.keys(args).length) words.push('--args', JSON.stringify(args));
   if (opts.timeoutMs !== undefined) words.push('--timeout', String(opts.timeoutMs));
   if (opts.workspace) words.push('--workspace', opts.workspace);
-  return shellLine(words);
+  return shellLine(words, opts.shell);
 }
 
 /** A server entry as written in a config file (the keys this builder uses). */
@@ -99,7 +101,7 @@ function transportOf(e: WrittenEntry): 'stdio' | 'sse' | 'http' | 'ws' {
 export function claudeMcpAddLine(
   name: string,
   entry: WrittenEntry,
-  opts: { scope?: 'local' | 'project' | 'user' } = {},
+  opts: { scope?: 'local' | 'project' | 'user'; shell?: Shell } = {},
 ): string {
   const e = withSecretReferences(entry);
   const t = transportOf(e);
@@ -113,7 +115,7 @@ export function claudeMcpAddLine(
     words.push(e.url ?? '');
     for (const [k, v] of Object.entries(e.headers ?? {})) words.push('-H', `${k}: ${v}`);
   }
-  return shellLine(words);
+  return shellLine(words, opts.shell);
 }
 
 /** `{"mcpServers": {NAME: {...}}}` in Claude Code's `.mcp.json` format, two-space indented. */

@@ -134,3 +134,21 @@ test('credentials in arguments and URLs become references in copied lines and sn
   );
   assert.ok(!claudeMcpAddLine('r', remote).includes('hunter22'));
 });
+
+test('copied lines quoted per shell: PowerShell single quotes, cmd double quotes with % and ! outside', () => {
+  const words = ['mcp-host', 'call', 's', 't', '--args', `{"q":"it's 100% & done!"}`];
+  assert.equal(
+    mcpHostCallLine('s', 't', { q: "it's 100% & done!" }, { shell: 'powershell' }),
+    `mcp-host call s t --args '{"q":"it''s 100% & done!"}'`,
+  );
+  assert.equal(
+    mcpHostCallLine('s', 't', { q: "it's 100% & done!" }, { shell: 'cmd' }),
+    `mcp-host call s t --args "{\\"q\\":\\"it's 100"^%" & done"^!"\\"}"`,
+  );
+  assert.deepEqual(shellWords(mcpHostCallLine('s', 't', { q: "it's 100% & done!" })), words.slice(1));
+  // A word PowerShell would read as an operator or a splat is quoted.
+  assert.equal(
+    claudeMcpAddLine('x', { command: '@evil', args: ['$(calc)', 'a;b'] }, { shell: 'powershell' }).split(' -- ')[1],
+    `'@evil' '$(calc)' 'a;b'`,
+  );
+});
