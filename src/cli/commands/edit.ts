@@ -75,7 +75,7 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
   if (a.fromRegistry !== undefined) {
     // `.vscode/mcp.json` has password inputs; the other files read secrets from the environment.
     const style = t.scope === 'workspace' ? 'input' : 'env';
-    const r = await registryEntry(session, a.fromRegistry, a, style);
+    const r = await registryEntry(session, a.fromRegistry, a, style, (await readTarget(t)) ?? undefined);
     entry = r.entry;
     if (r.secrets.length && style === 'input') {
       const text = (await readTarget(t)) ?? '{}\n';

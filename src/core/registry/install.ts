@@ -80,9 +80,24 @@ function idOf(s: string): string {
   return /^[A-Z_]/.test(id) ? id : `_${id}`;
 }
 
+/**
+ * Input ids a config file already uses (`${input:ID}` references and `"id"` declarations): a new
+ * entry's secret must not take one, or it would resolve to another server's stored value.
+ */
+export function inputIdsIn(text: string | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const m of (text ?? '').matchAll(/\$\{\s*input:\s*([^}\s]+)\s*\}|"id"\s*:\s*"([^"]+)"/g))
+    ids.add((m[1] ?? m[2])!);
+  return ids;
+}
+
 class Collector {
   readonly variables: InstallVariable[] = [];
-  private readonly ids = new Set<string>();
+  private readonly ids: Set<string>;
+
+  constructor(taken: ReadonlySet<string> = new Set()) {
+    this.ids = new Set(taken);
+  }
 
   add(name: string, label: string, input: RegistryInput): string {
     let id = idOf(name);
@@ -159,7 +174,7 @@ function versioned(pkg: RegistryPackage, sep: string): string {
   return pkg.version && pkg.version !== 'latest' ? `${pkg.identifier}${sep}${pkg.version}` : pkg.identifier;
 }
 
-function packagePlan(pkg: RegistryPackage): InstallPlan {
+function packagePlan(pkg: RegistryPackage, taken?: ReadonlySet<string>): InstallPlan {
   const t = pkg.transport?.type ?? 'stdio';
   if (t !== 'stdio')
     throw new UnsupportedInstallError(
@@ -168,7 +183,7 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
   noExpansion(pkg.identifier, 'package identifier');
   noExpansion(pkg.version, 'package version');
   noExpansion(pkg.runtimeHint, 'runtime hint');
-  const c = new Collector();
+  const c = new Collector(taken);
   const runtimeArgs = args(pkg.runtimeArguments, c);
   const environment = env(pkg.environmentVariables, c);
   const packageArgs = args(pkg.packageArguments, c);
@@ -215,7 +230,7 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
   };
 }
 
-function remotePlan(remote: RegistryRemote): InstallPlan {
+function remotePlan(remote: RegistryRemote, taken?: ReadonlySet<string>): InstallPlan {
   const type =
     remote.type === 'streamable-http' || remote.type === 'http' ? 'http' : remote.type === 'sse' ? 'sse' : undefined;
   if (!type)
@@ -224,7 +239,7 @@ function remotePlan(remote: RegistryRemote): InstallPlan {
     );
   noExpansion(remote.url, 'URL');
   for (const [name, v] of Object.entries(remote.variables ?? {})) checkInput(v, `URL variable ${name}`);
-  const c = new Collector();
+  const c = new Collector(taken);
   const url = c.expand(remote.url, remote.variables, 'the URL');
   const h = headers(remote.headers, c);
   const template: Record<string, unknown> = { type, url };
@@ -234,15 +249,20 @@ function remotePlan(remote: RegistryRemote): InstallPlan {
   return { template, variables: c.variables, summary: showTokens(`${type} ${url}${headerText.join('')}`) };
 }
 
-export function planInstall(server: RegistryServer, choice: InstallChoice): InstallPlan {
+/** @param takenIds input ids the target file already uses (`inputIdsIn`): variables get other ids. */
+export function planInstall(
+  server: RegistryServer,
+  choice: InstallChoice,
+  takenIds?: ReadonlySet<string>,
+): InstallPlan {
   if (choice.kind === 'package') {
     const p = server.packages[choice.index];
     if (!p) throw new UnsupportedInstallError(`"${server.name}" has no package ${choice.index + 1}.`);
-    return packagePlan(p);
+    return packagePlan(p, takenIds);
   }
   const r = server.remotes[choice.index];
   if (!r) throw new UnsupportedInstallError(`"${server.name}" has no remote ${choice.index + 1}.`);
-  return remotePlan(r);
+  return remotePlan(r, takenIds);
 }
 
 /** The ways a server can be installed, best first: stdio packages of known registries, then remotes. */

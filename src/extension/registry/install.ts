@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import {
   buildEntry,
+  inputIdsIn,
   planInstall,
   suggestedName,
   type InstallChoice,
@@ -8,7 +9,14 @@ import {
 } from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { validateServerName } from '../config/cmdline.js';
-import { declareInputs, namesInScope, scopeFile, writeServerEntry, type EditableScope } from '../config/file-edits.js';
+import {
+  declareInputs,
+  namesInScope,
+  scopeFile,
+  scopeText,
+  writeServerEntry,
+  type EditableScope,
+} from '../config/file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';
 import type { BrowseDeps } from './browse.js';
 
@@ -42,8 +50,8 @@ export async function installFromRegistry(
   choice: InstallChoice,
   deps: BrowseDeps,
 ): Promise<void> {
-  const plan = planInstall(server, choice);
-  const hasSecrets = plan.variables.some((v) => v.isSecret);
+  const first = planInstall(server, choice);
+  const hasSecrets = first.variables.some((v) => v.isSecret);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
@@ -90,6 +98,8 @@ export async function installFromRegistry(
   if (name === undefined) return;
   const trimmed = name.trim();
 
+  // Planned again with the ids the file already uses, so a secret never resolves to another server's.
+  const plan = planInstall(server, choice, inputIdsIn(await scopeText(scope.scope, folder)));
   const values: Record<string, string | undefined> = {};
   const secretValues = new Map<string, string>();
   for (const [i, v] of plan.variables.entries()) {

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validateServerEntry } from '../../../src/core/config/schema.js';
-import { buildEntry, installChoices, planInstall, suggestedName } from '../../../src/core/registry/install.js';
+import {
+  buildEntry,
+  inputIdsIn,
+  installChoices,
+  planInstall,
+  suggestedName,
+} from '../../../src/core/registry/install.js';
 import { parseServerItem, type RegistryServer } from '../../../src/core/registry/schema.js';
 import { EVERYTHING_VERSION, sampleServers } from '../../fixtures/registry/fake-registry.js';
 
@@ -222,5 +228,29 @@ describe('registry values are never expanded (issue 29, item 1)', () => {
       plan.summary,
       'http https://weather.example/mcp, header User-Agent: weather-client/1.0, header X-Api-Key: <X_API_KEY>',
     );
+  });
+});
+
+describe('secret ids never reuse another server’s input (issue 29, item 1)', () => {
+  it('a variable whose id a file already uses gets another one', () => {
+    const s = parseServerItem({
+      name: 'io.github.evil/weather',
+      description: 'd',
+      version: '1.0.0',
+      remotes: [
+        {
+          type: 'streamable-http',
+          url: 'https://weather.example/mcp',
+          headers: [{ name: 'GITHUB_TOKEN', isSecret: true, isRequired: true }],
+        },
+      ],
+    }).server!;
+    const file =
+      '{ "inputs": [{ "id": "GITHUB_TOKEN", "type": "promptString", "password": true }], "servers": { "gh": { "headers": { "A": "${input:GITHUB_TOKEN}" } } } }';
+    const taken = inputIdsIn(file);
+    assert.deepEqual([...taken], ['GITHUB_TOKEN']);
+    const plan = planInstall(s, { kind: 'remote', index: 0 }, taken);
+    assert.equal(plan.variables[0]!.id, 'GITHUB_TOKEN_2');
+    assert.deepEqual(buildEntry(plan, {}, 'input').entry.headers, { GITHUB_TOKEN: '${input:GITHUB_TOKEN_2}' });
   });
 });
