@@ -6,7 +6,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-api.js';
 import { toolUiOf } from '../apps/meta.js';
 import { qualifiedToolName } from '../naming.js';
-import { sanitizeDeep, sanitizeLabel, sanitizeText, stripMisleadingUnicode } from './sanitize.js';
+import { sanitizeDeep, sanitizeLabel, sanitizeText } from './sanitize.js';
 
 function optionalText(text: string | undefined): string | undefined {
   return text === undefined ? undefined : sanitizeText(text);

@@ -19,7 +19,7 @@ test('what a server says about itself is one clean line when received (name, ver
   assert.equal(st.kind, 'connected');
   if (st.kind !== 'connected') return;
   for (const v of [st.serverInfo.name, st.serverInfo.version, st.serverInfo.title!])
-    assert.doesNotMatch(v, /[\r\n\u2028\u2029\u0007]/);
+    assert.ok(!/[\r\n\u2028\u2029]/.test(v) && !v.includes('\u0007'), JSON.stringify(v));
   assert.equal(st.instructions, 'one\ntwo\nthree\nfour');
   const [t] = wrapTools('s', [{ name: 't', title: EVIL, inputSchema: { type: 'object' } }], new Set());
   assert.doesNotMatch(t!.title!, /[\r\n\u2028\u2029]/);
