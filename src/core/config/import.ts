@@ -97,7 +97,7 @@ export function planImport(
         name: c.name,
         entry: c.entry,
         action: 'secret',
-        reason: `it has literal secret values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead, or replace them with \${NAME} references first`,
+        reason: `it has literal values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead, or replace them with \${NAME} references first`,
       };
     return { name: c.name, entry: c.entry, action: 'import' };
   });
