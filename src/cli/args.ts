@@ -59,6 +59,8 @@ export interface ParsedArgs {
   headers: [string, string][];
   /** `serve --exclude NAME` (repeatable): servers the gateway never offers, like `mcpHost.gateway.exclude`. */
   exclude: string[];
+  /** `serve --allow-project-servers`: also start the folder's `.mcp.json` / `.vscode/mcp.json` servers. */
+  allowProjectServers: boolean;
   /** `import --from APP`. */
   from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
@@ -99,6 +101,7 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--resource': ['complete'],
   '--context': ['complete'],
   '--exclude': ['serve'],
+  '--allow-project-servers': ['serve'],
 };
 
 const VALUE_OPTIONS = new Set([
@@ -132,7 +135,7 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
     throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V']);
+const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V', '--allow-project-servers']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = {
@@ -144,6 +147,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     env: [],
     headers: [],
     exclude: [],
+    allowProjectServers: false,
   };
   const seen: string[] = [];
   let rest = false;
@@ -166,7 +170,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (name === '--json') out.json = true;
       else if (name === '--verbose') out.verbose = true;
       else if (name === '--help' || name === '-h') out.help = true;
-      else out.version = true;
+      else if (name === '--allow-project-servers') {
+        out.allowProjectServers = true;
+        seen.push(name);
+      } else out.version = true;
       continue;
     }
     if (!VALUE_OPTIONS.has(name)) throw usageError(`unknown option ${name}`, 'Run mcp-host --help for the options.');
@@ -320,9 +327,12 @@ commands:
   complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
                                     the server's completions for a prompt argument or
                                     a resource-template variable
-  serve [--exclude NAME]...         the gateway over stdio: one MCP server with every server's
+  serve [--exclude NAME]... [--allow-project-servers]
+                                    the gateway over stdio: one MCP server with every server's
                                     tools (<server>__<tool>), prompts and resources, for agents;
-                                    --exclude leaves a server out (repeatable)
+                                    --exclude leaves a server out (repeatable); the folder's
+                                    .mcp.json / .vscode/mcp.json servers start only with
+                                    --allow-project-servers (an agent may launch serve anywhere)
   search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server

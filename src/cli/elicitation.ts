@@ -15,6 +15,8 @@ import type { ServerLogMessage } from '../core/features/types.js';
 import { fieldPrompt, initialText, parseFieldInput } from '../core/calls/field-input.js';
 import { planForm } from '../core/calls/schema-plan.js';
 import { basename } from 'node:path';
+import { urlTarget } from '../core/calls/url-target.js';
+import { terminalSafe } from './output.js';
 
 export interface Terminal {
   /** True when a person can answer (stdin and stderr are TTYs). */
@@ -54,7 +56,21 @@ async function yes(t: Terminal, prompt: string, signal?: AbortSignal): Promise<b
   return /^\s*y(es)?\s*$/i.test(a ?? '');
 }
 
-export function terminalElicitation(t: Terminal): ElicitationPort {
+/**
+ * Everything here is server text (message, field titles, enum labels, the URL), so it goes through
+ * the same terminal-safety filter as the rest of the CLI's output: an OSC 8 link or an OSC 52
+ * clipboard write in a message must reach the terminal as visible `\u001b` text.
+ */
+function safeTerminal(t: Terminal): Terminal {
+  return {
+    interactive: t.interactive,
+    question: (prompt, signal) => t.question(terminalSafe(prompt), signal),
+    write: (s) => t.write(terminalSafe(s)),
+  };
+}
+
+export function terminalElicitation(raw: Terminal): ElicitationPort {
+  const t = safeTerminal(raw);
   return {
     async elicit(server, req, signal) {
       if (!t.interactive) {
@@ -62,7 +78,13 @@ export function terminalElicitation(t: Terminal): ElicitationPort {
         return { action: 'decline' };
       }
       if (req.mode === 'url') {
-        t.write(`\n${server} asks you to open this URL:\n  ${req.message}\n  ${req.url}\n`);
+        const target = urlTarget(req.url);
+        if (!target.ok) {
+          t.write(`mcp-host: ${server} asked to open a URL; declined because ${target.reason}.\n`);
+          return { action: 'decline' };
+        }
+        // The parsed form: what a browser goes to, whatever the raw string's tricks.
+        t.write(`\n${server} asks you to open a page on ${target.host}:\n  ${req.message}\n  ${target.href}\n`);
         return (await yes(t, 'Open it yourself and continue? [y/N] ', signal))
           ? { action: 'accept' }
           : { action: 'decline' };

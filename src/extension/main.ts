@@ -31,7 +31,7 @@ import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
 import { errorMessage } from '../core/connection/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
-import { editorSampling } from './features/sampling.js';
+import { editorSampling, settingsConsentStore } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
@@ -86,7 +86,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   const elicitation = new VsCodeElicitationPort(logger);
   // Questions from servers during an agent's call go back to that agent; all others to the dialogs
   // (sampling: the consent prompt, then a language model or the user's own reply).
-  const bridge = new GatewayBridge(elicitation, editorSampling());
+  // "Always allow" is keyed per definition: the store looks up what a name stands for right now.
+  const consent = settingsConsentStore((name) => host?.servers().find((s) => s.name === name)?.definition);
+  const bridge = new GatewayBridge(elicitation, editorSampling(consent));
   const h = createHost({
     logger,
     // Dev mode reads the server's stderr for the debugger's port.

@@ -75,7 +75,7 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
   if (a.fromRegistry !== undefined) {
     // `.vscode/mcp.json` has password inputs; the other files read secrets from the environment.
     const style = t.scope === 'workspace' ? 'input' : 'env';
-    const r = await registryEntry(session, a.fromRegistry, a, style);
+    const r = await registryEntry(session, a.fromRegistry, a, style, (await readTarget(t)) ?? undefined);
     entry = r.entry;
     if (r.secrets.length && style === 'input') {
       const text = (await readTarget(t)) ?? '{}\n';
@@ -92,6 +92,11 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
       );
     } else note = r.secrets.map((s) => `${s.label}: set the environment variable ${s.id} before starting the server.`);
     note.unshift(`${r.server.name}${r.server.version ? `@${r.server.version}` : ''}: ${r.summary}`);
+    // The whole entry (fixed headers and arguments included) is shown before it is written.
+    if (!a.json)
+      session.io.stderr(
+        `mcp-host: writing this entry from the registry:\n${JSON.stringify({ [name]: entry }, null, 2)}\n`,
+      );
   } else {
     if (a.url !== undefined) {
       if (a.env.length) throw usageError('--env is for local servers; a remote server takes --header');

@@ -4,6 +4,7 @@ import {
   buildEntry,
   installChoices,
   planInstall,
+  inputIdsIn,
   type BuiltEntry,
   type InstallVariable,
 } from '../../core/registry/install.js';
@@ -83,6 +84,8 @@ export async function registryEntry(
   id: string,
   a: ParsedArgs,
   secretStyle: 'input' | 'env',
+  /** The target file's text: its input ids are not reused (`inputIdsIn`). */
+  targetText?: string,
 ): Promise<RegistryEntry> {
   const reg = await client(session);
   let server: RegistryServer;
@@ -97,7 +100,7 @@ export async function registryEntry(
     throw usageError(
       `"${server.name}" cannot be installed: ${choices.map((c) => c.unsupported).join(' ') || 'it has no packages or remotes'}`,
     );
-  const plan = planInstall(server, usable.choice);
+  const plan = planInstall(server, usable.choice, secretStyle === 'input' ? inputIdsIn(targetText) : undefined);
   const given = new Map([...a.env, ...a.headers]);
   const values: Record<string, string | undefined> = {};
   const used = new Set<string>();

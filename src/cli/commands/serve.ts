@@ -7,6 +7,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
+import { needsApproval } from '../../core/config/approvals.js';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
@@ -28,6 +29,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   // only user, so an excluded server is not started at all.
   const excluded = new Set(a.exclude);
   let warned = false;
+  let warnedHeld = false;
   const definitions = async (): Promise<ServerDefinition[]> => {
     const gateways = await readDiscovery(discoveryDir(io.env));
     const all = (await session.reload(gateways.map((g) => g.url))).servers;
@@ -39,7 +41,17 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
         `mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`,
       );
     }
-    return all.filter((d) => !excluded.has(d.name));
+    // An agent that registered `mcp-host serve` once (user scope) launches it in whatever folder it
+    // works in: that folder's servers run commands from a repository nobody approved, so they start
+    // only when whoever wrote the serve command line said so.
+    const held = a.allowProjectServers ? [] : all.filter((d) => needsApproval(d) && !excluded.has(d.name));
+    if (held.length > 0 && !warnedHeld) {
+      warnedHeld = true;
+      io.stderr(
+        `mcp-host serve: not starting ${held.map((d) => d.name).join(', ')} from ${[...new Set(held.map((d) => d.source.file))].join(', ')}: servers defined by the folder start only with --allow-project-servers\n`,
+      );
+    }
+    return all.filter((d) => !excluded.has(d.name) && (a.allowProjectServers || !needsApproval(d)));
   };
   // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
   const tools = session.toolFilter;

@@ -46,7 +46,7 @@ function escapeFormatting(text: string): string {
  * become spaces. Nothing can start a list there, so "1.2.0" stays as written.
  */
 export function escapeInline(text: string): string {
-  return escapeFormatting(text).replace(/\r?\n/g, ' ');
+  return escapeFormatting(text).replace(/\r\n|[\r\n\u2028\u2029]/g, ' ');
 }
 
 function link(label: string, href: string): string {
@@ -180,7 +180,8 @@ export function renderPrompt(
   opts: RenderOptions,
 ): string {
   const out = [`# ${escapeInline(p.name)}`, `_Prompt from **${escapeInline(p.server)}**_`];
-  if (p.result.description) out.push(`> ${escapeMarkdown(p.result.description.replace(/\r?\n/g, ' '))}`);
+  if (p.result.description)
+    out.push(`> ${escapeMarkdown(p.result.description.replace(/\r\n|[\r\n\u2028\u2029]/g, ' '))}`);
   for (const [i, m] of p.result.messages.entries()) {
     out.push(`## ${i + 1}. ${m.role}`, renderContent(p.server, m.content, opts));
   }

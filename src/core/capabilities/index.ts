@@ -7,6 +7,8 @@ export { wrapTools, wrapResources, wrapResourceTemplates, wrapPrompts } from './
 export {
   sanitizeInstructions,
   sanitizeText,
+  sanitizeLabel,
+  normalizeLineEndings,
   stripMisleadingUnicode,
   revealMisleadingUnicode,
   MAX_TEXT_LENGTH,

@@ -58,9 +58,28 @@ export function cutText(text: string, max = MAX_TEXT_LENGTH): string {
   return text.slice(0, end) + TRUNCATION_MARKER;
 }
 
-/** Strips misleading Unicode, then cuts (so invisible padding does not eat the visible budget). */
+/** Every line ending a renderer may honour (CRLF, lone CR, U+2028/2029). */
+export const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/**
+ * `\n` for every line ending: Markdown reads a lone `\r` as a line break, so a `\r` that slips
+ * past a `\n`-only check ends a code span or a table row and the rest renders as Markdown.
+ */
+export function normalizeLineEndings(text: string): string {
+  return text.replace(LINE_BREAK, '\n');
+}
+
+/** Strips misleading Unicode and normalises line endings, then cuts (so invisible padding does not eat the visible budget). */
 export function sanitizeText(text: string, max = MAX_TEXT_LENGTH): string {
-  return cutText(stripMisleadingUnicode(text), max);
+  return cutText(normalizeLineEndings(stripMisleadingUnicode(text)), max);
+}
+
+/** Longest one-line label a server may give itself or a tool (name, version, title). */
+export const MAX_LABEL_LENGTH = 256;
+
+/** A one-line label a server reports about itself or its items: sanitised, line breaks as spaces, cut. */
+export function sanitizeLabel(text: string, max = MAX_LABEL_LENGTH): string {
+  return cutText(stripMisleadingUnicode(text).replace(LINE_BREAK, ' '), max);
 }
 
 /** Server instructions as the host passes them on: stripped and cut; empty becomes undefined. */

@@ -6,10 +6,15 @@ import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontext
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-api.js';
 import { toolUiOf } from '../apps/meta.js';
 import { qualifiedToolName } from '../naming.js';
-import { sanitizeDeep, sanitizeText, stripMisleadingUnicode } from './sanitize.js';
+import { sanitizeDeep, sanitizeLabel, sanitizeText } from './sanitize.js';
 
 function optionalText(text: string | undefined): string | undefined {
   return text === undefined ? undefined : sanitizeText(text);
+}
+
+/** Titles are one line wherever they are shown (tree rows, tooltips, pickers). */
+function optionalLabel(text: string | undefined): string | undefined {
+  return typeof text === 'string' ? sanitizeLabel(text) : undefined;
 }
 
 /** Shared by every tool that declares no annotations (most do not): frozen, since it is shared. */
@@ -19,7 +24,7 @@ function annotationsOf(tool: Tool): ToolAnnotations {
   if (!tool.annotations) return NO_ANNOTATIONS;
   const a = tool.annotations;
   const out: ToolAnnotations = {};
-  if (a.title !== undefined) out.title = sanitizeText(a.title);
+  if (a.title !== undefined) out.title = sanitizeLabel(a.title);
   // Only real booleans: a hint a server sent as "false" (a string) must not read as true.
   for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
     if (typeof a[key] === 'boolean') out[key] = a[key];
@@ -67,7 +72,7 @@ export function wrapTools(server: string, tools: Tool[], taken: Set<string>): Ho
       inputSchema: intern(tool.inputSchema ?? { type: 'object' }),
       annotations: annotationsOf(tool),
     };
-    const title = optionalText(tool.title ?? tool.annotations?.title);
+    const title = optionalLabel(tool.title ?? tool.annotations?.title);
     if (title !== undefined) wrapped.title = title;
     const support = tool.execution?.taskSupport;
     if (support === 'required' || support === 'optional') wrapped.taskSupport = support;
@@ -81,8 +86,8 @@ export function wrapTools(server: string, tools: Tool[], taken: Set<string>): Ho
 
 export function wrapResources(server: string, resources: Resource[]): HostResource[] {
   return resources.map((r) => {
-    const out: HostResource = { server, uri: r.uri, name: stripMisleadingUnicode(r.name ?? r.uri) };
-    const title = optionalText(r.title);
+    const out: HostResource = { server, uri: r.uri, name: sanitizeLabel(r.name ?? r.uri) };
+    const title = optionalLabel(r.title);
     if (title !== undefined) out.title = title;
     const description = optionalText(r.description);
     if (description !== undefined) out.description = description;
@@ -96,9 +101,9 @@ export function wrapResourceTemplates(server: string, templates: ResourceTemplat
     const out: HostResourceTemplate = {
       server,
       uriTemplate: t.uriTemplate,
-      name: stripMisleadingUnicode(t.name ?? t.uriTemplate),
+      name: sanitizeLabel(t.name ?? t.uriTemplate),
     };
-    const title = optionalText(t.title);
+    const title = optionalLabel(t.title);
     if (title !== undefined) out.title = title;
     const description = optionalText(t.description);
     if (description !== undefined) out.description = description;
@@ -120,7 +125,7 @@ export function wrapPrompts(server: string, prompts: Prompt[]): HostPrompt[] {
         return arg;
       }),
     };
-    const title = optionalText(p.title);
+    const title = optionalLabel(p.title);
     if (title !== undefined) out.title = title;
     const description = optionalText(p.description);
     if (description !== undefined) out.description = description;

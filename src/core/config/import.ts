@@ -7,6 +7,7 @@
 import { discoveryFile, readDiscovered, type DiscoveryOptions, type DiscoverySource } from './sources/discovery.js';
 import { validateServerEntry } from './schema.js';
 import type { ConfigProblem } from './types.js';
+import { referenceSecretsInArgs, referenceSecretsInUrl } from '../secret-references.js';
 
 export interface ImportCandidate {
   name: string;
@@ -44,9 +45,16 @@ export async function readImportSource(
   return { file: discoveryFile(source, o), candidates: [...seen.values()], problems: r.problems };
 }
 
-/** Env or header values written out literally (no `${…}`): likely secrets. */
+/**
+ * Env or header values written out literally (no `${…}`): likely secrets; and credentials in
+ * arguments and the URL, found as redaction finds them (`--api-key sk-…`, `?api_key=…`,
+ * `user:pass@host`, an `Authorization: Bearer …` argument).
+ */
 export function literalSecrets(entry: Record<string, unknown>): string[] {
   const out: string[] = [];
+  if (Array.isArray(entry.args) && entry.args.every((a) => typeof a === 'string'))
+    out.push(...new Set(referenceSecretsInArgs(entry.args as string[]).found.map((f) => f.where)));
+  if (typeof entry.url === 'string' && referenceSecretsInUrl(entry.url).found.length) out.push('URL');
   for (const key of ['env', 'headers'] as const) {
     const obj = entry[key];
     if (!obj || typeof obj !== 'object') continue;
@@ -89,7 +97,7 @@ export function planImport(
         name: c.name,
         entry: c.entry,
         action: 'secret',
-        reason: `it has literal values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead`,
+        reason: `it has literal values (${secrets.join(', ')}) that would be shared with everyone who reads the file; import it into your user settings instead, or replace them with \${NAME} references first`,
       };
     return { name: c.name, entry: c.entry, action: 'import' };
   });

@@ -24,7 +24,7 @@ import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, is
 import type { StdioProcessTransport } from './stdio-transport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
 import type { HostOptions } from '../host-api.js';
-import { sanitizeInstructions } from '../capabilities/index.js';
+import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
 
 export interface ConnectOptions {
@@ -286,10 +286,11 @@ export function connectedState(name: string, conn: LiveConnection, now: number):
   const instructions = sanitizeInstructions(client.getInstructions());
   return {
     kind: 'connected',
+    // What a server says about itself is shown in tooltips and details: one clean line each.
     serverInfo: {
-      name: info?.name ?? name,
-      version: info?.version ?? '',
-      ...(info?.title ? { title: info.title } : {}),
+      name: typeof info?.name === 'string' ? sanitizeLabel(info.name) : name,
+      version: typeof info?.version === 'string' ? sanitizeLabel(info.version) : '',
+      ...(typeof info?.title === 'string' && info.title ? { title: sanitizeLabel(info.title) } : {}),
     },
     capabilities: (client.getServerCapabilities() ?? {}) as Record<string, unknown>,
     ...(instructions !== undefined ? { instructions } : {}),

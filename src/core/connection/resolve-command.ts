@@ -21,6 +21,33 @@ export interface ResolveEnv {
   cwd?: string;
   /** True when `p` is an existing regular file we may execute. Injectable for tests. */
   isExecutable?: (p: string) => boolean;
+  /** The start of a batch file, to see whether it forwards its arguments; undefined when unreadable. Injectable for tests. */
+  readBatch?: (p: string) => string | undefined;
+}
+
+function defaultReadBatch(p: string): string | undefined {
+  try {
+    const fd = fs.openSync(p, 'r');
+    try {
+      const buf = Buffer.alloc(64 * 1024);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, buf.length, 0)).toString('latin1');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A shim that passes its arguments on (`%*`, `%1`…: npm's `node_modules\.bin\*.cmd`, Node's own
+ * `npx.cmd`) has cmd.exe parse them a second time when it expands them, where an argument's
+ * `\"` no longer reads as escaped and the metacharacters after it run. Those get the caret
+ * escaping twice, as cross-spawn does for npm shims (here decided by what the file does rather
+ * than where it lives, so Node's `npx.cmd` is covered too).
+ */
+function forwardsArguments(text: string | undefined): boolean {
+  return text !== undefined && /%\*|%~?[a-z]*[0-9]/i.test(text);
 }
 
 function defaultIsExecutable(platform: NodeJS.Platform): (p: string) => boolean {
@@ -93,12 +120,13 @@ export function findExecutable(command: string, e: ResolveEnv): string {
 // cmd.exe metacharacters; escaped with ^ (same rules as cross-spawn).
 const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
 
-function escapeCmdArg(arg: string): string {
-  // First quote for CommandLineToArgvW, then caret-escape for cmd.exe.
+function escapeCmdArg(arg: string, twice: boolean): string {
+  // First quote for CommandLineToArgvW, then caret-escape for cmd.exe (once per parse).
   let s = arg.replace(/(\\*)"/g, '$1$1\\"');
   s = s.replace(/(\\*)$/, '$1$1');
   s = `"${s}"`;
-  return s.replace(CMD_META, '^$1');
+  s = s.replace(CMD_META, '^$1');
+  return twice ? s.replace(CMD_META, '^$1') : s;
 }
 
 function escapeCmdCommand(file: string): string {
@@ -110,7 +138,8 @@ export function resolveCommand(command: string, args: string[], e: ResolveEnv): 
   const file = findExecutable(command, e);
   if (e.platform === 'win32' && /\.(cmd|bat)$/i.test(file)) {
     const comspec = envValue(e.env, 'COMSPEC', e.platform) ?? 'cmd.exe';
-    const line = [escapeCmdCommand(file), ...args.map(escapeCmdArg)].join(' ');
+    const twice = forwardsArguments((e.readBatch ?? defaultReadBatch)(file));
+    const line = [escapeCmdCommand(file), ...args.map((a) => escapeCmdArg(a, twice))].join(' ');
     return { file: comspec, args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true };
   }
   return { file, args };

@@ -3,19 +3,23 @@
  * line or as `.mcp.json` JSON. Pure string work; the editor layer puts the result on the clipboard.
  *
  * Servers are built from the entry as written in its file (variables unexpanded), and any literal
- * value that could be a credential (every env value, secret-looking headers) is replaced by a
- * `${NAME}` reference: a copied line must never carry a secret.
+ * value that could be a credential (every env value, secret-looking headers, credentials in
+ * arguments and the URL as redaction finds them) is replaced by a `${NAME}` reference: a copied
+ * line must never carry a secret.
  */
 import { isSecretHeader } from '../redact.js';
+import { referenceSecretsInArgs, referenceSecretsInUrl } from '../secret-references.js';
+import { quoteLine, quoteWord, type Shell } from './shell-quote.js';
+
+export type { Shell } from './shell-quote.js';
 
 /** Quotes one word for a POSIX shell: bare when safe, else single-quoted (`'` as `'\''`). */
 export function shellQuote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+  return quoteWord(word, 'posix');
 }
 
-export function shellLine(words: readonly string[]): string {
-  return words.map(shellQuote).join(' ');
+export function shellLine(words: readonly string[], shell: Shell = 'posix'): string {
+  return quoteLine(words, shell);
 }
 
 /** `mcp-host call SERVER TOOL --args '{…}'` (arguments omitted when empty). */
@@ -23,13 +27,13 @@ export function mcpHostCallLine(
   server: string,
   tool: string,
   args: Record<string, unknown>,
-  opts: { workspace?: string; timeoutMs?: number } = {},
+  opts: { workspace?: string; timeoutMs?: number; shell?: Shell } = {},
 ): string {
   const words = ['mcp-host', 'call', server, tool];
   if (Object.keys(args).length) words.push('--args', JSON.stringify(args));
   if (opts.timeoutMs !== undefined) words.push('--timeout', String(opts.timeoutMs));
   if (opts.workspace) words.push('--workspace', opts.workspace);
-  return shellLine(words);
+  return shellLine(words, opts.shell);
 }
 
 /** A server entry as written in a config file (the keys this builder uses). */
@@ -56,7 +60,8 @@ function variableName(s: string): string {
 
 /**
  * The entry with literal secrets turned into references: each env value that is not already a
- * reference becomes `${KEY}`; a secret header keeps its scheme (`Bearer ${AUTHORIZATION}`).
+ * reference becomes `${KEY}`; a secret header keeps its scheme (`Bearer ${AUTHORIZATION}`);
+ * `--api-key sk-…` becomes `--api-key ${API_KEY}`, `user:pass@` `${URL_USER}:${URL_PASSWORD}@`.
  */
 export function withSecretReferences(e: WrittenEntry): WrittenEntry {
   const out: WrittenEntry = { ...e };
@@ -74,6 +79,9 @@ export function withSecretReferences(e: WrittenEntry): WrittenEntry {
       }),
     );
   }
+  const taken = [...Object.keys(e.env ?? {}), ...Object.keys(e.headers ?? {}).map(variableName)];
+  if (e.args) out.args = referenceSecretsInArgs(e.args, taken).args;
+  if (e.url) out.url = referenceSecretsInUrl(e.url, taken).url;
   return out;
 }
 
@@ -93,7 +101,7 @@ function transportOf(e: WrittenEntry): 'stdio' | 'sse' | 'http' | 'ws' {
 export function claudeMcpAddLine(
   name: string,
   entry: WrittenEntry,
-  opts: { scope?: 'local' | 'project' | 'user' } = {},
+  opts: { scope?: 'local' | 'project' | 'user'; shell?: Shell } = {},
 ): string {
   const e = withSecretReferences(entry);
   const t = transportOf(e);
@@ -107,7 +115,7 @@ export function claudeMcpAddLine(
     words.push(e.url ?? '');
     for (const [k, v] of Object.entries(e.headers ?? {})) words.push('-H', `${k}: ${v}`);
   }
-  return shellLine(words);
+  return shellLine(words, opts.shell);
 }
 
 /** `{"mcpServers": {NAME: {...}}}` in Claude Code's `.mcp.json` format, two-space indented. */

@@ -35,6 +35,8 @@ interface Agent {
   server: Server;
   transport: Transport;
   initialized: boolean;
+  /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
+  used: Set<string>;
 }
 
 type Kind = 'tools' | 'prompts' | 'resources';
@@ -67,8 +69,10 @@ export class Gateway {
         opts.bridge.onServerLog(({ server, params }) => {
           if (!this.isExposed(server)) return;
           const logger = typeof params.logger === 'string' ? `${server}/${params.logger}` : server;
+          // A log line may describe another agent's call (its arguments, its results): it goes only
+          // to agents that used this server themselves.
           for (const a of this.agents) {
-            if (a.initialized)
+            if (a.initialized && a.used.has(server))
               a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
           }
         }),
@@ -152,7 +156,7 @@ export class Gateway {
       instructions:
         'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
-    const agent: Agent = { server, transport, initialized: false };
+    const agent: Agent = { server, transport, initialized: false, used: new Set() };
     this.install(agent);
     const extras = features ? installFeatureHandlers(server, () => this.catalog, features) : undefined;
     server.oninitialized = () => {
@@ -171,7 +175,8 @@ export class Gateway {
     await server.connect(transport);
   }
 
-  private callOptions(agent: Agent, ctx: ServerContext): CallOptions {
+  private callOptions(agent: Agent, target: string, ctx: ServerContext): CallOptions {
+    agent.used.add(target);
     const token = ctx.mcpReq._meta?.progressToken;
     // The origin lets the bridge send a server's question back to this agent request.
     const opts: CallOptions = {
@@ -208,7 +213,7 @@ export class Gateway {
     s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
       const entry = this.catalog.tools.find((t) => t.name === req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const opts = this.callOptions(agent, ctx);
+      const opts = this.callOptions(agent, entry.tool.server, ctx);
       try {
         const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
         return {
@@ -233,7 +238,7 @@ export class Gateway {
       const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
       const server = entry.prompt.server;
-      const opts = this.callOptions(agent, ctx);
+      const opts = this.callOptions(agent, server, ctx);
       try {
         const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
         const messages = [];
@@ -272,7 +277,7 @@ export class Gateway {
           ProtocolErrorCode.InvalidParams,
           `no exposed server offers the resource ${req.params.uri}`,
         );
-      const opts = this.callOptions(agent, ctx);
+      const opts = this.callOptions(agent, target.server, ctx);
       try {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);
         const wrapped = req.params.uri !== target.uri;

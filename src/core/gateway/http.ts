@@ -1,13 +1,18 @@
 /**
  * The gateway over Streamable HTTP at `http://127.0.0.1:<port>/mcp`, the port from the OS.
  * Who may use it follows the host's loopback rules (../loopback.ts): no browser `Origin`, a loopback
- * `Host` (stops DNS rebinding), a bearer token compared in constant time; and a cap on sessions
- * so a runaway client cannot exhaust the editor.
+ * `Host` (stops DNS rebinding), a bearer token compared in constant time; a cap on sessions
+ * so a runaway client cannot exhaust the editor; and, since any local process can open a socket
+ * without the token, the shared connection limits (../connection-limits.ts): a deadline and a
+ * cap on sockets that have not sent an authenticated request (the oldest evicted, so a real agent
+ * always gets in), and refusals logged at a bounded rate.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
+import type { Socket } from 'node:net';
+import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
@@ -21,6 +26,8 @@ export interface GatewayHttpOptions {
   maxSessions?: number;
   /** Most open TCP connections; default 128. */
   maxConnections?: number;
+  /** Sockets that have not authenticated yet: how many and for how long (connection-limits.ts). */
+  limits?: ConnectionLimits;
 }
 
 export type RequestVerdict = AccessVerdict | { ok: false; status: 404; reason: string };
@@ -59,6 +66,8 @@ export class GatewayHttpServer {
     private readonly http: HttpServer,
     readonly token: string,
     readonly port: number,
+    private readonly refusals: RateLimitedLog,
+    private readonly pending: PendingSockets,
   ) {}
 
   /** `http://127.0.0.1:<port>/mcp` */
@@ -79,8 +88,16 @@ export class GatewayHttpServer {
       });
     });
     http.maxConnections = opts.maxConnections ?? 128;
+    const refusals = new RateLimitedLog((line) => opts.logger.warn(line), undefined, undefined, undefined, 'gateway');
+    const pending = new PendingSockets(
+      opts.limits ?? {},
+      (why) => refusals.log(`gateway: dropped a connection: ${why}`),
+      'authenticated request',
+    );
+    // Before listening, so no socket escapes the count.
+    http.on('connection', (socket: Socket) => pending.add(socket));
     const port = await listenOnLoopback(http);
-    const self = new GatewayHttpServer(opts, http, token, port);
+    const self = new GatewayHttpServer(opts, http, token, port, refusals, pending);
     holder.self = self;
     opts.logger.info(`gateway listening on ${self.url}`);
     return self;
@@ -103,9 +120,15 @@ export class GatewayHttpServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkRequest(req, this.token, this.port);
     if (!verdict.ok) {
-      this.opts.logger.warn(`gateway: refused ${req.method ?? ''} ${req.url ?? ''}: ${verdict.reason}`);
+      // The path only (a query may carry a token), cut short: the line is written by anyone local.
+      const path = (req.url ?? '').split('?')[0]!.slice(0, 80);
+      this.refusals.log(
+        `gateway: refused ${(req.method ?? '').slice(0, 10)} ${JSON.stringify(path)}: ${verdict.reason}`,
+      );
       return refuse(res, verdict.status, verdict.reason === 'not found' ? 'not found' : `refused: ${verdict.reason}`);
     }
+    // Authenticated: this socket is an agent's, and its pre-authentication clock stops.
+    this.pending.forget(req.socket);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const session = this.sessions.get(sid);
@@ -152,6 +175,8 @@ export class GatewayHttpServer {
   }
 
   async dispose(): Promise<void> {
+    this.pending.dispose();
+    this.refusals.flush();
     const all = [...this.sessions.values()].map((s) => s.transport);
     this.sessions.clear();
     await Promise.all(all.map((t) => t.close().catch(() => undefined)));

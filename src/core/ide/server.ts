@@ -14,7 +14,7 @@ import type { Disposable, Logger } from '../ports.js';
 import { generateToken, listenOnLoopback } from '../loopback.js';
 import { checkUpgrade } from './auth.js';
 import type { EditorPort, IdeSelection } from './editor-port.js';
-import { PendingSockets, RateLimitedLog, type ConnectionLimits } from './limits.js';
+import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
 import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lock-file.js';
 import { registerIdeTools } from './tools.js';
 import { WebSocketServerTransport } from './ws-transport.js';

@@ -45,6 +45,27 @@ export class UnsupportedInstallError extends Error {
   }
 }
 
+/**
+ * A registry is not the user: nothing it wrote may be expanded at connect. A `${GITHUB_TOKEN}`,
+ * `${env:X}`, `${userHome}` or `${input:ID}` in a header, URL, argument or default would send the
+ * user's secrets (or another server's stored input) to the entry's server, so any `${` in a value
+ * from the registry refuses the whole entry; only the variables it declares become inputs.
+ */
+function noExpansion(value: string | undefined, where: string): void {
+  if (value?.includes('${'))
+    throw new UnsupportedInstallError(
+      `The registry entry's ${where} contains "\${" (${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}). Values from a registry are never expanded by MCP Host, so this entry cannot be installed; add the server by hand if you trust it.`,
+    );
+}
+
+function checkInput(input: RegistryInput, label: string): void {
+  noExpansion(input.default, `default of ${label}`);
+  for (const c of input.choices ?? []) noExpansion(c, `choice of ${label}`);
+  noExpansion(input.value, label);
+  for (const [name, v] of Object.entries((input as { variables?: Record<string, RegistryInput> }).variables ?? {}))
+    checkInput(v, `variable ${name} of ${label}`);
+}
+
 const MARK = '\u0000';
 const token = (id: string): string => `${MARK}${id}${MARK}`;
 /** Placeholders as the user reads them in a summary: `<API_KEY>`. */
@@ -59,9 +80,24 @@ function idOf(s: string): string {
   return /^[A-Z_]/.test(id) ? id : `_${id}`;
 }
 
+/**
+ * Input ids a config file already uses (`${input:ID}` references and `"id"` declarations): a new
+ * entry's secret must not take one, or it would resolve to another server's stored value.
+ */
+export function inputIdsIn(text: string | undefined): Set<string> {
+  const ids = new Set<string>();
+  for (const m of (text ?? '').matchAll(/\$\{\s*input:\s*([^}\s]+)\s*\}|"id"\s*:\s*"([^"]+)"/g))
+    ids.add((m[1] ?? m[2])!);
+  return ids;
+}
+
 class Collector {
   readonly variables: InstallVariable[] = [];
-  private readonly ids = new Set<string>();
+  private readonly ids: Set<string>;
+
+  constructor(taken: ReadonlySet<string> = new Set()) {
+    this.ids = new Set(taken);
+  }
 
   add(name: string, label: string, input: RegistryInput): string {
     let id = idOf(name);
@@ -91,6 +127,8 @@ class Collector {
 
   /** A value for a key/value input: fixed (with variables), or asked for. */
   keyValue(kv: KeyValueInput, label: string): string | undefined {
+    noExpansion(kv.name, `name of ${label}`);
+    checkInput(kv, label);
     if (kv.value !== undefined) return this.expand(kv.value, kv.variables, label);
     if (!kv.isRequired && !kv.isSecret && kv.default === undefined) return undefined;
     return this.add(kv.name, label, kv);
@@ -101,6 +139,8 @@ function args(list: RegistryArgument[] | undefined, c: Collector): string[] {
   const out: string[] = [];
   for (const a of list ?? []) {
     const label = a.type === 'named' ? `argument ${a.name ?? ''}` : `argument ${a.valueHint ?? ''}`.trim();
+    noExpansion(a.name, label);
+    checkInput(a, label);
     let value: string | undefined;
     if (a.value !== undefined) value = c.expand(a.value, a.variables, label);
     else if (a.isRequired || a.default !== undefined) value = c.add(a.valueHint ?? a.name ?? 'ARG', label, a);
@@ -134,13 +174,16 @@ function versioned(pkg: RegistryPackage, sep: string): string {
   return pkg.version && pkg.version !== 'latest' ? `${pkg.identifier}${sep}${pkg.version}` : pkg.identifier;
 }
 
-function packagePlan(pkg: RegistryPackage): InstallPlan {
+function packagePlan(pkg: RegistryPackage, taken?: ReadonlySet<string>): InstallPlan {
   const t = pkg.transport?.type ?? 'stdio';
   if (t !== 'stdio')
     throw new UnsupportedInstallError(
       `The ${pkg.registryType} package ${pkg.identifier} serves ${t} on a local port; MCP Host can only start packages that talk over stdio. Use one of its remotes, or start it yourself and add its URL.`,
     );
-  const c = new Collector();
+  noExpansion(pkg.identifier, 'package identifier');
+  noExpansion(pkg.version, 'package version');
+  noExpansion(pkg.runtimeHint, 'runtime hint');
+  const c = new Collector(taken);
   const runtimeArgs = args(pkg.runtimeArguments, c);
   const environment = env(pkg.environmentVariables, c);
   const packageArgs = args(pkg.packageArguments, c);
@@ -179,33 +222,47 @@ function packagePlan(pkg: RegistryPackage): InstallPlan {
   }
   const template: Record<string, unknown> = { type: 'stdio', command, args: argv };
   if (Object.keys(environment).length) template.env = environment;
-  return { template, variables: c.variables, summary: showTokens([command, ...argv].join(' ')) };
+  const envText = Object.entries(environment).map(([k, v]) => ` ${k}=${v}`);
+  return {
+    template,
+    variables: c.variables,
+    summary: showTokens([command, ...argv].join(' ') + (envText.length ? `, env${envText.join(',')}` : '')),
+  };
 }
 
-function remotePlan(remote: RegistryRemote): InstallPlan {
+function remotePlan(remote: RegistryRemote, taken?: ReadonlySet<string>): InstallPlan {
   const type =
     remote.type === 'streamable-http' || remote.type === 'http' ? 'http' : remote.type === 'sse' ? 'sse' : undefined;
   if (!type)
     throw new UnsupportedInstallError(
       `Remote transport "${remote.type}" is not supported (streamable-http and sse are).`,
     );
-  const c = new Collector();
+  noExpansion(remote.url, 'URL');
+  for (const [name, v] of Object.entries(remote.variables ?? {})) checkInput(v, `URL variable ${name}`);
+  const c = new Collector(taken);
   const url = c.expand(remote.url, remote.variables, 'the URL');
   const h = headers(remote.headers, c);
   const template: Record<string, unknown> = { type, url };
   if (Object.keys(h).length) template.headers = h;
-  return { template, variables: c.variables, summary: `${type} ${showTokens(url)}` };
+  // Every header is shown with its value: a fixed one is sent to the server as written.
+  const headerText = Object.entries(h).map(([k, v]) => `, header ${k}: ${v}`);
+  return { template, variables: c.variables, summary: showTokens(`${type} ${url}${headerText.join('')}`) };
 }
 
-export function planInstall(server: RegistryServer, choice: InstallChoice): InstallPlan {
+/** @param takenIds input ids the target file already uses (`inputIdsIn`): variables get other ids. */
+export function planInstall(
+  server: RegistryServer,
+  choice: InstallChoice,
+  takenIds?: ReadonlySet<string>,
+): InstallPlan {
   if (choice.kind === 'package') {
     const p = server.packages[choice.index];
     if (!p) throw new UnsupportedInstallError(`"${server.name}" has no package ${choice.index + 1}.`);
-    return packagePlan(p);
+    return packagePlan(p, takenIds);
   }
   const r = server.remotes[choice.index];
   if (!r) throw new UnsupportedInstallError(`"${server.name}" has no remote ${choice.index + 1}.`);
-  return remotePlan(r);
+  return remotePlan(r, takenIds);
 }
 
 /** The ways a server can be installed, best first: stdio packages of known registries, then remotes. */

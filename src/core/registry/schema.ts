@@ -98,6 +98,20 @@ function issueText(e: z.ZodError): string {
   return i ? `${i.path.join('.') || '(root)'}: ${i.message}` : 'invalid';
 }
 
+/**
+ * A link the user may open, re-serialised; anything but `https:` (an `smb:` share, `file:`, a custom
+ * scheme the OS hands to a program) is dropped here, so no caller can pass it to an opener.
+ */
+function httpsLink(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads one `{server, _meta}` item of a list (or a bare server.json); `reason` when it is unusable. */
 export function parseServerItem(item: unknown): { server?: RegistryServer; reason?: string } {
   const wrapped =
@@ -133,8 +147,8 @@ export function parseServerItem(item: unknown): { server?: RegistryServer; reaso
       title: s.title,
       description: s.description,
       version: s.version,
-      websiteUrl: s.websiteUrl,
-      repositoryUrl: s.repository?.url,
+      websiteUrl: httpsLink(s.websiteUrl),
+      repositoryUrl: httpsLink(s.repository?.url),
       packages,
       remotes,
       skipped,

@@ -9,6 +9,7 @@ import type { ElicitationPort } from '../../core/host-api.js';
 import { collectForm } from '../../core/calls/collect.js';
 import { planForm } from '../../core/calls/schema-plan.js';
 import { validateValue } from '../../core/calls/validate-value.js';
+import { urlTarget } from '../../core/calls/url-target.js';
 import { vscodeFormUi } from './form-ui.js';
 import type { ChannelLogger } from '../ports/logger.js';
 
@@ -68,29 +69,24 @@ export class VsCodeElicitationPort implements ElicitationPort {
   }
 
   private async askUrl(server: string, request: Extract<Request, { mode: 'url' }>): Promise<Answer> {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      this.log.warn(`${server} asked to open a URL that is not valid; declined`);
-      return { action: 'decline' };
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      this.log.warn(`${server} asked to open a ${url.protocol} URL; only http(s) pages are opened; declined`);
+    const target = urlTarget(request.url);
+    if (!target.ok) {
+      this.log.warn(`${server} asked to open a URL; declined because ${target.reason}`);
       return { action: 'decline' };
     }
     const choice = await vscode.window.showWarningMessage(
-      `${server} asks you to open a page on ${url.host}`,
+      `${server} asks you to open a page on ${target.host}`,
       {
         modal: true,
-        detail: `${request.message}\n\nSite: ${url.host}\nAddress: ${request.url}\n\nOpen it only if you trust this site.`,
+        detail: `${request.message}\n\nSite: ${target.host}\nAddress: ${target.href}\n\nOpen it only if you trust this site.`,
       },
       'Open in Browser',
       'Decline',
     );
     if (choice === 'Decline') return { action: 'decline' };
     if (choice !== 'Open in Browser') return { action: 'cancel' };
-    const opened = await vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+    // The string shown is the string opened: passed as is, not re-serialised by vscode.Uri.
+    const opened = await vscode.env.openExternal(target.href as unknown as vscode.Uri);
     return opened ? { action: 'accept' } : { action: 'cancel' };
   }
 }

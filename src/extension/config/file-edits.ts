@@ -148,6 +148,12 @@ export async function removeServerFromConfig(
   return { file: def.source.file, orphanedInputs: [...before].filter((id) => !after.has(id)) };
 }
 
+/** The text of the scope's file (user scope: its servers), for what it already uses; undefined when there is none. */
+export async function scopeText(scope: EditableScope, folder: string | undefined): Promise<string | undefined> {
+  if (scope === 'user') return JSON.stringify(userServersSetting.get());
+  return folder ? readText(fileFor(scope, folder)) : undefined;
+}
+
 /** Names in the scope's file, for clash checks before a write. */
 export async function namesInScope(scope: EditableScope, folder: string | undefined): Promise<Set<string>> {
   if (scope === 'user') return new Set(Object.keys(userServersSetting.get()));

@@ -10,6 +10,7 @@ import type { CommandTable } from '../command-table.js';
 import { LOGGING_LEVELS } from '../../core/features/logging.js';
 import type { ConnectionManager } from '../../core/host.js';
 import { settingsConsentStore } from './sampling.js';
+import { consentEntryName } from '../../core/features/sampling-consent.js';
 import { registerTasksView } from './tasks-view.js';
 import { readSettings } from '../settings.js';
 
@@ -78,8 +79,8 @@ export function featureCommands(
       'mcpHost.revokeSamplingConsent': async (arg?: unknown) => {
         const name = await pick(host, arg, 'Revoke Sampling Consent');
         if (!name) return;
-        const had = settingsConsentStore.isAlwaysAllowed(name);
-        await settingsConsentStore.revoke(name);
+        const had = readSettings().samplingAlwaysAllow.some((e) => consentEntryName(e) === name);
+        await settingsConsentStore(() => undefined).revoke(name);
         log.info(`sampling consent for ${name} revoked`);
         void vscode.window.showInformationMessage(
           had

@@ -19,29 +19,55 @@ import {
 import type { SamplingPort } from '../../core/features/types.js';
 import { manualSamplingReply } from '../inspector/sampling.js';
 import { readSettings, samplingAlwaysAllowSetting } from '../settings.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import {
+  consentEntryName,
+  samplingConsentStatus,
+  withSamplingConsent as allowConsent,
+  withoutSamplingConsent,
+} from '../../core/features/sampling-consent.js';
 
-export const settingsConsentStore: SamplingConsentStore = {
-  isAlwaysAllowed: (server) => readSettings().samplingAlwaysAllow.includes(server),
-  async allowAlways(server) {
-    const now = readSettings().samplingAlwaysAllow;
-    if (!now.includes(server))
-      await samplingAlwaysAllowSetting.update([...now, server], vscode.ConfigurationTarget.Global);
-  },
-  async revoke(server) {
-    const inspect = samplingAlwaysAllowSetting.inspect();
-    // Remove it wherever it was allowed: user and workspace settings alike.
-    if (inspect.globalValue?.includes(server))
+/**
+ * `mcpHost.sampling.alwaysAllow` keyed per definition (core/features/sampling-consent.ts); `defOf`
+ * finds the definition a request's server name stands for right now.
+ */
+export function settingsConsentStore(
+  defOf: (server: string) => ServerDefinition | undefined,
+): SamplingConsentStore & { revoke(server: string): Promise<void> } {
+  return {
+    isAlwaysAllowed(server) {
+      const entries = readSettings().samplingAlwaysAllow;
+      const def = defOf(server);
+      const status = samplingConsentStatus(entries, def);
+      // The user's own server named in an old, name-only entry: keyed now, so a later change asks again.
+      if (status === 'legacy' && def)
+        void samplingAlwaysAllowSetting.update(allowConsent(entries, def), vscode.ConfigurationTarget.Global);
+      return status !== 'none';
+    },
+    async allowAlways(server) {
+      const def = defOf(server);
+      if (!def) return;
+      const inspect = samplingAlwaysAllowSetting.inspect();
       await samplingAlwaysAllowSetting.update(
-        inspect.globalValue.filter((s) => s !== server),
+        allowConsent(inspect.globalValue ?? [], def),
         vscode.ConfigurationTarget.Global,
       );
-    if (inspect.workspaceValue?.includes(server))
-      await samplingAlwaysAllowSetting.update(
-        inspect.workspaceValue.filter((s) => s !== server),
-        vscode.ConfigurationTarget.Workspace,
-      );
-  },
-};
+    },
+    async revoke(server) {
+      const inspect = samplingAlwaysAllowSetting.inspect();
+      // Remove it wherever it was allowed: user and workspace settings alike, keyed and bare entries.
+      const g = inspect.globalValue ?? [];
+      if (g.some((e) => consentEntryName(e) === server))
+        await samplingAlwaysAllowSetting.update(withoutSamplingConsent(g, server), vscode.ConfigurationTarget.Global);
+      const w = inspect.workspaceValue ?? [];
+      if (w.some((e) => consentEntryName(e) === server))
+        await samplingAlwaysAllowSetting.update(
+          withoutSamplingConsent(w, server),
+          vscode.ConfigurationTarget.Workspace,
+        );
+    },
+  };
+}
 
 const ANSWERS: Record<string, ConsentAnswer> = {
   'Allow once': 'once',
@@ -194,6 +220,6 @@ export const lmSamplingModel: SamplingPort = {
   },
 };
 
-export function editorSampling(): SamplingPort {
-  return withSamplingConsent(lmSamplingModel, settingsConsentStore, modalConsentPrompt, editorManualReply);
+export function editorSampling(store: SamplingConsentStore): SamplingPort {
+  return withSamplingConsent(lmSamplingModel, store, modalConsentPrompt, editorManualReply);
 }

@@ -9,7 +9,24 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { ServerDefinition } from '../../core/config/types.js';
-import { claudeMcpAddLine, mcpHostCallLine, mcpJsonSnippet, type WrittenEntry } from '../../core/dev/copy-as.js';
+import {
+  claudeMcpAddLine,
+  mcpHostCallLine,
+  mcpJsonSnippet,
+  type Shell,
+  type WrittenEntry,
+} from '../../core/dev/copy-as.js';
+
+/** On Windows a line may be pasted into PowerShell, cmd or a POSIX shell (Git Bash, WSL): each quotes differently. */
+async function pickShell(): Promise<Shell | undefined> {
+  if (process.platform !== 'win32') return 'posix';
+  const items: (vscode.QuickPickItem & { shell: Shell })[] = [
+    { label: 'PowerShell', shell: 'powershell' },
+    { label: 'Command Prompt (cmd)', shell: 'cmd' },
+    { label: 'POSIX shell', description: 'Git Bash, WSL', shell: 'posix' },
+  ];
+  return (await vscode.window.showQuickPick(items, { title: 'Quote the line for which shell?' }))?.shell;
+}
 import type { CallHistory } from '../../core/calls/call-history.js';
 import type { ConnectionManager } from '../../core/host.js';
 import { formatServerDetails } from '../../core/inspector/details.js';
@@ -277,14 +294,22 @@ export function registerInspector(deps: InspectorDeps): {
         records.map((r) => ({ label: `${r.server} › ${r.tool}`, description: summariseArgs(r.args), rec: r })),
         { title: 'MCP Host: Copy Call as mcp-host Command' },
       );
-      if (picked)
-        await copy(mcpHostCallLine(picked.rec.server, picked.rec.tool, picked.rec.args), 'the mcp-host call line');
+      const shell = picked && (await pickShell());
+      if (picked && shell)
+        await copy(
+          mcpHostCallLine(picked.rec.server, picked.rec.tool, picked.rec.args, { shell }),
+          'the mcp-host call line',
+        );
     },
     'mcpHost.copyServerAsClaudeAdd': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as claude mcp add');
       const def = name ? deps.definition(name) : undefined;
-      if (def)
-        await copy(claudeMcpAddLine(def.name, await writtenEntry(def)), `the claude mcp add line of ${def.name}`);
+      const shell = def && (await pickShell());
+      if (def && shell)
+        await copy(
+          claudeMcpAddLine(def.name, await writtenEntry(def), { shell }),
+          `the claude mcp add line of ${def.name}`,
+        );
     },
     'mcpHost.copyServerAsMcpJson': async (arg?: unknown) => {
       const name = await pick(arg, 'Copy Server as .mcp.json');

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { openableUrl } from '../../core/auth/safe-url.js';
 import { RegistryClient, RegistryError } from '../../core/registry/client.js';
 import { installChoices, type InstallChoice } from '../../core/registry/install.js';
 import { installedAs } from '../../core/registry/installed.js';
@@ -162,7 +163,8 @@ async function showDetails(server: RegistryServer, deps: BrowseDeps): Promise<'b
   if (!pick) return 'done';
   if (pick.back) return 'back';
   if (pick.url) {
-    await vscode.env.openExternal(vscode.Uri.parse(pick.url));
+    // The same check as sign-in URLs; the checked string is passed as is (see auth/opener.ts).
+    await vscode.env.openExternal(openableUrl(pick.url, 'The registry link') as unknown as vscode.Uri);
     return 'done';
   }
   if (pick.choice) await installFromRegistry(server, pick.choice, deps);

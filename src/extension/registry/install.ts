@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import {
   buildEntry,
+  inputIdsIn,
   planInstall,
   suggestedName,
   type InstallChoice,
@@ -8,7 +9,14 @@ import {
 } from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { validateServerName } from '../config/cmdline.js';
-import { declareInputs, namesInScope, scopeFile, writeServerEntry, type EditableScope } from '../config/file-edits.js';
+import {
+  declareInputs,
+  namesInScope,
+  scopeFile,
+  scopeText,
+  writeServerEntry,
+  type EditableScope,
+} from '../config/file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';
 import type { BrowseDeps } from './browse.js';
 
@@ -42,8 +50,8 @@ export async function installFromRegistry(
   choice: InstallChoice,
   deps: BrowseDeps,
 ): Promise<void> {
-  const plan = planInstall(server, choice);
-  const hasSecrets = plan.variables.some((v) => v.isSecret);
+  const first = planInstall(server, choice);
+  const hasSecrets = first.variables.some((v) => v.isSecret);
   const folders = vscode.workspace.workspaceFolders ?? [];
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
@@ -90,6 +98,8 @@ export async function installFromRegistry(
   if (name === undefined) return;
   const trimmed = name.trim();
 
+  // Planned again with the ids the file already uses, so a secret never resolves to another server's.
+  const plan = planInstall(server, choice, inputIdsIn(await scopeText(scope.scope, folder)));
   const values: Record<string, string | undefined> = {};
   const secretValues = new Map<string, string>();
   for (const [i, v] of plan.variables.entries()) {
@@ -105,6 +115,16 @@ export async function installFromRegistry(
   const { entry, secrets } = buildEntry(plan, values, 'input');
 
   const file = scopeFile(scope.scope, folder);
+  // The whole entry, fixed headers and arguments included, before anything is written or started.
+  const ok = await vscode.window.showWarningMessage(
+    `Install "${trimmed}" from the MCP registry into ${file}?`,
+    {
+      modal: true,
+      detail: `This is written as is and starts at once:\n\n${JSON.stringify(entry, null, 2)}\n\nInstall it only if you trust ${server.name}.`,
+    },
+    'Install',
+  );
+  if (ok !== 'Install') return;
   for (const s of secrets) {
     const value = secretValues.get(s.id);
     if (value !== undefined) await deps.secrets.store(inputSecretKey(file, s.id), value);

@@ -74,7 +74,8 @@ export { escapeMarkdown };
 function code(text: string): string {
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((s) => s.length));
   const fence = '`'.repeat(longest + 1);
-  return `${fence} ${text.replace(/\n/g, ' ')} ${fence}`;
+  // Every line ending: a lone `\r` also ends the span in Markdown, and the rest would render.
+  return `${fence} ${text.replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')} ${fence}`;
 }
 
 function firstLine(text: string, max: number): string {

@@ -76,7 +76,8 @@ interface Report {
 
 /** Loads the generated page with a stand-in for the webview API and waits for the app's report. */
 async function run(connectDomains: string[] | undefined): Promise<{ report: Report; violations: string[] }> {
-  const { policy, rejected } = buildAppCsp(connectDomains ? { connectDomains } : undefined);
+  // The probe listens on loopback: allowed as for a local server the user trusts.
+  const { policy, rejected } = buildAppCsp(connectDomains ? { connectDomains } : undefined, { allowLocal: true });
   assert.deepEqual(rejected, []);
   pageHtml = appDocument({ html: appHtml(probeUrl), csp: policy, allow: '', title: 'probe', border: false });
   const page = await browser.newPage();

@@ -13,6 +13,7 @@ import {
   gatewayFeatures,
   type ExposureFilter,
 } from '../../../src/core/gateway/index.js';
+import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 
@@ -63,6 +64,7 @@ export async function startRig(
   defs: ServerDefinition[],
   filter: ExposureFilter = {},
   editorSampling?: SamplingPort,
+  httpOptions: Partial<GatewayHttpOptions> = {},
 ): Promise<Rig> {
   const logger = new MemoryLogger();
   const fallback = new RecordingElicitation();
@@ -76,7 +78,7 @@ export async function startRig(
   host.setDefinitions(defs);
   await host.whenSettled();
   const gateway = new Gateway({ host, logger, bridge, features: gatewayFeatures(host), ...filter });
-  const http = await GatewayHttpServer.start({ gateway, logger, maxSessions: 4 });
+  const http = await GatewayHttpServer.start({ gateway, logger, maxSessions: 4, ...httpOptions });
   return {
     host,
     gateway,

@@ -40,7 +40,7 @@ before(async () => {
   }));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [h.cli, 'serve'],
+    args: [h.cli, 'serve', '--allow-project-servers'],
     cwd: ws,
     env: {
       PATH: process.env.PATH ?? '',
@@ -126,7 +126,7 @@ describe('mcp-host serve --exclude', { timeout: 120_000 }, () => {
     const other = new Client({ name: 'serve-exclude-test', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [h.cli, 'serve', '--exclude', 'errors', '--exclude=no-such-server'],
+      args: [h.cli, 'serve', '--allow-project-servers', '--exclude', 'errors', '--exclude=no-such-server'],
       cwd: ws,
       env: {
         PATH: process.env.PATH ?? '',
@@ -165,5 +165,42 @@ describe('mcp-host serve --exclude', { timeout: 120_000 }, () => {
     const r2 = await h.run(['list', '--exclude', 'x'], { cwd: ws });
     assert.equal(r2.code, 2);
     assert.match(r2.stderr, /list does not take --exclude/);
+  });
+});
+
+describe('mcp-host serve in a folder nobody approved', { timeout: 120_000 }, () => {
+  test('without --allow-project-servers the folder’s servers are not started, and stderr says why', async () => {
+    const other = new Client({ name: 'serve-held-test', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [h.cli, 'serve'],
+      cwd: ws,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: h.dir,
+        MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+        MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-held'),
+      },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    const warned = new Promise<void>((resolve) => {
+      transport.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('--allow-project-servers')) resolve();
+      });
+    });
+    try {
+      await other.connect(transport);
+      const names = (await other.listTools()).tools.map((t) => t.name);
+      assert.deepEqual(
+        names.filter((n) => n.startsWith('everything__') || n.startsWith('errors__')),
+        [],
+      );
+      await warned;
+      assert.match(stderr, /not starting everything, errors.* from .*\.mcp\.json/);
+    } finally {
+      await other.close();
+    }
   });
 });

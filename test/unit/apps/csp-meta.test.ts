@@ -142,3 +142,29 @@ test('appStyleVariables: known names only, short values without markup or CSS br
   );
   assert.deepEqual(appStyleVariables('nope'), {});
 });
+
+test('buildAppCsp refuses loopback, link-local, private hosts, port wildcards and wildcards under a public suffix (issue 29, item 9)', () => {
+  const bad = [
+    'http://127.0.0.1:*',
+    'ws://localhost:*',
+    'http://localhost:3000',
+    'http://169.254.169.254',
+    'http://192.168.1.1',
+    'http://10.0.0.5:8080',
+    'http://172.20.1.1',
+    'http://0x7f.1',
+    'http://2130706433',
+    'https://printer.local',
+    'https://intranet',
+    'https://api.example.com:*',
+    '*.com',
+    'https://*.co.uk',
+    '*.github.io',
+  ];
+  const { policy, rejected } = buildAppCsp({ connectDomains: [...bad, 'https://api.example.com', '*.example.com'] });
+  assert.deepEqual(rejected, bad);
+  assert.match(policy, /connect-src https:\/\/api\.example\.com \*\.example\.com(;|$)/);
+  // A local server's app, when the user allowed it, may reach this machine (still no port wildcard).
+  const local = buildAppCsp({ connectDomains: ['http://127.0.0.1:3000', 'ws://localhost:*'] }, { allowLocal: true });
+  assert.deepEqual(local.rejected, ['ws://localhost:*']);
+});

@@ -115,3 +115,26 @@ test('complete: arguments, --context pairs, and exactly one reference', () => {
   );
   assert.throws(() => parseArgs(['call', 'srv', 't', '--prompt', 'p']), /call does not take --prompt/);
 });
+
+test('server text reaches the terminal escaped: no OSC 8 link, no OSC 52 clipboard write, no raw URL trick', async () => {
+  const osc8 = '\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007';
+  const osc52 = '\u001b]52;c;ZWNobyBoaQ==\u0007';
+  const t = scripted(['n', 'x', 'n']);
+  await terminalElicitation(t).elicit('srv', {
+    mode: 'url',
+    message: `Sign in ${osc8}${osc52}`,
+    url: 'https://accounts.google.com\\@evil.example/',
+    elicitationId: 'e1',
+  });
+  await terminalElicitation(t).elicit('srv', {
+    mode: 'form',
+    message: osc52,
+    requestedSchema: { type: 'object', properties: { a: { type: 'string', title: `A${osc8}` } } },
+  });
+  const all = t.out + t.asked.join('');
+  assert.ok(!all.includes('\u001b') && !all.includes('\u0007'), JSON.stringify(all));
+  assert.match(all, /\\u001b\]52;c;/);
+  // The parsed URL is shown (what a browser goes to), with its host.
+  assert.match(t.out, /a page on accounts\.google\.com:/);
+  assert.match(t.out, /https:\/\/accounts\.google\.com\/@evil\.example\//);
+});

@@ -77,3 +77,28 @@ describe('user settings location', () => {
     );
   });
 });
+
+describe('secrets in arguments and URLs (issue 29, item 3)', () => {
+  const leaky = {
+    command: 'npx',
+    args: [
+      '-y',
+      'srv',
+      '--api-key',
+      'sk-ant-abcdefghijklmnop1234',
+      'Authorization: Bearer abc.def.ghi',
+      '--port',
+      '3000',
+    ],
+  };
+  it('an entry with --api-key sk-…, an Authorization argument, ?api_key= or user:pass@ is not copied into a shared file', () => {
+    assert.deepEqual(literalSecrets(leaky), ['argument 4', 'argument 5']);
+    assert.deepEqual(literalSecrets({ url: 'https://x.example/mcp?api_key=abc123' }), ['URL']);
+    assert.deepEqual(literalSecrets({ url: 'https://bob:hunter2@x.example/mcp' }), ['URL']);
+    assert.deepEqual(literalSecrets({ command: 'x', args: ['--port', '3000', '-y', 'https://x.example/?q=1'] }), []);
+    const d = planImport([{ name: 'leaky', entry: leaky }], new Set(), true);
+    assert.equal(d[0]!.action, 'secret');
+    assert.match(d[0]!.reason!, /argument 4, argument 5/);
+    assert.equal(planImport([{ name: 'leaky', entry: leaky }], new Set(), false)[0]!.action, 'import');
+  });
+});

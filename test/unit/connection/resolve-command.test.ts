@@ -68,3 +68,20 @@ describe('resolveCommand', () => {
     assert.equal(r.args[3], '"C:\\tools\\srv.cmd"');
   });
 });
+
+test('Windows: a .cmd shim that forwards its arguments (%*) gets them caret-escaped twice, as cross-spawn does', () => {
+  const e = (text: string | undefined) => ({
+    platform: 'win32' as const,
+    env: { PATH: 'C:\\node', PATHEXT: '.CMD' },
+    isExecutable: (p: string) => p === 'C:\\node\\npx.cmd',
+    readBatch: () => text,
+  });
+  // An embedded quote ends cmd's quoting in the shim's second parse; the & after it must stay escaped.
+  const arg = 'a"&calc&"b';
+  const shim = resolveCommand('npx', [arg], e('@"%~dp0\\node.exe" "%~dp0\\npx-cli.js" %*\r\n')).args[3]!;
+  const once = '^"a\\^"^&calc^&\\^"b^"';
+  assert.ok(shim.includes(once.replace(/\^/g, '^^^')), shim);
+  const plain = resolveCommand('npx', [arg], e('@echo hello\r\n')).args[3]!;
+  assert.ok(plain.includes(once), plain);
+  assert.ok(!plain.includes('^^^'), plain);
+});

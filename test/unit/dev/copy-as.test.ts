@@ -108,3 +108,47 @@ test('mcpJsonSnippet: a complete .mcp.json document with references, never the v
     mcpServers: { r: { type: 'ws', url: 'wss://x.example/ws' } },
   });
 });
+
+test('credentials in arguments and URLs become references in copied lines and snippets (issue 29, item 3)', () => {
+  const entry = {
+    command: 'npx',
+    args: ['srv', '--api-key', 'sk-ant-abcdefghijklmnop1234', '--token=tok123456', 'Authorization: Bearer abc.def.ghi'],
+  };
+  const line = claudeMcpAddLine('s', entry);
+  const json = mcpJsonSnippet('s', entry);
+  for (const secret of ['sk-ant-abcdefghijklmnop1234', 'tok123456', 'abc.def.ghi']) {
+    assert.ok(!line.includes(secret), line);
+    assert.ok(!json.includes(secret), json);
+  }
+  assert.deepEqual(shellWords(line).slice(-5), [
+    'srv',
+    '--api-key',
+    '${API_KEY}',
+    '--token=${TOKEN}',
+    'Authorization: ${AUTHORIZATION}',
+  ]);
+  const remote = { url: 'https://bob:hunter22@x.example/mcp?api_key=abc123&q=1' };
+  assert.equal(
+    withSecretReferences(remote).url,
+    'https://${URL_USER}:${URL_PASSWORD}@x.example/mcp?api_key=${API_KEY}&q=1',
+  );
+  assert.ok(!claudeMcpAddLine('r', remote).includes('hunter22'));
+});
+
+test('copied lines quoted per shell: PowerShell single quotes, cmd double quotes with % and ! outside', () => {
+  const words = ['mcp-host', 'call', 's', 't', '--args', `{"q":"it's 100% & done!"}`];
+  assert.equal(
+    mcpHostCallLine('s', 't', { q: "it's 100% & done!" }, { shell: 'powershell' }),
+    `mcp-host call s t --args '{"q":"it''s 100% & done!"}'`,
+  );
+  assert.equal(
+    mcpHostCallLine('s', 't', { q: "it's 100% & done!" }, { shell: 'cmd' }),
+    `mcp-host call s t --args "{\\"q\\":\\"it's 100"^%" & done"^!"\\"}"`,
+  );
+  assert.deepEqual(shellWords(mcpHostCallLine('s', 't', { q: "it's 100% & done!" })), words.slice(1));
+  // A word PowerShell would read as an operator or a splat is quoted.
+  assert.equal(
+    claudeMcpAddLine('x', { command: '@evil', args: ['$(calc)', 'a;b'] }, { shell: 'powershell' }).split(' -- ')[1],
+    `'@evil' '$(calc)' 'a;b'`,
+  );
+});
