@@ -52,6 +52,11 @@ export const ENTRY_DOCS = {
     description:
       'HTTP headers sent with every request to a remote server, e.g. {"Authorization": "Bearer ${input:token}"}. Credential values are redacted in logs.',
   },
+  headersHelper: {
+    description:
+      'A shell command whose output is a JSON object of HTTP headers (e.g. {"Authorization": "Bearer …"}), run when the server connects and again when it answers 401 or 403. It must finish within 10 s and print at most 64 KiB; its output is never logged. Remote servers only.',
+    examples: ['${userHome}/bin/mcp-token.sh'],
+  },
   timeout: {
     description: 'Connect timeout for this server in milliseconds; overrides mcpHost.timeouts.connect and MCP_TIMEOUT.',
   },
@@ -109,6 +114,16 @@ export const OAUTH_DOCS = {
     description:
       "HTTPS URL where this client's OAuth client ID metadata document is published (SEP-991); used as the client ID when the authorization server supports it, instead of dynamic registration.",
   },
+} as const;
+
+export const REGISTRY_DOCS = {
+  object: {
+    description:
+      'Which MCP Registry server this entry was installed from; written by the registry browser and `mcp-host add --from-registry`. Under a managed "registryOnly" policy it is checked against the registry at start.',
+    additionalProperties: false,
+  },
+  id: { description: 'The registry name of the server, e.g. "io.github.user/weather".' },
+  version: { description: 'The registry version that was installed.' },
 } as const;
 
 export const OAUTH_OBJECT_DOCS = {

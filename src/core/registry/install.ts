@@ -198,6 +198,13 @@ function remotePlan(remote: RegistryRemote): InstallPlan {
 }
 
 export function planInstall(server: RegistryServer, choice: InstallChoice): InstallPlan {
+  const plan = planChoice(server, choice);
+  // Recorded so a "registryOnly" policy can check the entry against the registry at start.
+  plan.template.registry = { id: server.name, ...(server.version ? { version: server.version } : {}) };
+  return plan;
+}
+
+function planChoice(server: RegistryServer, choice: InstallChoice): InstallPlan {
   if (choice.kind === 'package') {
     const p = server.packages[choice.index];
     if (!p) throw new UnsupportedInstallError(`"${server.name}" has no package ${choice.index + 1}.`);
