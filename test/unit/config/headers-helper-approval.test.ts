@@ -21,10 +21,7 @@ test('a project server’s headersHelper needs approval, and changing only the h
   const load = () => loadConfig({ folders: [dir], env: {}, approvals });
 
   let remote = server(await load(), 'remote');
-  assert.equal(
-    remote.config.type === 'http' && remote.config.headersHelper,
-    join(dir, 'bin', 'token.sh').replace(/\\/g, '/').replace(join(dir).replace(/\\/g, '/'), dir),
-  );
+  assert.equal(remote.config.type === 'http' && remote.config.headersHelper, `${dir}/bin/token.sh`);
   assert.deepEqual(remote.admission && !remote.admission.run && [remote.admission.reason, remote.admission.ask], [
     'not-approved',
     true,
