@@ -91,9 +91,10 @@ export const OAUTH_DOCS = {
     enumDescriptions: [
       'A person signs in in the browser (PKCE).',
       'Machine-to-machine: the client authenticates itself with a secret or a signed JWT; no browser (SEP-1046).',
+      'Enterprise-managed (SEP-990, cross-app access): the ID token of your company sign-in is exchanged at the identity provider for a grant this server accepts; no browser, needs "clientId" and its secret.',
     ],
     description:
-      'How tokens are obtained: "authorization_code" (a person signs in, the default) or "client_credentials" (machine-to-machine, needs "clientId" and a secret or private key set with Authenticate / mcp-host auth).',
+      'How tokens are obtained: "authorization_code" (a person signs in, the default), "client_credentials" (machine-to-machine, needs "clientId" and a secret or private key set with Authenticate / mcp-host auth) or "jwt-bearer" (enterprise-managed: the company identity provider\'s sign-in is exchanged for this server\'s token).',
   },
   tokenEndpointAuthMethod: {
     default: 'client_secret_basic',

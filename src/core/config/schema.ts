@@ -39,8 +39,8 @@ const oauthSchema = z
     scopes: z.array(z.string()).meta(OAUTH_DOCS.scopes).optional(),
     // Machine-to-machine sign-in (SEP-1046): no browser, the client authenticates itself.
     grantType: z
-      .enum(['authorization_code', 'client_credentials'], {
-        error: 'must be "authorization_code" or "client_credentials"',
+      .enum(['authorization_code', 'client_credentials', 'jwt-bearer'], {
+        error: 'must be "authorization_code", "client_credentials" or "jwt-bearer"',
       })
       .meta(OAUTH_DOCS.grantType)
       .optional(),

@@ -17,7 +17,7 @@ export interface OAuthSettings {
   authServerMetadataUrl?: string;
   scopes?: string[];
   /** `client_credentials`: machine-to-machine, no browser (SEP-1046). Default `authorization_code`. */
-  grantType?: 'authorization_code' | 'client_credentials';
+  grantType?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
   /** How a client_credentials client authenticates at the token endpoint; default `client_secret_basic`. */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
   /** JWS algorithm of the private_key_jwt assertion; default RS256. */
