@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     ...(context.idp_token_endpoint && context.idp_client_id
       ? {
           enterpriseIdp: {
-            tokenEndpoint: context.idp_token_endpoint,
+            tokenEndpoint: () => Promise.resolve(context.idp_token_endpoint!),
             clientId: context.idp_client_id,
             idToken: () => Promise.resolve(context.idp_id_token),
           },

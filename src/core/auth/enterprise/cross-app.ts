@@ -13,8 +13,8 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** The company identity provider as the host knows it after the user signed in to it. */
 export interface EnterpriseIdp {
-  /** Its token endpoint (RFC 8693 token exchange). */
-  tokenEndpoint: string;
+  /** Its token endpoint (RFC 8693 token exchange), from its OpenID metadata. */
+  tokenEndpoint(): Promise<string>;
   /** This app's client at the IdP. */
   clientId: string;
   clientSecret?: string;
@@ -43,7 +43,7 @@ export async function crossAppTokenRequest(
   if (!audience) throw new AuthRequiredError(def.name, 'authorization-needed');
   const resource = discovery?.resourceMetadata?.resource ?? def.config.url;
   const idJag = await requestIdJag({
-    tokenEndpoint: idp.tokenEndpoint,
+    tokenEndpoint: await idp.tokenEndpoint(),
     idToken,
     audience,
     resource,
