@@ -39,6 +39,8 @@ export interface ParsedArgs {
   timeoutMs?: number;
   /** `--verbose`: print the servers' log messages on stderr. */
   verbose?: boolean;
+  /** `auth --idp` / `logout --idp`: the company identity provider instead of one server. */
+  idp?: boolean;
   /** `complete`: `--prompt NAME` or `--resource URI_TEMPLATE`, and `--context K=V` (repeatable). */
   prompt?: string;
   resource?: string;
@@ -135,7 +137,16 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
     throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V', '--allow-project-servers']);
+const FLAG_OPTIONS = new Set([
+  '--json',
+  '--verbose',
+  '--help',
+  '-h',
+  '--version',
+  '-V',
+  '--allow-project-servers',
+  '--idp',
+]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = {
@@ -169,6 +180,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (eq > 0) throw usageError(`option ${name} takes no value`);
       if (name === '--json') out.json = true;
       else if (name === '--verbose') out.verbose = true;
+      else if (name === '--idp') out.idp = true;
       else if (name === '--help' || name === '-h') out.help = true;
       else if (name === '--allow-project-servers') {
         out.allowProjectServers = true;
@@ -324,6 +336,7 @@ commands:
   doctor                            check every server and say what to fix
   auth SERVER                       sign in to a remote server (OAuth in your browser)
   logout SERVER                     forget the server's stored tokens
+  auth --idp | logout --idp         sign in to (or out of) the company identity provider (enterpriseIdp)
   complete SERVER (--prompt NAME | --resource URI_TEMPLATE) ARG [VALUE] [--context K=V]...
                                     the server's completions for a prompt argument or
                                     a resource-template variable

@@ -10,10 +10,28 @@ import type { BrowserOpener } from '../core/ports.js';
 import { systemBrowser } from './open-browser.js';
 import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
 import { stderrLogger } from './ports.js';
+import { IdpSession, type IdpSettings } from '../core/auth/enterprise/idp-session.js';
 
 export interface CliAuthOptions {
   /** Tests replace the browser; everything else is real. */
   browser?: BrowserOpener;
+  /** The company IdP (managed file or settings), for `"grantType": "jwt-bearer"` servers. */
+  idp?: IdpSettings;
+}
+
+/** The IdP sign-in, its tokens in the same 0600 secrets file as the servers' tokens. */
+export function createCliIdp(
+  io: { env: Record<string, string | undefined>; stderr: (s: string) => void },
+  settings: IdpSettings,
+  opts: CliAuthOptions = {},
+): IdpSession {
+  const warn = (message: string) => io.stderr(`mcp-host: warning: ${message}\n`);
+  return new IdpSession(settings, {
+    secrets: new FileSecretStore(cliConfigDir(io.env), warn),
+    browser: opts.browser ?? systemBrowser(io.env),
+    receiver: createLoopbackReceiver(),
+    logger: stderrLogger(io.env, io.stderr),
+  });
 }
 
 export function createCliAuth(
@@ -29,6 +47,7 @@ export function createCliAuth(
     browser: opts.browser ?? systemBrowser(io.env),
     receiver: createLoopbackReceiver(),
     clientName: 'MCP Host CLI',
+    ...(opts.idp ? { enterpriseIdp: createCliIdp(io, opts.idp, opts) } : {}),
   });
 }
 

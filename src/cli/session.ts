@@ -16,6 +16,8 @@ import { createHost, type ConnectionManager } from '../core/host.js';
 import type { FeatureOptions } from '../core/features/types.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
+import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
+import { managedPolicyFiles } from '../core/config/policy-scope.js';
 import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
@@ -113,10 +115,17 @@ export class Session {
       o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
     );
     session.loadOptions = options;
+    session.idp = await enterpriseIdpSettings(
+      managedPolicyFiles({ managedPath: options.managedPath, env: io.env }),
+      user.settings['mcpHost.enterpriseIdp'],
+    );
+    for (const p of session.idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
     return session;
   }
 
   private loadOptions: LoadAndAdmitOptions | undefined;
+  /** The company identity provider (enterprise-managed authorization), if one is configured. */
+  idp: IdpChoice = { problems: [] };
 
   /**
    * Reads the config again (a long-running `serve` follows edits); returns the new one.
@@ -156,7 +165,7 @@ export class Session {
         this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       ),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
-      authProvider: cliAuthProvider(createCliAuth(this.io)),
+      authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });

@@ -123,7 +123,7 @@ function redactFields(s: string): string {
  * Over-redacting is the accepted cost: a missed secret ends up in a pasted bug report.
  */
 export function redactString(s: string): string {
-  let out = s;
+  let out = learned.size ? redactKnownValues(s, [...learned]) : s;
   // PEM private keys, whole (or to the end when the END line is missing).
   out = out.replace(
     /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(-----END \1PRIVATE KEY-----|$)/g,
@@ -182,6 +182,22 @@ export function redactString(s: string): string {
 
 /** Shorter values are too likely to be ordinary words to scrub from every line. */
 const MIN_KNOWN_SECRET_LENGTH = 6;
+
+/** Secrets learned at run time (a headersHelper's header values): `redactString` scrubs them everywhere. */
+const learned = new Set<string>();
+const MAX_LEARNED = 512;
+
+/** Registers values every later `redactString` replaces; for `Bearer xyz` the credential too. */
+export function learnSecretValues(values: Iterable<string>): void {
+  for (const v of values) {
+    for (const form of [v, v.replace(/^[A-Za-z][\w-]*\s+/, '')]) {
+      if (form.length < MIN_KNOWN_SECRET_LENGTH || learned.has(form)) continue;
+      // Oldest first out: a helper that rotates tokens every minute must not grow this forever.
+      if (learned.size >= MAX_LEARNED) learned.delete(learned.values().next().value!);
+      learned.add(form);
+    }
+  }
+}
 
 /** A server's env and header values: whatever an error or a log line repeats of them is a secret. */
 export function secretValuesOf(config: ServerConfig): string[] {

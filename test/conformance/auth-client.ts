@@ -59,6 +59,10 @@ interface ScenarioContext {
   client_secret?: string;
   private_key_pem?: string;
   signing_algorithm?: string;
+  /** Cross-app access (SEP-990): the IdP and the ID token a sign-in to it would have produced. */
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
 }
 
 /**
@@ -68,6 +72,15 @@ interface ScenarioContext {
  * on the entry (per-server `oauth.clientMetadataUrl`).
  */
 function definition(url: string, scenario: string, context: ScenarioContext): ServerDefinition {
+  // Enterprise-managed authorization is the administrator's configuration choice, like client credentials.
+  if (scenario.startsWith('auth/cross-app-access-'))
+    return {
+      name: SERVER,
+      config: { type: 'http', url, oauth: { clientId: context.client_id, grantType: 'jwt-bearer' } },
+      source: { scope: 'dynamic', file: 'conformance', jsonPath: [SERVER] },
+      signature: `url:${url}`,
+      hash: `conformance:${url}`,
+    };
   const oauth: OAuthSettings = scenario.startsWith('auth/client-credentials-')
     ? {
         clientId: context.client_id,
@@ -117,6 +130,16 @@ async function main(): Promise<void> {
     browser,
     receiver: createLoopbackReceiver(),
     clientName: 'MCP Host (conformance)',
+    // What the IdP sign-in leaves behind; the suite hands the ID token over instead of a login page.
+    ...(context.idp_token_endpoint && context.idp_client_id
+      ? {
+          enterpriseIdp: {
+            tokenEndpoint: () => Promise.resolve(context.idp_token_endpoint!),
+            clientId: context.idp_client_id,
+            idToken: () => Promise.resolve(context.idp_id_token),
+          },
+        }
+      : {}),
   });
   const def = definition(url, scenario, context);
   // What the editor asks for at Authenticate (and keeps in SecretStorage).

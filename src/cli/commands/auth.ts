@@ -7,7 +7,9 @@ import { AuthError, credentialKind, usesClientCredentials, type HostAuth } from 
 import type { ServerDefinition } from '../../core/config/types.js';
 import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
-import { createCliAuth, type CliAuthOptions } from '../host-auth.js';
+import { createCliAuth, createCliIdp, type CliAuthOptions } from '../host-auth.js';
+import type { IdpSettings } from '../../core/auth/enterprise/idp-session.js';
+import { usesCrossAppAccess } from '../../core/auth/enterprise/cross-app.js';
 import type { Session } from '../session.js';
 
 export type { CliAuthOptions } from '../host-auth.js';
@@ -67,8 +69,9 @@ async function storeClientCredential(
 
 /** `mcp-host auth SERVER`: opens the browser (and prints the URL), waits for the loopback redirect. */
 export async function authCommand(session: Session, args: ParsedArgs, opts: CliAuthOptions = {}): Promise<ExitCode> {
+  if (args.idp) return idpSignIn(session, args, opts);
   const def = remoteOrUsage(session, args.positionals[0]);
-  const auth = createCliAuth(session.io, opts);
+  const auth = createCliAuth(session.io, { ...opts, idp: session.idp.settings });
   await storeClientCredential(auth, def, session.io.env);
   const ac = new AbortController();
   const onSigint = () => ac.abort();
@@ -96,6 +99,7 @@ export async function authCommand(session: Session, args: ParsedArgs, opts: CliA
 
 /** `mcp-host logout SERVER`: forgets the server's tokens and client registration. */
 export async function logoutCommand(session: Session, args: ParsedArgs): Promise<ExitCode> {
+  if (args.idp) return idpSignOut(session, args);
   const def = remoteOrUsage(session, args.positionals[0]);
   const auth = createCliAuth(session.io);
   const had = await auth.hasSession(def);
@@ -107,6 +111,52 @@ export async function logoutCommand(session: Session, args: ParsedArgs): Promise
       : had
         ? `Signed out of ${def.name}.${revoked ? ' The authorization server revoked the tokens.' : ''}\n`
         : `${def.name} had no stored sign-in.\n`,
+  );
+  return EXIT.ok;
+}
+
+function requireIdp(session: Session): IdpSettings {
+  const s = session.idp.settings;
+  if (!s)
+    throw usageError(
+      'no company identity provider is configured',
+      'An administrator sets "enterpriseIdp" in the managed file; for yourself, set mcpHost.enterpriseIdp in settings.json.',
+    );
+  return s;
+}
+
+/** `mcp-host auth --idp`: the one browser sign-in every "grantType": "jwt-bearer" server then uses. */
+async function idpSignIn(session: Session, args: ParsedArgs, opts: CliAuthOptions): Promise<ExitCode> {
+  const settings = requireIdp(session);
+  const idp = createCliIdp(session.io, settings, opts);
+  const ac = new AbortController();
+  const onSigint = () => ac.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    session.io.stderr(`Opening your browser to sign in to ${settings.issuer} (5 minutes; Ctrl+C to cancel)…\n`);
+    await idp.signIn(ac.signal);
+  } catch (err) {
+    throw cliError(err);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  session.io.stdout(
+    args.json ? `${JSON.stringify({ idp: settings.issuer, signedIn: true })}\n` : `Signed in to ${settings.issuer}.\n`,
+  );
+  return EXIT.ok;
+}
+
+/** `mcp-host logout --idp`: forgets the IdP sign-in and every token obtained through it. */
+async function idpSignOut(session: Session, args: ParsedArgs): Promise<ExitCode> {
+  const settings = requireIdp(session);
+  const auth = createCliAuth(session.io, { idp: settings });
+  const servers = session.config.servers.filter(usesCrossAppAccess);
+  for (const def of servers) await auth.signOut(def);
+  await createCliIdp(session.io, settings).signOut();
+  session.io.stdout(
+    args.json
+      ? `${JSON.stringify({ idp: settings.issuer, signedOut: true, servers: servers.map((d) => d.name) })}\n`
+      : `Signed out of ${settings.issuer}${servers.length ? ` and of ${servers.map((d) => d.name).join(', ')}` : ''}.\n`,
   );
   return EXIT.ok;
 }

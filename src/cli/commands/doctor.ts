@@ -37,6 +37,8 @@ interface ServerReport {
   resources: number;
   prompts: number;
   stderr?: string;
+  /** The managed rule that holds it back: file and JSON path. */
+  policyRule?: { file: string; jsonPath: (string | number)[] };
 }
 
 function checkCommand(def: ServerDefinition, env: Record<string, string | undefined>): CommandCheck | undefined {
@@ -91,6 +93,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   const cmd = checkCommand(def, session.io.env);
   if (cmd) r.command = cmd;
   if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
+  if (def.admission && !def.admission.run && def.admission.rule) r.policyRule = def.admission.rule;
   if (err) {
     r.error = session.redact(err.message);
     const hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);

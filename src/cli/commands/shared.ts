@@ -1,6 +1,7 @@
 /** Helpers the commands share: starting one or all servers and insisting on a live connection. */
 import type { ServerSnapshot } from '../../core/host-api.js';
 import { heldReason } from '../../core/config/admit.js';
+import { formatJsonPath } from '../../core/config/jsonc.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';
 import { cell } from '../output.js';
@@ -24,9 +25,12 @@ export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
 
 /** What to do about a server the host did not run: admission says why (policy, or disabled in its entry). */
 export function heldHint(snap: ServerSnapshot): string {
-  return heldReason(snap.definition) === 'policy'
-    ? 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.'
-    : 'Remove "disabled": true from its entry to use it.';
+  const a = snap.definition.admission;
+  if (heldReason(snap.definition) !== 'policy') return 'Remove "disabled": true from its entry to use it.';
+  const rule = a && !a.run ? a.rule : undefined;
+  return rule
+    ? `The managed policy holds it back: ${rule.file}${rule.jsonPath.length ? ` at ${formatJsonPath(rule.jsonPath)}` : ''}; no user, workspace or CLI option lifts it. Ask your administrator.`
+    : 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.';
 }
 
 /** Starts every configured server (problems to stderr); returns their snapshots in config order. */

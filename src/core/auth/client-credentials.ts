@@ -20,6 +20,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings, RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import { AuthError, AuthRequiredError } from './errors.js';
+import { crossAppTokenRequest, usesCrossAppAccess } from './enterprise/cross-app.js';
+import { JWT_BEARER_GRANT } from './enterprise/token-exchange.js';
 import { serverAuthKey } from './keys.js';
 import type { ProviderContext } from './provider.js';
 
@@ -32,7 +34,8 @@ const DEFAULT_SIGNING_ALG = 'RS256';
 
 export function usesClientCredentials(def: ServerDefinition): def is RemoteDefinition {
   return (
-    (def.config.type === 'http' || def.config.type === 'sse') && def.config.oauth?.grantType === 'client_credentials'
+    (def.config.type === 'http' || def.config.type === 'sse') &&
+    (def.config.oauth?.grantType === 'client_credentials' || usesCrossAppAccess(def))
   );
 }
 
@@ -87,7 +90,7 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     return {
       redirect_uris: [],
       client_name: this.ctx.clientName,
-      grant_types: ['client_credentials'],
+      grant_types: [usesCrossAppAccess(this.def) ? JWT_BEARER_GRANT : 'client_credentials'],
       token_endpoint_auth_method: methodOf(this.oauth),
       ...(scopes && scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
     };
@@ -149,6 +152,10 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
    * (auth() saved its discovery just before asking for the token).
    */
   async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+    if (usesCrossAppAccess(this.def)) {
+      const discovery = (await this.ctx.store.read(this.key)).discovery;
+      return crossAppTokenRequest(this.def, discovery, this.ctx.enterpriseIdp, scope, this.ctx.fetch);
+    }
     const params = new URLSearchParams({ grant_type: 'client_credentials' });
     const supported = scope
       ? undefined

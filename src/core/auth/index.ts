@@ -3,6 +3,7 @@
  * ports. `providerFor` is what `HostOptions.authProvider` wants; `authenticate` / `signOut` back
  * the Authenticate / Sign Out commands and `mcp-host auth` / `logout`.
  */
+import type { EnterpriseIdp } from './enterprise/cross-app.js';
 import type { OAuthClientProvider, FetchLike } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener, Clock, KeyValueStore, Logger, SecretStore } from '../ports.js';
@@ -42,6 +43,7 @@ export {
   credentialKind,
   type ClientCredentialKind,
 } from './client-credentials.js';
+export { usesCrossAppAccess, type EnterpriseIdp } from './enterprise/cross-app.js';
 export { revokeTokens, type RevocationOutcome } from './revoke.js';
 
 export interface HostAuthDeps {
@@ -58,6 +60,8 @@ export interface HostAuthDeps {
   /** HTTPS URL of a published client metadata document (SEP-991); without one, DCR is used. */
   clientMetadataUrl?: string;
   fetch?: FetchLike;
+  /** The company IdP (enterprise-managed authorization, SEP-990), once the user signed in to it. */
+  enterpriseIdp?: EnterpriseIdp;
 }
 
 export interface HostAuth {
@@ -102,6 +106,7 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
     clientUri: deps.clientUri,
     clientMetadataUrl: deps.clientMetadataUrl,
     fetch: deps.fetch,
+    enterpriseIdp: deps.enterpriseIdp,
     browser: deps.browser,
     receiver: deps.receiver,
   };

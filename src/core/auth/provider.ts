@@ -10,6 +10,7 @@
  *   to `needs-auth`, and remembers for 15 minutes not to probe again.
  * - `interactive`: used by the explicit sign-in (flow.ts) with a live redirect receiver.
  */
+import type { EnterpriseIdp } from './enterprise/cross-app.js';
 import { randomBytes } from 'node:crypto';
 import type {
   AuthorizationServerMetadata,
@@ -47,6 +48,8 @@ export interface ProviderContext {
   clientMetadataUrl?: string;
   /** Network access; defaults to the global fetch. */
   fetch?: FetchLike;
+  /** The company IdP the user signed in to, for `"grantType": "jwt-bearer"` servers (auth/enterprise). */
+  enterpriseIdp?: EnterpriseIdp;
 }
 
 export type ProviderMode =

@@ -7,6 +7,7 @@
 import { pointsAtOwnGateway } from '../gateway/self-loop.js';
 import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from './approvals.js';
 import { evaluatePolicy, type Policy } from './policy.js';
+import { scopeAdmission } from './policy-scope.js';
 import type { Admission, HeldReason, ServerConfig, ServerDefinition } from './types.js';
 
 export type { Admission, HeldReason } from './types.js';
@@ -36,10 +37,14 @@ function held(reason: HeldReason, message: string, ask?: boolean): Admission {
 export function policyAdmission(name: string, config: ServerConfig, policy: Policy | undefined): Admission | undefined {
   const v = evaluatePolicy(policy, name, config);
   if (v.allowed) return undefined;
-  return held(
-    'policy',
-    `Server "${name}" is blocked by the policy in ${policy!.file}: ${v.reason}. Ask your administrator to allow it.`,
-  );
+  const file = v.file ?? policy!.file;
+  return {
+    ...held(
+      'policy',
+      `Server "${name}" is blocked by the policy in ${file}: ${v.reason}. Ask your administrator to allow it.`,
+    ),
+    rule: { file, jsonPath: v.jsonPath ?? [] },
+  } as Admission;
 }
 
 /** Why one server may not run, or `{ run: true }`. Order: the strongest, least negotiable reason first. */
@@ -51,7 +56,7 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
       'This entry points at MCP Host’s own gateway (it is there for agents); MCP Host does not connect to itself.',
     );
   }
-  const denied = policyAdmission(def.name, def.config, ctx.policy);
+  const denied = policyAdmission(def.name, def.config, ctx.policy) ?? scopeAdmission(def, ctx.policy);
   if (denied) return denied;
   if (ctx.userDisabled?.has(def.name))
     return held('user-disabled', 'Disabled in this workspace. Enable it to start it.');

@@ -11,6 +11,8 @@ import { admit, runs, type AdmitContext } from './admit.js';
 import { findNearestOffset } from './jsonc.js';
 import { dedupeBySignature, shadowByName, type Ranked } from './merge.js';
 import type { Policy } from './policy.js';
+import { checkRegistry } from './policy-registry.js';
+import { combinePolicies, managedPolicyFiles } from './policy-scope.js';
 import { prepareEntry, resolveDefinition, type PrepareContext, type ResolveContext } from './resolve.js';
 import { validateServerEntry } from './schema.js';
 import { signatureOf, stableHash } from './signature.js';
@@ -40,8 +42,10 @@ export interface LoadOptions {
   folders: readonly string[];
   /** Value of the `mcpHost.servers` setting. */
   userServers?: unknown;
-  /** Managed (policy) file; empty or undefined: none. */
+  /** Managed (policy) file of the setting; empty or undefined: none. The system file applies regardless. */
   managedPath?: string;
+  /** The system policy file; undefined: the OS default (policy-scope.ts), '': none (tests). */
+  systemManagedPath?: string;
   discovery?: {
     enabled: boolean;
     /** Default: all of them. */
@@ -95,8 +99,7 @@ function discoveryOptions(o: LoadOptions) {
 
 /** The config files to watch (whether or not they exist yet); env files are in `LoadedConfig.files`. */
 export function configFilesToWatch(o: LoadOptions): string[] {
-  const files: string[] = [];
-  if (o.managedPath) files.push(o.managedPath);
+  const files: string[] = [...managedPolicyFiles({ ...o, platform: o.discovery?.platform })];
   if (o.discovery?.enabled) {
     // The setting is user-edited: unknown source names are ignored rather than crashing the watcher.
     for (const s of DISCOVERY_SOURCES.filter((d) => (o.discovery!.sources ?? DISCOVERY_SOURCES).includes(d)))
@@ -144,13 +147,14 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const onlyFolder = folders.length === 1 ? folders[0] : undefined;
   const home = homeOf(o);
 
-  let policy: Policy | undefined;
   const results: SourceResult[] = [];
-  if (o.managedPath) {
-    const m = await readManaged(o.managedPath);
-    policy = m.policy;
+  const layers: Policy[] = [];
+  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env })) {
+    const m = await readManaged(file);
+    if (m.policy) layers.push(m.policy);
     results.push(m);
   }
+  let policy = combinePolicies(layers);
   results.push(readUserServers(o.userServers, home));
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
@@ -235,6 +239,8 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
     sorted.map((d) => [d.name, { name: d.name, source: d.source, order: d.order, folderIndex: d.folderIndex }]),
   );
   const servers: ServerDefinition[] = sorted.map(({ order: _o, folderIndex: _f, ...def }) => def);
+  const registryChecks = await checkRegistry(servers, policy);
+  if (policy && registryChecks.size) policy = { ...policy, registryChecks };
   return {
     servers,
     problems,

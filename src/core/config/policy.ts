@@ -6,6 +6,7 @@
  * only when it equals it exactly (so extra arguments cannot smuggle in a different server).
  */
 import { formatJsonPath, type JsonPath } from './jsonc.js';
+import { parseSwitches, type PolicySwitch, type RegistryCheck } from './policy-scope.js';
 import type { ConfigProblem, ServerConfig } from './types.js';
 
 /** One allow/deny rule; exactly one of the fields is set. */
@@ -24,7 +25,18 @@ export interface Policy {
   denied: PolicyEntry[];
   /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
   broken?: boolean;
+  /** `"managedServersOnly": true`: only managed servers run (policy-scope.ts). */
+  managedOnly?: PolicySwitch;
+  /** `"registryOnly": true`: other servers run only when installed from the registry and confirmed by it. */
+  registryOnly?: PolicySwitch & { registryUrl?: string };
+  /** Several managed files (the system one, then the setting's): each binds; a server must pass every one. */
+  layers?: Policy[];
+  /** Set at read time under `registryOnly`: the registry's verdict per server name. */
+  registryChecks?: ReadonlyMap<string, RegistryCheck>;
 }
+
+/** Where each parsed rule was written, so a verdict can name it. */
+const rulePaths = new WeakMap<PolicyEntry, JsonPath>();
 
 function parseEntries(value: unknown, key: string, file: string, problems: ConfigProblem[]): PolicyEntry[] {
   if (!Array.isArray(value)) {
@@ -63,7 +75,9 @@ function parseEntries(value: unknown, key: string, file: string, problems: Confi
       });
       return;
     }
-    out.push({ [keys[0]]: o![keys[0]] } as PolicyEntry);
+    const entry = { [keys[0]]: o![keys[0]] } as PolicyEntry;
+    rulePaths.set(entry, path);
+    out.push(entry);
   });
   return out;
 }
@@ -77,6 +91,7 @@ export function parsePolicy(doc: Record<string, unknown>, file: string): { polic
   };
   if (doc.allowedServers !== undefined)
     policy.allowed = parseEntries(doc.allowedServers, 'allowedServers', file, problems);
+  Object.assign(policy, parseSwitches(doc, file, problems));
   return { policy, problems };
 }
 
@@ -119,21 +134,45 @@ function matches(e: PolicyEntry, name: string, config: ServerConfig, mode: 'pref
   return false;
 }
 
-export type PolicyVerdict = { allowed: true } | { allowed: false; reason: string };
+export type PolicyVerdict =
+  | { allowed: true }
+  | { allowed: false; reason: string; /** The deciding file and rule. */ file?: string; jsonPath?: JsonPath };
 
 /** Decides whether a server may run under the policy; the reason says which rule decided. */
 export function evaluatePolicy(policy: Policy | undefined, name: string, config: ServerConfig): PolicyVerdict {
   if (!policy) return { allowed: true };
+  if (policy.layers) {
+    for (const layer of policy.layers) {
+      const v = evaluatePolicy(layer, name, config);
+      if (!v.allowed) return v;
+    }
+    return { allowed: true };
+  }
   if (policy.broken) {
     return {
       allowed: false,
       reason: `the managed policy file ${policy.file} cannot be read, so no server may start until it is fixed`,
+      file: policy.file,
+      jsonPath: [],
     };
   }
   const deny = policy.denied.find((e) => matches(e, name, config, 'prefix'));
-  if (deny) return { allowed: false, reason: `it matches the deny rule ${describeRule(deny)}` };
+  if (deny) {
+    const at = rulePaths.get(deny) ?? ['deniedServers'];
+    return {
+      allowed: false,
+      reason: `it matches the deny rule ${describeRule(deny)} (at ${formatJsonPath(at)})`,
+      file: policy.file,
+      jsonPath: at,
+    };
+  }
   if (policy.allowed && !policy.allowed.some((e) => matches(e, name, config, 'exact'))) {
-    return { allowed: false, reason: 'it is not on the allow-list (allowedServers)' };
+    return {
+      allowed: false,
+      reason: 'it is not on the allow-list (allowedServers)',
+      file: policy.file,
+      jsonPath: ['allowedServers'],
+    };
   }
   return { allowed: true };
 }

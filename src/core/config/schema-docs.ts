@@ -52,6 +52,11 @@ export const ENTRY_DOCS = {
     description:
       'HTTP headers sent with every request to a remote server, e.g. {"Authorization": "Bearer ${input:token}"}. Credential values are redacted in logs.',
   },
+  headersHelper: {
+    description:
+      'A shell command whose output is a JSON object of HTTP headers (e.g. {"Authorization": "Bearer …"}), run when the server connects and again when it answers 401 or 403. It must finish within 10 s and print at most 64 KiB; its output is never logged. Remote servers only.',
+    examples: ['${userHome}/bin/mcp-token.sh'],
+  },
   timeout: {
     description: 'Connect timeout for this server in milliseconds; overrides mcpHost.timeouts.connect and MCP_TIMEOUT.',
   },
@@ -86,9 +91,10 @@ export const OAUTH_DOCS = {
     enumDescriptions: [
       'A person signs in in the browser (PKCE).',
       'Machine-to-machine: the client authenticates itself with a secret or a signed JWT; no browser (SEP-1046).',
+      'Enterprise-managed (SEP-990, cross-app access): the ID token of your company sign-in is exchanged at the identity provider for a grant this server accepts; no browser, needs "clientId" and its secret.',
     ],
     description:
-      'How tokens are obtained: "authorization_code" (a person signs in, the default) or "client_credentials" (machine-to-machine, needs "clientId" and a secret or private key set with Authenticate / mcp-host auth).',
+      'How tokens are obtained: "authorization_code" (a person signs in, the default), "client_credentials" (machine-to-machine, needs "clientId" and a secret or private key set with Authenticate / mcp-host auth) or "jwt-bearer" (enterprise-managed: the company identity provider\'s sign-in is exchanged for this server\'s token).',
   },
   tokenEndpointAuthMethod: {
     default: 'client_secret_basic',
@@ -109,6 +115,16 @@ export const OAUTH_DOCS = {
     description:
       "HTTPS URL where this client's OAuth client ID metadata document is published (SEP-991); used as the client ID when the authorization server supports it, instead of dynamic registration.",
   },
+} as const;
+
+export const REGISTRY_DOCS = {
+  object: {
+    description:
+      'Which MCP Registry server this entry was installed from; written by the registry browser and `mcp-host add --from-registry`. Under a managed "registryOnly" policy it is checked against the registry at start.',
+    additionalProperties: false,
+  },
+  id: { description: 'The registry name of the server, e.g. "io.github.user/weather".' },
+  version: { description: 'The registry version that was installed.' },
 } as const;
 
 export const OAUTH_OBJECT_DOCS = {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
-import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, SERVER_DOCS } from './schema-docs.js';
+import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, REGISTRY_DOCS, SERVER_DOCS } from './schema-docs.js';
 import type { ConfigProblem, RemoteServerConfig, Scope, StdioServerConfig } from './types.js';
 
 /** Accepted spellings of `type`; `streamableHttp` and friends are what other apps write for `http`. */
@@ -19,7 +19,7 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
 };
 
 const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile', 'dev'] as const;
-const REMOTE_ONLY = ['headers', 'oauth'] as const;
+const REMOTE_ONLY = ['headers', 'oauth', 'headersHelper'] as const;
 
 const oauthSchema = z
   .object({
@@ -39,8 +39,8 @@ const oauthSchema = z
     scopes: z.array(z.string()).meta(OAUTH_DOCS.scopes).optional(),
     // Machine-to-machine sign-in (SEP-1046): no browser, the client authenticates itself.
     grantType: z
-      .enum(['authorization_code', 'client_credentials'], {
-        error: 'must be "authorization_code" or "client_credentials"',
+      .enum(['authorization_code', 'client_credentials', 'jwt-bearer'], {
+        error: 'must be "authorization_code", "client_credentials" or "jwt-bearer"',
       })
       .meta(OAUTH_DOCS.grantType)
       .optional(),
@@ -115,6 +115,14 @@ export const serverEntrySchema = z
       .optional(),
     disabled: z.boolean().meta(ENTRY_DOCS.disabled).optional(),
     dev: devSchema.optional(),
+    headersHelper: z.string().min(1, { error: 'must not be empty' }).meta(ENTRY_DOCS.headersHelper).optional(),
+    registry: z
+      .object({
+        id: z.string().min(1, { error: 'must not be empty' }).meta(REGISTRY_DOCS.id),
+        version: z.string().meta(REGISTRY_DOCS.version).optional(),
+      })
+      .meta(REGISTRY_DOCS.object)
+      .optional(),
   })
   .meta(SERVER_DOCS);
 
@@ -357,6 +365,7 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     ...(e.timeout !== undefined ? { timeout: e.timeout } : {}),
     ...(e.toolTimeout !== undefined ? { toolTimeout: e.toolTimeout } : {}),
     ...(e.disabled !== undefined ? { disabled: e.disabled } : {}),
+    ...(e.registry ? { registry: e.registry } : {}),
   };
   if (hasCommand) {
     for (const k of REMOTE_ONLY) {
@@ -412,6 +421,7 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     url: e.url!,
     ...(e.headers ? { headers: e.headers } : {}),
     ...(e.oauth ? { oauth: e.oauth } : {}),
+    ...(e.headersHelper !== undefined ? { headersHelper: e.headersHelper } : {}),
     ...common,
   };
   return { ok: true, config, warnings };

@@ -17,7 +17,7 @@ export interface OAuthSettings {
   authServerMetadataUrl?: string;
   scopes?: string[];
   /** `client_credentials`: machine-to-machine, no browser (SEP-1046). Default `authorization_code`. */
-  grantType?: 'authorization_code' | 'client_credentials';
+  grantType?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
   /** How a client_credentials client authenticates at the token endpoint; default `client_secret_basic`. */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
   /** JWS algorithm of the private_key_jwt assertion; default RS256. */
@@ -34,6 +34,8 @@ interface CommonConfig {
   /** Tool call timeout override in ms (beside the global setting and MCP_TOOL_TIMEOUT, which it beats). */
   toolTimeout?: number;
   disabled?: boolean;
+  /** Where it was installed from (registry browser, `add --from-registry`): checked under a "registryOnly" policy. */
+  registry?: { id: string; version?: string };
 }
 
 export interface StdioServerConfig extends CommonConfig {
@@ -58,6 +60,8 @@ export interface RemoteServerConfig extends CommonConfig {
   url: string;
   headers?: Record<string, string>;
   oauth?: OAuthSettings;
+  /** A shell command whose stdout is a JSON object of headers, run at connect and again on 401/403. */
+  headersHelper?: string;
 }
 
 /** A server the host runs in its own process (dynamic scope only), connected by a linked pair. */
@@ -104,7 +108,16 @@ export interface ServerDefinition {
 export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | 'not-approved' | 'manual';
 
 /** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
-export type Admission = { run: true } | { run: false; reason: HeldReason; message: string; ask?: boolean };
+export type Admission =
+  | { run: true }
+  | {
+      run: false;
+      reason: HeldReason;
+      message: string;
+      ask?: boolean;
+      /** The managed rule that held it back: its file and JSON path (policy only). */
+      rule?: { file: string; jsonPath: (string | number)[] };
+    };
 
 export interface ConfigProblem {
   severity: 'error' | 'warning';

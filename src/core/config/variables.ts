@@ -121,6 +121,7 @@ export function expandableStrings(config: FileConfig): { path: JsonPath; value: 
   } else {
     out.push({ path: ['url'], value: config.url });
     for (const [k, v] of Object.entries(config.headers ?? {})) out.push({ path: ['headers', k], value: v });
+    if (config.headersHelper !== undefined) out.push({ path: ['headersHelper'], value: config.headersHelper });
   }
   return out;
 }
@@ -154,6 +155,7 @@ export function expandConfig<T extends FileConfig>(
   const c = config as RemoteServerConfig;
   const out: RemoteServerConfig = { ...c, url: ex(c.url, ['url']) };
   if (c.headers) out.headers = mapValues(c.headers, 'headers');
+  if (c.headersHelper !== undefined) out.headersHelper = ex(c.headersHelper, ['headersHelper']);
   return { config: out as T, unresolved };
 }
 

@@ -16,13 +16,14 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
-import type { ServerDefinition } from '../config/types.js';
+import type { RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import { systemClock, type Clock, type Disposable, type Logger } from '../ports.js';
 import { describeTarget } from '../config/describe.js';
 import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
+import { HEADERS_HELPER_TIMEOUT_MS, headersHelperFor, type HeadersHelperSession } from './headers-helper.js';
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
@@ -117,10 +118,25 @@ async function closeQuietly(t: Transport): Promise<void> {
   }
 }
 
+/** The definition with the helper's first headers merged in (also for the WebSocket upgrade and for redaction). */
+async function withHelperHeaders(def: ServerDefinition, helper: HeadersHelperSession): Promise<ServerDefinition> {
+  const headers = await helper.start();
+  const c = def.config as RemoteServerConfig;
+  return { ...def, config: { ...c, headers: { ...c.headers, ...headers } } };
+}
+
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
+  // Bounded by the connect timeout too: a server with a short "timeout" must not wait 10 s for its helper.
+  const helper = headersHelperFor(def, { timeoutMs: Math.min(HEADERS_HELPER_TIMEOUT_MS, o.timeoutMs) });
+  if (helper) def = await withHelperHeaders(def, helper);
   const created: CreatedTransport =
-    o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
+    o.transportFor?.(def) ??
+    createTransport(def.config, {
+      logger: o.logger,
+      authProvider: o.authProvider,
+      ...(helper ? { wrapFetch: (f) => helper.wrap(f) } : {}),
+    });
   const { stdio } = created;
   const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
   const health = { terminalErrors: 0 };

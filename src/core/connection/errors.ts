@@ -26,6 +26,8 @@ export type HostErrorCode =
   | 'bad-app'
   /** An MCP App asked for something outside what its server may do. */
   | 'app-refused'
+  /** A remote server's headersHelper failed, hung or printed something that is not headers. */
+  | 'headers-helper'
   /** A bug in the host itself, caught so one server's failure never takes down the rest. */
   | 'internal';
 

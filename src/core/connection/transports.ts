@@ -11,6 +11,15 @@ import { WebSocketClientTransport } from './ws-transport.js';
 export interface TransportContext {
   logger: Logger;
   authProvider?: OAuthClientProvider;
+  /** Wraps the HTTP transports' fetch (a headersHelper's headers, headers-helper.ts). */
+  wrapFetch?: (f: FetchLike | undefined) => FetchLike;
+}
+
+type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+function fetchFor(ctx: TransportContext): FetchLike | undefined {
+  const f = authFetchFor(ctx.authProvider);
+  return ctx.wrapFetch ? ctx.wrapFetch(f) : f;
 }
 
 export interface CreatedTransport {
@@ -49,7 +58,7 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
           requestInit: { headers: config.headers ?? {} },
           authProvider: ctx.authProvider,
           // Normalises token responses and notices 403 insufficient_scope (src/core/auth/oauth-fetch.ts).
-          fetch: authFetchFor(ctx.authProvider),
+          fetch: fetchFor(ctx),
         }),
       };
     case 'http':
@@ -58,7 +67,7 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
           requestInit: { headers: config.headers ?? {} },
           authProvider: ctx.authProvider,
           // Normalises token responses and notices 403 insufficient_scope (src/core/auth/oauth-fetch.ts).
-          fetch: authFetchFor(ctx.authProvider),
+          fetch: fetchFor(ctx),
         }),
       };
     case 'ws':

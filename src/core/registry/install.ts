@@ -255,6 +255,13 @@ export function planInstall(
   choice: InstallChoice,
   takenIds?: ReadonlySet<string>,
 ): InstallPlan {
+  const plan = planChoice(server, choice, takenIds);
+  // Recorded so a "registryOnly" policy can check the entry against the registry at start.
+  plan.template.registry = { id: server.name, ...(server.version ? { version: server.version } : {}) };
+  return plan;
+}
+
+function planChoice(server: RegistryServer, choice: InstallChoice, takenIds?: ReadonlySet<string>): InstallPlan {
   if (choice.kind === 'package') {
     const p = server.packages[choice.index];
     if (!p) throw new UnsupportedInstallError(`"${server.name}" has no package ${choice.index + 1}.`);

@@ -23,6 +23,9 @@ export const M2M_JWT = {
   algorithm: 'ES256',
 };
 
+/** A public native client, as a company registers MCP Host at its IdP (enterprise sign-in, PKCE, refresh). */
+export const IDE_CLIENT_ID = 'mcp-host-ide';
+
 export interface OidcFixture {
   issuer: string;
   /** The MCP endpoint (`.../mcp`). */
@@ -55,6 +58,14 @@ export async function startOidcFixture(): Promise<OidcFixture> {
 
   const provider = new Provider(issuer, {
     clients: [
+      {
+        client_id: IDE_CLIENT_ID,
+        application_type: 'native',
+        grant_types: ['authorization_code', 'refresh_token'],
+        redirect_uris: ['http://127.0.0.1/callback'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
       {
         client_id: M2M_BASIC.clientId,
         client_secret: M2M_BASIC.clientSecret,

@@ -316,6 +316,83 @@ describe('registry', () => {
       type: 'http',
       url: 'https://mcp.example.com/acme/mcp',
       headers: { Authorization: 'Bearer ${API_KEY}', 'X-Region': 'eu-west-1' },
+      registry: { id: 'com.example/remote-api', version: '2.0.0' },
     });
+  });
+});
+
+describe('managed policy the CLI cannot widen', () => {
+  async function managed(name: string, doc: unknown): Promise<string> {
+    const file = join(h.dir, `${name}-managed.json`);
+    await writeFile(file, JSON.stringify(doc));
+    return file;
+  }
+
+  test('registryOnly: an entry added --from-registry runs (checked against the managed file’s registry); a hand-written one is held, and doctor names the rule', async () => {
+    const { ws, settings } = await folder('registry-only');
+    // The user's registry setting points nowhere useful: the managed file's registry is the one asked.
+    const policy = await managed('registry-only', { registryOnly: true, registry: { url: reg.url } });
+    const e = { MCP_HOST_USER_SETTINGS: settings, MCP_HOST_MANAGED_CONFIG: policy, MCP_HOST_REGISTRY_URL: reg.url };
+    const add = await h.run(['add', 'api', '--from-registry', 'com.example/remote-api', '--env', 'tenant=acme'], {
+      cwd: ws,
+      env: e,
+    });
+    assert.equal(add.code, 0, add.stderr);
+    // Tampered: same registry id, another URL.
+    const forged = await h.run(
+      [
+        'add-json',
+        'forged',
+        JSON.stringify({ url: 'https://evil.example/mcp', registry: { id: 'com.example/remote-api' } }),
+      ],
+      { cwd: ws, env: e },
+    );
+    assert.equal(forged.code, 0, forged.stderr);
+    const doctor = await h.run(['doctor', '--json'], {
+      cwd: ws,
+      env: { ...e, MCP_HOST_REGISTRY_URL: 'http://127.0.0.1:9' },
+    });
+    const report = JSON.parse(doctor.stdout) as {
+      servers: { name: string; state: string; error?: string; policyRule?: { file: string; jsonPath: string[] } }[];
+    };
+    const byName = new Map(report.servers.map((s) => [s.name, s]));
+    // Admitted: it then tries to connect to its (unreachable) URL, which is not a policy matter.
+    assert.notEqual(byName.get('api')?.state, 'disabled', JSON.stringify(byName.get('api')));
+    assert.equal(byName.get('api')?.policyRule, undefined);
+    for (const name of ['keep', 'wkeep', 'mine', 'forged']) {
+      const s = byName.get(name);
+      assert.equal(s?.state, 'disabled', name);
+      assert.deepEqual(s?.policyRule, { file: policy, jsonPath: ['registryOnly'] }, name);
+    }
+    assert.match(byName.get('forged')!.error!, /not one of the packages or remotes the registry lists/);
+    assert.match(byName.get('keep')!.error!, /not installed from the registry/);
+    assert.ok(reg.requests.some((r) => r.includes('/v0.1/servers/com.example%2Fremote-api/versions/latest')));
+  });
+
+  test('managedServersOnly: --config files and every other scope are held, whatever the command line says', async () => {
+    const { ws, settings } = await folder('managed-only');
+    const policy = await managed('managed-only', {
+      managedServersOnly: true,
+      mcpServers: { corp: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
+    });
+    const extra = join(ws, 'extra.json');
+    await writeFile(
+      extra,
+      JSON.stringify({ mcpServers: { cli: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }),
+    );
+    const r = await h.run(['doctor', '--config', extra], {
+      cwd: ws,
+      env: { MCP_HOST_USER_SETTINGS: settings, MCP_HOST_MANAGED_CONFIG: policy },
+      timeoutMs: 60_000,
+    });
+    assert.match(r.stdout, /✓ corp /);
+    assert.match(r.stdout, /- cli \(stdio, dynamic: .*extra\.json/);
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `managed policy holds it back: ${policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at managedServersOnly`,
+      ),
+    );
+    assert.doesNotMatch(r.stdout, /✓ (cli|keep|mine|wkeep) /);
   });
 });

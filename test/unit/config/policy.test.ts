@@ -41,7 +41,7 @@ test('deny by name, command prefix and URL wildcard: reported as policy-denied a
   assert.equal(evil.severity, 'error');
   assert.match(
     evil.message,
-    /Server "evil" is blocked by the policy in .*managed\.json: it matches the deny rule serverName "evil". Ask your administrator/,
+    /Server "evil" is blocked by the policy in .*managed\.json: it matches the deny rule serverName "evil" \(at deniedServers\[0\]\). Ask your administrator/,
   );
   assert.match(denied[1].message, /deny rule serverCommand \["npx","-y","bad-pkg"\]/);
   assert.match(denied[2].message, /deny rule serverUrl "https:\/\/\*\.blocked\.test\/\*"/);

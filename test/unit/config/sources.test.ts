@@ -179,6 +179,7 @@ test('configFilesToWatch lists every file that could define servers, existing or
   const files = configFilesToWatch({
     folders: ['/w/a', '/w/b'],
     managedPath: '/etc/mcp/managed.json',
+    systemManagedPath: '/etc/mcp-host/managed.json',
     discovery: {
       enabled: true,
       homeDir: '/home/u',
@@ -187,6 +188,7 @@ test('configFilesToWatch lists every file that could define servers, existing or
     },
   });
   assert.deepEqual(files, [
+    '/etc/mcp-host/managed.json',
     '/etc/mcp/managed.json',
     '/home/u/.claude.json',
     '/home/u/.cursor/mcp.json',

@@ -40,6 +40,7 @@ describe('registry install mapping', () => {
       command: 'npx',
       args: ['-y', `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`],
       env: { EVERYTHING_TOKEN: '${input:EVERYTHING_TOKEN}', LOG_LEVEL: 'info' },
+      registry: { id: 'io.github.modelcontextprotocol/everything', version: EVERYTHING_VERSION },
     });
     assert.deepEqual(
       secrets.map((s) => s.id),
@@ -110,6 +111,7 @@ describe('registry install mapping', () => {
       type: 'http',
       url: 'https://mcp.example.com/acme/mcp',
       headers: { Authorization: 'Bearer ${input:API_KEY}', 'X-Region': 'eu-west-1' },
+      registry: { id: 'com.example/remote-api', version: '2.0.0' },
     });
     assert.deepEqual(
       secrets.map((x) => x.name),
@@ -119,6 +121,7 @@ describe('registry install mapping', () => {
     assert.deepEqual(buildEntry(planInstall(s, { kind: 'remote', index: 1 }), {}, 'input').entry, {
       type: 'sse',
       url: 'https://mcp.example.com/sse',
+      registry: { id: 'com.example/remote-api', version: '2.0.0' },
     });
   });
 
