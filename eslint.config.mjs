@@ -55,7 +55,7 @@ export default tseslint.config(
           ],
         },
       ],
-      // State helpers live in a namespace next to their union (DESIGN.md, "Style").
+      // State helpers live in a namespace next to their union (ARCHITECTURE.md, "Invariants").
       '@typescript-eslint/no-namespace': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],

@@ -1,4 +1,4 @@
-/** Exit codes of `mcp-host` (DESIGN.md, CLI contract) and the error that carries one. */
+/** Exit codes of `mcp-host` (a contract with scripts: README.md, "CLI") and the error that carries one. */
 import { HostError } from '../core/connection/errors.js';
 
 export const EXIT = {

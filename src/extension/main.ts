@@ -75,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     const def = createdLater.controller?.definition(name);
     return def ? secretValuesOf(def.config) : [];
   });
-  // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
+  // Workspace folders plus roots the user added per server (an Inspector feature).
   const roots = new ServerRoots(context.workspaceState);
   const trace = createTraceHub();
   const settings = readSettings();

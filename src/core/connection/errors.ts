@@ -92,7 +92,7 @@ const TERMINAL_TEXT =
 
 /**
  * Errors that mean the remote end is gone (not a protocol-level error of one request). Three in a row
- * close a remote transport (DESIGN.md, "Connection behaviour").
+ * close a remote transport, so one lost request does not drop a server that is still there.
  */
 export function isTerminalNetworkError(err: unknown): boolean {
   if (err instanceof SseError) return err.code === undefined || err.code >= 500 || TERMINAL_TEXT.test(err.message);
