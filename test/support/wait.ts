@@ -32,3 +32,12 @@ export function untilServer(
     });
   });
 }
+
+/** `promise`, or a rejection naming `what` once `timeoutMs` have passed without it settling. */
+export function withDeadline<T>(promise: Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

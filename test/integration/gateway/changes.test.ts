@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { stdioDef, waitFor } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, type Rig } from './helpers.js';
+import { withDeadline } from '../../support/wait.js';
 
 const excluded = new Set<string>();
 const disabledTools = new Set<string>();
@@ -32,7 +33,7 @@ async function toolNames(): Promise<string[]> {
 }
 
 function nextChange(): Promise<void> {
-  return new Promise((resolve) => (changed = resolve));
+  return withDeadline(new Promise((resolve) => (changed = resolve)), 'tools/list_changed');
 }
 
 test('a stopped server’s tools go away with list_changed, and come back when it starts', async () => {
