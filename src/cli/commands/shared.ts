@@ -22,11 +22,16 @@ export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
   throw new CliError(EXIT.connection, `server "${snap.name}": ${err?.message ?? stateText(s)}`, err?.hint);
 }
 
-/** What to do about a server the host did not run: admission says why (policy, or disabled in its entry). */
+/** What to do about a server the host did not run: admission says why (policy, the editor's Disable, or its entry). */
 export function heldHint(snap: ServerSnapshot): string {
-  return heldReason(snap.definition) === 'policy'
-    ? 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.'
-    : 'Remove "disabled": true from its entry to use it.';
+  switch (heldReason(snap.definition)) {
+    case 'policy':
+      return 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.';
+    case 'user-disabled':
+      return 'It was disabled for this folder in the editor; enable it there (MCP Host: Enable Server) to use it.';
+    default:
+      return 'Remove "disabled": true from its entry to use it.';
+  }
 }
 
 /** Starts every configured server (problems to stderr); returns their snapshots in config order. */
