@@ -17,20 +17,14 @@ import { createHost, type ConnectionManager } from '../core/host.js';
 import type { FeatureOptions } from '../core/features/types.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
-import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
+import { cliRoots, printServerLog, processTerminal, terminalElicitation } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
+import type { Io } from './io.js';
 
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Where elicitation questions are asked; defaults to the process's terminal. */
-  terminal?: Terminal;
-}
+export type { Io } from './io.js';
 
 export interface SessionOptions {
   workspace?: string;

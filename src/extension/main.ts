@@ -30,7 +30,7 @@ import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
 import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
-import { errorMessage } from '../core/connection/errors.js';
+import { errorMessage } from '../core/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';

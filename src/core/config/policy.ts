@@ -6,25 +6,9 @@
  * only when it equals it exactly (so extra arguments cannot smuggle in a different server).
  */
 import { formatJsonPath, type JsonPath } from './jsonc.js';
-import type { ConfigProblem, ServerConfig } from './types.js';
+import type { ConfigProblem, Policy, PolicyEntry, ServerConfig } from './types.js';
 
-/** One allow/deny rule; exactly one of the fields is set. */
-export interface PolicyEntry {
-  serverName?: string;
-  serverCommand?: string[];
-  /** `*` matches any run of characters, e.g. "https://*.example.com/*". */
-  serverUrl?: string;
-}
-
-export interface Policy {
-  /** The managed file the policy came from, named in messages. */
-  file: string;
-  /** undefined: no allow-list (everything not denied is allowed). */
-  allowed?: PolicyEntry[];
-  denied: PolicyEntry[];
-  /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
-  broken?: boolean;
-}
+export type { Policy, PolicyEntry } from './types.js';
 
 function parseEntries(value: unknown, key: string, file: string, problems: ConfigProblem[]): PolicyEntry[] {
   if (!Array.isArray(value)) {

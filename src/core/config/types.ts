@@ -3,7 +3,6 @@
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Policy } from './policy.js';
 
 /** Config scopes, lowest precedence first. */
 export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
@@ -127,4 +126,23 @@ export interface LoadedConfig {
   files?: string[];
   /** Allow/deny rules of the managed file, for admission. */
   policy?: Policy;
+}
+
+/** One allow/deny rule; exactly one of the fields is set. */
+export interface PolicyEntry {
+  serverName?: string;
+  serverCommand?: string[];
+  /** `*` matches any run of characters, e.g. "https://*.example.com/*". */
+  serverUrl?: string;
+}
+
+/** Allow/deny rules of the managed file (evaluated in policy.ts). */
+export interface Policy {
+  /** The managed file the policy came from, named in messages. */
+  file: string;
+  /** undefined: no allow-list (everything not denied is allowed). */
+  allowed?: PolicyEntry[];
+  denied: PolicyEntry[];
+  /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
+  broken?: boolean;
 }

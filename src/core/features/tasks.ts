@@ -15,7 +15,7 @@ import {
   type Result,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { HostError } from '../connection/errors.js';
+import { HostError } from '../errors.js';
 import { Emitter } from '../events.js';
 import type { Logger } from '../ports.js';
 

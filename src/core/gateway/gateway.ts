@@ -34,6 +34,7 @@ import {
 } from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
+import { hintOf } from '../errors.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -55,8 +56,8 @@ type Kind = 'tools' | 'prompts' | 'resources';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
-    const hint = (err as { hint?: unknown }).hint;
-    return typeof hint === 'string' && hint ? `${err.message} (${hint})` : err.message;
+    const hint = hintOf(err);
+    return hint ? `${err.message} (${hint})` : err.message;
   }
   return String(err);
 }

@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../ports.js';
 import type { DiffOutcome, EditorPort, IdeSelection } from './editor-port.js';
-import { errorMessage } from '../connection/errors.js';
+import { errorMessage } from '../errors.js';
 
 /** What the tools need besides the editor: the server keeps the latest selection across focus changes. */
 export interface IdeToolContext {

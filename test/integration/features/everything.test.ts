@@ -7,7 +7,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationPort, HostOptions } from '../../../src/core/host-api.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 import { completeArgument } from '../../../src/core/features/completions.js';
 import { NO_MODEL, withSamplingConsent, type ConsentAnswer } from '../../../src/core/features/sampling.js';
 import type { RunningTask, ServerLogMessage } from '../../../src/core/features/index.js';

@@ -15,7 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { HostOptions, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { until } from './helpers.js';
