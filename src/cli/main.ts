@@ -14,7 +14,9 @@ import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
 import { errorMessage, hintOf } from '../core/errors.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from '../core/version.js';
+
+export { VERSION };
 
 const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>> = {
   list,

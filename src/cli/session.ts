@@ -23,6 +23,7 @@ import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 import type { Io } from './io.js';
+import { VERSION } from '../core/version.js';
 
 export type { Io } from './io.js';
 
@@ -158,7 +159,7 @@ export class Session {
       logger: stderrLogger(this.io.env, this.io.stderr),
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
-      clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),

@@ -13,6 +13,7 @@ import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
+import { VERSION } from '../../core/version.js';
 
 export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
@@ -47,7 +48,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     host: session.host,
     bridge,
     logger,
-    serverInfo: { name: 'mcp-host-serve', version: '0.1.0' },
+    serverInfo: { name: 'mcp-host-serve', version: VERSION },
     isServerExposed: (server) => !excluded.has(server),
     features: gatewayFeatures(session.host),
     isToolEnabled: (server, tool) => tools.isEnabled(server, tool),

@@ -35,6 +35,7 @@ import {
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 import { hintOf } from '../errors.js';
+import { VERSION } from '../version.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -156,7 +157,7 @@ export class Gateway {
   async connect(transport: Transport): Promise<void> {
     if (this.disposed) throw new Error('the gateway has been stopped');
     const features = this.opts.features;
-    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
+    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: VERSION }, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
