@@ -20,6 +20,8 @@ import {
 } from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
+import { hintOf } from '../errors.js';
+import { VERSION } from '../version.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -43,8 +45,8 @@ type Kind = 'tools' | 'prompts' | 'resources';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
-    const hint = (err as { hint?: unknown }).hint;
-    return typeof hint === 'string' && hint ? `${err.message} (${hint})` : err.message;
+    const hint = hintOf(err);
+    return hint ? `${err.message} (${hint})` : err.message;
   }
   return String(err);
 }
@@ -145,7 +147,7 @@ export class Gateway {
   async connect(transport: Transport): Promise<void> {
     if (this.disposed) throw new Error('the gateway has been stopped');
     const features = this.opts.features;
-    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
+    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: VERSION }, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
