@@ -14,8 +14,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
+        // Discard the rest rather than reset the socket, so the 413 reaches the client; the answer closes the connection.
+        req.removeAllListeners('data');
+        req.resume();
         reject(new BodyTooLarge(`request body over ${maxBytes} bytes`));
-        req.destroy();
         return;
       }
       chunks.push(chunk);

@@ -89,8 +89,8 @@ function isInitialize(body: Buffer | undefined): boolean {
   }
 }
 
-function jsonError(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
+function jsonError(res: ServerResponse, status: number, message: string, close = false): void {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...(close ? { Connection: 'close' } : {}) });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
@@ -258,7 +258,7 @@ export class GeminiIdeServer {
       try {
         body = await readBody(req, this.opts.maxBodyBytes ?? 32 * 1024 * 1024);
       } catch (err) {
-        if (err instanceof BodyTooLarge) jsonError(res, 413, err.message);
+        if (err instanceof BodyTooLarge) jsonError(res, 413, err.message, true);
         else res.destroy();
         return;
       }
