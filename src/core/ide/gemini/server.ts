@@ -314,14 +314,16 @@ export class GeminiIdeServer {
         onsessioninitialized: (id) => {
           session.id = id;
           this.sessions.set(id, session);
-          const info = mcp.server.getClientVersion();
-          this.opts.logger.info(`Gemini IDE server: agent initialized (${info?.name ?? '?'} ${info?.version ?? ''})`);
         },
         onsessionclosed: () => void this.closeSession(session),
         maxRequestBodySize: this.opts.maxBodyBytes ?? 32 * 1024 * 1024,
       }),
     };
     this.registerTools(session);
+    mcp.server.oninitialized = () => {
+      const info = mcp.server.getClientVersion();
+      this.opts.logger.info(`Gemini IDE server: agent initialized (${info?.name ?? '?'} ${info?.version ?? ''})`);
+    };
     mcp.server.onerror = (err) => this.opts.logger.debug(`Gemini IDE server: ${err.message}`);
     await mcp.connect(session.transport);
     return session;
