@@ -23,6 +23,7 @@ after(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });
 });
 
+// eslint-disable-next-line no-control-regex -- terminal escape sequences start with control characters
 const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;?]*[a-zA-Z]|\x1b\][^\x07]*\x07/g, '');
 
 /** Gemini CLI under a pseudo-terminal; `screen` is everything it drew so far, without escapes. */
