@@ -178,6 +178,18 @@ async function seen<T>(term: Terminal, p: Promise<T>): Promise<T> {
   }
 }
 
+/** The CLI shows its input box and holds its event stream to the server: the editor context has been sent. */
+async function ready(term: Terminal, server: GeminiIdeServer): Promise<void> {
+  await term.waitFor(/Type your message/, 'input box');
+  await seen(
+    term,
+    new Promise<void>((resolve) => {
+      if (server.clientCount() > 0) return resolve();
+      const sub = server.onDidChange(() => server.clientCount() > 0 && (sub.dispose(), resolve()));
+    }),
+  );
+}
+
 const firstTurn = (r: ApiRequest): boolean => r.path.includes(':streamGenerateContent') && r.raw.includes('make a.txt');
 
 /** The editor context as Gemini CLI put it in its first model request. */
@@ -202,11 +214,7 @@ test(
     });
     const term = Terminal.start(s.work, s.env);
     try {
-      await term.waitFor(/Type your message/, 'input box');
-      await new Promise<void>((resolve) => {
-        if (server.clientCount() > 0) return resolve();
-        const sub = server.onDidChange(() => server.clientCount() > 0 && (sub.dispose(), resolve()));
-      });
+      await ready(term, server);
       const diff = s.editor.nextDiff();
       await term.submit('Please make a.txt say hello world');
       const ctx = editorContext(await seen(term, s.api.next(firstTurn)));
@@ -248,11 +256,7 @@ test(
     const { GEMINI_CLI_IDE_PID: _pid, ...vars } = server.terminalEnvironment();
     const term = Terminal.start(s.work, { ...s.env, ...vars, TERM_PROGRAM: 'vscode' });
     try {
-      await term.waitFor(/Type your message/, 'input box');
-      await new Promise<void>((resolve) => {
-        if (server.clientCount() > 0) return resolve();
-        const sub = server.onDidChange(() => server.clientCount() > 0 && (sub.dispose(), resolve()));
-      });
+      await ready(term, server);
       const diff = s.editor.nextDiff();
       await term.submit('Please make a.txt say hello world');
       assert.equal(editorContext(await seen(term, s.api.next(firstTurn))).activeFile?.selectedText, 'hello');
