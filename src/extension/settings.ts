@@ -14,6 +14,8 @@ export interface McpHostSettings {
   concurrency: { local?: number; remote?: number };
   timeouts: { connectMs?: number; toolCallMs?: number };
   ideServerEnabled: boolean;
+  /** `mcpHost.ideServer.geminiCli.enabled`: Gemini CLI's IDE companion interface. */
+  ideServerGeminiEnabled: boolean;
   gateway: { enabled: boolean; exclude: string[] };
   discovery: { enabled: boolean; sources?: DiscoverySource[] };
   /** Empty setting: undefined. */
@@ -71,6 +73,7 @@ export function readSettings(): McpHostSettings {
     concurrency: { local: count(cfg, 'concurrency.local'), remote: count(cfg, 'concurrency.remote') },
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },
     ideServerEnabled: bool(cfg, 'ideServer.enabled', true),
+    ideServerGeminiEnabled: bool(cfg, 'ideServer.geminiCli.enabled', true),
     gateway: { enabled: bool(cfg, 'gateway.enabled', true), exclude: strings(cfg, 'gateway.exclude') ?? [] },
     discovery: {
       enabled: bool(cfg, 'discovery.enabled', false),

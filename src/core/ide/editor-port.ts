@@ -93,7 +93,11 @@ export interface DiffRequest {
  * How a diff ended. `accepted` carries the contents written to `newFilePath` (the user may have
  * edited the proposal before accepting); `closed` means the tab went away without a decision.
  */
-export type DiffOutcome = { kind: 'accepted'; contents: string } | { kind: 'rejected' } | { kind: 'closed' };
+export type DiffOutcome =
+  | { kind: 'accepted'; contents: string }
+  | { kind: 'rejected' }
+  /** `contents`: the proposal as it stood when the agent closed the diff (Gemini CLI's closeDiff returns it). */
+  | { kind: 'closed'; contents?: string };
 
 export interface DocumentState {
   isDirty: boolean;

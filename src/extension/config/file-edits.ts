@@ -22,7 +22,7 @@ function fileFor(scope: 'workspace' | 'project', folder: string): vscode.Uri {
     : vscode.Uri.joinPath(root, '.vscode', 'mcp.json');
 }
 
-async function readText(uri: vscode.Uri): Promise<string | undefined> {
+export async function readText(uri: vscode.Uri): Promise<string | undefined> {
   try {
     return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (e) {
@@ -31,7 +31,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
-async function writeText(uri: vscode.Uri, text: string): Promise<void> {
+export async function writeText(uri: vscode.Uri, text: string): Promise<void> {
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { writeServerEntry } from '../config/file-edits.js';
+import { writeGeminiEntries } from './gemini-settings.js';
 
 export const CONNECT_AGENT_COMMAND = 'mcpHost.connectAgent';
 
@@ -59,6 +60,17 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
       run: async () => {
         await vscode.env.clipboard.writeText(CLAUDE_ADD_LINE);
         return 'Copied the `claude mcp add` command line.';
+      },
+    },
+    {
+      label: '$(file-add) Add to this project’s .gemini/settings.json',
+      detail: folder
+        ? `Gemini CLI started in an integrated terminal of ${folder.name}: your servers through the gateway, and the editor’s diagnostics. It finds the editor (open files, diffs) by itself.`
+        : 'Open a folder first.',
+      run: async () => {
+        if (!folder) throw new Error('Open a folder to add the gateway to its .gemini/settings.json.');
+        const file = await writeGeminiEntries(folder.uri);
+        return `Added "mcp-host" and "mcp-host-diagnostics" to ${file}. They hold no secret: Gemini CLI reads the terminal's variables.`;
       },
     },
     {

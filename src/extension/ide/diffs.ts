@@ -54,7 +54,7 @@ export class DiffManager implements vscode.Disposable {
       this.pending.set(right.toString(), p);
       const onAbort = (): void => {
         if (!this.pending.has(right.toString())) return;
-        this.finish(p, { kind: 'closed' });
+        this.finish(p, { kind: 'closed', contents: this.proposalText(p) });
         void this.closeTabsOf(p);
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -142,7 +142,7 @@ export class DiffManager implements vscode.Disposable {
     // not written here: the agent (Claude Code) writes it from the returned contents and takes an
     // earlier write by the editor as a conflict ("File content has changed since it was last read").
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
-    const contents = doc?.getText() ?? this.fs.text(p.right) ?? p.req.newFileContents;
+    const contents = this.proposalText(p);
     this.log.info(`IDE diff: accepted "${p.req.tabName}" (${contents.length} characters) for ${p.req.newFilePath}`);
     // The proposal lives in memory; saving it only clears its dirty mark so closing asks nothing.
     if (doc?.isDirty) await doc.save();
@@ -157,6 +157,12 @@ export class DiffManager implements vscode.Disposable {
     if (doc?.isDirty) await doc.save();
     this.finish(p, { kind: 'rejected' });
     await this.closeTabsOf(p);
+  }
+
+  /** What the proposal side holds now, with the user's edits. */
+  private proposalText(p: Pending): string {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.right.toString());
+    return doc?.getText() ?? this.fs.text(p.right) ?? p.req.newFileContents;
   }
 
   private finish(p: Pending, outcome: DiffOutcome): void {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { IdeServer } from '../../core/ide/server.js';
 import { displayPath } from './convert.js';
 import { ACCEPT_COMMAND, DiffManager, REJECT_COMMAND } from './diffs.js';
+import { startGeminiIde } from './gemini.js';
 import { ideStatusItem } from './status-item.js';
 import { VsCodeEditorPort } from './vscode-editor-port.js';
 import type { ChannelLogger } from '../ports/logger.js';
@@ -18,7 +19,7 @@ export const SEND_SELECTION_COMMAND = 'mcpHost.sendSelectionToAgent' as const;
 export interface IdeIntegration extends vscode.Disposable {
   /** The listening port, undefined while the server is off. */
   port(): number | undefined;
-  /** How many agents are connected now. */
+  /** How many agents are connected now, over both protocols. */
   clientCount(): number;
   /** Fires when the server starts or stops and when an agent connects or disconnects. */
   onDidChange: vscode.Event<void>;
@@ -33,7 +34,8 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   // A port from a previous session is wrong after a restart; never carry it over.
   env.persistent = false;
   env.description =
-    'Lets coding agents started in this terminal (e.g. Claude Code) connect to MCP Host’s IDE server and gateway.';
+    'Lets coding agents started in this terminal (Claude Code, Gemini CLI) connect to MCP Host’s IDE servers and gateway.';
+  const gemini = startGeminiIde(context, log, editor);
 
   let server: IdeServer | undefined;
   let serverSub: { dispose(): void } | undefined;
@@ -87,6 +89,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   const subs: vscode.Disposable[] = [
     diffs,
     changed,
+    gemini.onDidChange(() => changed.fire()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('mcpHost.ideServer')) schedule();
     }),
@@ -111,7 +114,11 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
       filePath: displayPath(active.document.uri),
       ...(sel.isEmpty ? {} : { lineStart: sel.start.line, lineEnd: endLine }),
     });
-    if (heard === 0) {
+    if (heard === 0 && gemini.clientCount() > 0) {
+      void vscode.window.showInformationMessage(
+        'Gemini CLI follows the active editor by itself: it already has this file and its selection.',
+      );
+    } else if (heard === 0) {
       void vscode.window.showInformationMessage(
         'No coding agent is connected. Start one (e.g. `claude`) in an integrated terminal; it finds this editor on its own.',
       );
@@ -119,8 +126,8 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
   }
 
   const port = (): number | undefined => server?.port;
-  const clientCount = (): number => server?.clientCount() ?? 0;
-  subs.push(ideStatusItem({ port, clientCount, onDidChange: changed.event }));
+  const clientCount = (): number => (server?.clientCount() ?? 0) + gemini.clientCount();
+  subs.push(ideStatusItem({ port, geminiPort: () => gemini.port(), clientCount, onDidChange: changed.event }));
   schedule();
 
   return {
@@ -135,6 +142,7 @@ export function startIdeIntegration(context: vscode.ExtensionContext, log: Chann
     dispose() {
       disposed = true;
       // Lock-file removal is asynchronous; the server also removes it synchronously at process exit.
+      gemini.dispose();
       queue = queue.then(stop, stop).finally(() => subs.forEach((s) => s.dispose()));
     },
   };

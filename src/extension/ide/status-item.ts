@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 
 export function ideStatusItem(state: {
   port(): number | undefined;
+  geminiPort?(): number | undefined;
   clientCount(): number;
   onDidChange: vscode.Event<void>;
 }): vscode.Disposable {
@@ -15,13 +16,18 @@ export function ideStatusItem(state: {
   item.command = 'mcpHost.showLogs';
   const update = (): void => {
     const port = state.port();
-    if (port === undefined) {
+    const geminiPort = state.geminiPort?.();
+    if (port === undefined && geminiPort === undefined) {
       item.hide();
       return;
     }
     const n = state.clientCount();
+    const where = [
+      port === undefined ? undefined : `Claude Code on 127.0.0.1:${port}`,
+      geminiPort === undefined ? undefined : `Gemini CLI on 127.0.0.1:${geminiPort}`,
+    ].filter((w) => w !== undefined);
     item.text = `$(broadcast) ${n}`;
-    item.tooltip = `MCP Host IDE server on 127.0.0.1:${port}: ${n === 1 ? '1 agent' : `${n} agents`} connected. Agents started in an integrated terminal find it by themselves.`;
+    item.tooltip = `MCP Host IDE server (${where.join(', ')}): ${n === 1 ? '1 agent' : `${n} agents`} connected. Agents started in an integrated terminal find it by themselves.`;
     item.accessibilityInformation = { label: `IDE server: ${n === 1 ? '1 agent' : `${n} agents`} connected` };
     item.show();
   };
