@@ -5,6 +5,7 @@ import { footprint } from './footprint.js';
 import { ide } from './ide.js';
 import { scale } from './scale.js';
 import { startup } from './startup.js';
+import { toolSearch } from './tool-search.js';
 import type { Figure } from './lib/stats.js';
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
@@ -14,4 +15,5 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['scale', scale],
   ['ide', ide],
   ['flood', flood],
+  ['tool-search', toolSearch],
 ];
