@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gatewayName } from '../../src/core/naming.js';
-import { ToolIndex, type SearchableTool } from '../../src/core/gateway/tool-search.js';
+import type { SearchableTool, ToolIndex } from '../../src/core/gateway/tool-search.js';
 
 const DIR = join(__dirname, '..', '..', 'test', 'fixtures', 'tool-catalog');
 

@@ -175,17 +175,18 @@ export function listBytes(tools: readonly unknown[]): number {
   return Buffer.byteLength(JSON.stringify({ tools }), 'utf8');
 }
 
-/** Whether an agent that did not ask for either is served in search mode. */
+/** Whether an agent that did not ask for either is served in search mode; `list`: its full tool list's count and bytes. */
 export function searchModeApplies(
   opts: ToolSearchOptions,
-  tools: readonly { name: string; definition: unknown }[],
+  list: { count: number; bytes: number },
   requested?: 'full' | 'search',
 ): boolean {
   if (requested) return requested === 'search';
   const mode = opts.mode ?? 'auto';
   if (mode !== 'auto') return mode === 'on';
-  if (tools.length > (opts.maxTools ?? DEFAULT_MAX_TOOLS)) return true;
-  return listBytes(tools.map((t) => t.definition)) > (opts.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES);
+  return (
+    list.count > (opts.maxTools ?? DEFAULT_MAX_TOOLS) || list.bytes > (opts.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES)
+  );
 }
 
 /** Whether a gateway tool stays listed in full in search mode. */
@@ -249,4 +250,66 @@ export function summary(description: string): string {
   const stop = one.search(/[.!?](\s|$)/);
   const s = stop > 0 && stop < 160 ? one.slice(0, stop + 1) : one.slice(0, 160);
   return s.length < one.length && !/[.!?]$/.test(s) ? `${s}…` : s;
+}
+
+type TextResult = { content: { type: 'text'; text: string }[]; isError?: true };
+const json = (value: unknown): TextResult => ({ content: [{ type: 'text', text: JSON.stringify(value, null, 1) }] });
+const fail = (text: string): TextResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** A tool as search results show it: enough to call it, and the full schema. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * One call of a search-mode tool: the answer for `search_tools` / `get_tool_schema`, or, for
+ * `call_tool`, which gateway tool to call with which arguments (the gateway makes the call).
+ */
+export function searchModeCall(
+  tool: string,
+  args: Record<string, unknown>,
+  index: ToolIndex,
+  definition: (name: string) => (ListedTool & { server: string }) | undefined,
+): { result: TextResult } | { call: { name: string; arguments: Record<string, unknown> } } {
+  const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
+  if (tool === SEARCH_TOOL) {
+    const query = str('query');
+    if (!query?.trim()) return { result: fail('search_tools needs a "query": a few words describing the task') };
+    const limit = typeof args.limit === 'number' && args.limit >= 1 ? Math.min(50, Math.floor(args.limit)) : 5;
+    const server = str('server');
+    const hits = index.search(query, { limit, ...(server ? { server } : {}) });
+    const tools = hits.flatMap((h) => {
+      const d = definition(h.name);
+      return d
+        ? [
+            {
+              name: d.name,
+              server: d.server,
+              ...(d.title ? { title: d.title } : {}),
+              description: d.description ?? '',
+              inputSchema: d.inputSchema,
+            },
+          ]
+        : [];
+    });
+    return {
+      result: json(
+        tools.length
+          ? { tools, hint: `Call one with ${CALL_TOOL} {name, arguments}.` }
+          : { tools, hint: 'No tool matched; try other words, or leave out "server".' },
+      ),
+    };
+  }
+  const name = str('name');
+  if (!name) return { result: fail(`${tool} needs the "name" of a tool (from ${SEARCH_TOOL})`) };
+  const d = definition(name);
+  if (!d) return { result: fail(`no tool "${name}"; find tools with ${SEARCH_TOOL}`) };
+  if (tool === DESCRIBE_TOOL) return { result: json(d) };
+  const a = args.arguments;
+  if (a !== undefined && (typeof a !== 'object' || a === null || Array.isArray(a)))
+    return { result: fail(`${CALL_TOOL}: "arguments" must be an object`) };
+  return { call: { name, arguments: (a ?? {}) as Record<string, unknown> } };
 }

@@ -47,14 +47,14 @@ test('search can be limited to one server, and words no tool has find nothing', 
 });
 
 test('auto mode switches on past the tool count or the schema bytes; an explicit request wins', () => {
-  const tool = (i: number, pad = 0) => ({ name: `s__t${i}`, definition: { name: `s__t${i}`, d: 'x'.repeat(pad) } });
-  const few = Array.from({ length: 10 }, (_, i) => tool(i));
-  const many = Array.from({ length: 65 }, (_, i) => tool(i));
-  const fat = Array.from({ length: 3 }, (_, i) => tool(i, 30_000));
+  const few = { count: 10, bytes: 5_000 };
+  const many = { count: 65, bytes: 30_000 };
+  const fat = { count: 3, bytes: 90_000 };
   assert.equal(searchModeApplies({}, few), false);
   assert.equal(searchModeApplies({}, many), true);
   assert.equal(searchModeApplies({}, fat), true);
   assert.equal(searchModeApplies({ maxTools: 100 }, many), false);
+  assert.equal(searchModeApplies({ maxSchemaBytes: 100_000 }, fat), false);
   assert.equal(searchModeApplies({}, many, 'full'), false);
   assert.equal(searchModeApplies({ mode: 'off' }, many), false);
   assert.equal(searchModeApplies({ mode: 'on' }, few), true);
