@@ -18,3 +18,4 @@ export { parseProfiles, PROFILE_NAME, type GatewayProfile } from './profiles.js'
 export type { ToolSearchMode, ToolSearchOptions } from './tool-search.js';
 export { DEFAULT_MAX_RESULT_TOKENS, type ResultLimitOptions } from './result-limit.js';
 export type { AgentSignIn } from './auth-tool.js';
+export { readGatewayViewSettings, VIEW_SETTING_KEYS, type GatewayViewSettings } from './view-settings.js';
