@@ -2,6 +2,7 @@
 import { calls } from './calls.js';
 import { flood } from './flood.js';
 import { footprint } from './footprint.js';
+import { gateway } from './gateway.js';
 import { ide } from './ide.js';
 import { scale } from './scale.js';
 import { startup } from './startup.js';
@@ -16,4 +17,5 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['ide', ide],
   ['flood', flood],
   ['tool-search', toolSearch],
+  ['gateway', gateway],
 ];
