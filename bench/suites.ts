@@ -2,9 +2,11 @@
 import { calls } from './calls.js';
 import { flood } from './flood.js';
 import { footprint } from './footprint.js';
+import { gateway } from './gateway.js';
 import { ide } from './ide.js';
 import { scale } from './scale.js';
 import { startup } from './startup.js';
+import { toolSearch } from './tool-search.js';
 import type { Figure } from './lib/stats.js';
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
@@ -14,4 +16,6 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['scale', scale],
   ['ide', ide],
   ['flood', flood],
+  ['tool-search', toolSearch],
+  ['gateway', gateway],
 ];

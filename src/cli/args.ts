@@ -63,6 +63,12 @@ export interface ParsedArgs {
   exclude: string[];
   /** `serve --allow-project-servers`: also start the folder's `.mcp.json` / `.vscode/mcp.json` servers. */
   allowProjectServers: boolean;
+  /** `serve --profile NAME`: one of the gateway profiles (`mcpHost.gateway.profiles`). */
+  profile?: string;
+  /** `serve --tools all|search|auto`: the full tool list, tool search mode, or the settings' choice. */
+  tools?: 'all' | 'search' | 'auto';
+  /** `serve --max-result-tokens N`: cut results past N tokens (0: never), like `mcpHost.gateway.maxResultTokens`. */
+  maxResultTokens?: number;
   /** `import --from APP`. */
   from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
@@ -104,6 +110,9 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--context': ['complete'],
   '--exclude': ['serve'],
   '--allow-project-servers': ['serve'],
+  '--profile': ['serve'],
+  '--tools': ['serve'],
+  '--max-result-tokens': ['serve'],
 };
 
 const VALUE_OPTIONS = new Set([
@@ -124,6 +133,9 @@ const VALUE_OPTIONS = new Set([
   '--context',
   '--trace',
   '--exclude',
+  '--profile',
+  '--tools',
+  '--max-result-tokens',
 ]);
 
 function pair(opt: string, value: string): [string, string] {
@@ -249,6 +261,20 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--header':
         out.headers.push(pair(name, value));
         break;
+      case '--profile':
+        if (value.trim() === '') throw usageError('--profile needs a profile name');
+        out.profile = value;
+        break;
+      case '--tools':
+        out.tools = oneOf(name, value, ['all', 'search', 'auto'] as const);
+        break;
+      case '--max-result-tokens': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0)
+          throw usageError(`--max-result-tokens needs a whole number ≥ 0, got "${value}"`);
+        out.maxResultTokens = n;
+        break;
+      }
       case '--exclude':
         if (value.trim() === '') throw usageError('--exclude needs a server name');
         out.exclude.push(value);
@@ -309,6 +335,9 @@ const OPTION_VALUE: Record<string, string> = {
   '--resource': 'URI_TEMPLATE',
   '--context': 'K=V',
   '--exclude': 'NAME',
+  '--profile': 'NAME',
+  '--tools': 'all|search|auto',
+  '--max-result-tokens': 'N',
 };
 
 export function usageLine(c: Command): string {
@@ -346,6 +375,12 @@ commands:
                                     --exclude leaves a server out (repeatable); the folder's
                                     .mcp.json / .vscode/mcp.json servers start only with
                                     --allow-project-servers (an agent may launch serve anywhere)
+        [--profile NAME]            only a profile's servers and tools (mcpHost.gateway.profiles)
+        [--tools all|search|auto]   every tool listed, tool search mode (search_tools, get_tool_schema,
+                                    call_tool), or the settings' choice (default: auto, search mode
+                                    past mcpHost.gateway.toolSearchMaxTools tools)
+        [--max-result-tokens N]     results past N tokens reach the agent cut, the rest readable as
+                                    mcp-host-result:// resources (default 25000; 0: no limit)
   search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server

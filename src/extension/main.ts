@@ -133,6 +133,19 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     bridge,
     features: gatewayFeatures(h),
     isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool),
+    // An agent's `<server>__authenticate`: the same sign-in as the Authenticate command, then a reconnect.
+    signIn: {
+      start: (server) => {
+        const def = h.server(server)?.definition;
+        if (!def) return Promise.reject(new Error(`no server "${server}"`));
+        return Promise.resolve({
+          done: auth
+            .authenticate(def)
+            .then(() => auth.clearNeedsAuth(def))
+            .then(() => h.restart(server)),
+        });
+      },
+    },
   });
   context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
   context.subscriptions.push(gateway);

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { DiscoverySource } from '../core/config/load.js';
+import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gateway/index.js';
 
 export interface McpHostSettings {
   /** `mcpHost.servers` as written (validated by the loader, not here). */
@@ -63,6 +64,12 @@ function stringMap(cfg: vscode.WorkspaceConfiguration, key: string): Record<stri
 function strings(cfg: vscode.WorkspaceConfiguration, key: string): string[] | undefined {
   const v = cfg.get<unknown>(key);
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+}
+
+/** Tool search mode, profiles and result limits (core gateway/view-settings.ts reads the same keys for the CLI). */
+export function readGatewayViewSettingsLive(): GatewayViewSettings {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  return readGatewayViewSettings((key) => cfg.get<unknown>(key));
 }
 
 export function readSettings(): McpHostSettings {

@@ -9,9 +9,19 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { needsApproval } from '../../core/config/approvals.js';
 import type { Disposable } from '../../core/ports.js';
-import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
+import {
+  discoveryDir,
+  Gateway,
+  GatewayBridge,
+  gatewayFeatures,
+  GatewayViews,
+  readDiscovery,
+  readGatewayViewSettings,
+  type AgentView,
+} from '../../core/gateway/index.js';
+import { serveSignIn } from './serve-sign-in.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, type ExitCode } from '../errors.js';
+import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
@@ -56,6 +66,22 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   session.ownGateways = async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url);
   // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
   const tools = session.toolFilter;
+  // Tool search, profiles and result limits from the editor's user settings, so both offer the same.
+  const settings = readGatewayViewSettings((key) => session.userSettings[`mcpHost.${key}`]);
+  for (const p of settings.problems) io.stderr(`mcp-host serve: ${p}\n`);
+  if (a.profile !== undefined && !Object.hasOwn(settings.profiles, a.profile)) {
+    const names = Object.keys(settings.profiles);
+    throw usageError(
+      `--profile ${a.profile}: no such profile`,
+      names.length
+        ? `Profiles (mcpHost.gateway.profiles): ${names.join(', ')}.`
+        : 'Define profiles in mcpHost.gateway.profiles of the user settings.json.',
+    );
+  }
+  const view: AgentView = {
+    ...(a.profile !== undefined ? { profile: a.profile } : {}),
+    ...(a.tools === 'all' ? { tools: 'full' as const } : a.tools === 'search' ? { tools: 'search' as const } : {}),
+  };
   const gateway = new Gateway({
     host: session.host,
     bridge,
@@ -64,6 +90,9 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     isServerExposed: (server) => !excluded.has(server),
     features: gatewayFeatures(session.host),
     isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
+    views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => settings.profiles }),
+    resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
+    signIn: serveSignIn(session, logger),
   });
   // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
   // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).
@@ -86,7 +115,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
       if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
     });
   });
-  await gateway.connect(transport);
+  await gateway.connect(transport, view);
   await closed;
   session.registry.dispose();
   await gateway.dispose();

@@ -16,11 +16,15 @@ export interface ExposureFilter {
   isServerExposed?(server: string): boolean;
   /** The per-tool disable hook (and the managed policy, when it gains tool rules). */
   isToolEnabled?(server: string, tool: string): boolean;
+  /** A rule on the whole tool (a profile's read-only rule, profiles.ts). */
+  acceptsTool?(tool: HostTool): boolean;
 }
 
 export interface ExposedTool {
   name: string;
   tool: HostTool;
+  /** The stand-in tool of a server that needs sign-in (auth-tool.ts): calling it signs in, not the server. */
+  signIn?: true;
 }
 export interface ExposedPrompt {
   name: string;
@@ -83,6 +87,7 @@ export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: Expos
   for (const s of live) {
     for (const t of s.tools) {
       if (filter.isToolEnabled && !filter.isToolEnabled(s.name, t.name)) continue;
+      if (filter.acceptsTool && !filter.acceptsTool(t)) continue;
       // App-only tools (MCP Apps visibility ["app"]) are for the server's own interface, not for agents.
       if (!visibleToModel(t)) continue;
       const name = gatewayName(s.name, t.name, toolNames);

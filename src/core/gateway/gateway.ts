@@ -5,7 +5,7 @@
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
 import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Transport, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import type { Transport, CallToolResult, ReadResourceResult, ServerContext } from '@modelcontextprotocol/server';
 import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
@@ -22,6 +22,10 @@ import { toWireContents, toWireResourceContents } from '../capabilities/wire.js'
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 import { hintOf } from '../errors.js';
 import { VERSION } from '../version.js';
+import { agentTools, type AgentView, type GatewayViews } from './views.js';
+import { limitResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
+import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
+import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -31,6 +35,12 @@ export interface GatewayOptions extends ExposureFilter {
   /** Resource subscriptions and completions (features.ts); without it the gateway offers neither. */
   features?: GatewayFeatures;
   serverInfo?: { name: string; version: string };
+  /** Tool search mode and profiles, read live (views.ts); without them every agent sees every tool. */
+  views?: GatewayViews;
+  /** Tool results past this reach agents cut (result-limit.ts); read live. Default 25,000 tokens. */
+  resultLimit?: () => ResultLimitOptions;
+  /** Signs in to a server for an agent (auth-tool.ts); without it, such servers are not shown. */
+  signIn?: AgentSignIn;
 }
 
 interface Agent {
@@ -39,6 +49,9 @@ interface Agent {
   initialized: boolean;
   /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
   used: Set<string>;
+  view: AgentView;
+  /** What this agent was last listed, so `list_changed` goes only to agents whose lists changed. */
+  prints?: Record<Kind, string>;
 }
 
 type Kind = 'tools' | 'prompts' | 'resources';
@@ -56,7 +69,10 @@ export class Gateway {
   private readonly changed = new Emitter<void>();
   private readonly subscriptions: Disposable[] = [];
   private catalog: Catalog;
-  private prints: Record<Kind, string>;
+  /** Catalogues of profiles, built when first asked for after each refresh. */
+  private profileCatalogs = new Map<string, Catalog>();
+  /** Whole results cut for agents, readable as `mcp-host-result://` resources. */
+  private readonly results = new ResultStore();
   private disposed = false;
 
   /** Fires when an agent connects or leaves. */
@@ -64,7 +80,6 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.catalog = this.build();
-    this.prints = this.fingerprints(this.catalog);
     this.subscriptions.push(opts.host.onDidChangeServer(() => this.refresh()));
     if (opts.bridge) {
       this.subscriptions.push(
@@ -86,22 +101,41 @@ export class Gateway {
     return this.opts.isServerExposed?.(server) ?? true;
   }
 
-  private build(): Catalog {
-    return buildCatalog(this.opts.host.servers(), this.opts);
+  private build(filter: ExposureFilter = this.opts): Catalog {
+    const snapshots = this.opts.host.servers();
+    const catalog = buildCatalog(snapshots, filter);
+    if (this.opts.signIn)
+      catalog.tools.push(...signInTools(snapshots, filter, new Set(catalog.tools.map((t) => t.name))));
+    return catalog;
   }
 
-  private fingerprints(c: Catalog): Record<Kind, string> {
+  /** What `agent` is offered: the gateway's catalogue, or its profile's. */
+  private catalogOf(agent: Agent): Catalog {
+    const name = agent.view.profile;
+    if (name === undefined || !this.opts.views) return this.catalog;
+    let c = this.profileCatalogs.get(name);
+    if (!c) {
+      const filter = this.opts.views.filterFor(name, this.opts);
+      // A profile removed from the settings while its agent is connected offers nothing more.
+      c = filter ? this.build(filter) : { tools: [], prompts: [], resources: [], templates: [], servers: [] };
+      this.profileCatalogs.set(name, c);
+    }
+    return c;
+  }
+
+  /** Profile names agents may ask for (`/mcp/<profile>`, `serve --profile`). */
+  hasProfile(name: string): boolean {
+    return this.opts.views?.hasProfile(name) ?? false;
+  }
+
+  private listTools(agent: Agent): ReturnType<typeof agentTools> {
+    return agentTools(this.catalogOf(agent), agent.view, this.opts.views);
+  }
+
+  private fingerprints(agent: Agent): Record<Kind, string> {
+    const c = this.catalogOf(agent);
     return {
-      tools: fingerprint(
-        c.tools.map((t) => [
-          t.name,
-          t.tool.description,
-          t.tool.inputSchema,
-          t.tool.outputSchema,
-          t.tool.annotations,
-          t.tool.title,
-        ]),
-      ),
+      tools: fingerprint(this.listTools(agent).tools),
       prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
       resources: fingerprint([
         c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]),
@@ -113,14 +147,15 @@ export class Gateway {
   /** Recomputes what is exposed and tells every agent which lists changed (also after a settings change). */
   refresh(): void {
     if (this.disposed) return;
-    const next = this.build();
-    const prints = this.fingerprints(next);
-    this.catalog = next;
-    const changed = (Object.keys(prints) as Kind[]).filter((k) => prints[k] !== this.prints[k]);
-    this.prints = prints;
-    if (changed.length === 0) return;
+    this.catalog = this.build();
+    this.profileCatalogs.clear();
     for (const a of this.agents) {
       if (!a.initialized) continue;
+      const prints = this.fingerprints(a);
+      const before = a.prints;
+      a.prints = prints;
+      const changed = (Object.keys(prints) as Kind[]).filter((k) => before && prints[k] !== before[k]);
+      if (changed.length === 0) continue;
       const send = (p: Promise<void>): void =>
         void p.catch((err: unknown) =>
           this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`),
@@ -143,9 +178,11 @@ export class Gateway {
     return this.catalog;
   }
 
-  /** Serves one agent over `transport` until it closes. */
-  async connect(transport: Transport): Promise<void> {
+  /** Serves one agent over `transport` until it closes; `view` picks its profile and tool listing. */
+  async connect(transport: Transport, view: AgentView = {}): Promise<void> {
     if (this.disposed) throw new Error('the gateway has been stopped');
+    if (view.profile !== undefined && !this.hasProfile(view.profile))
+      throw new Error(`no gateway profile "${view.profile}"`);
     const features = this.opts.features;
     const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: VERSION }, {
       capabilities: {
@@ -158,11 +195,12 @@ export class Gateway {
       instructions:
         'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
-    const agent: Agent = { server, transport, initialized: false, used: new Set() };
+    const agent: Agent = { server, transport, initialized: false, used: new Set(), view };
     this.install(agent);
-    const extras = features ? installFeatureHandlers(server, () => this.catalog, features) : undefined;
+    const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
       agent.initialized = true;
+      agent.prints = this.fingerprints(agent);
       const info = server.getClientVersion();
       this.opts.logger.info(`gateway: agent connected (${info?.name ?? 'unknown'} ${info?.version ?? ''})`.trim());
       this.changed.fire();
@@ -195,41 +233,56 @@ export class Gateway {
     return opts;
   }
 
-  private mapUri(server: string): (uri: string) => string {
-    return (uri) =>
-      this.catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
+  private mapUri(server: string, catalog: Catalog = this.catalog): (uri: string) => string {
+    return (uri) => catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
+  }
+
+  /** One gateway tool call for `agent`, with the result cut to the limit. */
+  private async callExposed(
+    agent: Agent,
+    name: string,
+    args: Record<string, unknown>,
+    ctx: ServerContext,
+  ): Promise<CallToolResult> {
+    const entry = this.catalogOf(agent).tools.find((t) => t.name === name);
+    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"`);
+    if (entry.signIn && this.opts.signIn)
+      return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, ctx.mcpReq.signal);
+    const opts = this.callOptions(agent, entry.tool.server, ctx);
+    try {
+      const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, args, opts);
+      const content = await toWireContents(r.content, {
+        mapUri: this.mapUri(entry.tool.server, this.catalogOf(agent)),
+      });
+      return {
+        content: limitResult(content as WireItem[], this.opts.resultLimit?.() ?? {}, this.results) as typeof content,
+        ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+        ...(r.isError ? { isError: true } : {}),
+      };
+    } catch (err) {
+      // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
+      return { content: [{ type: 'text', text: errorText(err) }], isError: true };
+    }
   }
 
   private install(agent: Agent): void {
     const s = agent.server;
     s.setRequestHandler('tools/list', () => ({
-      tools: this.catalog.tools.map(({ name, tool }) => ({
-        name,
-        ...(tool.title !== undefined ? { title: tool.title } : {}),
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: 'object' },
-        ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema as { type: 'object' } } : {}),
-        annotations: tool.annotations,
-      })),
+      tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[],
     }));
     s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
-      const entry = this.catalog.tools.find((t) => t.name === req.params.name);
-      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const opts = this.callOptions(agent, entry.tool.server, ctx);
-      try {
-        const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
-        return {
-          content: await toWireContents(r.content, { mapUri: this.mapUri(entry.tool.server) }),
-          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
-          ...(r.isError ? { isError: true } : {}),
-        };
-      } catch (err) {
-        // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
-        return { content: [{ type: 'text', text: errorText(err) }], isError: true };
+      const name = req.params.name;
+      const args = req.params.arguments ?? {};
+      const listing = SEARCH_TOOL_NAMES.includes(name) ? this.listTools(agent) : undefined;
+      if (listing?.search) {
+        const step = searchModeCall(name, args, listing.search, listing.definition);
+        if ('result' in step) return step.result;
+        return this.callExposed(agent, step.call.name, step.call.arguments, ctx);
       }
+      return this.callExposed(agent, name, args, ctx);
     });
     s.setRequestHandler('prompts/list', () => ({
-      prompts: this.catalog.prompts.map(({ name, prompt }) => ({
+      prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
         name,
         ...(prompt.title !== undefined ? { title: prompt.title } : {}),
         ...(prompt.description !== undefined ? { description: prompt.description } : {}),
@@ -237,7 +290,7 @@ export class Gateway {
       })),
     }));
     s.setRequestHandler('prompts/get', async (req, ctx) => {
-      const entry = this.catalog.prompts.find((p) => p.name === req.params.name);
+      const entry = this.catalogOf(agent).prompts.find((p) => p.name === req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
       const server = entry.prompt.server;
       const opts = this.callOptions(agent, server, ctx);
@@ -247,7 +300,7 @@ export class Gateway {
         for (const m of r.messages)
           messages.push({
             role: m.role,
-            content: (await toWireContents([m.content], { mapUri: this.mapUri(server) }))[0]!,
+            content: (await toWireContents([m.content], { mapUri: this.mapUri(server, this.catalogOf(agent)) }))[0]!,
           });
         return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
       } catch (err) {
@@ -255,7 +308,7 @@ export class Gateway {
       }
     });
     s.setRequestHandler('resources/list', () => ({
-      resources: this.catalog.resources.map(({ uri, resource: r }) => ({
+      resources: this.catalogOf(agent).resources.map(({ uri, resource: r }) => ({
         uri,
         name: r.name,
         ...(r.title !== undefined ? { title: r.title } : {}),
@@ -264,7 +317,7 @@ export class Gateway {
       })),
     }));
     s.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: this.catalog.templates.map(({ uriTemplate, template: t }) => ({
+      resourceTemplates: this.catalogOf(agent).templates.map(({ uriTemplate, template: t }) => ({
         uriTemplate,
         name: t.name,
         ...(t.title !== undefined ? { title: t.title } : {}),
@@ -273,7 +326,15 @@ export class Gateway {
       })),
     }));
     s.setRequestHandler('resources/read', async (req, ctx) => {
-      const target = resolveResourceUri(this.catalog, req.params.uri);
+      let kept;
+      try {
+        kept = this.results.read(req.params.uri);
+      } catch (err) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorText(err));
+      }
+      // Exactly one of text and blob is set on each item (result-limit.ts).
+      if (kept) return { contents: kept as ReadResourceResult['contents'] };
+      const target = resolveResourceUri(this.catalogOf(agent), req.params.uri);
       if (!target)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
@@ -284,7 +345,8 @@ export class Gateway {
         const r = await this.opts.host.readResource(target.server, target.uri, opts);
         const wrapped = req.params.uri !== target.uri;
         // A wrapped URI comes back wrapped, so the agent can match the answer to its question.
-        const map = (u: string): string => (wrapped ? wrapUri(target.server, u) : this.mapUri(target.server)(u));
+        const map = (u: string): string =>
+          wrapped ? wrapUri(target.server, u) : this.mapUri(target.server, this.catalogOf(agent))(u);
         return { contents: await toWireResourceContents(r, { mapUri: map }) };
       } catch (err) {
         throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));

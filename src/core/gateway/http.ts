@@ -16,6 +16,7 @@ import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connec
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
+import { agentViewOf } from './views.js';
 
 export interface GatewayHttpOptions {
   gateway: Gateway;
@@ -34,8 +35,9 @@ export type RequestVerdict = AccessVerdict | { ok: false; status: 404; reason: s
 
 /** Decides a request before the MCP transport sees it: the path, then the loopback rules with a bearer token. */
 export function checkRequest(req: IncomingMessage, token: string, port: number): RequestVerdict {
-  const path = (req.url ?? '').split('?')[0];
-  if (path !== '/mcp') return { ok: false, status: 404, reason: 'not found' };
+  const path = (req.url ?? '').split('?')[0] ?? '';
+  // `/mcp/<profile>`: a profile's endpoint (views.ts); whether it exists is the gateway's to say.
+  if (path !== '/mcp' && !/^\/mcp\/[^/]+$/.test(path)) return { ok: false, status: 404, reason: 'not found' };
   const auth = req.headers.authorization;
   const bearer = typeof auth === 'string' ? /^Bearer\s+(.+)$/i.exec(auth.trim())?.[1] : undefined;
   return checkLoopbackAccess(req, bearer, token, port);
@@ -142,6 +144,10 @@ export class GatewayHttpServer {
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
+    const view = agentViewOf(req.url ?? '', req.headers);
+    if (typeof view === 'string') return refuse(res, 404, view);
+    if (view.profile !== undefined && !this.opts.gateway.hasProfile(view.profile))
+      return refuse(res, 404, `no gateway profile "${view.profile}"`);
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
     const transport = new NodeStreamableHTTPServerTransport({
@@ -153,7 +159,7 @@ export class GatewayHttpServer {
     transport.onclose = () => {
       if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
     };
-    await this.opts.gateway.connect(transport);
+    await this.opts.gateway.connect(transport, view);
     await transport.handleRequest(req, res);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();

@@ -13,3 +13,9 @@ export {
 } from './discovery.js';
 export { isServeCommand, pointsAtOwnGateway } from '../config/self-loop.js';
 export { gatewayFeatures, type GatewayFeatures } from './features.js';
+export { GatewayViews, agentViewOf, parseToolsChoice, TOOLS_HEADER, type AgentView } from './views.js';
+export { parseProfiles, PROFILE_NAME, type GatewayProfile } from './profiles.js';
+export type { ToolSearchMode, ToolSearchOptions } from './tool-search.js';
+export { DEFAULT_MAX_RESULT_TOKENS, type ResultLimitOptions } from './result-limit.js';
+export type { AgentSignIn } from './auth-tool.js';
+export { readGatewayViewSettings, VIEW_SETTING_KEYS, type GatewayViewSettings } from './view-settings.js';

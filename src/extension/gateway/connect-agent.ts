@@ -21,16 +21,33 @@ export const GATEWAY_ENTRY = {
 export const CLAUDE_ADD_LINE =
   'claude mcp add --transport http mcp-host "$MCP_HOST_GATEWAY_URL" --header "Authorization: Bearer $MCP_HOST_GATEWAY_TOKEN"';
 
+/** The entry, command line and JSON for one profile's endpoint (`/mcp/<profile>`). */
+export function forProfile(profile: string): { name: string; entry: typeof GATEWAY_ENTRY; addLine: string } {
+  const path = `/${encodeURIComponent(profile)}`;
+  return {
+    name: `mcp-host-${profile}`,
+    entry: { ...GATEWAY_ENTRY, url: `${GATEWAY_ENTRY.url}${path}` },
+    addLine: CLAUDE_ADD_LINE.replace(
+      'mcp-host "$MCP_HOST_GATEWAY_URL"',
+      `mcp-host-${profile} "$MCP_HOST_GATEWAY_URL${path}"`,
+    ),
+  };
+}
+
 /** JSON for clients outside the editor: this session's URL and token (they change on restart). */
-export function clientJson(url: string, token: string): string {
+export function clientJson(url: string, token: string, name = 'mcp-host'): string {
   return JSON.stringify(
-    { mcpServers: { 'mcp-host': { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } },
+    { mcpServers: { [name]: { type: 'http', url, headers: { Authorization: `Bearer ${token}` } } } },
     null,
     2,
   );
 }
 
-export async function connectAgent(endpoint: { url: string; token: string } | undefined): Promise<void> {
+/** @param profiles `mcpHost.gateway.profiles` names; with any, the user first picks what the agent gets. */
+export async function connectAgent(
+  endpoint: { url: string; token: string } | undefined,
+  profiles: string[] = [],
+): Promise<void> {
   if (!endpoint) {
     const open = 'Open Settings';
     const pick = await vscode.window.showWarningMessage(
@@ -40,6 +57,19 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
     if (pick === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpHost.gateway.enabled');
     return;
   }
+  let profile: string | undefined;
+  if (profiles.length > 0) {
+    const all = { label: 'All servers', description: 'everything the gateway offers' };
+    const picked = await vscode.window.showQuickPick(
+      [all, ...profiles.map((p) => ({ label: p, description: 'profile (mcpHost.gateway.profiles)' }))],
+      { title: 'Connect an Agent to MCP Host', placeHolder: 'Which servers and tools should the agent get?' },
+    );
+    if (!picked) return;
+    if (picked !== all) profile = picked.label;
+  }
+  const target = profile !== undefined ? forProfile(profile) : undefined;
+  const name = target?.name ?? 'mcp-host';
+  const url = profile !== undefined ? `${endpoint.url}/${encodeURIComponent(profile)}` : endpoint.url;
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   type Item = vscode.QuickPickItem & { run(): Promise<string> };
   const items: Item[] = [
@@ -50,15 +80,15 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
         : 'Open a folder first.',
       run: async () => {
         if (!folder) throw new Error('Open a folder to add the gateway to its .mcp.json.');
-        const file = await writeServerEntry('project', folder.uri.fsPath, 'mcp-host', GATEWAY_ENTRY);
-        return `Added "mcp-host" to ${file}. MCP Host itself never connects to it.`;
+        const file = await writeServerEntry('project', folder.uri.fsPath, name, target?.entry ?? GATEWAY_ENTRY);
+        return `Added "${name}" to ${file}. MCP Host itself never connects to it.`;
       },
     },
     {
       label: '$(terminal) Copy a `claude mcp add` command line',
       detail: 'Run it in an integrated terminal of this window.',
       run: async () => {
-        await vscode.env.clipboard.writeText(CLAUDE_ADD_LINE);
+        await vscode.env.clipboard.writeText(target?.addLine ?? CLAUDE_ADD_LINE);
         return 'Copied the `claude mcp add` command line.';
       },
     },
@@ -77,14 +107,14 @@ export async function connectAgent(endpoint: { url: string; token: string } | un
       label: '$(json) Copy JSON for other clients',
       detail: 'This session’s URL and token; they change when the editor restarts.',
       run: async () => {
-        await vscode.env.clipboard.writeText(clientJson(endpoint.url, endpoint.token));
+        await vscode.env.clipboard.writeText(clientJson(url, endpoint.token, name));
         return 'Copied the JSON. It holds this session’s token: keep it private.';
       },
     },
   ];
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Connect an Agent to MCP Host',
-    placeHolder: `The gateway runs at ${endpoint.url}`,
+    placeHolder: `The gateway runs at ${url}`,
   });
   if (!pick) return;
   try {

@@ -15,13 +15,15 @@ import {
   GatewayHttpServer,
   removeDiscoverySync,
   writeDiscovery,
+  GatewayViews,
+  type AgentSignIn,
   type GatewayBridge,
   type GatewayFeatures,
 } from '../../core/gateway/index.js';
 import { CONNECT_AGENT_COMMAND, connectAgent } from './connect-agent.js';
 import { registerGatewayProvider } from './provider.js';
 import { gatewayStatusItem } from './status-item.js';
-import { readSettings } from '../settings.js';
+import { readGatewayViewSettingsLive, readSettings } from '../settings.js';
 
 export interface GatewayIntegration extends vscode.Disposable {
   /** URL and token while the gateway runs. */
@@ -47,6 +49,8 @@ export interface GatewayDeps {
   isToolEnabled?: (server: string, tool: string) => boolean;
   /** Resource subscriptions and completions for agents (core gateway/features.ts). */
   features?: GatewayFeatures;
+  /** Sign-in for an agent's `<server>__authenticate` (core gateway/auth-tool.ts). */
+  signIn?: AgentSignIn;
 }
 
 const URL_VAR = 'MCP_HOST_GATEWAY_URL';
@@ -100,6 +104,13 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
       isServerExposed: (name) => !settings().exclude.includes(name),
       ...(deps.isToolEnabled ? { isToolEnabled: deps.isToolEnabled } : {}),
       ...(deps.features ? { features: deps.features } : {}),
+      ...(deps.signIn ? { signIn: deps.signIn } : {}),
+      // Read live: a settings change reaches agents with the refresh that follows it.
+      views: new GatewayViews({
+        toolSearch: () => readGatewayViewSettingsLive().toolSearch,
+        profiles: () => readGatewayViewSettingsLive().profiles,
+      }),
+      resultLimit: () => readGatewayViewSettingsLive().resultLimit,
     });
     try {
       const http = await GatewayHttpServer.start({ gateway, logger: log });
@@ -159,7 +170,9 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
   const ready = schedule();
 
   return {
-    commands: { [CONNECT_AGENT_COMMAND]: () => connectAgent(endpoint()) },
+    commands: {
+      [CONNECT_AGENT_COMMAND]: () => connectAgent(endpoint(), Object.keys(readGatewayViewSettingsLive().profiles)),
+    },
     refresh: () => running?.gateway.refresh(),
     endpoint,
     agentCount,

@@ -12,6 +12,7 @@ import {
   GatewayHttpServer,
   gatewayFeatures,
   type ExposureFilter,
+  type GatewayOptions,
 } from '../../../src/core/gateway/index.js';
 import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
@@ -62,7 +63,7 @@ export interface Rig {
 /** @param editorSampling the editor's own sampling port (consent and model), the bridge's fallback. */
 export async function startRig(
   defs: ServerDefinition[],
-  filter: ExposureFilter = {},
+  filter: ExposureFilter & Pick<GatewayOptions, 'views' | 'resultLimit' | 'signIn'> = {},
   editorSampling?: SamplingPort,
   httpOptions: Partial<GatewayHttpOptions> = {},
 ): Promise<Rig> {
@@ -93,10 +94,16 @@ export async function startRig(
   };
 }
 
-export async function agent(rig: Rig, capabilities: ClientCapabilities = {}): Promise<Client> {
+/** @param endpoint the path and query after the gateway's `/mcp` (a profile, `?tools=all`). */
+export async function agent(
+  rig: Rig,
+  capabilities: ClientCapabilities = {},
+  endpoint = '',
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' }, { capabilities });
-  const transport = new StreamableHTTPClientTransport(new URL(rig.http.url), {
-    requestInit: { headers: { Authorization: `Bearer ${rig.http.token}` } },
+  const transport = new StreamableHTTPClientTransport(new URL(rig.http.url + endpoint), {
+    requestInit: { headers: { Authorization: `Bearer ${rig.http.token}`, ...headers } },
   });
   await client.connect(transport);
   return client;
