@@ -16,6 +16,7 @@ import { createHost, type ConnectionManager } from '../core/host.js';
 import type { FeatureOptions } from '../core/features/types.js';
 import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
+import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
 import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
@@ -157,6 +158,8 @@ export class Session {
       ),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
+      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env)),
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });

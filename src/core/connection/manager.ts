@@ -29,6 +29,7 @@ import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
 import { Server } from './server.js';
 import type { ServerContext } from './server-context.js';
+import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 
@@ -111,6 +112,7 @@ export class Manager implements ConnectionManager {
       capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
       features: this.features,
+      eras: options.eraNegotiation === 'legacy' ? undefined : new EraVerdicts(options.eraStore ?? memoryStore(), clock),
       poolFor: (def) =>
         def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool,
       takenNames: (except) => {
