@@ -79,6 +79,7 @@ async function throughputPair(
 /** The goals of issue 16, per transport: what the host may add over the bare SDK. */
 const GOALS = {
   stdio: { p50: 1.05, p99: 1.5, throughput: 0.95 },
+  'stdio, 2026-07-28': { p50: 1.05, p99: 1.5, throughput: 0.95 },
   'in-process': { p50: 1.2, p99: undefined, throughput: undefined },
 } as const;
 
@@ -130,7 +131,8 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   if (quick) WARM_UP = 20;
   const out: Figure[] = [];
 
-  const host = quietHost();
+  // The legacy rows on 2025-11-25 at both sides; the modern rows below on 2026-07-28 at both.
+  const host = quietHost({ era: 'legacy' });
   const stdioNames = Array.from({ length: STDIO_PROCESSES }, (_, i) => `stdio${i}`);
   host.setDefinitions([
     ...stdioNames.map((name) => tinyServer(name)),
@@ -152,6 +154,20 @@ export async function calls(quick: boolean): Promise<Figure[]> {
       2 * n,
     )),
   );
+  const modernHost = quietHost();
+  modernHost.setDefinitions(stdioNames.map((name) => tinyServer(name)));
+  await modernHost.whenSettled();
+  const bareModern = await Promise.all(stdioNames.map(() => rawConnect({}, true)));
+  out.push(
+    ...(await measurePair(
+      'stdio, 2026-07-28',
+      stdioNames.map((name) => () => modernHost.callTool(name, 'echo', args)),
+      bareModern.map((client) => () => client.callTool({ name: 'echo', arguments: args })),
+      2 * n,
+    )),
+  );
+  await modernHost.dispose();
+  await Promise.all(bareModern.map((client) => client.close()));
   out.push(
     ...(await measurePair(
       'in-process',

@@ -8,6 +8,7 @@ import { DEFAULT_LOCAL_CONCURRENCY } from '../src/core/connection/settings.js';
 import { figure, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';
+import { memoryStore } from '../src/core/connection/era.js';
 
 /** `firstEnv` sets s0 apart (e.g. a slow start); `othersAll` is then when every other server connected. */
 async function viaHost(
@@ -112,6 +113,7 @@ export async function startup(quick: boolean): Promise<Figure[]> {
       ),
     );
   }
+  out.push(...(await eraConnect(quick ? 3 : 9)));
   if (!quick) {
     // The slow server is a whole Node process that loads the SDK before it sleeps: on 2 cores that
     // start-up alone delayed the other nine by about as much as an ordinary tenth server does
@@ -140,4 +142,39 @@ export async function startup(quick: boolean): Promise<Figure[]> {
     );
   }
   return out;
+}
+
+/**
+ * One server's connect time through the host: negotiating against a remembered verdict (no
+ * probe), beside a fresh probe and beside the plain 2025-11-25 handshake. Alternating rounds, median.
+ */
+async function eraConnect(rounds: number): Promise<Figure[]> {
+  const store = memoryStore();
+  const times = { known: [] as number[], probe: [] as number[], legacy: [] as number[] };
+  const once = async (era: 'auto' | 'legacy', fresh: boolean): Promise<number> => {
+    if (fresh) await store.update('mcpHost.eraVerdicts', {});
+    const host = quietHost({ era, eraStore: store });
+    host.setDefinitions([tinyServer('era')]);
+    await host.whenSettled();
+    const st = host.server('era')!.state;
+    await host.dispose();
+    return st.kind === 'connected' ? st.connectMs : NaN;
+  };
+  await once('auto', true);
+  for (let i = 0; i < rounds; i++) {
+    times.probe.push(await once('auto', true));
+    times.known.push(await once('auto', false));
+    times.legacy.push(await once('legacy', false));
+  }
+  const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  return [
+    figure('startup', 'connect with negotiation, known verdict', median(times.known), 'ms', {
+      name: 'probing',
+      value: median(times.probe),
+    }),
+    figure('startup', 'connect with negotiation, known verdict (vs 2025-11-25 only)', median(times.known), 'ms', {
+      name: 'initialize only',
+      value: median(times.legacy),
+    }),
+  ];
 }

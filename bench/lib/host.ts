@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ServerConfig, ServerDefinition } from '../../src/core/config/types.js';
 import { signatureOf, stableHash } from '../../src/core/config/signature.js';
 import { createHost, type ConnectionManager } from '../../src/core/host.js';
-import { nullLogger } from '../../src/core/ports.js';
+import { nullLogger, type KeyValueStore } from '../../src/core/ports.js';
 import { TINY_SERVER } from './rawsdk.js';
 
 export function definition(name: string, config: ServerConfig): ServerDefinition {
@@ -23,7 +23,9 @@ export function tinyServer(name: string, env: Record<string, string> = {}): Serv
   return definition(name, { type: 'stdio', command: process.execPath, args: [TINY_SERVER, `--id=${name}`], env });
 }
 
-export function quietHost(extra: { local?: number } = {}): ConnectionManager {
+export function quietHost(
+  extra: { local?: number; era?: 'auto' | 'legacy'; eraStore?: KeyValueStore } = {},
+): ConnectionManager {
   return createHost({
     logger: nullLogger,
     blobDir: mkdtempSync(join(tmpdir(), 'mcp-bench-blobs-')),
@@ -31,5 +33,7 @@ export function quietHost(extra: { local?: number } = {}): ConnectionManager {
     // A generous timeout: the benchmark measures, it does not test failure paths.
     timeouts: { connectMs: 120_000, toolCallMs: 120_000 },
     env: {},
+    ...(extra.era ? { eraNegotiation: extra.era } : {}),
+    ...(extra.eraStore ? { eraStore: extra.eraStore } : {}),
   });
 }

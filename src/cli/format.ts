@@ -54,7 +54,7 @@ export function targetOf(def: ServerDefinition): string {
 export function stateText(s: ServerSnapshot['state']): string {
   switch (s.kind) {
     case 'connected':
-      return `connected (${s.connectMs} ms)`;
+      return `connected (${s.connectMs} ms${s.protocolVersion ? `, MCP ${s.protocolVersion}` : ''})`;
     case 'failed':
       return `failed: ${s.error.message}`;
     case 'needs-auth':

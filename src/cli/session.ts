@@ -19,6 +19,7 @@ import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tool
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
 import { managedPolicyFiles } from '../core/config/policy-scope.js';
+import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
 import { cliRoots, printServerLog, processTerminal, terminalElicitation } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
@@ -179,6 +180,8 @@ export class Session {
       ),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
+      // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
+      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env)),
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });

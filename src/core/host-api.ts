@@ -4,7 +4,7 @@
  */
 import type { OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { Event } from './events.js';
-import type { Clock, Logger } from './ports.js';
+import type { Clock, KeyValueStore, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
 import type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
@@ -219,4 +219,11 @@ export interface HostOptions {
    * an `http` server, so reconnects and session expiry run without sockets). Undefined: the real one.
    */
   transportFor?: (def: ServerDefinition) => { transport: Transport; beforeConnect?: () => Promise<void> } | undefined;
+  /**
+   * The protocol era (src/core/connection/era.ts): `auto` (default) lets stdio and Streamable
+   * HTTP connections negotiate 2026-07-28; `legacy` keeps every connection on 2025-11-25.
+   */
+  eraNegotiation?: 'auto' | 'legacy';
+  /** Where era verdicts are remembered across restarts; without it, for this host's life only. */
+  eraStore?: KeyValueStore;
 }

@@ -106,6 +106,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     wrapTransport: (def, t) => trace.attach(def, t),
     // Tools with an MCP App open it in a panel (src/extension/apps).
     apps: true,
+    // Protocol eras already found (core/connection/era.ts): a known server connects without a probe.
+    eraStore: mementoStore(context.globalState),
   });
   host = h;
   // Concurrency and timeouts apply when changed, without a reload: pools resize, the next attempt and call use the new values.

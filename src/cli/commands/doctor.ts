@@ -31,6 +31,7 @@ interface ServerReport {
   command?: CommandCheck;
   state: string;
   connectMs?: number;
+  protocolVersion?: string;
   error?: string;
   hint?: string;
   tools: number;
@@ -92,7 +93,10 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   };
   const cmd = checkCommand(def, session.io.env);
   if (cmd) r.command = cmd;
-  if (s.state.kind === 'connected') r.connectMs = s.state.connectMs;
+  if (s.state.kind === 'connected') {
+    r.connectMs = s.state.connectMs;
+    if (s.state.protocolVersion) r.protocolVersion = s.state.protocolVersion;
+  }
   if (def.admission && !def.admission.run && def.admission.rule) r.policyRule = def.admission.rule;
   if (err) {
     r.error = session.redact(err.message);
@@ -151,9 +155,10 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
           ? `    command: ${s.command.path}\n`
           : `    command not found on PATH: ${s.command.command}\n    → ${s.command.hint}\n`,
       );
-    if (ok)
+    if (ok) {
       out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
-    else {
+      if (s.protocolVersion) out(`    protocol: MCP ${s.protocolVersion}\n`);
+    } else {
       out(`    ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
       // A missing command already got its advice above; the connect error's hint would repeat it.
       if (s.hint && s.command?.found !== false) out(`    → ${s.hint}\n`);

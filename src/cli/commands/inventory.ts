@@ -55,6 +55,9 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
           transport: transportOf(s.definition),
           state: s.state.kind,
+          ...(s.state.kind === 'connected' && s.state.protocolVersion
+            ? { protocolVersion: s.state.protocolVersion }
+            : {}),
           ...(err ? { error: session.redact(err.message) } : {}),
           tools: toolCount(s),
           resources: s.resources.length + s.resourceTemplates.length,

@@ -8,6 +8,7 @@ import { HostClient } from './host-client.js';
 import type {
   ClientOptions,
   OAuthClientProvider,
+  PriorDiscovery,
   Transport,
   ClientCapabilities,
   Prompt,
@@ -27,6 +28,7 @@ import { HEADERS_HELPER_TIMEOUT_MS, headersHelperFor, type HeadersHelperSession 
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
+import { LEGACY_PROTOCOL_VERSION, type ProtocolEra } from './era.js';
 
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
@@ -45,6 +47,11 @@ export interface ConnectOptions {
   wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
   /** Test port (HostOptions.transportFor): a transport in place of the real one. */
   transportFor?: HostOptions['transportFor'];
+  /**
+   * Negotiate the era (era.ts): probe with `server/discover`, fall back to `initialize`; `prior`
+   * is a remembered verdict that skips the probe. Absent: the 2025-11-25 handshake only.
+   */
+  era?: { prior?: PriorDiscovery };
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -53,6 +60,9 @@ export interface LiveConnection {
   transport: Transport;
   stdio?: StdioProcessTransport;
   connectMs: number;
+  /** The protocol revision this connection speaks, and its era. */
+  protocolVersion: string;
+  era: ProtocolEra;
   health: { terminalErrors: number };
   /** True once the transport closed (for whatever reason). */
   closed: boolean;
@@ -143,7 +153,11 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   transport.onmessage = () => {
     health.terminalErrors = 0;
   };
-  const client = new HostClient(o.clientInfo, { ...o.clientOptions, capabilities: o.capabilities });
+  const client = new HostClient(o.clientInfo, {
+    ...o.clientOptions,
+    capabilities: o.capabilities,
+    ...(o.era ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+  });
   o.setupClient(client);
 
   let timer: Disposable | undefined;
@@ -166,7 +180,11 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     await Promise.race([
       (async () => {
         await created.beforeConnect?.();
-        await client.connect(transport, { timeout: o.timeoutMs, signal: o.signal });
+        await client.connect(transport, {
+          timeout: o.timeoutMs,
+          signal: o.signal,
+          ...(o.era?.prior ? { prior: o.era.prior } : {}),
+        });
       })(),
       guard,
     ]);
@@ -183,6 +201,8 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     transport,
     stdio,
     connectMs: Date.now() - started,
+    protocolVersion: client.getNegotiatedProtocolVersion() ?? LEGACY_PROTOCOL_VERSION,
+    era: client.getProtocolEra() ?? 'legacy',
     health,
     closed: false,
     close: async () => {
@@ -312,5 +332,6 @@ export function connectedState(name: string, conn: LiveConnection, now: number):
     ...(instructions !== undefined ? { instructions } : {}),
     connectedAt: now,
     connectMs: conn.connectMs,
+    protocolVersion: conn.protocolVersion,
   };
 }

@@ -29,6 +29,7 @@ import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
 import { Server } from './server.js';
 import type { ServerContext } from './server-context.js';
+import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
@@ -112,6 +113,7 @@ export class Manager implements ConnectionManager {
       capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: VERSION },
       features: this.features,
+      eras: options.eraNegotiation === 'legacy' ? undefined : new EraVerdicts(options.eraStore ?? memoryStore(), clock),
       poolFor: (def) =>
         def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool,
       takenNames: (except) => {

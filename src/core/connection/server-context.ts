@@ -4,6 +4,7 @@ import type { HostOptions } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';
+import type { EraVerdicts } from './era.js';
 import type { Pool } from './pool.js';
 import type { Server } from './server.js';
 import type { ConnectionSettings } from './settings.js';
@@ -15,6 +16,8 @@ export interface ServerContext {
   readonly options: HostOptions;
   readonly capabilities: ClientCapabilities;
   readonly clientInfo: { name: string; version: string };
+  /** Remembered protocol eras (era.ts); undefined: every connection stays on 2025-11-25. */
+  readonly eras: EraVerdicts | undefined;
   /** Sampling, logging, ping, tasks, subscriptions (src/core/features). */
   readonly features: ClientFeatures;
   /** The connect pool for this definition; undefined: in-process servers take no slot. */

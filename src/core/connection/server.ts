@@ -18,6 +18,7 @@ import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { prefixed, type Logger } from '../ports.js';
 import { installClientHandlers } from './client-handlers.js';
+import { negotiatesEra } from './era.js';
 import type { TaskAnswerStore } from '../features/tasks.js';
 import {
   NeedsAuthError,
@@ -217,8 +218,11 @@ export class Server {
     const timeoutMs = connectTimeoutFor(def.config, this.ctx.settings);
     let conn: LiveConnection;
     const clientOptions = this.ctx.features.clientOptions();
+    const eras = negotiatesEra(def.config) ? this.ctx.eras : undefined;
+    const prior = eras?.prior(def.config);
     try {
       conn = await openConnection(def, {
+        ...(eras ? { era: prior ? { prior } : {} } : {}),
         clientInfo: this.ctx.clientInfo,
         capabilities: this.ctx.capabilities,
         clientOptions,
@@ -239,10 +243,16 @@ export class Server {
         transportFor: this.ctx.options.transportFor,
       });
     } catch (err) {
+      // A remembered verdict that no longer holds (the server changed): the next connect probes.
+      if (prior && !(err instanceof NeedsAuthError)) await eras?.forget(def.config);
       if (!scope.disposed) this.onAttemptFailed(err, attemptNo);
       return;
     }
     if (scope.disposed) return void (await conn.close());
+    if (eras && !prior) {
+      this.log.info(`protocol ${conn.protocolVersion} (${conn.era}, negotiated)`);
+      await eras.remember(def.config, conn.client.getDiscoverResult());
+    }
     this.lastStdio = conn.stdio;
     let lists: Awaited<ReturnType<typeof fetchLists>>;
     try {

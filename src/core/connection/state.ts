@@ -20,6 +20,8 @@ export type ConnectionState =
       connectedAt: number;
       /** Time the connect took, in ms. */
       connectMs: number;
+      /** The protocol revision negotiated (2026-07-28, or 2025-11-25 and older). */
+      protocolVersion?: string;
     }
   | { kind: 'failed'; error: HostErrorInfo; at: number }
   | { kind: 'needs-auth'; message: string; at: number }

@@ -4,7 +4,7 @@
  * `tasks/result`, `tasks/list` and `tasks/cancel`. SDK v2 no longer carries a task store, and the
  * 2026-07-28 era has no such requests, so this only ever answers legacy connections.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Client, Result } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
@@ -38,7 +38,7 @@ export class ClientTaskStore implements TaskAnswerStore {
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const entry: StoredTask = {
       task: {
-        taskId: randomUUID(),
+        taskId: randomBytes(16).toString('hex'),
         status: 'working',
         ttl: o.ttl ?? null,
         createdAt: now,

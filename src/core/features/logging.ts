@@ -5,6 +5,7 @@
 import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
 import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
 import type { Logger } from '../ports.js';
+import { HostClient } from '../connection/host-client.js';
 import type { ServerLogMessage } from './types.js';
 
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [
@@ -59,6 +60,12 @@ export function installLogging(client: Client, log: Logger, onMessage?: (m: Serv
 /** Sends `logging/setLevel` when the server has the logging capability; a refusal is only logged. */
 export async function applyLogLevel(client: Client, level: LoggingLevel | undefined, log: Logger): Promise<void> {
   if (!level || !client.getServerCapabilities()?.logging) return;
+  // 2026-07-28 has no logging/setLevel: the level rides in each request's _meta instead.
+  if (client.getProtocolEra() === 'modern') {
+    if (client instanceof HostClient) client.logLevel = level;
+    log.debug(`log level ${level} sent with each request`);
+    return;
+  }
   try {
     await client.setLoggingLevel(level);
     log.debug(`log level set to ${level}`);

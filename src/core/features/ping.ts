@@ -1,7 +1,8 @@
 /**
  * Liveness: a connected server is pinged every `intervalMs`; one that does not answer within the
  * interval is reported unresponsive (the manager then reconnects it). An error reply is an
- * answer, so only a timeout counts; a closed connection ends the loop quietly.
+ * answer, so only a timeout counts; a closed connection ends the loop quietly. 2026-07-28 removed
+ * `ping`: a modern server is asked `server/discover`, a request it always has.
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { isRequestTimeout } from '../connection/errors.js';
@@ -23,7 +24,8 @@ export function startPinging(
   const tick = async (): Promise<void> => {
     if (stopped) return;
     try {
-      await client.ping({ timeout: intervalMs });
+      if (client.getProtocolEra() === 'modern') await client.discover({ timeout: intervalMs });
+      else await client.ping({ timeout: intervalMs });
     } catch (err) {
       if (stopped) return;
       if (isRequestTimeout(err)) {

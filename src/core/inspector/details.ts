@@ -33,7 +33,7 @@ export function formatServerDetails(d: DetailsInput): string {
   if (st.kind === 'connected') {
     const info = d.initialize?.serverInfo ?? st.serverInfo;
     lines.push(`- **Server:** ${text(info.name)} ${text(info.version)}${info.title ? ` (“${text(info.title)}”)` : ''}`);
-    lines.push(`- **Protocol version:** ${text(d.initialize?.protocolVersion ?? 'unknown')}`);
+    lines.push(`- **Protocol version:** ${text(st.protocolVersion ?? d.initialize?.protocolVersion ?? 'unknown')}`);
     lines.push(`- **Connected in:** ${Math.round(st.connectMs)} ms`);
   }
   if (d.ping)

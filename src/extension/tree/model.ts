@@ -150,6 +150,7 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
   if (st.kind === 'connected') {
     lines.push(`Server: ${code(`${st.serverInfo.name} ${st.serverInfo.version}`)}  `);
     lines.push(`Connected in ${Math.round(st.connectMs)} ms  `);
+    if (st.protocolVersion) lines.push(`Protocol: MCP ${code(st.protocolVersion)}  `);
     if (st.instructions) {
       const start = st.instructions.length > 300 ? `${st.instructions.slice(0, 300)}…` : st.instructions;
       lines.push('', `Instructions: ${escapeMarkdown(redact(start))}`);

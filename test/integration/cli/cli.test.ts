@@ -82,6 +82,7 @@ describe('list', () => {
     assert.deepEqual(Object.keys(e).sort(), [
       'name',
       'prompts',
+      'protocolVersion',
       'resources',
       'scope',
       'source',
@@ -93,6 +94,7 @@ describe('list', () => {
     assert.deepEqual(e.source, { file: join(ws, '.mcp.json'), jsonPath: ['mcpServers', 'everything'] });
     assert.equal(e.transport, 'stdio');
     assert.equal(e.state, 'connected');
+    assert.equal(e.protocolVersion, '2025-11-25');
     assert.ok((e.tools as number) >= 10);
     assert.ok((e.resources as number) > 0);
     assert.ok((e.prompts as number) > 0);
