@@ -93,6 +93,7 @@ export class Session {
     const options: LoadAndAdmitOptions = {
       folders: [workspace],
       userServers: user.servers,
+      userSandbox: user.settings['mcpHost.sandbox'],
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
       managedPath: managedPathFor(io.env, user.settings),
       configFiles,
@@ -127,7 +128,11 @@ export class Session {
       if (ownGateways) this.loadOptions = { ...this.loadOptions, ownGateways };
       // The user's servers may have changed in settings.json too.
       const user = await readUserSettingsServers(this.userSettingsFile);
-      this.loadOptions = { ...this.loadOptions, userServers: user.servers };
+      this.loadOptions = {
+        ...this.loadOptions,
+        userServers: user.servers,
+        userSandbox: user.settings['mcpHost.sandbox'],
+      };
       this.config = await loadConfig(this.loadOptions);
       this.config.problems.unshift(...user.problems);
       this.redact = this.learnSecrets();

@@ -2,6 +2,7 @@
  * The contract between the core engine and its front ends (editor layer, CLI, exported API,
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
+import type { SandboxRuntime } from './sandbox/runtime.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Event } from './events.js';
@@ -219,4 +220,6 @@ export interface HostOptions {
    * an `http` server, so reconnects and session expiry run without sockets). Undefined: the real one.
    */
   transportFor?: (def: ServerDefinition) => { transport: Transport; beforeConnect?: () => Promise<void> } | undefined;
+  /** Runs the servers admission sandboxes (src/core/sandbox); default: the process-wide runtime. */
+  sandbox?: SandboxRuntime;
 }

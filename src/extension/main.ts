@@ -45,6 +45,7 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<s
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     userServers: s.servers,
+    userSandbox: s.sandbox,
     managedPath: s.managedConfigPath,
     discovery: {
       enabled: s.discovery.enabled,

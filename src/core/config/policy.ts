@@ -7,6 +7,7 @@
  */
 import { formatJsonPath, type JsonPath } from './jsonc.js';
 import type { ConfigProblem, ServerConfig } from './types.js';
+import { parseSandboxPolicy, type SandboxPolicy } from '../sandbox/policy.js';
 
 /** One allow/deny rule; exactly one of the fields is set. */
 export interface PolicyEntry {
@@ -24,6 +25,8 @@ export interface Policy {
   denied: PolicyEntry[];
   /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
   broken?: boolean;
+  /** `sandboxPolicy`: the sandbox required for local servers, and caps on what they may be allowed. */
+  sandbox?: SandboxPolicy;
 }
 
 function parseEntries(value: unknown, key: string, file: string, problems: ConfigProblem[]): PolicyEntry[] {
@@ -77,6 +80,9 @@ export function parsePolicy(doc: Record<string, unknown>, file: string): { polic
   };
   if (doc.allowedServers !== undefined)
     policy.allowed = parseEntries(doc.allowedServers, 'allowedServers', file, problems);
+  const sb = parseSandboxPolicy(doc.sandboxPolicy, file);
+  if (sb.policy) policy.sandbox = sb.policy;
+  problems.push(...sb.problems);
   return { policy, problems };
 }
 

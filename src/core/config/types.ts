@@ -4,6 +4,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Policy } from './policy.js';
+import type { SandboxPlan, SandboxSettings } from '../sandbox/settings.js';
 
 /** Config scopes, lowest precedence first. */
 export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
@@ -45,6 +46,10 @@ export interface StdioServerConfig extends CommonConfig {
   envFile?: string;
   /** Development mode (src/core/dev): restart on changes to `watch` globs, start under a debugger. */
   dev?: DevSettings;
+  /** VS Code's `sandboxEnabled`: run it under the sandbox (src/core/sandbox). */
+  sandboxEnabled?: boolean;
+  /** The file's top-level `sandbox` plus the entry's own, merged (src/core/sandbox/settings.ts). */
+  sandbox?: SandboxSettings;
 }
 
 export interface DevSettings {
@@ -104,7 +109,8 @@ export interface ServerDefinition {
 export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | 'not-approved' | 'manual';
 
 /** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
-export type Admission = { run: true } | { run: false; reason: HeldReason; message: string; ask?: boolean };
+export type Admission =
+  { run: true; sandbox?: SandboxPlan } | { run: false; reason: HeldReason; message: string; ask?: boolean };
 
 export interface ConfigProblem {
   severity: 'error' | 'warning';

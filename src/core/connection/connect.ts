@@ -21,6 +21,8 @@ import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../r
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
+import { sandboxSpawnFor } from '../sandbox/spawn.js';
+import type { SandboxRuntime } from '../sandbox/runtime.js';
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
@@ -42,6 +44,8 @@ export interface ConnectOptions {
   wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
   /** Test port (HostOptions.transportFor): a transport in place of the real one. */
   transportFor?: HostOptions['transportFor'];
+  /** Runs sandboxed servers (HostOptions.sandbox); default the process-wide one. */
+  sandbox?: SandboxRuntime;
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -118,7 +122,12 @@ async function closeQuietly(t: Transport): Promise<void> {
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
   const started = Date.now();
   const created: CreatedTransport =
-    o.transportFor?.(def) ?? createTransport(def.config, { logger: o.logger, authProvider: o.authProvider });
+    o.transportFor?.(def) ??
+    createTransport(def.config, {
+      logger: o.logger,
+      authProvider: o.authProvider,
+      sandbox: sandboxSpawnFor(def, o.logger, o.sandbox),
+    });
   const { stdio } = created;
   const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
   const health = { terminalErrors: 0 };

@@ -238,6 +238,7 @@ export class Server {
         ),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
+        sandbox: this.ctx.options.sandbox,
       });
     } catch (err) {
       if (!scope.disposed) this.onAttemptFailed(err, attemptNo);

@@ -10,10 +10,13 @@ import type { Logger } from '../ports.js';
 import { assertNever } from './state.js';
 import { StdioProcessTransport } from './stdio-transport.js';
 import { WebSocketClientTransport } from './ws-transport.js';
+import type { SandboxSpawn } from '../sandbox/spawn.js';
 
 export interface TransportContext {
   logger: Logger;
   authProvider?: OAuthClientProvider;
+  /** stdio under the sandbox (src/core/sandbox/spawn.ts). */
+  sandbox?: SandboxSpawn;
 }
 
 export interface CreatedTransport {
@@ -40,7 +43,8 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         args: config.args,
         env: config.env,
         cwd: config.cwd,
-        logger: ctx.logger,
+        logger: ctx.sandbox?.logger ?? ctx.logger,
+        ...(ctx.sandbox ? { prepareSpawn: ctx.sandbox.prepareSpawn } : {}),
       });
       return { transport: t, stdio: t };
     }

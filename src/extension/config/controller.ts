@@ -176,6 +176,8 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       manualStart: this.manual,
       policy: read.policy,
       ownGateways: this.deps.ownGateways?.(),
+      folders: read.prepare.vars.folders,
+      home: read.prepare.vars.userHome,
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.deps.inputs });
     for (const p of resolved.problems) {
