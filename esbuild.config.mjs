@@ -1,7 +1,7 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,8 +29,23 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * @anthropic-ai/sandbox-runtime is ESM and finds its helper binaries (vendor/seccomp, the JVM proxy
+ * agent) next to `import.meta.url`; in these CommonJS bundles that is the bundle's own file, and
+ * the helpers are copied to dist/vendor (the Windows helper is left out: MCP Host does not sandbox there).
+ */
+const IMPORT_META_URL = "const __importMetaUrl = require('url').pathToFileURL(__filename).href;";
+function copySandboxVendor() {
+  const from = dirname(fileURLToPath(import.meta.resolve('@anthropic-ai/sandbox-runtime/package.json')));
+  mkdirSync('dist/vendor', { recursive: true });
+  for (const sub of ['seccomp/x64', 'seccomp/arm64', 'java-proxy-agent/srt-proxy-agent.jar'])
+    cpSync(`${from}/vendor/${sub}`, `dist/vendor/${sub}`, { recursive: true });
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: IMPORT_META_URL },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -103,11 +118,12 @@ const targets = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
   },
 ];
 
 if (watch) {
+  copySandboxVendor();
   for (const t of targets) {
     const ctx = await esbuild.context(t);
     await ctx.watch();
@@ -116,4 +132,5 @@ if (watch) {
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
   chmodSync('dist/cli.js', 0o755);
+  copySandboxVendor();
 }

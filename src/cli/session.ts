@@ -2,6 +2,7 @@
  * One CLI run: reads the config of a folder (plus `--config` files), creates the host, starts only
  * the servers a command needs, and always disposes (stopping every process it started).
  */
+import { sharedSandboxRuntime } from '../core/sandbox/runtime.js';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -224,6 +225,8 @@ export class Session {
   async dispose(): Promise<void> {
     try {
       await this.hostInstance?.dispose();
+      // The sandbox's shared proxy listens until stopped; it would keep the CLI running.
+      await sharedSandboxRuntime().dispose();
     } finally {
       this.trace?.close();
     }

@@ -73,6 +73,7 @@ export class SandboxRuntime {
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<(b: SandboxBlock) => void>();
   private readonly counts = new Map<string, number>();
+  private readonly recent = new Map<string, SandboxBlock[]>();
   private seenViolations = 0;
   private bins: { bwrap?: string; socat?: string } = {};
 
@@ -211,12 +212,21 @@ export class SandboxRuntime {
   /** Records a refusal seen elsewhere (e.g. a read-only file system error on the server's stderr). */
   noteBlock(block: SandboxBlock): void {
     this.counts.set(block.server, (this.counts.get(block.server) ?? 0) + 1);
+    const list = (this.recent.get(block.server) ?? []).filter(
+      (b) => b.kind !== block.kind || b.target !== block.target,
+    );
+    this.recent.set(block.server, [block, ...list].slice(0, 20));
     for (const l of this.listeners) l(block);
   }
 
   onBlocked(listener: (b: SandboxBlock) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** The latest distinct refusals of a server, newest first (what "Allow in Sandbox" offers). */
+  recentBlocks(server: string): SandboxBlock[] {
+    return this.recent.get(server) ?? [];
   }
 
   /** Refusals reported for a server since this host started. */
