@@ -12,6 +12,7 @@ import type { ServerDefinition, StdioServerConfig } from '../../../src/core/conf
 import { debugConfigFor, DebugSetupError } from '../../../src/core/dev/debug.js';
 import { allowChoice, hostOf } from '../../../src/core/sandbox/allow.js';
 import { domainWithin, planSandbox } from '../../../src/core/sandbox/plan.js';
+import { suggestedSandbox } from '../../../src/core/sandbox/registry.js';
 
 const home = '/home/u';
 const ws = '/work/ws';
@@ -138,4 +139,27 @@ test('debugging a sandboxed server says why a debugger cannot attach', () => {
     () => debugConfigFor(c as StdioServerConfig),
     (e) => e instanceof DebugSetupError && /sandboxEnabled/.test(e.message),
   );
+});
+
+test('a registry package is offered the sandbox with the domains its entry implies', () => {
+  const server = {
+    name: 'io.x/weather',
+    packages: [
+      {
+        registryType: 'pypi',
+        identifier: 'weather-mcp',
+        environmentVariables: [{ name: 'API_URL', default: 'https://api.weather.example/v1' }],
+      },
+    ],
+    remotes: [{ type: 'streamable-http', url: 'https://mcp.weather.example/mcp' }],
+    skipped: [],
+  };
+  assert.deepEqual(suggestedSandbox(server as never, 0), {
+    sandboxEnabled: true,
+    sandbox: {
+      network: {
+        allowedDomains: ['pypi.org', 'files.pythonhosted.org', 'mcp.weather.example', 'api.weather.example'],
+      },
+    },
+  });
 });
