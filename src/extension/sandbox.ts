@@ -76,6 +76,8 @@ export function sandboxUi(
     }
     const pick = await vscode.window.showQuickPick(items, { title: `MCP Host: Allow in Sandbox (${name})` });
     if (!pick) return;
+    // The user's own change: it restarts without asking them to approve it again.
+    controller.expectSelfAdded(name);
     const file = await setEntrySandbox(def, (current) => allowChoice(pick.block, current)!.sandbox);
     void vscode.window.showInformationMessage(`${pick.label} for "${name}": written to ${file}; it restarts with it.`);
   };
