@@ -99,14 +99,34 @@ const sdk2ClientSideEffectFree = {
   },
 };
 
+/**
+ * The sandbox runtime (with node-forge and its own zod, about 560 KB) is needed only once a
+ * sandboxed server starts: its own file, required on first use, so activation does not parse it.
+ */
+const SANDBOX_RUNTIME_FILE = 'sandbox-runtime.js';
+const sandboxRuntimeOutside = {
+  name: 'sandbox-runtime-outside',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({
+      path: `./${SANDBOX_RUNTIME_FILE}`,
+      external: true,
+    }));
+  },
+};
+
 const targets = [
   {
     ...common,
     entryPoints: ['src/extension/main.ts'],
     outfile: 'dist/extension.js',
-    plugins: [zodEnglishOnly, appBridgeOutside],
+    plugins: [zodEnglishOnly, appBridgeOutside, sandboxRuntimeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
+  },
+  {
+    ...common,
+    stdin: { contents: `export * from '@anthropic-ai/sandbox-runtime';`, resolveDir: '.', loader: 'js' },
+    outfile: `dist/${SANDBOX_RUNTIME_FILE}`,
   },
   {
     ...common,
@@ -119,6 +139,8 @@ const targets = [
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
+    plugins: [zodEnglishOnly, sandboxRuntimeOutside],
+    supported: { 'dynamic-import': false },
   },
 ];
 
