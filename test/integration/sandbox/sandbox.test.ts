@@ -68,6 +68,15 @@ async function hostFor(
 
 const probe = { command: process.execPath, args: [PROBE], sandboxEnabled: true };
 
+/** The first log line matching `re`, within a deadline (the line names what was expected). */
+function logLine(log: MemoryLogger, re: RegExp, ms = 30_000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no log line matching ${String(re)} within ${ms} ms`)), ms);
+  });
+  return Promise.race([log.nextLine(re), late]).finally(() => clearTimeout(timer));
+}
+
 async function call(host: ConnectionManager, server: string, tool: string, args: Record<string, string>) {
   return textOf(await host.callTool(server, tool, args));
 }
@@ -81,27 +90,27 @@ describe('the default profile', () => {
 
   test('the server connects inside the sandbox and says so in its log', async () => {
     assert.equal(ctx.host.server('probe')!.state.kind, 'connected', JSON.stringify(ctx.host.server('probe')!.state));
-    await ctx.log.nextLine(/Sandboxed; Writes: .*denied; Network: registry\.npmjs\.org/);
+    await logLine(ctx.log, /Sandboxed; Writes: .*denied; Network: registry\.npmjs\.org/);
   });
 
   test('a credential store and a denyRead path are hidden, and the read is reported', async () => {
     assert.match(await call(ctx.host, 'probe', 'read', { path: secret }), /^error: .*(ENOENT|EACCES)/);
     assert.match(await call(ctx.host, 'probe', 'read', { path: projectSecret }), /^error: .*(ENOENT|EACCES)/);
-    await ctx.log.nextLine(new RegExp(`\\[sandbox\\] blocked a read of ${projectSecret}`));
+    await logLine(ctx.log, new RegExp(`\\[sandbox\\] blocked a read of ${projectSecret}`));
   });
 
   test('a write outside the workspace fails and is reported; the workspace is writable', async () => {
     const target = path.join(outside, 'x.txt');
     assert.match(await call(ctx.host, 'probe', 'write', { path: target }), /^error: .*read-only file system/i);
     assert.equal(fs.existsSync(target), false);
-    await ctx.log.nextLine(new RegExp(`\\[sandbox\\] blocked a write to ${target}`));
+    await logLine(ctx.log, new RegExp(`\\[sandbox\\] blocked a write to ${target}`));
     assert.equal(await call(ctx.host, 'probe', 'write', { path: path.join(ctx.folder, 'ok.txt') }), 'ok: written');
   });
 
   test('a loopback HTTP server not on the allow list is refused by the proxy and reported', async () => {
     assert.match(await call(ctx.host, 'probe', 'fetch', { url }), /^error: fetch .* HTTP 403/);
     const host = new URL(url).host;
-    await ctx.log.nextLine(new RegExp(`\\[sandbox\\] blocked a network connection to ${host.replace('.', '\\.')}`));
+    await logLine(ctx.log, new RegExp(`\\[sandbox\\] blocked a network connection to ${host.replace('.', '\\.')}`));
     assert.ok(sharedSandboxRuntime().blockedCount('probe') >= 3, String(sharedSandboxRuntime().blockedCount('probe')));
   });
 });
