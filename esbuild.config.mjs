@@ -1,7 +1,7 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,11 +31,26 @@ const zodEnglishOnly = {
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
+/**
+ * @anthropic-ai/sandbox-runtime is ESM and finds its helper binaries (vendor/seccomp, the JVM proxy
+ * agent) next to `import.meta.url`; in these CommonJS bundles that is the bundle's own file, and
+ * the helpers are copied to dist/vendor (the Windows helper is left out: MCP Host does not sandbox there).
+ */
+const IMPORT_META_URL = "const __importMetaUrl = require('url').pathToFileURL(__filename).href;";
+function copySandboxVendor() {
+  const from = dirname(fileURLToPath(import.meta.resolve('@anthropic-ai/sandbox-runtime/package.json')));
+  mkdirSync('dist/vendor', { recursive: true });
+  for (const sub of ['seccomp/x64', 'seccomp/arm64', 'java-proxy-agent/srt-proxy-agent.jar'])
+    cpSync(`${from}/vendor/${sub}`, `dist/vendor/${sub}`, { recursive: true });
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
+  // import.meta.url: the sandbox runtime's helpers (copySandboxVendor); the one version
+  // (src/core/version.ts): package.json's, written into the bundle.
+  define: { 'import.meta.url': '__importMetaUrl', __MCP_HOST_VERSION__: JSON.stringify(version) },
+  banner: { js: IMPORT_META_URL },
   bundle: true,
-  // The one version (src/core/version.ts): package.json's, written into the bundle.
-  define: { __MCP_HOST_VERSION__: JSON.stringify(version) },
   platform: 'node',
   target: 'node20',
   format: 'cjs',
@@ -88,14 +103,34 @@ const sdk2ClientSideEffectFree = {
   },
 };
 
+/**
+ * The sandbox runtime (with node-forge and its own zod, about 560 KB) is needed only once a
+ * sandboxed server starts: its own file, required on first use, so activation does not parse it.
+ */
+const SANDBOX_RUNTIME_FILE = 'sandbox-runtime.js';
+const sandboxRuntimeOutside = {
+  name: 'sandbox-runtime-outside',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({
+      path: `./${SANDBOX_RUNTIME_FILE}`,
+      external: true,
+    }));
+  },
+};
+
 const targets = [
   {
     ...common,
     entryPoints: ['src/extension/main.ts'],
     outfile: 'dist/extension.js',
-    plugins: [zodEnglishOnly, appBridgeOutside],
+    plugins: [zodEnglishOnly, appBridgeOutside, sandboxRuntimeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
+  },
+  {
+    ...common,
+    stdin: { contents: `export * from '@anthropic-ai/sandbox-runtime';`, resolveDir: '.', loader: 'js' },
+    outfile: `dist/${SANDBOX_RUNTIME_FILE}`,
   },
   {
     ...common,
@@ -107,11 +142,14 @@ const targets = [
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
-    banner: { js: '#!/usr/bin/env node' },
+    banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
+    plugins: [zodEnglishOnly, sandboxRuntimeOutside],
+    supported: { 'dynamic-import': false },
   },
 ];
 
 if (watch) {
+  copySandboxVendor();
   for (const t of targets) {
     const ctx = await esbuild.context(t);
     await ctx.watch();
@@ -120,4 +158,5 @@ if (watch) {
 } else {
   await Promise.all(targets.map((t) => esbuild.build(t)));
   chmodSync('dist/cli.js', 0o755);
+  copySandboxVendor();
 }

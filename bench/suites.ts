@@ -4,6 +4,7 @@ import { flood } from './flood.js';
 import { footprint } from './footprint.js';
 import { gateway } from './gateway.js';
 import { ide } from './ide.js';
+import { sandbox } from './sandbox.js';
 import { scale } from './scale.js';
 import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
@@ -18,4 +19,5 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['flood', flood],
   ['tool-search', toolSearch],
   ['gateway', gateway],
+  ['sandbox', sandbox],
 ];

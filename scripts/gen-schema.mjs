@@ -29,7 +29,18 @@ function outputs() {
       formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
     },
   );
-  out.push([pkgFile, applyEdits(pkg, edits)]);
+  const withEntry = applyEdits(pkg, edits);
+  const sandbox = {
+    ...gen.sandboxJsonSchema(),
+    scope: 'application',
+    markdownDescription:
+      'Sandbox rules for the servers in `mcpHost.servers` that set `"sandboxEnabled": true` (the top-level `sandbox` of VS Code\'s mcp.json; an entry\'s own `sandbox` adds to it).',
+  };
+  delete sandbox.description;
+  const sandboxEdits = modify(withEntry, ['contributes', 'configuration', 'properties', 'mcpHost.sandbox'], sandbox, {
+    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
+  });
+  out.push([pkgFile, applyEdits(withEntry, sandboxEdits)]);
   return out;
 }
 

@@ -2,6 +2,7 @@
  * One CLI run: reads the config of a folder (plus `--config` files), creates the host, starts only
  * the servers a command needs, and always disposes (stopping every process it started).
  */
+import { sharedSandboxRuntime } from '../core/sandbox/runtime.js';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
@@ -94,7 +95,11 @@ export class Session {
   /** Every source, the user's settings.json included (it may have changed since the last read). */
   private async read(): Promise<ReadConfig> {
     const user = await readUserSettingsServers(this.userSettingsFile);
-    const read = await readConfig({ ...this.loadOptions, userServers: user.servers });
+    const read = await readConfig({
+      ...this.loadOptions,
+      userServers: user.servers,
+      userSandbox: user.settings['mcpHost.sandbox'],
+    });
     // A broken settings.json is reported, not fatal.
     return {
       ...read,
@@ -129,6 +134,7 @@ export class Session {
     const user = await readUserSettingsServers(settingsFile);
     const options: LoadOptions = {
       folders: [workspace],
+      userSandbox: user.settings['mcpHost.sandbox'],
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
       managedPath: managedPathFor(io.env, user.settings),
       configFiles,
@@ -244,6 +250,8 @@ export class Session {
   async dispose(): Promise<void> {
     try {
       await this.hostInstance?.dispose();
+      // The sandbox's shared proxy listens until stopped; it would keep the CLI running.
+      await sharedSandboxRuntime().dispose();
     } finally {
       this.trace?.close();
     }

@@ -2,6 +2,7 @@
  * The contract between the core engine and its front ends (editor layer, CLI, exported API,
  * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
  */
+import type { SandboxRuntime } from './sandbox/runtime.js';
 import type { OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
 import type { Event } from './events.js';
 import type { Clock, KeyValueStore, Logger } from './ports.js';
@@ -226,4 +227,6 @@ export interface HostOptions {
   eraNegotiation?: 'auto' | 'legacy';
   /** Where era verdicts are remembered across restarts; without it, for this host's life only. */
   eraStore?: KeyValueStore;
+  /** Runs the servers admission sandboxes (src/core/sandbox); default: the process-wide runtime. */
+  sandbox?: SandboxRuntime;
 }

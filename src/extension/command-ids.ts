@@ -42,6 +42,7 @@ export const COMMAND_IDS = [
   'mcpHost.copyCallAsCommand',
   'mcpHost.copyServerAsClaudeAdd',
   'mcpHost.copyServerAsMcpJson',
+  'mcpHost.allowInSandbox',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

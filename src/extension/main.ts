@@ -37,6 +37,7 @@ import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
 import { readSettings } from './settings.js';
+import { sandboxUi } from './sandbox.js';
 
 let host: McpHost | undefined;
 
@@ -46,6 +47,7 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<s
   return {
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     userServers: s.servers,
+    userSandbox: s.sandbox,
     managedPath: s.managedConfigPath,
     discovery: {
       enabled: s.discovery.enabled,
@@ -192,6 +194,8 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   );
   const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name), toolFilter);
   context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
+  const sandbox = sandboxUi(controller, (name) => tree.refresh(name));
+  context.subscriptions.push(sandbox);
   const view = vscode.window.createTreeView('mcpHost.servers', {
     treeDataProvider: tree,
     showCollapseAll: true,
@@ -287,6 +291,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...features.commands,
     ...traceUi.commands,
     ...inspector.commands,
+    ...sandbox.commands,
   };
   context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);

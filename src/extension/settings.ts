@@ -11,6 +11,8 @@ import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gatew
 export interface McpHostSettings {
   /** `mcpHost.servers` as written (validated by the loader, not here). */
   servers: unknown;
+  /** `mcpHost.sandbox`: the sandbox rules of those servers (VS Code's `sandbox` shape). */
+  sandbox: unknown;
   autoStart: boolean;
   concurrency: { local?: number; remote?: number };
   timeouts: { connectMs?: number; toolCallMs?: number };
@@ -76,6 +78,7 @@ export function readSettings(): McpHostSettings {
   const cfg = vscode.workspace.getConfiguration(SECTION);
   return {
     servers: cfg.get<unknown>('servers'),
+    sandbox: cfg.get<unknown>('sandbox'),
     autoStart: bool(cfg, 'autoStart', true),
     concurrency: { local: count(cfg, 'concurrency.local'), remote: count(cfg, 'concurrency.remote') },
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },

@@ -37,7 +37,7 @@ function zipEntries(buf: Buffer): string[] {
 }
 
 test(
-  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1 MB',
+  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.5 MB',
   { timeout: 180_000 },
   () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -52,7 +52,8 @@ test(
     const st = statSync(vsix);
     // Rounded down to the second by some file systems; the file must come from this run.
     assert.ok(st.mtimeMs >= startedAt - 2000, `${vsix} was not written by this run`);
-    assert.ok(st.size < 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1 MB`);
+    // 1 MB before the sandbox; its seccomp helpers (x64 and arm64 static binaries, dist/vendor) add about 0.4 MB.
+    assert.ok(st.size < 1.5 * 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1.5 MB`);
 
     const entries = zipEntries(readFileSync(vsix));
     const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
@@ -76,7 +77,8 @@ test(
     }
     // .vscodeignore is an allow-list: the extension bundle, media/, package.json and the three
     // documents. (The CLI and source maps stay out: the CLI ships through npm, maps double the size.)
-    const allowed = /^(dist\/[^/]+\.js(\.map)?|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/i;
+    const allowed =
+      /^(dist\/[^/]+\.js(\.map)?|dist\/vendor\/(seccomp\/(x64|arm64)\/apply-seccomp|java-proxy-agent\/srt-proxy-agent\.jar)|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/i;
     assert.deepEqual(
       files.filter((f) => !allowed.test(f)),
       [],

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
 import { findExecutable } from '../../core/connection/resolve-command.js';
+import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stateError, targetOf, transportOf } from '../format.js';
@@ -118,11 +119,13 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   const configErrors = problems.filter((p) => p.severity === 'error');
   const code: ExitCode = failed.length ? EXIT.connection : configErrors.length ? EXIT.usage : EXIT.ok;
   const files = (session.config.files ?? []).filter((f) => existsSync(f));
+  const sandbox = await sharedSandboxRuntime().check();
 
   if (a.json) {
     printJson(session, {
       workspace: session.workspace,
       files,
+      sandbox,
       problems: problems.map((p) => ({ ...p, message: session.redact(p.message), advice: problemAdvice(p) })),
       servers,
       ok: code === EXIT.ok,
@@ -131,7 +134,8 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   }
   const out = session.io.stdout;
   out(`workspace: ${session.workspace}\n`);
-  out(`config files: ${files.length ? files.join(', ') : '(none found)'}\n\n`);
+  out(`config files: ${files.length ? files.join(', ') : '(none found)'}\n`);
+  out(sandbox.ok ? `sandbox: works here (${sandbox.detail})\n\n` : `sandbox: unavailable: ${sandbox.message}\n\n`);
   if (problems.length) {
     out(`config problems (${problems.length}):\n`);
     for (const p of problems) {

@@ -1,6 +1,8 @@
 /** `list`, `tools`, `resources`, `prompts`: what the configured servers offer. */
 import { visibleToModel } from '../../core/apps/meta.js';
 import type { ServerSnapshot } from '../../core/host-api.js';
+import type { ServerDefinition } from '../../core/config/types.js';
+import type { SandboxPlan } from '../../core/sandbox/settings.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';
@@ -41,6 +43,12 @@ function notLoaded(session: Session): Record<string, unknown>[] {
   }));
 }
 
+/** Only sandboxed servers get the keys, so other output stays as it was. */
+function sandboxJson(def: ServerDefinition): { sandboxed?: true; sandbox?: SandboxPlan } {
+  const plan = def.admission?.run ? def.admission.sandbox : undefined;
+  return plan ? { sandboxed: true, sandbox: plan } : {};
+}
+
 export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const snaps = await connectAll(session);
   // Counts leave out tools switched off for this folder, as `tools` does.
@@ -54,6 +62,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           scope: s.definition.source.scope,
           source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
           transport: transportOf(s.definition),
+          ...sandboxJson(s.definition),
           state: s.state.kind,
           ...(s.state.kind === 'connected' && s.state.protocolVersion
             ? { protocolVersion: s.state.protocolVersion }
@@ -74,7 +83,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   }
   const rows = snaps.map((s) => [
     cell(s.name),
-    transportOf(s.definition),
+    `${transportOf(s.definition)}${sandboxJson(s.definition).sandboxed ? ' (sandboxed)' : ''}`,
     s.definition.source.scope,
     String(toolCount(s)),
     String(s.resources.length + s.resourceTemplates.length),

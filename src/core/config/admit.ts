@@ -8,6 +8,8 @@ import { pointsAtOwnGateway } from './self-loop.js';
 import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from './approvals.js';
 import { evaluatePolicy, type Policy } from './policy.js';
 import { scopeAdmission } from './policy-scope.js';
+import { planSandbox } from '../sandbox/plan.js';
+import { sandboxRequired } from '../sandbox/policy.js';
 import type { Admission, HeldReason, ServerConfig, ServerDefinition } from './types.js';
 
 export type { Admission, HeldReason } from './types.js';
@@ -25,6 +27,12 @@ export interface AdmitContext {
   policy?: Policy;
   /** URLs of this host's own gateways: an entry pointing at one (written for agents) never runs here. */
   ownGateways?: readonly string[];
+  /** Open workspace folders: what a sandboxed user-scope server may write (workspace servers: their own folder). */
+  folders?: readonly string[];
+  /** `${userHome}`: where the credential stores a sandbox hides are. */
+  home?: string;
+  /** MCP Host's own state folders, hidden from sandboxed servers. */
+  privateDirs?: readonly string[];
 }
 
 const RUN: Admission = { run: true };
@@ -86,7 +94,25 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
   }
   if (ctx.manualStart?.has(def.name))
     return held('manual', 'mcpHost.autoStart is off: start it from the tree or the palette.');
-  return RUN;
+  return sandboxAdmission(def, ctx);
+}
+
+/**
+ * Local servers run sandboxed when their config asks or the managed policy requires it; the plan
+ * rides on the admission, so the transport (and nothing else) applies exactly what was decided.
+ */
+function sandboxAdmission(def: ServerDefinition, ctx: AdmitContext): Admission {
+  const c = def.config;
+  if (c.type !== 'stdio') return RUN;
+  const required = sandboxRequired(ctx.policy?.sandbox, def.name, [c.command, ...c.args]);
+  if (!required && c.sandboxEnabled !== true) return RUN;
+  const folders = def.source.folder !== undefined ? [def.source.folder] : [...(ctx.folders ?? [])];
+  const { plan } = planSandbox(
+    c,
+    { folders, home: ctx.home, privateDirs: ctx.privateDirs, policy: ctx.policy?.sandbox },
+    c.sandboxEnabled === true ? 'config' : 'policy',
+  );
+  return { run: true, sandbox: plan };
 }
 
 /** Every definition with its admission; the input is not changed. */

@@ -15,6 +15,7 @@ import { checkRegistry } from './policy-registry.js';
 import { combinePolicies, managedPolicyFiles } from './policy-scope.js';
 import { prepareEntry, resolveDefinition, type PrepareContext, type ResolveContext } from './resolve.js';
 import { validateServerEntry } from './schema.js';
+import { mergeSandboxSettings, parseSandboxSettings } from '../sandbox/settings.js';
 import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
 import { readDynamic, type DynamicServer } from './sources/dynamic.js';
@@ -42,6 +43,8 @@ export interface LoadOptions {
   folders: readonly string[];
   /** Value of the `mcpHost.servers` setting. */
   userServers?: unknown;
+  /** Value of the `mcpHost.sandbox` setting: the top-level `sandbox` of the user's servers. */
+  userSandbox?: unknown;
   /** Managed (policy) file of the setting; empty or undefined: none. The system file applies regardless. */
   managedPath?: string;
   /** The system policy file; undefined: the OS default (policy-scope.ts), '': none (tests). */
@@ -140,6 +143,35 @@ function locate(problems: ConfigProblem[], texts: ReadonlyMap<string, string>): 
   }
 }
 
+/**
+ * Adds the file's top-level `sandbox` to a stdio entry's own (both VS Code's shape). A broken one is
+ * reported once per file and ignored: servers with `sandboxEnabled` still run sandboxed, with less.
+ */
+function withFileSandbox<C extends StdioServerConfig | RemoteServerConfig>(
+  config: C,
+  raw: RawEntry,
+  problems: ConfigProblem[],
+  checked: Set<string>,
+): C {
+  if (config.type !== 'stdio' || raw.fileSandbox === undefined) return config;
+  const parsed = parseSandboxSettings(raw.fileSandbox);
+  if (!parsed.ok) {
+    if (!checked.has(raw.source.file)) {
+      checked.add(raw.source.file);
+      problems.push({
+        severity: 'error',
+        code: 'schema',
+        message: `${parsed.message}; it is ignored (sandboxed servers get only the default rules).`,
+        file: raw.source.file,
+        jsonPath: raw.source.file.startsWith('settings:') ? [] : ['sandbox'],
+        scope: raw.source.scope,
+      });
+    }
+    return config;
+  }
+  return { ...config, sandbox: mergeSandboxSettings(parsed.value, config.sandbox) };
+}
+
 /** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
 export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const env = o.env ?? process.env;
@@ -155,7 +187,9 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
     results.push(m);
   }
   let policy = combinePolicies(layers);
-  results.push(readUserServers(o.userServers, home));
+  const user = readUserServers(o.userServers, home);
+  if (o.userSandbox !== undefined) for (const e of user.entries) e.fileSandbox = o.userSandbox;
+  results.push(user);
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));
@@ -182,6 +216,7 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const entries = results.flatMap((r) => r.entries);
   for (const e of entries) if (e.text !== undefined) texts.set(e.source.file, e.text);
 
+  const sandboxChecked = new Set<string>();
   // Validate everything first; a broken entry still claims its name, so fixing a typo never
   // flips the server to some other scope's definition in between.
   const valid: Valid[] = entries.map((raw, order) => {
@@ -206,7 +241,7 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
       return base;
     }
     problems.push(...v.warnings);
-    return { ...base, config: v.config };
+    return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
   });
 
   const shadow = shadowByName(valid);
@@ -326,6 +361,8 @@ export async function loadConfig(o: LoadAndAdmitOptions): Promise<LoadedConfig> 
     manualStart: o.manualStart,
     policy: read.policy,
     ownGateways: o.ownGateways,
+    folders: read.prepare.vars.folders,
+    home: read.prepare.vars.userHome,
   });
   return resolveAdmitted(read, admitted, { inputs: o.inputs });
 }

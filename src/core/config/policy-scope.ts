@@ -35,7 +35,9 @@ export function managedPolicyFiles(o: ManagedFilesInput): string[] {
 /** One policy over several files: undefined when none exists. */
 export function combinePolicies(layers: Policy[]): Policy | undefined {
   if (layers.length <= 1) return layers[0];
-  return { file: layers.map((l) => l.file).join(', '), denied: [], layers };
+  // Sandbox caps are not merged rule by rule: the first layer that sets them (the system file) binds.
+  const sandbox = layers.find((l) => l.sandbox)?.sandbox;
+  return { file: layers.map((l) => l.file).join(', '), denied: [], layers, ...(sandbox ? { sandbox } : {}) };
 }
 
 function readSwitch(

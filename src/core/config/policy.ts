@@ -8,6 +8,7 @@
 import { formatJsonPath, type JsonPath } from './jsonc.js';
 import { parseSwitches } from './policy-scope.js';
 import type { ConfigProblem, Policy, PolicyEntry, ServerConfig } from './types.js';
+import { parseSandboxPolicy } from '../sandbox/policy.js';
 
 export type { Policy, PolicyEntry } from './types.js';
 
@@ -68,6 +69,9 @@ export function parsePolicy(doc: Record<string, unknown>, file: string): { polic
   if (doc.allowedServers !== undefined)
     policy.allowed = parseEntries(doc.allowedServers, 'allowedServers', file, problems);
   Object.assign(policy, parseSwitches(doc, file, problems));
+  const sb = parseSandboxPolicy(doc.sandboxPolicy, file);
+  if (sb.policy) policy.sandbox = sb.policy;
+  problems.push(...sb.problems);
   return { policy, problems };
 }
 

@@ -68,6 +68,11 @@ export const ENTRY_DOCS = {
     default: false,
     description: 'Keep this server configured but do not start it.',
   },
+  sandboxEnabled: {
+    default: false,
+    description:
+      'Run this local server in a sandbox: it reads the system and the workspace, writes only the workspace and its own temporary folder, never sees credential stores (~/.ssh, cloud CLIs, git credentials, keychains, browser profiles) and connects only to the domains in "sandbox.network.allowedDomains" (and the npm registry). Linux (bubblewrap + socat) and macOS.',
+  },
 } as const;
 
 export const OAUTH_DOCS = {

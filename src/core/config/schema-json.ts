@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { inputsSchema } from './inputs-schema.js';
 import { serverEntrySchema } from './schema.js';
+import { sandboxSettingsSchema } from '../sandbox/settings.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 const SERVERS_BY_NAME = 'Servers keyed by name. The name becomes part of tool names (mcp__<name>__<tool>).';
@@ -51,6 +52,12 @@ function inputsJsonSchema(): Json {
   return tidy(rest) as Json;
 }
 
+/** The file-level `sandbox` object (VS Code's shape), for both file formats and the `mcpHost.sandbox` setting. */
+export function sandboxJsonSchema(): Json {
+  const { $schema: _s, ...rest } = z.toJSONSchema(sandboxSettingsSchema, { target: 'draft-7', io: 'input' }) as Json;
+  return tidy(rest) as Json;
+}
+
 /** Every generated file under media/, by file name. */
 export function mediaSchemas(): Record<string, Json> {
   const server = embeddedEntry();
@@ -67,7 +74,7 @@ export function mediaSchemas(): Record<string, Json> {
       description:
         'Project MCP servers (Claude Code format). Plain JSON: no comments. Servers from this file start only after you approve them, and not in an untrusted workspace.',
       type: 'object',
-      properties: { mcpServers: byName },
+      properties: { mcpServers: byName, sandbox: sandboxJsonSchema() },
       definitions: { server },
     },
     'vscode-mcp.json.schema.json': {
@@ -76,7 +83,7 @@ export function mediaSchemas(): Record<string, Json> {
       description:
         'Workspace MCP servers (VS Code format, comments allowed). Servers from this file start only after you approve them, and not in an untrusted workspace.',
       type: 'object',
-      properties: { servers: byName, inputs: inputsJsonSchema() },
+      properties: { servers: byName, inputs: inputsJsonSchema(), sandbox: sandboxJsonSchema() },
       definitions: { server },
     },
   };

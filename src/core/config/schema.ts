@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
 import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, REGISTRY_DOCS, SERVER_DOCS } from './schema-docs.js';
 import type { ConfigProblem, RemoteServerConfig, Scope, StdioServerConfig } from './types.js';
+import { sandboxSettingsSchema } from '../sandbox/settings.js';
 
 /** Accepted spellings of `type`; `streamableHttp` and friends are what other apps write for `http`. */
 const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
@@ -18,7 +19,7 @@ const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {
   ws: 'ws',
 };
 
-const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile', 'dev'] as const;
+const STDIO_ONLY = ['args', 'env', 'cwd', 'envFile', 'dev', 'sandboxEnabled', 'sandbox'] as const;
 const REMOTE_ONLY = ['headers', 'oauth', 'headersHelper'] as const;
 
 const oauthSchema = z
@@ -123,6 +124,8 @@ export const serverEntrySchema = z
       })
       .meta(REGISTRY_DOCS.object)
       .optional(),
+    sandboxEnabled: z.boolean().meta(ENTRY_DOCS.sandboxEnabled).optional(),
+    sandbox: sandboxSettingsSchema.optional(),
   })
   .meta(SERVER_DOCS);
 
@@ -399,6 +402,8 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
             },
           }
         : {}),
+      ...(e.sandboxEnabled !== undefined ? { sandboxEnabled: e.sandboxEnabled } : {}),
+      ...(e.sandbox !== undefined ? { sandbox: e.sandbox } : {}),
       ...common,
     };
     return { ok: true, config, warnings };

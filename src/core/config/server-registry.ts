@@ -187,6 +187,9 @@ export class ServerRegistry implements Disposable {
       manualStart: this.manual,
       policy: read.policy,
       ownGateways: await this.o.ownGateways?.(),
+      // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
+      folders: read.prepare.vars.folders,
+      home: read.prepare.vars.userHome,
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.o.inputs });
     this.current = resolved;

@@ -3,6 +3,8 @@
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
 import type { Transport } from '@modelcontextprotocol/server';
+import type { SandboxPlan, SandboxSettings } from '../sandbox/settings.js';
+import type { SandboxPolicy } from '../sandbox/policy.js';
 
 /** Config scopes, lowest precedence first. */
 export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
@@ -46,6 +48,10 @@ export interface StdioServerConfig extends CommonConfig {
   envFile?: string;
   /** Development mode (src/core/dev): restart on changes to `watch` globs, start under a debugger. */
   dev?: DevSettings;
+  /** VS Code's `sandboxEnabled`: run it under the sandbox (src/core/sandbox). */
+  sandboxEnabled?: boolean;
+  /** The file's top-level `sandbox` plus the entry's own, merged (src/core/sandbox/settings.ts). */
+  sandbox?: SandboxSettings;
 }
 
 export interface DevSettings {
@@ -108,7 +114,7 @@ export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | '
 
 /** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
 export type Admission =
-  | { run: true }
+  | { run: true; sandbox?: SandboxPlan }
   | {
       run: false;
       reason: HeldReason;
@@ -175,4 +181,6 @@ export interface Policy {
   layers?: Policy[];
   /** Set at read time under `registryOnly`: the registry's verdict per server name. */
   registryChecks?: ReadonlyMap<string, RegistryCheck>;
+  /** `sandboxPolicy`: the sandbox required for local servers, and caps on what they may be allowed. */
+  sandbox?: SandboxPolicy;
 }

@@ -25,6 +25,8 @@ import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, is
 import type { StdioProcessTransport } from './stdio-transport.js';
 import { createTransport, type CreatedTransport } from './transports.js';
 import { HEADERS_HELPER_TIMEOUT_MS, headersHelperFor, type HeadersHelperSession } from './headers-helper.js';
+import { sandboxSpawnFor } from '../sandbox/spawn.js';
+import type { SandboxRuntime } from '../sandbox/runtime.js';
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import type { ConnectionState } from './state.js';
@@ -52,6 +54,8 @@ export interface ConnectOptions {
    * is a remembered verdict that skips the probe. Absent: the 2025-11-25 handshake only.
    */
   era?: { prior?: PriorDiscovery };
+  /** Runs sandboxed servers (HostOptions.sandbox); default the process-wide one. */
+  sandbox?: SandboxRuntime;
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -146,6 +150,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
       logger: o.logger,
       authProvider: o.authProvider,
       ...(helper ? { wrapFetch: (f) => helper.wrap(f) } : {}),
+      sandbox: sandboxSpawnFor(def, o.logger, o.sandbox),
     });
   const { stdio } = created;
   const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;

@@ -241,6 +241,7 @@ export class Server {
           ),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
+        sandbox: this.ctx.options.sandbox,
       });
     } catch (err) {
       // A remembered verdict that no longer holds (the server changed): the next connect probes.

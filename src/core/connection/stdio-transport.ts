@@ -26,6 +26,14 @@ export interface StdioTransportOptions {
   maxLineBytes?: number;
   stderrBytes?: number;
   kill?: KillTreeOptions;
+  /**
+   * Rewrites the resolved command line just before spawn (the sandbox, src/core/sandbox/spawn.ts);
+   * `release` runs once the process is gone. A rejection fails the start: nothing runs unwrapped.
+   */
+  prepareSpawn?: (spec: {
+    file: string;
+    args: string[];
+  }) => Promise<{ file: string; args: string[]; release?: () => void }>;
 }
 
 /** How the process ended, for "server exited with code X" messages. */
@@ -51,6 +59,7 @@ export class StdioProcessTransport implements Transport {
   private requested = false;
   private garbageLogged = 0;
   private readonly maxLine: number;
+  private release: (() => void) | undefined;
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.stderr = new StderrCapture(opts.logger, { maxBytes: opts.stderrBytes });
@@ -82,6 +91,37 @@ export class StdioProcessTransport implements Transport {
       env,
       cwd: this.opts.cwd,
     });
+    const prepare = this.opts.prepareSpawn;
+    if (!prepare) return this.spawnChild(resolved, env);
+    return prepare({ file: resolved.file, args: resolved.args }).then(
+      (p) => {
+        this.release = p.release;
+        if (this.closed) {
+          this.releaseOnce();
+          throw new HostError('stopped', `${this.opts.command} was stopped before it started`);
+        }
+        return this.spawnChild({ ...resolved, file: p.file, args: p.args }, env);
+      },
+      (e: unknown) => {
+        throw new HostError(
+          'spawn-failed',
+          `could not start ${this.opts.command}: ${(e as Error).message}`,
+          undefined,
+          {
+            cause: e,
+          },
+        );
+      },
+    );
+  }
+
+  private releaseOnce(): void {
+    const r = this.release;
+    this.release = undefined;
+    r?.();
+  }
+
+  private spawnChild(resolved: ReturnType<typeof resolveCommand>, env: Record<string, string>): Promise<void> {
     return new Promise((resolve, reject) => {
       let child: ChildProcess;
       try {
@@ -230,6 +270,7 @@ export class StdioProcessTransport implements Transport {
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    this.releaseOnce();
     this.onclose?.();
   }
 }

@@ -7,12 +7,15 @@ import type { Logger } from '../ports.js';
 import { assertNever } from './state.js';
 import { StdioProcessTransport } from './stdio-transport.js';
 import { WebSocketClientTransport } from './ws-transport.js';
+import type { SandboxSpawn } from '../sandbox/spawn.js';
 
 export interface TransportContext {
   logger: Logger;
   authProvider?: OAuthClientProvider;
   /** Wraps the HTTP transports' fetch (a headersHelper's headers, headers-helper.ts). */
   wrapFetch?: (f: FetchLike | undefined) => FetchLike;
+  /** stdio under the sandbox (src/core/sandbox/spawn.ts). */
+  sandbox?: SandboxSpawn;
 }
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -46,7 +49,8 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         args: config.args,
         env: config.env,
         cwd: config.cwd,
-        logger: ctx.logger,
+        logger: ctx.sandbox?.logger ?? ctx.logger,
+        ...(ctx.sandbox ? { prepareSpawn: ctx.sandbox.prepareSpawn } : {}),
       });
       return { transport: t, stdio: t };
     }

@@ -30,6 +30,10 @@ export class DebugSetupError extends McpHostError {}
 export function debugConfigFor(config: StdioServerConfig, opts: { pythonPort?: number } = {}): StdioServerConfig {
   const type = config.dev?.debug?.type;
   if (!type) return config;
+  if (config.sandboxEnabled)
+    throw new DebugSetupError(
+      'A debugger cannot attach to a sandboxed server: its debug port is inside the sandbox\'s own network namespace. Set "sandboxEnabled" to false while debugging.',
+    );
   if (type === 'node') {
     if (isNodeCommand(config.command)) {
       if (config.args.some((a) => a.startsWith('--inspect'))) return config;

@@ -104,7 +104,13 @@ export async function addServer(controller: ConfigController): Promise<void> {
   const trimmed = name.trim();
   // Added by the user just now: it should start without asking them to approve their own entry.
   controller.expectSelfAdded(trimmed);
-  const file = await writeServerEntry(scope.scope, folder?.uri.fsPath, trimmed, entry);
+  // mcpHost.sandboxNewServers: new local servers start sandboxed unless their entry says otherwise.
+  const sandboxNew = vscode.workspace.getConfiguration('mcpHost').get<boolean>('sandboxNewServers', false);
+  const written =
+    sandboxNew && typeof entry.command === 'string' && entry.sandboxEnabled === undefined
+      ? { ...entry, sandboxEnabled: true }
+      : entry;
+  const file = await writeServerEntry(scope.scope, folder?.uri.fsPath, trimmed, written);
   await controller.reload();
   const pick = await vscode.window.showInformationMessage(
     `Added MCP server "${trimmed}"; it is starting.`,

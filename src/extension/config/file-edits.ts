@@ -172,3 +172,28 @@ export async function createConfigFile(file: string, scope: 'workspace' | 'proje
   const root = scope === 'project' ? 'mcpServers' : 'servers';
   await writeText(uri, `{\n  "${root}": {}\n}\n`);
 }
+
+/** Replaces the entry's own `sandbox` object in its file (comments elsewhere in the file are kept). */
+export async function setEntrySandbox(def: ServerDefinition, sandbox: (current: unknown) => unknown): Promise<string> {
+  const key = String(def.source.jsonPath[def.source.jsonPath.length - 1] ?? def.name);
+  const scope = def.source.scope;
+  if (scope === 'user') {
+    await updateUserServers((s) => {
+      const entry = s[key];
+      if (!entry || typeof entry !== 'object')
+        throw new Error(`"${key}" is not in your user settings (mcpHost.servers).`);
+      const e = entry as Record<string, unknown>;
+      return { ...s, [key]: { ...e, sandbox: sandbox(e.sandbox) } };
+    });
+    return USER_FILE;
+  }
+  if (scope !== 'workspace' && scope !== 'project')
+    throw new Error(`"${def.name}" comes from ${def.source.file} (${scope}), which MCP Host does not edit.`);
+  const uri = vscode.Uri.file(def.source.file);
+  const text = await readText(uri);
+  if (text === undefined) throw new Error(`${def.source.file} no longer exists.`);
+  const doc = parse(text) as Record<string, Record<string, Record<string, unknown>> | undefined> | undefined;
+  const current = doc?.[scope === 'project' ? 'mcpServers' : 'servers']?.[key]?.sandbox;
+  await writeText(uri, updateServerEntry(text, formatOf(scope), key, { sandbox: sandbox(current) }));
+  return def.source.file;
+}

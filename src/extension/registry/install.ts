@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { suggestedSandbox } from '../../core/sandbox/registry.js';
 import {
   buildEntry,
   inputIdsIn,
@@ -120,7 +121,11 @@ export async function installFromRegistry(
       if (answer !== '') secretValues.set(v.id, answer);
     } else values[v.id] = answer;
   }
-  const { entry, secrets } = buildEntry(plan, values, 'input');
+  const built = buildEntry(plan, values, 'input');
+  const secrets = built.secrets;
+  const sandbox = choice.kind === 'package' ? await askSandbox(server, choice.index, trimmed) : undefined;
+  if (sandbox === null) return;
+  const entry = sandbox ? { ...built.entry, ...sandbox } : built.entry;
 
   const file = scopeFile(scope.scope, folder);
   // The whole entry, fixed headers and arguments included, before anything is written or started.
@@ -150,4 +155,38 @@ export async function installFromRegistry(
   );
   await deps.controller.reload();
   void vscode.window.showInformationMessage(`Installed "${trimmed}" from the MCP registry; it is starting.`);
+}
+
+/**
+ * Local packages from the registry are offered the sandbox (`mcpHost.sandboxRegistryInstalls`:
+ * "ask", the default, "always" or "never"), with the domains the entry implies. null: cancelled.
+ */
+async function askSandbox(
+  server: RegistryServer,
+  index: number,
+  name: string,
+): Promise<ReturnType<typeof suggestedSandbox> | undefined | null> {
+  const mode = vscode.workspace.getConfiguration('mcpHost').get<string>('sandboxRegistryInstalls', 'ask');
+  if (mode === 'never') return undefined;
+  const suggested = suggestedSandbox(server, index);
+  if (mode === 'always') return suggested;
+  const domains = suggested.sandbox.network?.allowedDomains ?? [];
+  const pick = await vscode.window.showQuickPick(
+    [
+      {
+        label: 'Run it in the sandbox',
+        description: 'recommended',
+        detail: `Writes only the workspace; network: ${domains.length ? domains.join(', ') : 'none'} (add more later with Allow in Sandbox…)`,
+        sandboxed: true,
+      },
+      {
+        label: 'Run it with your full rights',
+        detail: 'It can read and write what you can and connect anywhere',
+        sandboxed: false,
+      },
+    ],
+    { title: `Install ${name}: sandbox?`, ignoreFocusOut: true },
+  );
+  if (!pick) return null;
+  return pick.sandboxed ? suggested : undefined;
 }

@@ -1,5 +1,7 @@
 import { visibleToModel } from '../../core/apps/meta.js';
 import * as vscode from 'vscode';
+import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
+import { withSandbox } from '../sandbox.js';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem } from '../../core/config/types.js';
 import type { Event } from '../../core/events.js';
@@ -201,7 +203,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'server': {
         const s = this.source.server(element.server);
         if (!s) return gone;
-        const v = serverView(s, this.redact);
+        const v = withSandbox(serverView(s, this.redact), s, sharedSandboxRuntime().blockedCount(s.name));
         const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
         return note
           ? {

@@ -36,6 +36,8 @@ export interface RawEntry {
   text?: string;
   /** Set by the dynamic scope: an in-process server needs no validation. */
   inProcess?: boolean;
+  /** The file's top-level `sandbox` (VS Code's shape), as written; load.ts checks and merges it. */
+  fileSandbox?: unknown;
 }
 
 export interface SourceResult {
@@ -107,6 +109,7 @@ export function entriesAt(
         baseDir: ctx.baseDir,
         inputs: ctx.inputs,
         text: ctx.text,
+        ...(path.length > 0 && doc.sandbox !== undefined ? { fileSandbox: doc.sandbox } : {}),
       },
     ];
   });

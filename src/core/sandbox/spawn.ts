@@ -1,0 +1,78 @@
+/**
+ * The hook between admission's sandbox plan and the stdio transport: the command line rewritten to
+ * run inside the sandbox, the refusals the sandbox reports written to the server's log, and the
+ * file-system refusals the server itself prints (bubblewrap's read-only binds surface as EROFS,
+ * hidden paths as ENOENT, which cannot be told apart from a missing file) counted as blocks.
+ */
+import { isAbsolute, relative } from 'node:path';
+import type { ServerDefinition } from '../config/types.js';
+import type { Logger } from '../ports.js';
+import { describePlan } from './settings.js';
+import { sharedSandboxRuntime, type SandboxBlock, type SandboxRuntime } from './runtime.js';
+
+export interface SandboxSpawn {
+  prepareSpawn: (spec: {
+    file: string;
+    args: string[];
+  }) => Promise<{ file: string; args: string[]; release: () => void }>;
+  /** The logger the transport writes stderr to: it notices read-only file system errors. */
+  logger: Logger;
+}
+
+const EROFS = /(?:EROFS|read-only file system)[^'"\n]*['"]([^'"\n]+)['"]/i;
+const QUOTED_PATH = /['"](\/[^'"\n]+)['"]/g;
+
+function inside(child: string, parent: string): boolean {
+  const r = relative(parent, child);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+/** What the log says for a refusal; the extension offers "Allow" on lines of this shape. */
+export function blockLine(b: SandboxBlock): string {
+  return b.kind === 'network'
+    ? `[sandbox] blocked a network connection to ${b.target}`
+    : b.kind === 'read'
+      ? `[sandbox] blocked a read of ${b.target}`
+      : `[sandbox] blocked a write to ${b.target}`;
+}
+
+export function sandboxSpawnFor(
+  def: ServerDefinition,
+  logger: Logger,
+  runtime: SandboxRuntime = sharedSandboxRuntime(),
+): SandboxSpawn | undefined {
+  const plan = def.admission?.run ? def.admission.sandbox : undefined;
+  if (!plan || def.config.type !== 'stdio') return undefined;
+  const seen = (line: string) => {
+    const m = EROFS.exec(line);
+    if (m) return runtime.noteBlock({ server: def.name, kind: 'file', target: m[1], line });
+    for (const q of line.matchAll(QUOTED_PATH)) {
+      if (plan.filesystem.denyRead.some((d) => inside(q[1], d)))
+        return runtime.noteBlock({ server: def.name, kind: 'read', target: q[1], line });
+    }
+  };
+  const watching: Logger = {
+    trace: (m) => logger.trace(m),
+    debug: (m) => logger.debug(m),
+    info: (m) => (seen(m), logger.info(m)),
+    warn: (m) => (seen(m), logger.warn(m)),
+    error: (m) => (seen(m), logger.error(m)),
+  };
+  return {
+    logger: watching,
+    prepareSpawn: async (spec) => {
+      const { spec: wrapped, release } = await runtime.wrap(def.name, plan, spec);
+      const off = runtime.onBlocked((b) => {
+        if (b.server === def.name) logger.warn(blockLine(b));
+      });
+      logger.info(describePlan(plan).join('; '));
+      return {
+        ...wrapped,
+        release: () => {
+          off();
+          release();
+        },
+      };
+    },
+  };
+}
