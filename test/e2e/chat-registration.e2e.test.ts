@@ -1,5 +1,5 @@
 // The gateway registered with VS Code's own MCP support, in a VS Code that has the provider API:
-// code-server 4.103.2 (VS Code 1.103.2, on Node 22), installed side by side with the default one.
+// the default code-server (4.139.1, VS Code 1.139.1 on Node 24); the API first shipped in 1.101.
 // VS Code lists our definition under "MCP: List Servers", starts it from there, connects to the
 // gateway with the bearer token the definition carries and lists the tools of the servers that are
 // connected in our tree, and its resource picker shows their resources. After the gateway restarts
@@ -48,7 +48,7 @@ function count(text: string, pattern: RegExp): number {
 }
 
 test(
-  'VS Code 1.103 sees the gateway through the MCP server definition provider and connects with its token',
+  'current VS Code sees the gateway through the MCP server definition provider and connects with its token',
   { timeout: 900_000 },
   async (t) => {
     const mark = `mcp-host-chat-e2e-${randomBytes(4).toString('hex')}`;
@@ -56,7 +56,6 @@ test(
     t.after(() => rmSync(home, { recursive: true, force: true }));
     const servers = { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', mark] } };
     const vs = await startVSCode({
-      codeServer: '4.103.2',
       workspace: 'gateway',
       name: 'chat-registration',
       env: { MCP_HOST_HOME: home },

@@ -1,4 +1,4 @@
-// The end-to-end harness: real VS Code (code-server 4.100.3, or another version side by side) with the packaged extension
+// The end-to-end harness: real VS Code (code-server 4.139.1 by default, or another version side by side) with the packaged extension
 // installed, driven through headless Debian Chromium by playwright-core.
 //
 //   const vs = await startVSCode({ workspace: 'empty' });
@@ -77,9 +77,9 @@ export interface StartOptions {
   /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
   vsix?: string;
   /**
-   * The code-server release to run (default: the pinned 4.100.3, VS Code 1.100). E.g. '4.103.2'
-   * for VS Code 1.103, which has the MCP server definition provider API; installed side by side
-   * into .cache/code-server-<version> (scripts/e2e.mjs installs the versions its files name here).
+   * The code-server release to run (default: scripts/code-server.mjs's CODE_SERVER_VERSION, the
+   * current VS Code). E.g. '4.100.3' for VS Code 1.100, the lowest supported release (the smoke
+   * set); installed side by side into .cache/ (scripts/e2e.mjs installs the versions its files name here).
    */
   codeServer?: string;
   /** How long to wait for code-server and the workbench (default 120 s: a loaded 2-core machine is slow). */
