@@ -96,7 +96,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const groups: Record<string, string[]> = {};
     if (grouped)
       for (const scope of scopes)
-        groups[`group/${scope}`] = servers.filter((s) => s.definition.source.scope === scope).map((s) => serverId(s.name));
+        groups[`group/${scope}`] = servers
+          .filter((s) => s.definition.source.scope === scope)
+          .map((s) => serverId(s.name));
     const ids = servers.map((s) => serverId(s.name));
     return { top: [...(grouped ? Object.keys(groups) : ids), ...problems], groups, servers: ids, problems };
   }

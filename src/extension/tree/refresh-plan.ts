@@ -36,7 +36,8 @@ export function planRefresh(before: TreeShape, after: TreeShape, changedServer: 
   if (!same(before.top, after.top)) return { kind: 'root' };
   const groupsChanged = Object.keys(after.groups).filter((g) => !same(before.groups[g] ?? [], after.groups[g] ?? []));
   if (groupsChanged.length > 0) {
-    const inChanged = changedServer !== undefined && groupsChanged.some((g) => after.groups[g]?.includes(changedServer));
+    const inChanged =
+      changedServer !== undefined && groupsChanged.some((g) => after.groups[g]?.includes(changedServer));
     return { kind: 'rows', ids: changedServer && !inChanged ? [...groupsChanged, changedServer] : groupsChanged };
   }
   if (changedServer !== undefined) return { kind: 'rows', ids: [changedServer] };
