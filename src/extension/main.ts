@@ -35,6 +35,7 @@ import { editorSampling } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
+import { SharedServers } from './vscode-mcp/shared-servers.js';
 import { readSettings } from './settings.js';
 
 let host: McpHost | undefined;
@@ -140,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets, context.workspaceState);
+  const shared = new SharedServers(context.workspaceState, logger);
   const controller = new ConfigController({
     // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
     host: dev.host,
@@ -159,7 +161,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
     workspaceState: context.workspaceState,
+    leftToEditor: (def) => shared.leftToEditor(def),
   });
+  shared.attach(controller);
+  context.subscriptions.push(shared);
 
   createdLater.controller = controller;
   // A new gateway URL (turned off and on) changes which entries are our own.

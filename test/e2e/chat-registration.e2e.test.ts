@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import { artifactsDir, EVERYTHING, killMarked, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
+import { searchUserSettings } from './support/workbench.js';
 
 /** Label and description (VS Code's connection state) of each row of the open quick pick. */
 async function quickPickRows(page: Page): Promise<{ label: string; description: string }[]> {
@@ -145,19 +146,7 @@ test(
         assert.ok(old, 'the discovery file of the running gateway');
         // Through the Settings editor, as a user would (code-server does not pick up edits of settings.json on disk reliably).
         const page = vs.page;
-        await vs.runCommand('Preferences: Open User Settings');
-        await page
-          .locator('.settings-editor .suggest-input-container .monaco-editor')
-          .first()
-          .waitFor({ state: 'visible' });
-        await poll('the settings search box to take focus', 30_000, async () =>
-          (await page.evaluate(
-            () => document.activeElement?.closest('.settings-editor .suggest-input-container') !== null,
-          ))
-            ? true
-            : undefined,
-        );
-        await page.keyboard.type('mcpHost.gateway.enabled');
+        await searchUserSettings(page, 'mcpHost.gateway.enabled', 30_000);
         const box = page
           .locator('.settings-editor .setting-item-bool')
           .filter({ hasText: 'Gateway: Enabled' })
@@ -179,7 +168,7 @@ test(
           await page.keyboard.press('Escape');
           return rows.length > 0 && !rows.some((r) => r.label === 'MCP Host') ? true : undefined;
         });
-        await vs.runCommand('Preferences: Open User Settings');
+        await searchUserSettings(page, 'mcpHost.gateway.enabled', 30_000);
         await box.waitFor({ state: 'visible' });
         await box.click();
         const fresh = await poll('the restarted gateway’s discovery file', 60_000, async () => discovery());

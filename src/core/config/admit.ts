@@ -24,6 +24,8 @@ export interface AdmitContext {
   policy?: Policy;
   /** URLs of this host's own gateways: an entry pointing at one (written for agents) never runs here. */
   ownGateways?: readonly string[];
+  /** True for a server the editor runs itself and the user chose to leave to it (mcpHost.sharedServers). */
+  leftToEditor?: (def: ServerDefinition) => boolean;
 }
 
 const RUN: Admission = { run: true };
@@ -60,6 +62,12 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
       return held(
         'untrusted',
         'This workspace is not trusted, so servers defined in its files (.mcp.json, .vscode/mcp.json) do not start. Trust the workspace to run them.',
+      );
+    }
+    if (ctx.leftToEditor?.(def)) {
+      return held(
+        'editor',
+        'VS Code runs this server itself (mcpHost.sharedServers is "vscode"), so MCP Host does not start a second copy.',
       );
     }
     if (ctx.approvals) {

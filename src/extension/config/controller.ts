@@ -31,6 +31,8 @@ export interface ControllerDeps {
   workspaceState: vscode.Memento;
   /** URLs of this editor's own gateway, which admission never lets a config entry connect to. */
   ownGateways?: () => string[];
+  /** Servers the editor runs itself and the user left to it (vscode-mcp/shared-servers.ts). */
+  leftToEditor?: (def: ServerDefinition) => boolean;
 }
 
 const DISABLED_KEY = 'mcpHost.disabledServers';
@@ -176,6 +178,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       manualStart: this.manual,
       policy: read.policy,
       ownGateways: this.deps.ownGateways?.(),
+      leftToEditor: this.deps.leftToEditor,
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.deps.inputs });
     for (const p of resolved.problems) {

@@ -353,3 +353,20 @@ export async function clickInlineAction(row: Locator, title: string, timeoutMs: 
   await button.waitFor({ state: 'visible', timeout: timeoutMs });
   await button.click();
 }
+
+/**
+ * Opens the user Settings editor and searches for `query`. VS Code 1.139 shows Settings as a modal
+ * that starts with an empty search each time it opens, where 1.100 reopened the tab with the last
+ * search: so the query is typed on every open, replacing whatever the box holds.
+ */
+export async function searchUserSettings(page: Page, query: string, timeoutMs: number): Promise<void> {
+  await runCommand(page, 'Preferences: Open User Settings', timeoutMs);
+  await page.locator('.settings-editor .suggest-input-container .monaco-editor').first().waitFor({ state: 'visible' });
+  await poll('the settings search box to take focus', timeoutMs, async () =>
+    (await page.evaluate(() => document.activeElement?.closest('.settings-editor .suggest-input-container') !== null))
+      ? true
+      : undefined,
+  );
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(query);
+}
