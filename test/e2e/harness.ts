@@ -190,6 +190,16 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
+  // VS Code 1.139 wraps Markdown and pins headings over the text (sticky scroll): both split or
+  // hide the rendered lines editorText() reads. Its chat view in the secondary side bar only
+  // takes room from the editor.
+  'editor.wordWrap': 'off',
+  '[markdown]': { 'editor.wordWrap': 'off' },
+  'editor.stickyScroll.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The behaviour before the one-copy offer, so that offer stays out of tests about other things;
+  // tests of the offer set 'ask' (shared-servers.e2e.test.ts).
+  'mcpHost.sharedServers': 'both',
 };
 
 // Flags from DESIGN.md; --disable-dev-shm-usage keeps Chromium alive in small containers.

@@ -370,3 +370,22 @@ export async function searchUserSettings(page: Page, query: string, timeoutMs: n
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.type(query);
 }
+
+/** Clicks the button labelled exactly `label` on the notification toast whose message matches `message`. */
+export async function clickNotificationButton(
+  page: Page,
+  message: RegExp,
+  label: string,
+  timeoutMs: number,
+): Promise<void> {
+  const toast = page
+    .locator('.notifications-toasts .notification-toast')
+    .filter({ has: page.locator('.notification-list-item-message', { hasText: message }) })
+    .first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  const button = toast
+    .locator('.monaco-button')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) })
+    .first();
+  await button.click({ timeout: timeoutMs });
+}
