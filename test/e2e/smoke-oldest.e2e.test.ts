@@ -72,11 +72,18 @@ test(
       assert.doesNotMatch(text, /failed/);
     });
 
-    await step('the IDE server writes its lock file for this workspace', async () => {
+    await step('the IDE server writes its lock file and an agent connects with its token', async () => {
       const lock = await poll('the IDE lock file', WAIT, async () =>
         readLocks(join(claudeDir, 'ide')).find((l) => l.content.workspaceFolders.includes(vs.workspaceDir)),
       );
       assert.equal(lock.content.transport, 'ws');
+      const agent = await connectAgent(lock);
+      try {
+        const { tools } = await agent.client.listTools();
+        assert.ok(tools.some((x) => x.name === 'getDiagnostics'));
+      } finally {
+        await agent.close();
+      }
     });
   },
 );
