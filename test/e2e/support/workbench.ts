@@ -159,9 +159,12 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
   }
   // Done when the palette is gone: either the widget closed, or the command opened its own quick
   // pick / input box in the same widget (then the palette's ">title" text is no longer there).
+  // A command that reloads the window takes the widget away mid-check (1.139 reloads late enough to
+  // be caught looking): an input that is gone counts as closed instead of waiting for a new one.
   await poll(`the palette to close after "${title}"`, timeoutMs, async () => {
     if (!(await widget.isVisible())) return true;
-    return (await input.inputValue()) !== `>${title}` ? true : undefined;
+    const value = await input.inputValue({ timeout: 1000 }).catch(() => undefined);
+    return value !== `>${title}` ? true : undefined;
   });
 }
 
