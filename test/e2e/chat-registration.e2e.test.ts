@@ -10,11 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import { artifactsDir, EVERYTHING, killMarked, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { searchUserSettings } from './support/workbench.js';
+import { withGatewayClient } from './support/gateway-client.js';
 
 /** Label and description (VS Code's connection state) of each row of the open quick pick. */
 async function quickPickRows(page: Page): Promise<{ label: string; description: string }[]> {
@@ -111,17 +110,9 @@ test(
 
     await step('"MCP: Browse Resources..." lists the resources VS Code read through the gateway', async () => {
       // What the gateway offers, asked as any agent would (the discovery file has the URL and token).
-      const dir = join(home, 'gateway');
-      const file = readdirSync(dir).find((f) => /^\d+\.json$/.test(f))!;
-      const { url, token } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { url: string; token: string };
-      const client = new Client({ name: 'chat-e2e-check', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      });
-      await client.connect(transport);
-      const names = (await client.listResources()).resources.map((r) => r.title ?? r.name);
-      await transport.terminateSession();
-      await client.close();
+      const names = await withGatewayClient(home, async (c) =>
+        (await c.listResources()).resources.map((r) => r.title ?? r.name),
+      );
       assert.ok(names.length > 0);
       await vs.runCommand('MCP: Browse Resources...');
       const shown = await poll('VS Code’s resource picker to show the gateway’s resources', 60_000, async () => {

@@ -8,14 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import { EVERYTHING, killMarked, pidsWith, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { clickNotificationButton, dialog } from './support/workbench.js';
+import { withGatewayClient } from './support/gateway-client.js';
 
 async function quickPickLabels(page: Page): Promise<string[]> {
   return page
@@ -119,17 +118,7 @@ test(
     });
 
     await step('the gateway offers chat none of their tools a second time', async () => {
-      const dir = join(home, 'gateway');
-      const file = readdirSync(dir).find((f) => /^\d+\.json$/.test(f))!;
-      const { url, token } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { url: string; token: string };
-      const client = new Client({ name: 'shared-e2e-check', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      });
-      await client.connect(transport);
-      const names = (await client.listTools()).tools.map((x) => x.name);
-      await transport.terminateSession();
-      await client.close();
+      const names = await withGatewayClient(home, async (c) => (await c.listTools()).tools.map((x) => x.name));
       assert.deepEqual(
         names.filter((n) => /^(alpha|beta)__/.test(n)),
         [],
