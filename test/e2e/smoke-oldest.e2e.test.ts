@@ -12,9 +12,6 @@ import { EVERYTHING, killMarked, pidsWith, poll, startVSCode, stepRunner } from 
 import { connectAgent, readLocks } from '../integration/ide/agent.js';
 import { answerInput, pickRow, previewText, quickInput, runCommandThenPick, WAIT } from './support/quick-input.js';
 
-/** The release this file runs: scripts/code-server.mjs's CODE_SERVER_OLDEST. */
-const OLDEST = '4.100.3';
-
 test(
   'VS Code 1.100 smoke: activation, approval, tree, a palette call, the IDE server',
   { timeout: 900_000 },
@@ -31,7 +28,8 @@ test(
       JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', mark] } } }),
     );
     const vs = await startVSCode({
-      codeServer: OLDEST,
+      // scripts/code-server.mjs's CODE_SERVER_OLDEST, written out: scripts/e2e.mjs installs the releases it finds here.
+      codeServer: '4.100.3',
       workspace: folder,
       name: 'smoke-oldest',
       env: { CLAUDE_CONFIG_DIR: claudeDir },
