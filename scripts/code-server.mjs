@@ -2,10 +2,10 @@
 // tests and `npm start` run in. @vscode/test-electron / test-web download VS Code from the
 // internet; code-server comes from the npm registry, which is all we can reach.
 //
-// The default, 4.100.3 (VS Code 1.100.3), goes into .cache/code-server and runs on this machine's
-// Node 20. Other versions go side by side into .cache/code-server-<version>; those after 4.100
-// (VS Code 1.101+, which has the MCP server definition provider API) need Node 22, which
-// scripts/lib/node22.mjs installs from npm into .cache/node22 (shared with the conformance suite).
+// The default is the current release, 4.139.1 (VS Code 1.139.1), in .cache/code-server-4.139.1; it
+// runs on Node 24. The lowest supported one, 4.100.3 (VS Code 1.100.3, `engines.vscode`), keeps its
+// old place .cache/code-server and runs on this machine's Node 20. Releases after 4.100 need Node
+// 22 and from 4.133 on Node 24; scripts/lib/node22.mjs installs those from npm into .cache/node<N>.
 //
 // The steps are the ones DESIGN.md ("Test environment facts") found to work on Debian. The npm
 // package ships without VS Code's own node_modules, so we install them, rebuild the native modules
@@ -21,23 +21,35 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync, chmodSync, lstatSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode22, node22Bin, node22Env } from './lib/node22.mjs';
+import { ensureNpmNode, npmNode, npmNodeEnv } from './lib/node22.mjs';
 
-export const CODE_SERVER_VERSION = '4.100.3';
-/** The first release we run whose VS Code (1.103.2) has `vscode.lm.registerMcpServerDefinitionProvider`. */
+/** The release the e2e suite runs by default: the current VS Code. */
+export const CODE_SERVER_VERSION = '4.139.1';
+/** The lowest supported release (VS Code 1.100, `engines.vscode`): the e2e smoke set runs on it. */
+export const CODE_SERVER_OLDEST = '4.100.3';
+/** The first release we ran whose VS Code (1.103.2) has `vscode.lm.registerMcpServerDefinitionProvider`. */
 export const CODE_SERVER_WITH_MCP_API = '4.103.2';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** True for releases that need Node 22 (VS Code 1.101 and later). */
-export function needsNode22(version) {
+/** The Node major a release needs beyond this machine's: 24 from 4.133, 22 after 4.100, else undefined. */
+export function nodeMajorFor(version) {
   const [major = 0, minor = 0] = version.split('.').map((p) => Number.parseInt(p, 10));
-  return major > 4 || (major === 4 && minor > 100);
+  if (major > 4 || (major === 4 && minor >= 133)) return 24;
+  if (major === 4 && minor > 100) return 22;
+  return undefined;
+}
+
+/** True for releases that need a Node from npm (VS Code 1.101 and later). */
+export function needsNode22(version) {
+  return nodeMajorFor(version) !== undefined;
 }
 
 /** Where a version lives and which Node runs it. */
 export function codeServerPaths(version = CODE_SERVER_VERSION) {
   if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`not a code-server version: ${version}`);
-  const installDir = join(repo, '.cache', version === CODE_SERVER_VERSION ? 'code-server' : `code-server-${version}`);
+  // 4.100.3 keeps the folder it always had, so worktrees on older scripts share the same install.
+  const installDir = join(repo, '.cache', version === CODE_SERVER_OLDEST ? 'code-server' : `code-server-${version}`);
+  const nodeMajor = nodeMajorFor(version);
   const pkgDir = join(installDir, 'node_modules', 'code-server');
   return {
     version,
@@ -46,7 +58,7 @@ export function codeServerPaths(version = CODE_SERVER_VERSION) {
     pkgDir,
     entryPath: join(pkgDir, 'out', 'node', 'entry.js'),
     vscodeDir: join(pkgDir, 'lib', 'vscode'),
-    node: needsNode22(version) ? node22Bin : process.execPath,
+    node: nodeMajor ? npmNode(nodeMajor).bin : process.execPath,
   };
 }
 
@@ -112,10 +124,11 @@ function checkPrerequisites() {
 function install(version) {
   checkPrerequisites();
   const { installDir, marker, entryPath, vscodeDir } = codeServerPaths(version);
-  // Native modules must be built for the Node that runs code-server: for Node 22 every npm step
-  // runs under it with its headers (node22Env), so nothing is downloaded from nodejs.org.
-  baseEnv = needsNode22(version) ? node22Env(process.env) : process.env;
-  if (needsNode22(version)) ensureNode22(log);
+  // Native modules must be built for the Node that runs code-server: for Node 22/24 every npm step
+  // runs under it with its headers (npmNodeEnv), so nothing is downloaded from nodejs.org.
+  const nodeMajor = nodeMajorFor(version);
+  baseEnv = nodeMajor ? npmNodeEnv(nodeMajor, process.env) : process.env;
+  if (nodeMajor) ensureNpmNode(nodeMajor, log);
   log(`installing code-server ${version} into ${installDir}`);
   // A partial install (no marker) is unreliable: start over from an empty folder.
   rmSync(installDir, { recursive: true, force: true });

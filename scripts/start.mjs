@@ -1,4 +1,4 @@
-// `npm start`: serves browser VS Code (code-server 4.100.3) on 127.0.0.1 with this repository's
+// `npm start`: serves browser VS Code (code-server 4.139.1, scripts/code-server.mjs's default) on 127.0.0.1 with this repository's
 // extension loaded live, on the demo/ workspace, and prints the URL to open.
 //
 // Live development: the extensions folder holds a symlink to the repo (no .vsix), and esbuild
@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processTree, signalTree } from './lib/kill-tree.cjs';
+import { codeServerPaths } from './code-server.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -48,7 +49,7 @@ function mustRun(label, cmd, cmdArgs) {
 
 mustRun('build', 'npm', ['run', 'build']);
 mustRun('code-server', process.execPath, [join(repo, 'scripts', 'code-server.mjs')]);
-const entry = join(repo, '.cache', 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const { entryPath: entry, node: codeServerNode } = codeServerPaths();
 
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const state = join(repo, '.cache', 'start');
@@ -108,7 +109,7 @@ if (watch) {
 }
 
 const server = spawn(
-  process.execPath,
+  codeServerNode,
   [
     entry,
     '--auth',

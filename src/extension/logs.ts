@@ -13,6 +13,7 @@ const HELD_LOG: Record<HeldReason, string> = {
   'not-approved': 'waiting for your approval of this workspace server',
   'user-disabled': 'disabled in this workspace',
   manual: 'mcpHost.autoStart is off; start it from the tree or the palette',
+  editor: 'VS Code runs it itself (mcpHost.sharedServers is "vscode")',
 };
 
 /**

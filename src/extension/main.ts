@@ -36,6 +36,7 @@ import { editorSampling, settingsConsentStore } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
 import { startGatewayIntegration } from './gateway/index.js';
+import { SharedServers } from './vscode-mcp/shared-servers.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
 
@@ -160,6 +161,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets, context.workspaceState);
+  const shared = new SharedServers(context.workspaceState, logger);
   const controller = new ConfigController({
     // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
     host: dev.host,
@@ -179,7 +181,10 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
     disabled: workspaceDisabledServers(context.workspaceState, logger),
+    leftToEditor: (def) => shared.leftToEditor(def),
   });
+  shared.attach(controller);
+  context.subscriptions.push(shared);
 
   createdLater.controller = controller;
   // A new gateway URL (turned off and on) changes which entries are our own.

@@ -1,5 +1,5 @@
 // The gateway registered with VS Code's own MCP support, in a VS Code that has the provider API:
-// code-server 4.103.2 (VS Code 1.103.2, on Node 22), installed side by side with the default one.
+// the default code-server (4.139.1, VS Code 1.139.1 on Node 24); the API first shipped in 1.101.
 // VS Code lists our definition under "MCP: List Servers", starts it from there, connects to the
 // gateway with the bearer token the definition carries and lists the tools of the servers that are
 // connected in our tree, and its resource picker shows their resources. After the gateway restarts
@@ -10,9 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Page } from 'playwright-core';
 import { artifactsDir, EVERYTHING, killMarked, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
+import { searchUserSettings } from './support/workbench.js';
+import { withGatewayClient } from './support/gateway-client.js';
 
 /** Label and description (VS Code's connection state) of each row of the open quick pick. */
 async function quickPickRows(page: Page): Promise<{ label: string; description: string }[]> {
@@ -47,7 +48,7 @@ function count(text: string, pattern: RegExp): number {
 }
 
 test(
-  'VS Code 1.103 sees the gateway through the MCP server definition provider and connects with its token',
+  'current VS Code sees the gateway through the MCP server definition provider and connects with its token',
   { timeout: 900_000 },
   async (t) => {
     const mark = `mcp-host-chat-e2e-${randomBytes(4).toString('hex')}`;
@@ -55,7 +56,6 @@ test(
     t.after(() => rmSync(home, { recursive: true, force: true }));
     const servers = { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', mark] } };
     const vs = await startVSCode({
-      codeServer: '4.103.2',
       workspace: 'gateway',
       name: 'chat-registration',
       env: { MCP_HOST_HOME: home },
@@ -110,17 +110,9 @@ test(
 
     await step('"MCP: Browse Resources..." lists the resources VS Code read through the gateway', async () => {
       // What the gateway offers, asked as any agent would (the discovery file has the URL and token).
-      const dir = join(home, 'gateway');
-      const file = readdirSync(dir).find((f) => /^\d+\.json$/.test(f))!;
-      const { url, token } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { url: string; token: string };
-      const client = new Client({ name: 'chat-e2e-check', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { Authorization: `Bearer ${token}` } },
-      });
-      await client.connect(transport);
-      const names = (await client.listResources()).resources.map((r) => r.title ?? r.name);
-      await transport.terminateSession();
-      await client.close();
+      const names = await withGatewayClient(home, async (c) =>
+        (await c.listResources()).resources.map((r) => r.title ?? r.name),
+      );
       assert.ok(names.length > 0);
       await vs.runCommand('MCP: Browse Resources...');
       const shown = await poll('VS Code’s resource picker to show the gateway’s resources', 60_000, async () => {
@@ -145,19 +137,7 @@ test(
         assert.ok(old, 'the discovery file of the running gateway');
         // Through the Settings editor, as a user would (code-server does not pick up edits of settings.json on disk reliably).
         const page = vs.page;
-        await vs.runCommand('Preferences: Open User Settings');
-        await page
-          .locator('.settings-editor .suggest-input-container .monaco-editor')
-          .first()
-          .waitFor({ state: 'visible' });
-        await poll('the settings search box to take focus', 30_000, async () =>
-          (await page.evaluate(
-            () => document.activeElement?.closest('.settings-editor .suggest-input-container') !== null,
-          ))
-            ? true
-            : undefined,
-        );
-        await page.keyboard.type('mcpHost.gateway.enabled');
+        await searchUserSettings(page, 'mcpHost.gateway.enabled', 30_000);
         const box = page
           .locator('.settings-editor .setting-item-bool')
           .filter({ hasText: 'Gateway: Enabled' })
@@ -179,7 +159,7 @@ test(
           await page.keyboard.press('Escape');
           return rows.length > 0 && !rows.some((r) => r.label === 'MCP Host') ? true : undefined;
         });
-        await vs.runCommand('Preferences: Open User Settings');
+        await searchUserSettings(page, 'mcpHost.gateway.enabled', 30_000);
         await box.waitFor({ state: 'visible' });
         await box.click();
         const fresh = await poll('the restarted gateway’s discovery file', 60_000, async () => discovery());

@@ -18,7 +18,13 @@ test(
     const vs = await startVSCode({
       workspace: 'dev',
       name: 'dev-mode',
-      settings: { 'mcpHost.dev.restartDelay': 300, 'mcpHost.trace.servers': ['calc'] },
+      settings: {
+        'mcpHost.dev.restartDelay': 300,
+        'mcpHost.trace.servers': ['calc'],
+        // VS Code 1.139 starts a `dev` server of .vscode/mcp.json itself at once (its own dev mode),
+        // which would double the processes this test counts; here it is MCP Host's dev mode under test.
+        'chat.mcp.access': 'none',
+      },
       env: {
         MCP_HOST_E2E_NODE: process.execPath,
         MCP_HOST_E2E_SDK: join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server'),

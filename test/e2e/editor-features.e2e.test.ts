@@ -83,7 +83,15 @@ test(
       });
       await vs.page.keyboard.type(answer);
       // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
-      assert.equal(JSON.parse(await vs.activeEditorText()).content.text, reply);
+      // Monaco may not have rendered the last keystrokes yet: wait until the rendered text parses.
+      const written = await poll('the typed reply in the editor', 30_000, async () => {
+        try {
+          return JSON.parse(await vs.activeEditorText()) as { content: { text: string } };
+        } catch {
+          return undefined;
+        }
+      });
+      assert.equal(written.content.text, reply);
       await chooseLens(vs, 'Send');
     };
 

@@ -3,10 +3,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { packagedVsix, poll, repoRoot, startVSCode } from './harness.js';
+import { extensionHostErrors, packagedVsix, poll, repoRoot, startVSCode } from './harness.js';
+
+test('the extension host log check picks our errors and only those', (t) => {
+  const userData = mkdtempSync(join(tmpdir(), 'exthost-log-'));
+  t.after(() => rmSync(userData, { recursive: true, force: true }));
+  const dir = join(userData, 'logs', '20261201T100000', 'exthost1');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'remoteexthost.log'),
+    [
+      "2026-12-01 10:00:02.001 [error] No tree item with id '1/group/project' found.",
+      '2026-12-01 10:00:02.002 [error] Activating extension vscode.git failed: no git',
+      '2026-12-01 10:00:02.003 [info] ExtensionService#_doActivateExtension mcp-host.mcp-host',
+      '2026-12-01 10:00:02.004 [error] [mcp-host.mcp-host] command mcpHost.callTool failed',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    extensionHostErrors(userData).map((l) => l.slice(24)),
+    [
+      "[error] No tree item with id '1/group/project' found.",
+      '[error] [mcp-host.mcp-host] command mcpHost.callTool failed',
+    ],
+  );
+});
 
 test('helpers drive the palette, editors, quick picks, the status bar and dialogs', { timeout: 600_000 }, async (t) => {
   const vs = await startVSCode({ workspace: 'empty', name: 'harness-helpers' });

@@ -1,4 +1,4 @@
-// The end-to-end harness: real VS Code (code-server 4.100.3, or another version side by side) with the packaged extension
+// The end-to-end harness: real VS Code (code-server 4.139.1 by default, or another version side by side) with the packaged extension
 // installed, driven through headless Debian Chromium by playwright-core.
 //
 //   const vs = await startVSCode({ workspace: 'empty' });
@@ -77,13 +77,18 @@ export interface StartOptions {
   /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
   vsix?: string;
   /**
-   * The code-server release to run (default: the pinned 4.100.3, VS Code 1.100). E.g. '4.103.2'
-   * for VS Code 1.103, which has the MCP server definition provider API; installed side by side
-   * into .cache/code-server-<version> (scripts/e2e.mjs installs the versions its files name here).
+   * The code-server release to run (default: scripts/code-server.mjs's CODE_SERVER_VERSION, the
+   * current VS Code). E.g. '4.100.3' for VS Code 1.100, the lowest supported release (the smoke
+   * set); installed side by side into .cache/ (scripts/e2e.mjs installs the versions its files name here).
    */
   codeServer?: string;
   /** How long to wait for code-server and the workbench (default 120 s: a loaded 2-core machine is slow). */
   startTimeoutMs?: number;
+  /**
+   * Extension host log errors from our extension that this test provokes on purpose; dispose()
+   * fails the test on any other (see {@link extensionHostErrors}).
+   */
+  allowExtensionHostErrors?: RegExp[];
 }
 
 /** A running VS Code with our extension, and the helpers to drive it. */
@@ -165,9 +170,13 @@ export interface VSCode {
   inlineAction(row: string | RegExp, title: string): Promise<void>;
   /** Reloads the window (Developer: Reload Window) and waits for the workbench again. */
   reload(): Promise<void>;
+  /** Error lines of the extension host log that come from our extension (see {@link extensionHostErrors}). */
+  extensionHostErrors(): string[];
   /**
    * Saves `<name>-last.png` and `<name>-code-server.log` to the artifacts folder, stops the browser
-   * and code-server's whole process tree, and removes the temp folders. Idempotent.
+   * and code-server's whole process tree, and removes the temp folders. Idempotent. Rejects (so the
+   * test fails) when the extension host log has an error from our extension that the test did not
+   * allow (StartOptions.allowExtensionHostErrors); the log is saved as `<name>-exthost.log`.
    */
   dispose(): Promise<void>;
 }
@@ -181,6 +190,16 @@ const DEFAULT_SETTINGS: Record<string, unknown> = {
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
+  // VS Code 1.139 wraps Markdown and pins headings over the text (sticky scroll): both split or
+  // hide the rendered lines editorText() reads. Its chat view in the secondary side bar only
+  // takes room from the editor.
+  'editor.wordWrap': 'off',
+  '[markdown]': { 'editor.wordWrap': 'off' },
+  'editor.stickyScroll.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The behaviour before the one-copy offer, so that offer stays out of tests about other things;
+  // tests of the offer set 'ask' (shared-servers.e2e.test.ts).
+  'mcpHost.sharedServers': 'both',
 };
 
 // Flags from DESIGN.md; --disable-dev-shm-usage keeps Chromium alive in small containers.
@@ -193,6 +212,32 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-dev-shm-usage',
 ];
+
+const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { name: string; publisher: string };
+/** Lines VS Code logs about our extension: its id, our view and command ids, or a tree item of ours. */
+const OURS = new RegExp(
+  `${pkg.publisher}\\.${pkg.name}|\\bmcpHost\\.|No tree item with id '1/(group|server|problem)/`,
+  'i',
+);
+
+/**
+ * Error lines of the extension host logs under `userDataDir` that come from our extension (VS Code
+ * writes `exthost.log` per extension host; code-server's is the remote one).
+ */
+export function extensionHostErrors(userDataDir: string): string[] {
+  const lines: string[] = [];
+  for (const p of filesUnder(join(userDataDir, 'logs'))) {
+    if (!/(^|[\\/])(remote)?exthost\.log$/.test(p)) continue;
+    let text: string;
+    try {
+      text = readFileSync(p, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) if (/\[error\]/.test(line) && OURS.test(line)) lines.push(line);
+  }
+  return lines;
+}
 
 /** Sessions not yet disposed, for the interrupt hooks. */
 const live = new Set<{ pid: number; root: string }>();
@@ -331,6 +376,19 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   const dispose = async (): Promise<void> => {
     if (disposed) return;
     disposed = true;
+    // Read before the folders go; the check fails the test only after everything is cleaned up.
+    const allowed = options.allowExtensionHostErrors ?? [];
+    const errors = extensionHostErrors(userDataDir).filter((l) => !allowed.some((re) => re.test(l)));
+    if (errors.length > 0) {
+      for (const p of filesUnder(join(userDataDir, 'logs')))
+        if (/exthost\.log$/.test(p)) {
+          try {
+            cpSync(p, join(artifactsDir, `${name}-${basename(p)}`));
+          } catch {
+            // artifacts are best effort
+          }
+        }
+    }
     if (browser) {
       // The last screen is what a failing test's reader wants to see first.
       const pages = browser.contexts().flatMap((c) => c.pages());
@@ -354,6 +412,8 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       // artifacts are best effort
     }
     rmSync(root, { recursive: true, force: true });
+    if (errors.length > 0)
+      throw new Error(`the extension host log has ${errors.length} error(s) from our extension:\n${errors.join('\n')}`);
   };
 
   try {
@@ -486,11 +546,12 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
         await page.waitForLoadState('load', { timeout: startTimeoutMs });
         await waitForWorkbench(page, startTimeoutMs);
       },
+      extensionHostErrors: () => extensionHostErrors(userDataDir),
       dispose,
     };
     return vs;
   } catch (err) {
-    await dispose();
+    await dispose().catch(() => undefined);
     throw err;
   }
 }

@@ -33,6 +33,8 @@ export interface AdmitContext {
   home?: string;
   /** MCP Host's own state folders, hidden from sandboxed servers. */
   privateDirs?: readonly string[];
+  /** True for a server the editor runs itself and the user chose to leave to it (mcpHost.sharedServers). */
+  leftToEditor?: (def: ServerDefinition) => boolean;
 }
 
 const RUN: Admission = { run: true };
@@ -73,6 +75,12 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
       return held(
         'untrusted',
         'This workspace is not trusted, so servers defined in its files (.mcp.json, .vscode/mcp.json) do not start. Trust the workspace to run them.',
+      );
+    }
+    if (ctx.leftToEditor?.(def)) {
+      return held(
+        'editor',
+        'VS Code runs this server itself (mcpHost.sharedServers is "vscode"), so MCP Host does not start a second copy.',
       );
     }
     if (ctx.approvals) {

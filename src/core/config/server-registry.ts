@@ -46,6 +46,8 @@ export interface ServerRegistryOptions {
   autoStart?(): boolean;
   /** URLs of the host's own gateways, which admission never lets an entry connect to. */
   ownGateways?(): readonly string[] | Promise<readonly string[]>;
+  /** True for a server the editor runs itself and the user left to it (the editor's mcpHost.sharedServers). */
+  leftToEditor?: (def: ServerDefinition) => boolean;
   /** Files the last read named (managed file, other apps' configs, env files) are watched through this. */
   watchFiles?: WatchFiles;
   /** How long a burst of change events is collected before one read (default 300 ms). */
@@ -187,6 +189,7 @@ export class ServerRegistry implements Disposable {
       manualStart: this.manual,
       policy: read.policy,
       ownGateways: await this.o.ownGateways?.(),
+      leftToEditor: this.o.leftToEditor,
       // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
       folders: read.prepare.vars.folders,
       home: read.prepare.vars.userHome,

@@ -110,7 +110,7 @@ export interface ServerDefinition {
 }
 
 /** Why admission keeps a server from running. */
-export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | 'not-approved' | 'manual';
+export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | 'not-approved' | 'manual' | 'editor';
 
 /** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
 export type Admission =

@@ -26,6 +26,8 @@ export interface ControllerDeps {
   disabled: DisabledServersPort;
   /** URLs of this editor's own gateway, which admission never lets a config entry connect to. */
   ownGateways?: () => string[];
+  /** Servers the editor runs itself and the user left to it (vscode-mcp/shared-servers.ts). */
+  leftToEditor?: (def: ServerDefinition) => boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       inputs: deps.inputs,
       autoStart: () => readSettings().autoStart,
       ownGateways: deps.ownGateways,
+      leftToEditor: deps.leftToEditor,
       watchFiles: watchFiles,
     });
     this.disposables.push(

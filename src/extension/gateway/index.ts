@@ -22,6 +22,7 @@ import {
 } from '../../core/gateway/index.js';
 import { CONNECT_AGENT_COMMAND, connectAgent } from './connect-agent.js';
 import { registerGatewayProvider } from './provider.js';
+import { gatewayToolsVersion } from './tools-version.js';
 import { gatewayStatusItem } from './status-item.js';
 import { readGatewayViewSettingsLive, readSettings } from '../settings.js';
 
@@ -158,7 +159,27 @@ export function startGatewayIntegration(deps: GatewayDeps): GatewayIntegration {
     }),
     gatewayStatusItem({ endpoint, agentCount, onDidChange: changed.event }),
   ];
-  const provider = registerGatewayProvider({ endpoint, onDidChange: changed.event }, version);
+  // The definition's version follows what the gateway offers, announced at most once a second
+  // (servers connecting one by one at start-up would otherwise each make VS Code re-read it).
+  const toolsChanged = new vscode.EventEmitter<void>();
+  let toolsTimer: NodeJS.Timeout | undefined;
+  subs.push(
+    toolsChanged,
+    { dispose: () => clearTimeout(toolsTimer) },
+    host.onDidChangeServer(() => {
+      clearTimeout(toolsTimer);
+      toolsTimer = setTimeout(() => toolsChanged.fire(), 1000);
+    }),
+  );
+  const provider = registerGatewayProvider(
+    { endpoint, onDidChange: changed.event },
+    () =>
+      gatewayToolsVersion(version, host.servers(), {
+        isServerExposed: (name) => !settings().exclude.includes(name),
+        ...(deps.isToolEnabled ? { isToolEnabled: deps.isToolEnabled } : {}),
+      }),
+    toolsChanged.event,
+  );
   if (provider) {
     subs.push(provider);
     log.info('gateway: offered to VS Code’s MCP support (chat) through the server definition provider API');

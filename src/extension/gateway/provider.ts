@@ -56,14 +56,16 @@ export function hasProviderApi(): boolean {
  */
 export function registerGatewayProvider(
   state: { endpoint(): { url: string; token: string } | undefined; onDidChange: vscode.Event<void> },
-  version: string,
+  version: string | (() => string),
+  /** Fires when `version` may have changed (what the gateway offers changed). */
+  onDidChangeVersion?: vscode.Event<void>,
 ): vscode.Disposable | undefined {
   if (!hasProviderApi()) return undefined;
   const api = vscode as unknown as { lm: McpProviderApi; McpHttpServerDefinition: HttpDefinitionCtor };
   const Definition = api.McpHttpServerDefinition;
   // Defensive: an editor build that still gates the API behind a proposal throws here; activation must go on.
   try {
-    return register(api, Definition, state, version);
+    return register(api, Definition, state, typeof version === 'string' ? () => version : version, onDidChangeVersion);
   } catch {
     return undefined;
   }
@@ -75,21 +77,24 @@ function register(
   api: { lm: McpProviderApi },
   Definition: HttpDefinitionCtor,
   state: { endpoint(): Endpoint | undefined; onDidChange: vscode.Event<void> },
-  version: string,
+  version: () => string,
+  onDidChangeVersion: vscode.Event<void> | undefined,
 ): vscode.Disposable {
   const define = (ep: Endpoint): unknown =>
-    new Definition(LABEL, vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version);
+    new Definition(LABEL, vscode.Uri.parse(ep.url), { Authorization: `Bearer ${ep.token}` }, version());
   // `state.onDidChange` also fires for every agent that connects or leaves, VS Code's own client
   // among them: re-announcing then would make VS Code re-read the definitions on each of its own
   // connects. Only a new endpoint (the gateway started, stopped or restarted) is news to it.
   const changed = new vscode.EventEmitter<void>();
-  let last = key(state.endpoint());
-  const sub = state.onDidChange(() => {
-    const now = key(state.endpoint());
+  let last = `${key(state.endpoint())} ${version()}`;
+  const announce = (): void => {
+    const now = `${key(state.endpoint())} ${version()}`;
     if (now === last) return;
     last = now;
     changed.fire();
-  });
+  };
+  const sub = state.onDidChange(announce);
+  const versionSub = onDidChangeVersion?.(announce);
   const registration = api.lm.registerMcpServerDefinitionProvider(PROVIDER_ID, {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
@@ -105,7 +110,7 @@ function register(
       return ep ? define(ep) : undefined;
     },
   });
-  return vscode.Disposable.from(registration, sub, changed);
+  return vscode.Disposable.from(registration, sub, changed, ...(versionSub ? [versionSub] : []));
 }
 
 /** The label VS Code shows (MCP: List Servers) and keys the definition by. */

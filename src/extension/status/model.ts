@@ -19,7 +19,12 @@ export interface StatusView {
 /** Servers that are meant to run (disabled and stopped ones do not count against the total). */
 function counts(kind: string): boolean {
   return (
-    kind !== 'disabled' && kind !== 'stopped' && kind !== 'user-disabled' && kind !== 'manual' && kind !== 'policy'
+    kind !== 'disabled' &&
+    kind !== 'stopped' &&
+    kind !== 'user-disabled' &&
+    kind !== 'manual' &&
+    kind !== 'policy' &&
+    kind !== 'editor'
   );
 }
 

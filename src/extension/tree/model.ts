@@ -53,6 +53,7 @@ const ICONS: Record<DisplayKind, { icon: string; color?: string }> = {
   untrusted: { icon: 'shield', color: 'list.warningForeground' },
   'not-approved': { icon: 'workspace-untrusted', color: 'list.warningForeground' },
   policy: { icon: 'circle-slash', color: 'list.warningForeground' },
+  editor: { icon: 'vscode', color: 'disabledForeground' },
 };
 
 const SCOPE_LABELS: Record<Scope, string> = {
@@ -94,6 +95,7 @@ const HELD_TEXT: Record<HeldReason, string> = {
   'not-approved': 'waiting for your approval',
   'user-disabled': 'disabled in this workspace',
   manual: 'not started (autoStart is off)',
+  editor: 'run by VS Code',
 };
 
 /** Short description next to the server name: state plus counts, or a short error. */

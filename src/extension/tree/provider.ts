@@ -34,6 +34,7 @@ import {
 } from './nodes.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
+import { planRefresh, type TreeShape } from './refresh-plan.js';
 
 /** What the tree reads; the config controller and the host provide it. */
 export interface TreeSource {
@@ -49,10 +50,10 @@ export interface TreeSource {
  * changed server only; the root is refreshed only when the set of rows changes.
  */
 export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, TreeNode>();
-  private shape = '';
+  private shape: TreeShape;
   private readonly sub: { dispose(): void };
 
   private readonly filterSub?: { dispose(): void };
@@ -66,32 +67,42 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   ) {
     this.shape = this.computeShape();
     this.sub = source.onDidChange((name) => this.refresh(name));
-    this.filterSub = toolFilter?.onDidChange((c) => {
-      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools/${c.tool}`));
-      this.changed.fire(this.nodes.get(`${serverId(c.server)}/tools`));
-    });
+    this.filterSub = toolFilter?.onDidChange((c) =>
+      this.fireRows([`${serverId(c.server)}/tools/${c.tool}`, `${serverId(c.server)}/tools`]),
+    );
   }
 
-  /** Fires for one server when only it changed, for the root when rows were added or removed. */
+  /**
+   * Fires for the rows a change can affect (see planRefresh): the root only when top-level rows
+   * were added or removed, never for a row VS Code has not been given yet.
+   */
   refresh(name?: string): void {
     const shape = this.computeShape();
-    if (name === undefined || shape !== this.shape) {
-      this.shape = shape;
-      this.changed.fire(undefined);
-      return;
-    }
-    const node = this.nodes.get(serverId(name));
-    this.changed.fire(node);
+    const plan = planRefresh(this.shape, shape, name === undefined ? undefined : serverId(name));
+    this.shape = shape;
+    if (plan.kind === 'root') this.changed.fire(undefined);
+    else this.fireRows(plan.ids);
   }
 
-  /** Everything that decides which rows exist at the top levels. */
-  private computeShape(): string {
+  private fireRows(ids: string[]): void {
+    const rows = ids.map((id) => this.nodes.get(id)).filter((n): n is TreeNode => n !== undefined);
+    if (rows.length > 0) this.changed.fire(rows);
+  }
+
+  /** Everything that decides which rows exist. */
+  private computeShape(): TreeShape {
     const servers = this.source.servers();
-    return JSON.stringify([
-      scopesInUse(servers).length > 1,
-      servers.map((s) => [s.definition.source.scope, s.name]),
-      visibleProblems(this.source.problems()).map(problemId),
-    ]);
+    const problems = visibleProblems(this.source.problems()).map(problemId);
+    const scopes = scopesInUse(servers);
+    const grouped = scopes.length > 1;
+    const groups: Record<string, string[]> = {};
+    if (grouped)
+      for (const scope of scopes)
+        groups[`group/${scope}`] = servers
+          .filter((s) => s.definition.source.scope === scope)
+          .map((s) => serverId(s.name));
+    const ids = servers.map((s) => serverId(s.name));
+    return { top: [...(grouped ? Object.keys(groups) : ids), ...problems], groups, servers: ids, problems };
   }
 
   private node<T extends TreeNode>(id: string, make: () => T): T {

@@ -30,7 +30,7 @@ export function packagedVsix(): string {
   return vsix;
 }
 
-/** A code-server install: its entry.js and the Node that runs it (Node 22 after 4.100). */
+/** A code-server install: its entry.js and the Node that runs it (Node 22 after 4.100, Node 24 from 4.133). */
 export interface CodeServerInstall {
   version: string;
   entry: string;
@@ -40,7 +40,7 @@ export interface CodeServerInstall {
 const installs = new Map<string, CodeServerInstall>();
 
 /**
- * code-server `version` (default: scripts/code-server.mjs's pinned 4.100.3), installing it into
+ * code-server `version` (default: scripts/code-server.mjs's CODE_SERVER_VERSION, 4.139.1), installing it into
  * .cache/ first if needed (`npm run test:e2e` has done that before the tests start).
  */
 export function codeServer(version?: string): CodeServerInstall {

@@ -159,9 +159,12 @@ export async function runCommand(page: Page, title: string, timeoutMs: number): 
   }
   // Done when the palette is gone: either the widget closed, or the command opened its own quick
   // pick / input box in the same widget (then the palette's ">title" text is no longer there).
+  // A command that reloads the window takes the widget away mid-check (1.139 reloads late enough to
+  // be caught looking): an input that is gone counts as closed instead of waiting for a new one.
   await poll(`the palette to close after "${title}"`, timeoutMs, async () => {
     if (!(await widget.isVisible())) return true;
-    return (await input.inputValue()) !== `>${title}` ? true : undefined;
+    const value = await input.inputValue({ timeout: 1000 }).catch(() => undefined);
+    return value !== `>${title}` ? true : undefined;
   });
 }
 
@@ -352,4 +355,40 @@ export async function clickInlineAction(row: Locator, title: string, timeoutMs: 
   const button = row.locator(`.actions .action-label[aria-label="${title.replace(/"/g, '\\"')}"]`).first();
   await button.waitFor({ state: 'visible', timeout: timeoutMs });
   await button.click();
+}
+
+/**
+ * Opens the user Settings editor and searches for `query`. VS Code 1.139 shows Settings as a modal
+ * that starts with an empty search each time it opens, where 1.100 reopened the tab with the last
+ * search: so the query is typed on every open, replacing whatever the box holds.
+ */
+export async function searchUserSettings(page: Page, query: string, timeoutMs: number): Promise<void> {
+  await runCommand(page, 'Preferences: Open User Settings', timeoutMs);
+  await page.locator('.settings-editor .suggest-input-container .monaco-editor').first().waitFor({ state: 'visible' });
+  await poll('the settings search box to take focus', timeoutMs, async () =>
+    (await page.evaluate(() => document.activeElement?.closest('.settings-editor .suggest-input-container') !== null))
+      ? true
+      : undefined,
+  );
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(query);
+}
+
+/** Clicks the button labelled exactly `label` on the notification toast whose message matches `message`. */
+export async function clickNotificationButton(
+  page: Page,
+  message: RegExp,
+  label: string,
+  timeoutMs: number,
+): Promise<void> {
+  const toast = page
+    .locator('.notifications-toasts .notification-toast')
+    .filter({ has: page.locator('.notification-list-item-message', { hasText: message }) })
+    .first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  const button = toast
+    .locator('.monaco-button')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) })
+    .first();
+  await button.click({ timeout: timeoutMs });
 }
