@@ -193,6 +193,15 @@ export class HostOAuthProvider implements OAuthClientProvider {
       if (this.mode.kind === 'background') throw await this.requireAuth('no-tokens');
       return undefined;
     }
+    if (
+      this.mode.kind === 'interactive' &&
+      this.clientMetadataUrl &&
+      client.client_id !== this.clientMetadataUrl &&
+      this.discoveryCache?.authorizationServerMetadata?.client_id_metadata_document_supported === true
+    ) {
+      // A sign-in prefers our metadata document to a registration once the server accepts it (2026-07-28).
+      return undefined;
+    }
     if (this.mode.kind === 'interactive' && 'redirect_uris' in client && Array.isArray(client.redirect_uris)) {
       // Registered for another loopback port: register again rather than fail at the authorization server.
       if (!client.redirect_uris.includes(this.redirectUrl)) return undefined;

@@ -255,3 +255,20 @@ test('dynamic registration asks for a native application (loopback redirect)', (
   });
   assert.equal(provider.clientMetadata.application_type, 'native');
 });
+
+test('a sign-in prefers the client metadata document to a stored registration once the server supports it', async () => {
+  const cimd = 'https://client.example.com/mcp-host.json';
+  const env = make({
+    oauth: { clientMetadataUrl: cimd },
+    mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async () => {} },
+  });
+  const registered = { client_id: 'dcr-client', redirect_uris: ['http://127.0.0.1:1/callback'] };
+  await env.provider.saveClientInformation(registered, { issuer: metadata.issuer });
+  await env.provider.saveDiscoveryState({ authorizationServerUrl: AS, authorizationServerMetadata: metadata });
+  assert.equal((await env.provider.clientInformation({ issuer: AS }))?.client_id, 'dcr-client', 'no CIMD support');
+  await env.provider.saveDiscoveryState({
+    authorizationServerUrl: AS,
+    authorizationServerMetadata: { ...metadata, client_id_metadata_document_supported: true },
+  });
+  assert.equal(await env.provider.clientInformation({ issuer: AS }), undefined, 'auth() then uses the document');
+});
