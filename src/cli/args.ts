@@ -61,6 +61,8 @@ export interface ParsedArgs {
   exclude: string[];
   /** `serve --allow-project-servers`: also start the folder's `.mcp.json` / `.vscode/mcp.json` servers. */
   allowProjectServers: boolean;
+  /** `--clear-list-cache`: forget the servers' lists kept from earlier runs (global). */
+  clearListCache?: boolean;
   /** `import --from APP`. */
   from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
@@ -135,7 +137,16 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
     throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
-const FLAG_OPTIONS = new Set(['--json', '--verbose', '--help', '-h', '--version', '-V', '--allow-project-servers']);
+const FLAG_OPTIONS = new Set([
+  '--json',
+  '--verbose',
+  '--help',
+  '-h',
+  '--version',
+  '-V',
+  '--allow-project-servers',
+  '--clear-list-cache',
+]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const out: ParsedArgs = {
@@ -169,6 +180,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (eq > 0) throw usageError(`option ${name} takes no value`);
       if (name === '--json') out.json = true;
       else if (name === '--verbose') out.verbose = true;
+      else if (name === '--clear-list-cache') out.clearListCache = true;
       else if (name === '--help' || name === '-h') out.help = true;
       else if (name === '--allow-project-servers') {
         out.allowProjectServers = true;
@@ -350,6 +362,7 @@ options (anywhere on the line):
   --user-settings FILE  the editor's user settings.json (mcpHost.servers; the "user" scope)
   --json             machine-readable output
   --verbose          print the servers' log messages (notifications/message) on stderr
+  --clear-list-cache forget the servers' tool, resource and prompt lists kept from earlier runs
   --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
 

@@ -20,6 +20,8 @@ import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Te
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
+import { cliListCache } from './list-cache.js';
+import type { ListCache } from '../core/connection/list-cache.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 
 export interface Io {
@@ -39,6 +41,8 @@ export interface SessionOptions {
   trace?: string;
   /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
   userSettings?: string;
+  /** `--clear-list-cache` */
+  clearListCache?: boolean;
 }
 
 export class Session {
@@ -113,10 +117,16 @@ export class Session {
       o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
     );
     session.loadOptions = options;
+    if (o.clearListCache) await session.listCache.clear();
     return session;
   }
 
   private loadOptions: LoadAndAdmitOptions | undefined;
+  private listCacheInstance: ListCache | undefined;
+
+  get listCache(): ListCache {
+    return (this.listCacheInstance ??= cliListCache(this.io.env, this.workspace, (m) => this.io.stderr(`${m}\n`)));
+  }
 
   /**
    * Reads the config again (a long-running `serve` follows edits); returns the new one.
@@ -157,6 +167,7 @@ export class Session {
       ),
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io)),
+      listCache: this.listCache,
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });

@@ -14,6 +14,8 @@ export const LIST_CACHE_KEY = 'mcpHost.listCache';
 export const LIST_CACHE_MAX_SERVERS = 64;
 /** Lists larger than this (serialised) are not kept: a restart must not read megabytes. */
 export const LIST_CACHE_MAX_ENTRY_CHARS = 512 * 1024;
+/** All lists together (the CLI's state file refuses more than 4 MB). */
+export const LIST_CACHE_MAX_TOTAL_CHARS = 2 * 1024 * 1024;
 
 export interface CachedLists {
   tools: Tool[];
@@ -47,9 +49,11 @@ export class ListCache {
     // Other definitions of the same name are stale now.
     for (const k of Object.keys(entries)) if (k.startsWith(`${def.name}#`)) delete entries[k];
     if (JSON.stringify(entry).length <= LIST_CACHE_MAX_ENTRY_CHARS) entries[keyOf(def)] = entry;
+    let total = 0;
     const keep = Object.entries(entries)
       .sort(([, a], [, b]) => b.at - a.at)
-      .slice(0, LIST_CACHE_MAX_SERVERS);
+      .slice(0, LIST_CACHE_MAX_SERVERS)
+      .filter(([, e]) => (total += JSON.stringify(e).length) <= LIST_CACHE_MAX_TOTAL_CHARS);
     await this.kv.update(LIST_CACHE_KEY, Object.fromEntries(keep));
   }
 
