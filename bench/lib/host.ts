@@ -6,6 +6,7 @@ import type { ServerConfig, ServerDefinition } from '../../src/core/config/types
 import { signatureOf, stableHash } from '../../src/core/config/signature.js';
 import { createHost, type ConnectionManager } from '../../src/core/host.js';
 import { nullLogger } from '../../src/core/ports.js';
+import type { ListCache } from '../../src/core/connection/list-cache.js';
 import { TINY_SERVER } from './rawsdk.js';
 
 export function definition(name: string, config: ServerConfig): ServerDefinition {
@@ -23,8 +24,9 @@ export function tinyServer(name: string, env: Record<string, string> = {}): Serv
   return definition(name, { type: 'stdio', command: process.execPath, args: [TINY_SERVER, `--id=${name}`], env });
 }
 
-export function quietHost(extra: { local?: number } = {}): ConnectionManager {
+export function quietHost(extra: { local?: number; listCache?: ListCache } = {}): ConnectionManager {
   return createHost({
+    ...(extra.listCache ? { listCache: extra.listCache } : {}),
     logger: nullLogger,
     blobDir: mkdtempSync(join(tmpdir(), 'mcp-bench-blobs-')),
     concurrency: { local: extra.local },
