@@ -52,7 +52,7 @@ export async function listCache(quick: boolean): Promise<Figure[]> {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   return [
-    figure('list-cache', `${n} servers: tools visible on restart (cached)`, median(warm), 'ms', {
+    figure('startup', `${n} servers: tools visible on restart (cached)`, median(warm), 'ms', {
       name: 'cold',
       value: median(cold),
     }),

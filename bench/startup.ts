@@ -8,6 +8,7 @@ import { DEFAULT_LOCAL_CONCURRENCY } from '../src/core/connection/settings.js';
 import { figure, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';
+import { listCache } from './list-cache.js';
 
 /** `firstEnv` sets s0 apart (e.g. a slow start); `othersAll` is then when every other server connected. */
 async function viaHost(
@@ -139,5 +140,7 @@ export async function startup(quick: boolean): Promise<Figure[]> {
       ),
     );
   }
+  // Time to a usable tree on restart, cached lists against cold (list-cache.ts).
+  out.push(...(await listCache(quick)));
   return out;
 }

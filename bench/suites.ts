@@ -3,7 +3,6 @@ import { calls } from './calls.js';
 import { flood } from './flood.js';
 import { footprint } from './footprint.js';
 import { ide } from './ide.js';
-import { listCache } from './list-cache.js';
 import { scale } from './scale.js';
 import { startup } from './startup.js';
 import type { Figure } from './lib/stats.js';
@@ -15,5 +14,4 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['scale', scale],
   ['ide', ide],
   ['flood', flood],
-  ['list-cache', listCache],
 ];
