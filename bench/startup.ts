@@ -9,6 +9,7 @@ import { figure, type Figure } from './lib/stats.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { quietHost, tinyServer } from './lib/host.js';
 import { memoryStore } from '../src/core/connection/era.js';
+import { listCache } from './list-cache.js';
 
 /** `firstEnv` sets s0 apart (e.g. a slow start); `othersAll` is then when every other server connected. */
 async function viaHost(
@@ -141,6 +142,8 @@ export async function startup(quick: boolean): Promise<Figure[]> {
       ),
     );
   }
+  // Time to a usable tree on restart, cached lists against cold (list-cache.ts).
+  out.push(...(await listCache(quick)));
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { ServerConfig, ServerDefinition } from '../../src/core/config/types
 import { signatureOf, stableHash } from '../../src/core/config/signature.js';
 import { createHost, type ConnectionManager } from '../../src/core/host.js';
 import { nullLogger, type KeyValueStore } from '../../src/core/ports.js';
+import type { ListCache } from '../../src/core/connection/list-cache.js';
 import { TINY_SERVER } from './rawsdk.js';
 
 export function definition(name: string, config: ServerConfig): ServerDefinition {
@@ -24,9 +25,10 @@ export function tinyServer(name: string, env: Record<string, string> = {}): Serv
 }
 
 export function quietHost(
-  extra: { local?: number; era?: 'auto' | 'legacy'; eraStore?: KeyValueStore } = {},
+  extra: { local?: number; era?: 'auto' | 'legacy'; eraStore?: KeyValueStore; listCache?: ListCache } = {},
 ): ConnectionManager {
   return createHost({
+    ...(extra.listCache ? { listCache: extra.listCache } : {}),
     logger: nullLogger,
     blobDir: mkdtempSync(join(tmpdir(), 'mcp-bench-blobs-')),
     concurrency: { local: extra.local },

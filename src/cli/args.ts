@@ -69,6 +69,8 @@ export interface ParsedArgs {
   tools?: 'all' | 'search' | 'auto';
   /** `serve --max-result-tokens N`: cut results past N tokens (0: never), like `mcpHost.gateway.maxResultTokens`. */
   maxResultTokens?: number;
+  /** `--clear-list-cache`: forget the servers' lists kept from earlier runs (global). */
+  clearListCache?: boolean;
   /** `import --from APP`. */
   from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
 }
@@ -158,6 +160,7 @@ const FLAG_OPTIONS = new Set([
   '-V',
   '--allow-project-servers',
   '--idp',
+  '--clear-list-cache',
 ]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -193,6 +196,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (name === '--json') out.json = true;
       else if (name === '--verbose') out.verbose = true;
       else if (name === '--idp') out.idp = true;
+      else if (name === '--clear-list-cache') out.clearListCache = true;
       else if (name === '--help' || name === '-h') out.help = true;
       else if (name === '--allow-project-servers') {
         out.allowProjectServers = true;
@@ -398,6 +402,7 @@ options (anywhere on the line):
   --user-settings FILE  the editor's user settings.json (mcpHost.servers; the "user" scope)
   --json             machine-readable output
   --verbose          print the servers' log messages (notifications/message) on stderr
+  --clear-list-cache forget the servers' tool, resource and prompt lists kept from earlier runs
   --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
   --help, --version
 

@@ -72,6 +72,7 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
       userSettings: parsed.userSettings,
       verbose: parsed.verbose,
       trace: parsed.trace,
+      clearListCache: parsed.clearListCache,
     });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);

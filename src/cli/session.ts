@@ -25,6 +25,8 @@ import { cliRoots, printServerLog, processTerminal, terminalElicitation } from '
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
+import { cliListCache } from './list-cache.js';
+import type { ListCache } from '../core/connection/list-cache.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 import type { Io } from './io.js';
 import { VERSION } from '../core/version.js';
@@ -39,6 +41,8 @@ export interface SessionOptions {
   trace?: string;
   /** `--user-settings`: the editor's user settings.json (default: VS Code's, per platform). */
   userSettings?: string;
+  /** `--clear-list-cache` */
+  clearListCache?: boolean;
 }
 
 export class Session {
@@ -154,8 +158,15 @@ export class Session {
       user.settings['mcpHost.enterpriseIdp'],
     );
     for (const p of session.idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    if (o.clearListCache) await session.listCache.clear();
     await session.registry.reload();
     return session;
+  }
+
+  private listCacheInstance: ListCache | undefined;
+
+  get listCache(): ListCache {
+    return (this.listCacheInstance ??= cliListCache(this.io.env, this.workspace, (m) => this.io.stderr(`${m}\n`)));
   }
 
   /** The company identity provider (enterprise-managed authorization), if one is configured. */
@@ -188,6 +199,7 @@ export class Session {
       authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
       eraStore: new FileKeyValueStore(cliConfigDir(this.io.env)),
+      listCache: this.listCache,
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
     });

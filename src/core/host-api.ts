@@ -8,6 +8,7 @@ import type { Event } from './events.js';
 import type { Clock, KeyValueStore, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
+import type { ListCache } from './connection/list-cache.js';
 import type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
 import type { FeatureOptions } from './features/types.js';
 import type { RunningTask } from './features/tasks.js';
@@ -125,6 +126,8 @@ export interface ServerSnapshot {
   resources: HostResource[];
   resourceTemplates: HostResourceTemplate[];
   prompts: HostPrompt[];
+  /** The lists are the last run's (kept across restarts), shown while the server connects. */
+  cached?: boolean;
 }
 
 export interface ServerChangeEvent {
@@ -186,6 +189,8 @@ export interface RootsPort {
 /** Everything `createHost` (src/core/host.ts) needs from its front end. */
 export interface HostOptions {
   logger: Logger;
+  /** The last lists of each server, kept between runs: shown, marked cached, while it reconnects. */
+  listCache?: ListCache;
   /** Per-server log sink (stderr lines, connection events). Defaults to `logger`. */
   serverLogger?: (server: string) => Logger;
   clock?: Clock;

@@ -28,6 +28,7 @@ export const COMMAND_IDS = [
   'mcpHost.removeServer',
   'mcpHost.importServers',
   'mcpHost.clearInputs',
+  'mcpHost.clearListCache',
   // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector).
   'mcpHost.toggleTrace',
   'mcpHost.showTrace',

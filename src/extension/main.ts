@@ -14,8 +14,10 @@ import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { clearInputsCommand, inputResolver } from './ports/inputs.js';
+import { clearListCacheCommand } from './list-cache-command.js';
+import { ListCache } from '../core/connection/list-cache.js';
 import { channelLogger } from './ports/logger.js';
-import type { Logger } from '../core/ports.js';
+import { systemClock, type Logger } from '../core/ports.js';
 import { mementoStore } from './ports/memento.js';
 import { StatusBar } from './status/bar.js';
 import { Notifier } from './status/notify.js';
@@ -93,8 +95,11 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   // "Always allow" is keyed per definition: the store looks up what a name stands for right now.
   const consent = settingsConsentStore((name) => host?.servers().find((s) => s.name === name)?.definition);
   const bridge = new GatewayBridge(elicitation, editorSampling(consent));
+  // Per workspace: the tree shows each server's last lists at once after a restart.
+  const listCache = new ListCache(mementoStore(context.workspaceState), systemClock);
   const h = createHost({
     logger,
+    listCache,
     // Dev mode reads the server's stderr for the debugger's port.
     serverLogger: (name) => tapLogger(logs.logger(name), (line) => createdLater.dev?.debug.onServerLine(name, line)),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
@@ -293,6 +298,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...ide.commands,
     ...gateway.commands,
     ...clearInputsCommand(inputs, () => controller.reload()),
+    ...clearListCacheCommand(listCache),
     ...features.commands,
     ...traceUi.commands,
     ...inspector.commands,

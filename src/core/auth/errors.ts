@@ -13,6 +13,7 @@ export type AuthErrorCode =
   | 'browser'
   | 'token'
   | 'callback-port'
+  | 'issuer-mismatch'
   | 'unsafe-url';
 
 /** A failure of the explicit sign-in flow (or of a configured value it needs). */

@@ -5,7 +5,13 @@
  * (client_credentials) server has no browser step: its stored credential is exchanged at once.
  * Sign Out revokes, then forgets.
  */
-import { auth, extractWWWAuthenticateParams, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
+import {
+  auth,
+  extractWWWAuthenticateParams,
+  discoverOAuthServerInfo,
+  IssuerMismatchError,
+  LATEST_PROTOCOL_VERSION,
+} from '@modelcontextprotocol/client';
 import type { AddClientAuthentication, OAuthClientInformationMixed } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { BrowserOpener } from '../ports.js';
@@ -16,6 +22,7 @@ import {
   credentialKind,
   usesClientCredentials,
 } from './client-credentials.js';
+import { registrationFor, registrationOfRecord } from './issuer-clients.js';
 import { revokeTokens, type RevocationOutcome } from './revoke.js';
 import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
@@ -59,7 +66,7 @@ export async function authenticate(
       ? { scope: record.pendingScope, resourceMetadataUrl: record.pendingResourceMetadataUrl }
       : await probe(def, deps);
 
-  const registeredPort = registeredLoopbackPort(record.client);
+  const registeredPort = registeredLoopbackPort(await knownRegistration(def, deps, probeKey, record, challenge));
   const session = await deps.receiver.start(
     def.config.oauth?.callbackPort !== undefined
       ? { port: def.config.oauth.callbackPort }
@@ -98,6 +105,7 @@ export async function authenticate(
       result = await auth(provider, options);
     } catch (err) {
       if (err instanceof AuthError) throw err;
+      if (err instanceof IssuerMismatchError) throw issuerMismatch(def, err);
       throw new AuthError(
         'discovery',
         `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`,
@@ -116,6 +124,7 @@ export async function authenticate(
       });
     } catch (err) {
       if (err instanceof AuthError) throw err;
+      if (err instanceof IssuerMismatchError) throw issuerMismatch(def, err);
       throw new AuthError(
         'token',
         `${def.name}: the authorization server did not accept the sign-in: ${redact(message(err), [code])}`,
@@ -174,7 +183,7 @@ export async function signOut(def: ServerDefinition, deps: ProviderContext, key:
   try {
     outcome = await revokeTokens(
       record,
-      signedInClient(def, record),
+      await signedInClient(def, record, deps, key),
       deps.fetch ?? ((u, i) => fetch(u, i)),
       machineAuthFor(def, deps),
     );
@@ -196,11 +205,33 @@ export async function signOut(def: ServerDefinition, deps: ProviderContext, key:
 }
 
 /** The client the stored tokens were issued to. */
-function signedInClient(def: ServerDefinition, record: AuthRecord): OAuthClientInformationMixed | undefined {
+async function signedInClient(
+  def: ServerDefinition,
+  record: AuthRecord,
+  deps: ProviderContext,
+  key: string,
+): Promise<OAuthClientInformationMixed | undefined> {
   const oauth = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth : undefined;
   if (oauth?.clientId)
     return { client_id: oauth.clientId, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
-  return record.client;
+  return registrationOfRecord(deps.store, key, record);
+}
+
+/**
+ * RFC 9207: the redirect named another issuer than the one this sign-in started at (or none where
+ * it promised one), the sign of a mix-up attack. The received value is the attacker's, so it is not shown.
+ */
+function issuerMismatch(def: ServerDefinition, err: IssuerMismatchError): AuthError {
+  const what =
+    err.kind === 'metadata'
+      ? `its authorization server's metadata names another issuer than the one it was fetched for (${err.expected})`
+      : err.received === undefined
+        ? `the authorization response carried no issuer, though ${err.expected} says it always sends one`
+        : `the authorization response came from another issuer than ${err.expected}`;
+  return new AuthError(
+    'issuer-mismatch',
+    `Sign-in to ${def.name} refused: ${what}. Nothing was saved; sign in again, and if this repeats, check the server's OAuth configuration.`,
+  );
 }
 
 function machineAuthFor(def: ServerDefinition, deps: ProviderContext): AddClientAuthentication | undefined {
@@ -243,6 +274,36 @@ async function probe(
     return { scope, resourceMetadataUrl: resourceMetadataUrl?.href };
   } catch {
     return {};
+  }
+}
+
+/**
+ * The registration this sign-in will use, so the redirect listens on the port it was made for: the
+ * one of the record's issuer, or, for a server new to us, the one of the issuer its metadata names
+ * (another server behind it may have registered already).
+ */
+async function knownRegistration(
+  def: ServerDefinition & { config: { url: string } },
+  deps: ProviderContext,
+  key: string,
+  record: AuthRecord,
+  challenge: { resourceMetadataUrl?: string },
+): Promise<OAuthClientInformationMixed | undefined> {
+  const own = await registrationOfRecord(deps.store, key, record);
+  if (own || (def.config as { oauth?: { clientId?: string } }).oauth?.clientId) return own;
+  try {
+    const info = await discoverOAuthServerInfo(def.config.url, {
+      resourceMetadataUrl: challenge.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined,
+      fetchFn: deps.fetch ?? ((u, i) => fetch(u, i)),
+    });
+    return await registrationFor(
+      deps.store,
+      key,
+      info.authorizationServerMetadata?.issuer ?? info.authorizationServerUrl,
+    );
+  } catch {
+    // Best effort: auth() discovers again and reports what went wrong.
+    return undefined;
   }
 }
 

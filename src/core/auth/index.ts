@@ -30,7 +30,7 @@ import { AuthRecordStore } from './store.js';
 
 export { AuthError, AuthRequiredError, isAuthRequired } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
-export { serverAuthKey } from './keys.js';
+export { issuerClientKey, serverAuthKey } from './keys.js';
 export { NeedsAuthCache, NEEDS_AUTH_TTL_MS } from './needs-auth-cache.js';
 export { HostOAuthProvider, isOAuthCapable } from './provider.js';
 export { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from './loopback-receiver.js';

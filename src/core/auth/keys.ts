@@ -19,3 +19,19 @@ export function serverAuthKey(def: Pick<ServerDefinition, 'name' | 'config'>): s
     .digest('hex');
   return `${SECRET_PREFIX}${def.name}/${digest}`;
 }
+
+export const CLIENT_PREFIX = 'mcp-host.oauth-client/';
+
+/**
+ * `mcp-host.oauth-client/<sha256(issuer)>`: one client registration per authorization server, so
+ * two servers behind one issuer share it and a server that moves to another issuer registers anew.
+ * A single trailing slash is ignored, as the SDK's issuer comparison does.
+ */
+export function issuerClientKey(issuer: string): string {
+  const normalised = issuer.endsWith('/') ? issuer.slice(0, -1) : issuer;
+  return `${CLIENT_PREFIX}${createHash('sha256').update(normalised).digest('hex')}`;
+}
+
+export function sameIssuer(a: string, b: string): boolean {
+  return a === b || (a.endsWith('/') && a.slice(0, -1) === b) || (b.endsWith('/') && b.slice(0, -1) === a);
+}

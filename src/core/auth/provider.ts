@@ -14,18 +14,30 @@ import type { EnterpriseIdp } from './enterprise/cross-app.js';
 import { randomBytes } from 'node:crypto';
 import type {
   AuthorizationServerMetadata,
-  OAuthClientInformationMixed,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
   OAuthClientMetadata,
   OAuthTokens,
   FetchLike,
 } from '@modelcontextprotocol/server';
 import { OAuthMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/core';
 import { OAuthError, OAuthErrorCode, refreshAuthorization, selectResourceURL } from '@modelcontextprotocol/client';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/client';
 import type { RemoteServerConfig, ServerDefinition } from '../config/types.js';
 import type { Clock, Logger } from '../ports.js';
 import { AuthError, AuthRequiredError, redact } from './errors.js';
-import { serverAuthKey } from './keys.js';
+import { sameIssuer, serverAuthKey } from './keys.js';
+import {
+  forgetRegistration,
+  recordIssuer,
+  registrationFor,
+  registrationOfRecord,
+  saveRegistration,
+} from './issuer-clients.js';
 import type { NeedsAuthCache } from './needs-auth-cache.js';
 import { createOAuthFetch } from './oauth-fetch.js';
 import type { AuthRecord, AuthRecordStore } from './store.js';
@@ -148,6 +160,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
     const scopes = this.def.config.oauth?.scopes;
     return {
       redirect_uris: [this.redirectUrl],
+      // A loopback redirect makes this a native application (MCP 2026-07-28, OIDC Registration).
+      application_type: 'native',
       client_name: this.ctx.clientName,
       ...(this.ctx.clientUri ? { client_uri: this.ctx.clientUri } : {}),
       grant_types: ['authorization_code', 'refresh_token'],
@@ -163,16 +177,32 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const record = await this.ctx.store.read(this.key);
     const configured = this.def.config.oauth?.clientId;
     if (configured) {
-      return { client_id: configured, ...(record.clientSecret ? { client_secret: record.clientSecret } : {}) };
+      return {
+        client_id: configured,
+        ...(record.clientSecret ? { client_secret: record.clientSecret } : {}),
+        // Configuration names the client for whichever issuer the server uses.
+        ...(ctx ? { issuer: ctx.issuer } : {}),
+      };
     }
-    const client = record.client;
+    const client = ctx
+      ? await registrationFor(this.ctx.store, this.key, ctx.issuer)
+      : await registrationOfRecord(this.ctx.store, this.key, record);
     if (!client) {
       // Registering is part of signing in; a background connection never does it on its own.
       if (this.mode.kind === 'background') throw await this.requireAuth('no-tokens');
+      return undefined;
+    }
+    if (
+      this.mode.kind === 'interactive' &&
+      this.clientMetadataUrl &&
+      client.client_id !== this.clientMetadataUrl &&
+      this.discoveryCache?.authorizationServerMetadata?.client_id_metadata_document_supported === true
+    ) {
+      // A sign-in prefers our metadata document to a registration once the server accepts it (2026-07-28).
       return undefined;
     }
     if (this.mode.kind === 'interactive' && 'redirect_uris' in client && Array.isArray(client.redirect_uris)) {
@@ -182,15 +212,26 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return client;
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(info: StoredOAuthClientInformation, ctx?: OAuthClientInformationContext): Promise<void> {
     if (this.def.config.oauth?.clientId) return; // configuration is the source of truth
-    await this.ctx.store.update(this.key, (r) => ({ ...r, client: info }));
+    const issuer = ctx?.issuer ?? info.issuer;
+    if (issuer) await saveRegistration(this.ctx.store, issuer, info);
+    else await this.ctx.store.update(this.key, (r) => ({ ...r, client: info }));
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
     if (this.mode.kind === 'interactive' && this.mode.freshSignIn) return undefined;
     const record = await this.ctx.store.read(this.key);
-    let tokens = record.tokens;
+    let tokens: StoredOAuthTokens | undefined = record.tokens;
+    if (tokens && ctx && tokens.issuer === undefined) {
+      // Tokens saved before issuer stamps: theirs is the issuer the record was discovered at.
+      const discovered = recordIssuer(record);
+      // Without a recorded discovery there is nothing to tell, and the sign-in is kept as the SDK would.
+      tokens =
+        discovered === undefined || sameIssuer(discovered, ctx.issuer)
+          ? { ...tokens, issuer: discovered ?? ctx.issuer }
+          : undefined;
+    }
     if (!tokens) {
       // Inside the quiet period a background connect does not even send the unauthenticated probe.
       if (this.mode.kind === 'background' && this.ctx.needsAuth.isFresh(this.key)) {
@@ -254,6 +295,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'all' || scope === 'tokens') this.tokensInvalidated = true;
+    if (scope === 'all' || scope === 'client') {
+      // The authorization server refused the client itself, so it is dead for every server sharing it.
+      const issuer = recordIssuer(await this.ctx.store.read(this.key));
+      if (issuer && !this.def.config.oauth?.clientId) await forgetRegistration(this.ctx.store, issuer);
+    }
     await this.ctx.store.update(this.key, (r) => {
       const out = { ...r };
       if (scope === 'all' || scope === 'tokens') {
@@ -331,7 +377,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
           client_id: this.def.config.oauth.clientId,
           ...(record.clientSecret ? { client_secret: record.clientSecret } : {}),
         }
-      : record.client;
+      : await registrationOfRecord(this.ctx.store, this.key, record);
     // Without discovery state or a client we cannot refresh here; the 401 path (SDK auth()) will.
     if (!disc?.authorizationServerUrl || !client) return tokens;
     const issuer = String(disc.authorizationServerUrl);

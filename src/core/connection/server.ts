@@ -46,6 +46,10 @@ export class Server {
   resources: HostResource[] = [];
   resourceTemplates: HostResourceTemplate[] = [];
   prompts: HostPrompt[] = [];
+  /** The lists shown are the last run's (list-cache.ts), not yet confirmed by a live connection. */
+  private cached = false;
+  /** What the server answered, unwrapped: what the list cache keeps. */
+  private raw: Awaited<ReturnType<typeof fetchLists>> | undefined;
   private conn: LiveConnection | undefined;
   /** The current attempt (connecting) or the wait before a reconnect; disposed on stop. */
   private scope: AttemptScope | undefined;
@@ -63,6 +67,18 @@ export class Server {
   ) {
     this.state = runs(def) ? { kind: 'pending', attempt: 1, maxAttempts: 1, since: ctx.clock.now() } : heldState(def);
     this.log = ctx.options.serverLogger?.(def.name) ?? prefixed(ctx.options.logger, `[${def.name}]`);
+    const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
+    if (last) {
+      this.applyLists(last);
+      this.cached = true;
+    }
+  }
+
+  private applyLists(lists: Awaited<ReturnType<typeof fetchLists>>): void {
+    this.tools = wrapTools(this.name, lists.tools, this.ctx.takenNames(this));
+    this.resources = wrapResources(this.name, lists.resources);
+    this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
+    this.prompts = wrapPrompts(this.name, lists.prompts);
   }
 
   get name(): string {
@@ -91,6 +107,7 @@ export class Server {
       resources: this.resources,
       resourceTemplates: this.resourceTemplates,
       prompts: this.prompts,
+      ...(this.cached ? { cached: true } : {}),
     };
   }
 
@@ -169,6 +186,8 @@ export class Server {
   }
 
   private clearLists(): void {
+    this.cached = false;
+    this.raw = undefined;
     this.tools = [];
     this.resources = [];
     this.resourceTemplates = [];
@@ -277,17 +296,26 @@ export class Server {
     this.watch(conn);
     this.conn = conn;
     this.ctx.features.attach(this.name, conn, this.log, (why) => this.unresponsive(conn, why));
-    this.tools = wrapTools(this.name, lists.tools, this.ctx.takenNames(this));
-    this.resources = wrapResources(this.name, lists.resources);
-    this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
-    this.prompts = wrapPrompts(this.name, lists.prompts);
+    this.cached = false;
+    this.raw = lists;
+    this.applyLists(lists);
+    this.saveLists(lists);
     this.log.info(
       `connected in ${conn.connectMs} ms (${this.tools.length} tools, ${this.resources.length} resources, ${this.prompts.length} prompts)`,
     );
     this.setState(connectedState(this.name, conn, this.ctx.clock.now()));
   }
 
+  /** Kept for the next run; a store that cannot write costs only the head start. */
+  private saveLists(lists: Awaited<ReturnType<typeof fetchLists>>): void {
+    this.ctx.options.listCache
+      ?.put(this.def, lists)
+      .catch((err: unknown) => this.log.debug(`list cache not written: ${errorMessage(err)}`));
+  }
+
   private onAttemptFailed(err: unknown, attemptNo: number): void {
+    // The last run's lists were shown only while this server might still come up.
+    if (this.cached) this.clearLists();
     if (err instanceof NeedsAuthError) {
       // No retry loop: the user authenticates, then the front end restarts the server.
       this.log.warn(err.message);
@@ -397,6 +425,7 @@ export class Server {
         else if (kind === 'resourceTemplates')
           this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplateType[]);
         else this.prompts = wrapPrompts(this.name, list as Prompt[]);
+        if (this.raw) this.saveLists((this.raw = { ...this.raw, [kind]: list }));
         this.log.debug(`${kind} list changed`);
         this.ctx.changed(this);
       },

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { HostTool } from '../../core/host-api.js';
 import { visibleToModel } from '../../core/apps/meta.js';
+import { showsLists } from '../tree/model.js';
 import { validateToolArgs } from '../../core/capabilities/index.js';
 import { summariseArgs, type CallRecord } from '../../core/calls/call-history.js';
 import { collectForm } from '../../core/calls/collect.js';
@@ -29,7 +30,8 @@ export function isDestructive(t: HostTool): boolean {
 function liveTools(ctx: CallsContext, server?: string): HostTool[] {
   const tools = ctx.host
     .servers()
-    .filter((s) => s.state.kind === 'connected' && (server === undefined || s.name === server))
+    // A connecting server's cached lists count: the call waits for the connection (and the live list).
+    .filter((s) => showsLists(s) && (server === undefined || s.name === server))
     .flatMap((s) => s.tools)
     .filter(visibleToModel);
   return ctx.toolFilter ? ctx.toolFilter.filter(tools) : tools;
@@ -51,13 +53,19 @@ async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | 
     void vscode.window.showInformationMessage(`${where}. Check the MCP Host view for each server's state.`);
     return undefined;
   }
+  const cached = new Set(
+    ctx.host
+      .servers()
+      .filter((s) => s.cached)
+      .map((s) => s.name),
+  );
   const items: ToolItem[] = tools.map((t) => {
     const markers = [t.annotations.readOnlyHint === true ? '$(eye)' : '', isDestructive(t) ? '$(warning)' : '']
       .filter(Boolean)
       .join(' ');
     return {
       label: t.name,
-      description: [t.server, markers].filter(Boolean).join(' '),
+      description: [t.server, cached.has(t.server) ? '(cached)' : '', markers].filter(Boolean).join(' '),
       detail: t.description ? t.description.split('\n')[0] : undefined,
       tool: t,
     };

@@ -99,24 +99,32 @@ const HELD_TEXT: Record<HeldReason, string> = {
 };
 
 /** Short description next to the server name: state plus counts, or a short error. */
+/** Connected, or connecting with the last run's lists (list cache): the tree shows its lists. */
+export function showsLists(s: ServerSnapshot): boolean {
+  return s.state.kind === 'connected' || (s.cached === true && s.state.kind === 'pending');
+}
+
+function listCounts(s: ServerSnapshot): string {
+  const parts = [plural(s.tools.filter(visibleToModel).length, 'tool')];
+  if (s.resources.length + s.resourceTemplates.length > 0)
+    parts.push(plural(s.resources.length + s.resourceTemplates.length, 'resource'));
+  if (s.prompts.length > 0) parts.push(plural(s.prompts.length, 'prompt'));
+  return parts.join(', ');
+}
+
 export function serverDescription(s: ServerSnapshot): string {
   const held = heldReason(s.definition);
   if (held) return HELD_TEXT[held];
   const st = s.state;
   switch (st.kind) {
-    case 'connected': {
-      const parts = [plural(s.tools.filter(visibleToModel).length, 'tool')];
-      if (s.resources.length + s.resourceTemplates.length > 0)
-        parts.push(plural(s.resources.length + s.resourceTemplates.length, 'resource'));
-      if (s.prompts.length > 0) parts.push(plural(s.prompts.length, 'prompt'));
-      return parts.join(', ');
-    }
+    case 'connected':
+      return listCounts(s);
     case 'failed':
       return `failed: ${firstLine(st.error.message, 60)}`;
     case 'needs-auth':
       return 'needs authentication';
     case 'pending':
-      return ConnectionStates.label(st);
+      return s.cached ? `${ConnectionStates.label(st)} · cached: ${listCounts(s)}` : ConnectionStates.label(st);
     case 'disabled':
       return st.reason === 'user' ? 'stopped' : 'disabled';
     default:
@@ -162,6 +170,8 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
     if (st.error.hint) lines.push('', escapeMarkdown(redact(st.error.hint)));
   } else if (st.kind === 'needs-auth') {
     lines.push('', `${escapeMarkdown(redact(st.message))} — use **Authenticate**.`);
+  } else if (showsLists(s)) {
+    lines.push('', 'The lists shown are cached from the last run; calls wait until the server is connected.');
   }
   // Admission says why it held a server back (e.g. an entry pointing at our own gateway).
   const admission = s.definition.admission;
@@ -175,7 +185,7 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
 export function serverView(s: ServerSnapshot, redact: (text: string) => string): ItemView {
   const look = ICONS[displayKind(s)];
   const hasChildren =
-    s.state.kind === 'connected' &&
+    showsLists(s) &&
     !heldReason(s.definition) &&
     s.tools.length + s.resources.length + s.resourceTemplates.length + s.prompts.length > 0;
   return {

@@ -15,6 +15,7 @@ import {
   resourceView,
   scopesInUse,
   serverView,
+  showsLists,
   templateView,
   toolView,
   visibleProblems,
@@ -135,7 +136,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         return servers.filter((s) => s.definition.source.scope === element.scope).map((s) => this.serverNode(s.name));
       case 'server': {
         const s = this.source.server(element.server);
-        if (!s || s.state.kind !== 'connected' || heldReason(s.definition)) return [];
+        if (!s || !showsLists(s) || heldReason(s.definition)) return [];
         return categoriesOf(s).map((c) => {
           const id = `${element.id}/${c.kind}`;
           return this.node(id, () => new CategoryNode(id, s.name, c.kind));

@@ -71,10 +71,12 @@ test(
     assert.equal(statSync(configDir).mode & 0o777, 0o700);
     assert.equal(statSync(secretsFile).mode & 0o777, 0o600);
     const stored = JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
-    const keys = Object.keys(stored);
-    assert.equal(keys.length, 1);
-    assert.match(keys[0]!, /^mcp-host\.oauth\/prot\/[0-9a-f]{64}$/);
-    const token = (JSON.parse(stored[keys[0]!]!) as { tokens: { access_token: string } }).tokens.access_token;
+    // The server's entry (tokens) and its authorization server's (the registration, shared by issuer).
+    const keys = Object.keys(stored).sort();
+    assert.equal(keys.length, 2);
+    assert.match(keys[0]!, /^mcp-host\.oauth-client\/[0-9a-f]{64}$/);
+    assert.match(keys[1]!, /^mcp-host\.oauth\/prot\/[0-9a-f]{64}$/);
+    const token = (JSON.parse(stored[keys[1]!]!) as { tokens: { access_token: string } }).tokens.access_token;
 
     const tools = io(env);
     assert.equal(await runCli(['tools', 'prot', '--workspace', project], tools), 0, tools.err);
@@ -85,7 +87,11 @@ test(
     const logout = io(env);
     assert.equal(await runCli(['logout', 'prot', '--workspace', project], logout), 0);
     assert.match(logout.out, /Signed out of prot/);
-    assert.deepEqual(JSON.parse(readFileSync(secretsFile, 'utf8')), {});
+    assert.deepEqual(
+      Object.keys(JSON.parse(readFileSync(secretsFile, 'utf8')) as object),
+      [keys[0]],
+      'registration kept',
+    );
 
     const usage = io(env);
     assert.equal(await runCli(['auth', '--workspace', project], usage), 2, 'SERVER is required');

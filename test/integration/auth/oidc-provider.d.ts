@@ -19,6 +19,7 @@ declare module 'oidc-provider' {
   }
   interface ClientModel {
     grantTypeAllowed(grant: string): boolean;
+    metadata(): Record<string, unknown>;
   }
   interface InteractionDetails {
     uid: string;
@@ -54,6 +55,7 @@ declare module 'oidc-provider' {
     AccessToken: { find(value: string): Promise<TokenModel | undefined> };
     RefreshToken: { find(value: string): Promise<TokenModel | undefined> };
     ClientCredentials: { find(value: string): Promise<TokenModel | undefined> };
+    Client: { find(id: string): Promise<ClientModel | undefined> };
     Grant: {
       new (init: { accountId: string; clientId: string }): GrantModel;
       find(id: string): Promise<GrantModel | undefined>;

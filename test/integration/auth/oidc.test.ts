@@ -23,6 +23,7 @@ import {
   createLoopbackReceiver,
   isAuthRequired,
   NEEDS_AUTH_TTL_MS,
+  issuerClientKey,
   serverAuthKey,
   type HostAuth,
 } from '../../../src/core/auth/index.js';
@@ -55,8 +56,11 @@ afterEach(async () => {
 });
 
 let serial = 0;
-function setup(tamper?: (redirect: URL) => void, type: 'http' | 'sse' = 'http'): Setup {
-  const secrets = new MemorySecretStore();
+function setup(
+  tamper?: (redirect: URL) => void,
+  type: 'http' | 'sse' = 'http',
+  secrets = new MemorySecretStore(),
+): Setup {
   const clock = new FakeClock(Date.now());
   const logger = new MemoryLogger();
   const browsing: Promise<unknown>[] = [];
@@ -116,6 +120,12 @@ function record(s: Setup): {
   return raw ? JSON.parse(raw) : {};
 }
 
+/** The registration kept for the fixture's issuer, shared by every server behind it. */
+function registration(s: Setup): { client_id: string; application_type?: string; issuer?: string } | undefined {
+  const raw = s.secrets.map.get(issuerClientKey(fx.issuer));
+  return raw ? (JSON.parse(raw) as { client?: { client_id: string } }).client : undefined;
+}
+
 async function signIn(s: Setup): Promise<void> {
   await s.auth.authenticate(s.def);
   await Promise.all(s.browsing);
@@ -129,7 +139,7 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const probes = fx.mcpRequests.length - before;
     assert.ok(probes >= 1, 'the first connect reaches the server');
     assert.equal(s.browser.opened.length, 0, 'a background connect never opens the browser');
-    assert.equal(record(s).client, undefined, 'and never registers a client');
+    assert.equal(registration(s), undefined, 'and never registers a client');
 
     await assert.rejects(connect(s), (err: unknown) => isAuthRequired(err));
     assert.equal(fx.mcpRequests.length - before, probes, 'inside the quiet period the server is not probed');
@@ -162,7 +172,8 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
 
     const rec = record(s);
     assert.ok(rec.tokens?.access_token && rec.tokens.refresh_token, 'tokens stored');
-    assert.ok(rec.client?.client_id, 'registration stored');
+    assert.ok(registration(s)?.client_id, 'registration stored under the issuer');
+    assert.equal(rec.client, undefined, 'not in the server entry');
     assert.equal(rec.tokens.issuer, fx.issuer, 'issuer kept with the tokens');
 
     const client = await connect(s);
@@ -222,7 +233,7 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     const before = fx.mcpRequests.length;
     await assert.rejects(connect(s), (err: unknown) => err instanceof UnauthorizedError && isAuthRequired(err));
     assert.equal(record(s).tokens, undefined, 'the dead tokens are dropped');
-    assert.ok(record(s).client, 'the registration is kept for the next sign-in');
+    assert.ok(registration(s), 'the registration is kept for the next sign-in');
     assert.ok(s.auth.needsAuthCache.isFresh(s.auth.keyFor(s.def)));
     const after = fx.mcpRequests.length;
     assert.ok(after - before <= 2, `at most one request and its retry reach the server (saw ${after - before})`);
@@ -265,12 +276,12 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     assert.equal(await whoami(await connect(s)), 'hello test-user');
   });
 
-  test('sign out removes tokens and registration', async () => {
+  test('sign out removes the server entry (tokens); the registration stays for the issuer', async () => {
     const s = setup();
     await signIn(s);
     assert.equal(await s.auth.hasSession(s.def), true);
     await s.auth.signOut(s.def);
-    assert.equal(s.secrets.map.size, 0);
+    assert.deepEqual([...s.secrets.map.keys()], [issuerClientKey(fx.issuer)]);
     await assert.rejects(connect(s), (err: unknown) => isAuthRequired(err));
   });
 
@@ -310,5 +321,68 @@ describe('OAuth against oidc-provider', { timeout: 120_000 }, () => {
     } finally {
       await host.dispose();
     }
+  });
+});
+
+describe('OAuth per 2026-07-28: issuer checks and registrations per issuer', { timeout: 120_000 }, () => {
+  test('two servers behind one authorization server share one registration, registered as a native app', async () => {
+    const secrets = new MemorySecretStore();
+    const http = setup(undefined, 'http', secrets);
+    const sse = setup(undefined, 'sse', secrets);
+    await signIn(http);
+    await signIn(sse);
+    const first = new URL(http.browser.opened[0]!).searchParams.get('client_id');
+    const second = new URL(sse.browser.opened[0]!).searchParams.get('client_id');
+    assert.ok(first);
+    assert.equal(second, first, 'the second sign-in reuses the issuer registration');
+    assert.equal(registration(http)?.issuer, fx.issuer);
+    const client = await fx.provider.Client.find(first);
+    assert.equal(client?.metadata().application_type, 'native', 'loopback redirect: application_type native');
+    assert.equal(await whoami(await connect(http)), 'hello test-user');
+    assert.equal(await whoami(await connect(sse)), 'hello test-user');
+  });
+
+  for (const [what, tamper] of [
+    ['names another issuer', (r: URL) => r.searchParams.set('iss', 'https://attacker.example')],
+    ['carries no issuer', (r: URL) => r.searchParams.delete('iss')],
+  ] as const) {
+    test(`an authorization response that ${what} is refused (RFC 9207) and nothing is saved`, async () => {
+      const meta = (await (await fetch(`${fx.issuer}/.well-known/openid-configuration`)).json()) as Record<
+        string,
+        unknown
+      >;
+      assert.equal(meta.authorization_response_iss_parameter_supported, true, 'the AS promises iss');
+      const s = setup(tamper);
+      const err = await s.auth.authenticate(s.def).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      await Promise.all(s.browsing);
+      assert.ok(err instanceof AuthError, String(err));
+      assert.equal(err.code, 'issuer-mismatch');
+      assert.match(err.message, /refused/);
+      assert.ok(!err.message.includes('attacker'), 'the received issuer is not shown');
+      assert.equal(record(s).tokens, undefined);
+      assert.equal(await s.auth.hasSession(s.def), false);
+    });
+  }
+
+  test('a record from before issuer keys (registration in the server entry, unstamped tokens) keeps its sign-in', async () => {
+    const s = setup();
+    await signIn(s);
+    // Rewrite the stored state into the shape earlier versions wrote.
+    const rec = record(s) as Record<string, unknown> & { tokens: Record<string, unknown> };
+    const { issuer: _issuer, ...client } = registration(s)!;
+    const { issuer: _t, ...tokens } = rec.tokens;
+    s.secrets.map.delete(issuerClientKey(fx.issuer));
+    s.secrets.map.set(serverAuthKey(s.def), JSON.stringify({ ...rec, tokens, client }));
+    // Expired, so the refresh needs the registration: it must be found in the old place.
+    s.clock.advance(2 * 3600_000);
+    const before = s.browser.opened.length;
+    assert.equal(await whoami(await connect(s)), 'hello test-user');
+    assert.equal(s.browser.opened.length, before, 'no new sign-in');
+    assert.equal(registration(s)?.client_id, client.client_id, 'moved to the issuer entry');
+    assert.equal(record(s).client, undefined);
+    assert.equal(record(s).tokens?.issuer, fx.issuer, 'tokens stamped with their issuer');
   });
 });

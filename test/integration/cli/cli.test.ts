@@ -406,3 +406,28 @@ describe('interruption', () => {
     assert.equal(await waitGone(pid), true, `server process ${pid} outlived the CLI`);
   });
 });
+
+describe('list cache', () => {
+  test("a run keeps each server's lists for the folder; --clear-list-cache drops them", async () => {
+    const cws = await h.workspace('list-cache', { everything: everything() });
+    const { createHash } = await import('node:crypto');
+    const folder = createHash('sha256').update(cws).digest('hex').slice(0, 32);
+    const file = join(h.dir, '.config', 'mcp-host', 'list-cache', folder, 'state.json');
+    const kept = (): Record<string, unknown> =>
+      existsSync(file)
+        ? ((JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>)['mcpHost.listCache'] ??
+          {})
+        : {};
+    assert.equal((await h.run(['tools', 'everything'], { cwd: cws })).code, 0);
+    assert.deepEqual(
+      Object.keys(kept()).map((k) => k.split('#')[0]),
+      ['everything'],
+    );
+    // With no server left to rewrite it, only the option empties it.
+    await writeFile(join(cws, '.mcp.json'), JSON.stringify({ mcpServers: {} }));
+    assert.equal((await h.run(['list'], { cwd: cws })).code, 0);
+    assert.equal(Object.keys(kept()).length, 1, 'a plain run keeps it');
+    assert.equal((await h.run(['list', '--clear-list-cache'], { cwd: cws })).code, 0);
+    assert.equal(Object.keys(kept()).length, 0);
+  });
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { AuthError, AuthRequiredError } from '../../../src/core/auth/errors.js';
-import { createHostAuth } from '../../../src/core/auth/index.js';
+import { createHostAuth, issuerClientKey } from '../../../src/core/auth/index.js';
 import { NeedsAuthCache } from '../../../src/core/auth/needs-auth-cache.js';
 import { HostOAuthProvider, REFRESH_SKEW_MS, type ProviderMode } from '../../../src/core/auth/provider.js';
 import { AuthRecordStore, type AuthRecord } from '../../../src/core/auth/store.js';
@@ -178,7 +178,7 @@ test('a refresh token that no longer works ends in needs-auth, tokens dropped, n
   assert.equal(calls, 1);
   const rec = await env.store.read(env.provider.key);
   assert.equal(rec.tokens, undefined);
-  assert.ok(rec.client, 'registration kept');
+  assert.ok((await env.store.read(issuerClientKey(AS))).client, 'registration kept (under its issuer)');
   await assert.rejects(env.provider.tokens(), AuthRequiredError);
   assert.equal(calls, 1, 'not tried again');
 });
@@ -217,4 +217,58 @@ test('a configured clientId is used with the stored secret and never replaced by
   assert.deepEqual(await env.provider.clientInformation(), { client_id: 'pre-registered', client_secret: 'shh' });
   await env.provider.saveClientInformation({ client_id: 'other' });
   assert.equal((await env.provider.clientInformation())!.client_id, 'pre-registered');
+});
+
+test('registrations are per issuer: shared by another server behind it, never offered to a new issuer', async () => {
+  const interactive: ProviderMode = {
+    kind: 'interactive',
+    redirectUrl: 'http://127.0.0.1:7777/callback',
+    openAuthorizationUrl: async () => {},
+  };
+  const env = make({ mode: interactive });
+  await env.provider.saveClientInformation(
+    { client_id: 'shared', redirect_uris: ['http://127.0.0.1:7777/callback'] },
+    { issuer: metadata.issuer },
+  );
+  assert.equal((await env.store.read(env.provider.key)).client, undefined, 'not in the server entry');
+  const other = new HostOAuthProvider(
+    { ...def(), name: 'other', config: { type: 'http', url: 'https://other.example.com/mcp' } } as never,
+    { store: env.store, needsAuth: env.needsAuth, clock: env.clock, logger: nullLogger, clientName: 'test' },
+    interactive,
+  );
+  assert.equal((await other.clientInformation({ issuer: AS }))?.client_id, 'shared', 'trailing slash ignored');
+  assert.equal(await other.clientInformation({ issuer: 'https://elsewhere.example.com' }), undefined);
+
+  // A legacy record (registration and tokens inside the server entry) whose server moved issuer.
+  await env.store.update(env.provider.key, () => storedSession(env.clock.now() + 3600_000));
+  const moved = { issuer: 'https://elsewhere.example.com' };
+  assert.equal(await env.provider.clientInformation(moved), undefined, 'old registration not offered');
+  const { issuer: _drop, ...unstamped } = storedSession(0).tokens!;
+  await env.store.update(env.provider.key, (r) => ({ ...r, tokens: unstamped }));
+  assert.equal(await env.provider.tokens(moved), undefined, 'old tokens not offered');
+  assert.equal((await env.provider.tokens({ issuer: AS }))?.issuer, metadata.issuer, 'stamped where they belong');
+});
+
+test('dynamic registration asks for a native application (loopback redirect)', () => {
+  const { provider } = make({
+    mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async () => {} },
+  });
+  assert.equal(provider.clientMetadata.application_type, 'native');
+});
+
+test('a sign-in prefers the client metadata document to a stored registration once the server supports it', async () => {
+  const cimd = 'https://client.example.com/mcp-host.json';
+  const env = make({
+    oauth: { clientMetadataUrl: cimd },
+    mode: { kind: 'interactive', redirectUrl: 'http://127.0.0.1:1/callback', openAuthorizationUrl: async () => {} },
+  });
+  const registered = { client_id: 'dcr-client', redirect_uris: ['http://127.0.0.1:1/callback'] };
+  await env.provider.saveClientInformation(registered, { issuer: metadata.issuer });
+  await env.provider.saveDiscoveryState({ authorizationServerUrl: AS, authorizationServerMetadata: metadata });
+  assert.equal((await env.provider.clientInformation({ issuer: AS }))?.client_id, 'dcr-client', 'no CIMD support');
+  await env.provider.saveDiscoveryState({
+    authorizationServerUrl: AS,
+    authorizationServerMetadata: { ...metadata, client_id_metadata_document_supported: true },
+  });
+  assert.equal(await env.provider.clientInformation({ issuer: AS }), undefined, 'auth() then uses the document');
 });

@@ -164,3 +164,18 @@ test('a server reconnected by the host says why while it connects; a plain (re)c
     'reconnecting (2/5)',
   );
 });
+
+test("a connecting server with the last run's lists shows them, marked cached, in description and tooltip", () => {
+  const pending = { kind: 'pending', attempt: 1, maxAttempts: 1, since: 0 } as const;
+  const s = snap('everything', pending, { tools: [tool('everything', 'echo')], cached: true });
+  const v = serverView(s, noRedact);
+  assert.match(v.description ?? '', /cached: 1 tool$/);
+  assert.equal(v.collapsible, 'collapsed');
+  assert.match(serverTooltip(s, noRedact), /cached from the last run/);
+  assert.deepEqual(
+    categoriesOf(s).map((c) => c.kind),
+    ['tools'],
+  );
+  // Without the mark, a connecting server shows no lists.
+  assert.equal(serverView({ ...s, cached: undefined }, noRedact).collapsible, 'none');
+});
