@@ -5,7 +5,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { needsApproval } from '../../core/config/approvals.js';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
@@ -86,8 +86,14 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
       if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
     });
   });
-  await gateway.connect(transport);
+  // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
+  // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
+  const served = serveStdio((ctx) => gateway.createServer(ctx.era), {
+    transport,
+    onerror: (err) => logger.debug(`serve: ${err.message}`),
+  });
   await closed;
+  await served.close().catch(() => undefined);
   for (const w of watchers) w.close();
   await gateway.dispose();
   return EXIT.ok;

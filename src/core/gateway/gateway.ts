@@ -20,6 +20,7 @@ import {
 } from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
+import { ParkedCalls, type AskAgent } from './input-bridge.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -33,13 +34,19 @@ export interface GatewayOptions extends ExposureFilter {
 
 interface Agent {
   server: Server;
-  transport: Transport;
   initialized: boolean;
   /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
   used: Set<string>;
+  /** A 2026-07-28 agent: stateless, questions mid-call go back as `input_required`. */
+  modern: boolean;
+  /** Lives for one HTTP exchange: change notifications reach it through `onDidChangeLists` instead. */
+  perRequest: boolean;
 }
 
-type Kind = 'tools' | 'prompts' | 'resources';
+/** The era an agent's server speaks: `legacy` (2025-11-25, sessions) or `modern` (2026-07-28). */
+export type AgentEra = 'legacy' | 'modern';
+
+export type Kind = 'tools' | 'prompts' | 'resources';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
@@ -56,6 +63,10 @@ export class Gateway {
   private catalog: Catalog;
   private prints: Record<Kind, string>;
   private disposed = false;
+  private readonly parked = new ParkedCalls();
+  private readonly listsChanged = new Emitter<Kind[]>();
+  /** Which lists changed, for agents served per request (http.ts passes it to `subscriptions/listen`). */
+  readonly onDidChangeLists: Event<Kind[]> = this.listsChanged.event;
 
   /** Fires when an agent connects or leaves. */
   readonly onDidChangeAgents: Event<void> = this.changed.event;
@@ -73,7 +84,7 @@ export class Gateway {
           // to agents that used this server themselves.
           for (const a of this.agents) {
             if (a.initialized && a.used.has(server))
-              a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
+              a.server.sendLoggingMessage({ ...params, logger }, a.server.transport?.sessionId).catch(() => undefined);
           }
         }),
       );
@@ -117,8 +128,9 @@ export class Gateway {
     const changed = (Object.keys(prints) as Kind[]).filter((k) => prints[k] !== this.prints[k]);
     this.prints = prints;
     if (changed.length === 0) return;
+    this.listsChanged.fire(changed);
     for (const a of this.agents) {
-      if (!a.initialized) continue;
+      if (!a.initialized || a.perRequest) continue;
       const send = (p: Promise<void>): void =>
         void p.catch((err: unknown) =>
           this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`),
@@ -132,7 +144,7 @@ export class Gateway {
   /** Connected agents (sessions that finished `initialize`). */
   agentCount(): number {
     let n = 0;
-    for (const a of this.agents) if (a.initialized) n++;
+    for (const a of this.agents) if (a.initialized && !a.perRequest) n++;
     return n;
   }
 
@@ -143,6 +155,14 @@ export class Gateway {
 
   /** Serves one agent over `transport` until it closes. */
   async connect(transport: Transport): Promise<void> {
+    await this.createServer('legacy').connect(transport);
+  }
+
+  /**
+   * A fresh agent server: the factory `createMcpHandler` and `serveStdio` call for each exchange
+   * (HTTP, `perRequest`) or connection (stdio). A modern one counts as an agent while it lives.
+   */
+  createServer(era: AgentEra, perRequest = false): Server {
     if (this.disposed) throw new Error('the gateway has been stopped');
     const features = this.opts.features;
     const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
@@ -156,7 +176,13 @@ export class Gateway {
       instructions:
         'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
-    const agent: Agent = { server, transport, initialized: false, used: new Set() };
+    const agent: Agent = {
+      server,
+      initialized: era === 'modern',
+      used: new Set(),
+      modern: era === 'modern',
+      perRequest,
+    };
     this.install(agent);
     const extras = features ? installFeatureHandlers(server, () => this.catalog, features) : undefined;
     server.oninitialized = () => {
@@ -168,20 +194,25 @@ export class Gateway {
     server.onclose = () => {
       extras?.dispose();
       if (!this.agents.delete(agent)) return;
-      if (agent.initialized) this.opts.logger.info('gateway: agent disconnected');
-      this.changed.fire();
+      if (agent.initialized && !perRequest) this.opts.logger.info('gateway: agent disconnected');
+      if (!perRequest) this.changed.fire();
     };
     this.agents.add(agent);
-    await server.connect(transport);
+    return server;
   }
 
-  private callOptions(agent: Agent, target: string, ctx: ServerContext): CallOptions {
+  private callOptions(
+    agent: Agent,
+    target: string,
+    ctx: ServerContext,
+    parked?: { ask: AskAgent; signal: AbortSignal },
+  ): CallOptions {
     agent.used.add(target);
     const token = ctx.mcpReq._meta?.progressToken;
     // The origin lets the bridge send a server's question back to this agent request.
     const opts: CallOptions = {
-      signal: ctx.mcpReq.signal,
-      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, ctx.mcpReq.id) } : {}),
+      signal: parked?.signal ?? ctx.mcpReq.signal,
+      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, ctx.mcpReq.id, parked?.ask) } : {}),
     };
     if (token !== undefined) {
       opts.onProgress = (p) => {
@@ -213,18 +244,36 @@ export class Gateway {
     s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
       const entry = this.catalog.tools.find((t) => t.name === req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
-      const opts = this.callOptions(agent, entry.tool.server, ctx);
-      try {
-        const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
-        return {
-          content: await toWireContents(r.content, { mapUri: this.mapUri(entry.tool.server) }),
-          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
-          ...(r.isError ? { isError: true } : {}),
-        };
-      } catch (err) {
-        // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
-        return { content: [{ type: 'text', text: errorText(err) }], isError: true };
-      }
+      const call = async (parked?: { ask: AskAgent; signal: AbortSignal }): Promise<CallToolResult> => {
+        const opts = this.callOptions(agent, entry.tool.server, ctx, parked);
+        try {
+          const r = await this.opts.host.callTool(
+            entry.tool.server,
+            entry.tool.name,
+            req.params.arguments ?? {},
+            opts,
+          );
+          return {
+            content: await toWireContents(r.content, { mapUri: this.mapUri(entry.tool.server) }),
+            ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+            ...(r.isError ? { isError: true } : {}),
+          };
+        } catch (err) {
+          // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
+          return { content: [{ type: 'text', text: errorText(err) }], isError: true };
+        }
+      };
+      if (!agent.modern) return call();
+      // The upstream call may outlive this exchange (input-bridge.ts).
+      const requestState = ctx.mcpReq.requestState<string>();
+      return (await this.parked.run(
+        {
+          signal: ctx.mcpReq.signal,
+          ...(requestState !== undefined ? { requestState } : {}),
+          ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
+        },
+        (ask, signal) => call({ ask, signal }),
+      )) as CallToolResult;
     });
     s.setRequestHandler('prompts/list', () => ({
       prompts: this.catalog.prompts.map(({ name, prompt }) => ({
@@ -295,6 +344,8 @@ export class Gateway {
     if (this.disposed) return;
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
+    this.parked.dispose();
+    this.listsChanged.dispose();
     const agents = [...this.agents];
     await Promise.all(agents.map((a) => a.server.close().catch(() => undefined)));
     this.agents.clear();

@@ -6,10 +6,15 @@
  * without the token, the shared connection limits (../connection-limits.ts): a deadline and a
  * cap on sockets that have not sent an authenticated request (the oldest evicted, so a real agent
  * always gets in), and refusals logged at a bounded rate.
+ *
+ * Both protocol eras on the one endpoint: 2025-11-25 agents get sessions (an SDK streamable
+ * transport each); 2026-07-28 agents are served statelessly by the SDK's `createMcpHandler`, a fresh
+ * gateway server per exchange, with `subscriptions/listen` fed from the gateway's list changes.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
 import type { Socket } from 'node:net';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
@@ -58,6 +63,9 @@ interface Session {
 export class GatewayHttpServer {
   private readonly sessions = new Map<string, Session>();
   private readonly changed = new Emitter<void>();
+  private readonly modern: McpHttpHandler;
+  private readonly serveModern: ReturnType<typeof toNodeHandler>;
+  private readonly unlisten: { dispose(): void };
   /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
   readonly onDidChangeLive: Event<void> = this.changed.event;
 
@@ -68,7 +76,16 @@ export class GatewayHttpServer {
     readonly port: number,
     private readonly refusals: RateLimitedLog,
     private readonly pending: PendingSockets,
-  ) {}
+  ) {
+    const onerror = (err: Error): void => opts.logger.debug(`gateway: modern request: ${err.message}`);
+    this.modern = createMcpHandler(() => opts.gateway.createServer('modern', true), { legacy: 'reject', onerror });
+    this.serveModern = toNodeHandler(this.modern, { onerror });
+    this.unlisten = opts.gateway.onDidChangeLists((kinds) => {
+      if (kinds.includes('tools')) this.modern.notify.toolsChanged();
+      if (kinds.includes('prompts')) this.modern.notify.promptsChanged();
+      if (kinds.includes('resources')) this.modern.notify.resourcesChanged();
+    });
+  }
 
   /** `http://127.0.0.1:<port>/mcp` */
   get url(): string {
@@ -142,6 +159,10 @@ export class GatewayHttpServer {
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
+    // Read once: the era is decided by the body (the `_meta` envelope), then either leg gets it parsed.
+    const body = await readJson(req);
+    if (body === undefined) return refuse(res, 400, 'the body is not JSON');
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body);
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
     const transport = new NodeStreamableHTTPServerTransport({
@@ -154,7 +175,7 @@ export class GatewayHttpServer {
       if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
     };
     await this.opts.gateway.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();
   }
@@ -175,6 +196,8 @@ export class GatewayHttpServer {
   }
 
   async dispose(): Promise<void> {
+    this.unlisten.dispose();
+    await this.modern.close().catch(() => undefined);
     this.pending.dispose();
     this.refusals.flush();
     const all = [...this.sessions.values()].map((s) => s.transport);
@@ -183,5 +206,23 @@ export class GatewayHttpServer {
     this.http.closeAllConnections();
     this.changed.dispose();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+
+/** The request body as JSON; undefined when it is not JSON or is larger than the SDK's own bound. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
   }
 }
