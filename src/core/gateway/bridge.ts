@@ -12,6 +12,7 @@
  */
 import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type {
+  ClientCapabilities,
   Server,
   CreateMessageRequest,
   CreateMessageResult,
@@ -33,6 +34,8 @@ class AgentRequest {
     readonly requestId: RequestId,
     /** A modern agent's call: questions go back as `input_required` (input-bridge.ts), not as requests. */
     readonly ask?: AskAgent,
+    /** Declared at `initialize` (2025) or on this very request's `_meta` envelope (2026-07-28). */
+    readonly capabilities?: ClientCapabilities,
   ) {}
 }
 
@@ -80,8 +83,8 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
   }
 
   /** The origin to pass (CallOptions.origin) with a host request made for `agent`'s request `requestId`. */
-  origin(agent: Server, requestId: RequestId, ask?: AskAgent): CallOrigin {
-    return new AgentRequest(agent, requestId, ask);
+  origin(agent: Server, requestId: RequestId, ask?: AskAgent, capabilities?: ClientCapabilities): CallOrigin {
+    return new AgentRequest(agent, requestId, ask, capabilities ?? agent.getClientCapabilities());
   }
 
   async elicit(
@@ -91,7 +94,7 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     related?: RelatedCalls,
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
     const target = owningRequest(related);
-    const caps = target?.agent.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+    const caps = target?.capabilities?.elicitation as { form?: object; url?: object } | undefined;
     // An empty `elicitation: {}` is form-only (the 2025-06 shape); URL mode needs an explicit `url`.
     const canAnswer =
       caps !== undefined &&
@@ -140,7 +143,7 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     related?: RelatedCalls,
   ): Promise<CreateMessageResult> {
     const target = owningRequest(related);
-    if (target?.agent.getClientCapabilities()?.sampling) {
+    if (target?.capabilities?.sampling) {
       if (target.ask) return (await target.ask(inputRequired.createMessage(params), signal)) as CreateMessageResult;
       return (await target.agent.createMessage(params, {
         relatedRequestId: target.requestId,

@@ -4,8 +4,8 @@
  * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
-import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Transport, CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Transport, CallToolResult, ClientCapabilities, ServerContext } from '@modelcontextprotocol/server';
 import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
@@ -212,7 +212,16 @@ export class Gateway {
     // The origin lets the bridge send a server's question back to this agent request.
     const opts: CallOptions = {
       signal: parked?.signal ?? ctx.mcpReq.signal,
-      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, ctx.mcpReq.id, parked?.ask) } : {}),
+      ...(this.opts.bridge
+        ? {
+            origin: this.opts.bridge.origin(
+              agent.server,
+              ctx.mcpReq.id,
+              parked?.ask,
+              this.capabilities(agent, ctx, parked !== undefined),
+            ),
+          }
+        : {}),
     };
     if (token !== undefined) {
       opts.onProgress = (p) => {
@@ -222,6 +231,15 @@ export class Gateway {
       };
     }
     return opts;
+  }
+
+  /** A modern agent declares its capabilities on each request, not once per connection. */
+  private capabilities(agent: Agent, ctx: ServerContext, parked: boolean): ClientCapabilities | undefined {
+    if (!agent.modern) return agent.server.getClientCapabilities();
+    // Only a parked tool call can hand a question back (input-bridge.ts); elsewhere the editor asks.
+    if (!parked) return {};
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   }
 
   private mapUri(server: string): (uri: string) => string {
@@ -247,12 +265,7 @@ export class Gateway {
       const call = async (parked?: { ask: AskAgent; signal: AbortSignal }): Promise<CallToolResult> => {
         const opts = this.callOptions(agent, entry.tool.server, ctx, parked);
         try {
-          const r = await this.opts.host.callTool(
-            entry.tool.server,
-            entry.tool.name,
-            req.params.arguments ?? {},
-            opts,
-          );
+          const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, req.params.arguments ?? {}, opts);
           return {
             content: await toWireContents(r.content, { mapUri: this.mapUri(entry.tool.server) }),
             ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
