@@ -8,7 +8,9 @@ import { basename, dirname } from 'node:path';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { needsApproval } from '../../core/config/approvals.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
+import { tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
@@ -88,8 +90,12 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   });
   // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
   // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
-  const served = serveStdio((ctx) => gateway.createServer(ctx.era), {
-    transport,
+  let pinned: Server | undefined;
+  const served = serveStdio((ctx) => (pinned = gateway.createServer(ctx.era)), {
+    // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
+    transport: tapListen(transport, (uris) =>
+      gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined)),
+    ),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
   await closed;

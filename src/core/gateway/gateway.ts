@@ -21,6 +21,7 @@ import {
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
+import { watchResources } from './listen-resources.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -139,6 +140,12 @@ export class Gateway {
       if (changed.includes('prompts')) send(a.server.sendPromptListChanged());
       if (changed.includes('resources')) send(a.server.sendResourceListChanged());
     }
+  }
+
+  /** Upstream subscriptions for a modern agent's `subscriptions/listen` (listen-resources.ts); none without features. */
+  watchResources(uris: string[], onUpdated: (uri: string) => void): Disposable | undefined {
+    const features = this.opts.features;
+    return features ? watchResources(this.catalog, features, uris, onUpdated, this.opts.logger) : undefined;
   }
 
   /** Connected agents (sessions that finished `initialize`). */

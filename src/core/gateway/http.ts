@@ -21,6 +21,7 @@ import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connec
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
+import { listenedResources } from './listen-resources.js';
 
 export interface GatewayHttpOptions {
   gateway: Gateway;
@@ -162,7 +163,13 @@ export class GatewayHttpServer {
     // Read once: the era is decided by the body (the `_meta` envelope), then either leg gets it parsed.
     const body = await readJson(req);
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
-    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body);
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      const listen = listenedResources(body);
+      const watch =
+        listen && this.opts.gateway.watchResources(listen.uris, (u) => this.modern.notify.resourceUpdated(u));
+      if (watch) res.once('close', () => watch.dispose());
+      return this.serveModern(req, res, body);
+    }
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
     const transport = new NodeStreamableHTTPServerTransport({

@@ -11,7 +11,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { def, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
+import { def, EVERYTHING, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 import { agent, askerDef, closeAgent, startRig, text, type Rig } from './helpers.js';
 
 /** An in-process (legacy-wire) server whose `sample` tool asks its client's model mid-call. */
@@ -74,6 +74,7 @@ before(async () => {
     askerDef('ask2'),
     samplerDef('samp1'),
     samplerDef('samp2'),
+    def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }),
   ]);
   modern = await modernAgent(rig, 'Ada', { elicitation: { form: {} }, sampling: {} }, modernAsked);
   legacy = await agent(rig, { elicitation: { form: {} }, sampling: {} });
@@ -141,6 +142,31 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
       await sub.close();
       await rig.host.start('beta');
       await waitFor(rig.host, 'beta', (s) => s.state.kind === 'connected');
+    }
+  });
+
+  test('resource updates reach the modern agent on subscriptions/listen, under its URI', async () => {
+    const uri = rig.gateway.current().resources.find((r) => r.resource.server === 'everything')?.uri;
+    assert.ok(uri);
+    const updates: string[] = [];
+    const heard = new Promise<void>((resolve) =>
+      modern.setNotificationHandler('notifications/resources/updated', (n) => {
+        updates.push(n.params.uri);
+        resolve();
+      }),
+    );
+    const sub = await modern.listen({ resourceSubscriptions: [uri] });
+    // server-everything sends updates for subscribed URIs once this tool turns them on.
+    await modern.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+    try {
+      await heard;
+      assert.ok(
+        updates.every((u) => u === uri),
+        updates.join(', '),
+      );
+    } finally {
+      await modern.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+      await sub.close();
     }
   });
 

@@ -83,6 +83,29 @@ describe('mcp-host serve, modern agent', { timeout: 120_000 }, () => {
     assert.deepEqual(seen.slice(0, 2), [1, 2]);
   });
 
+  test('resource updates on subscriptions/listen, under the agent’s URI', async () => {
+    const uri = (await client.listResources()).resources[0]!.uri;
+    const updates: string[] = [];
+    const heard = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updates.push(n.params.uri);
+        resolve();
+      }),
+    );
+    const sub = await client.listen({ resourceSubscriptions: [uri] });
+    await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+    try {
+      await heard;
+      assert.ok(
+        updates.every((u) => u === uri),
+        updates.join(', '),
+      );
+    } finally {
+      await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+      await sub.close();
+    }
+  });
+
   test('list_changed on subscriptions/listen when a server is added to .mcp.json', async () => {
     let toolsChanged: () => void = () => {};
     client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
