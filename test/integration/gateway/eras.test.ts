@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
-import { McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { def, EVERYTHING, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
@@ -27,6 +27,49 @@ function samplerDef(name: string): ServerDefinition {
           maxTokens: 10,
         });
         return { content: [{ type: 'text', text: `model ${r.model}: ${(r.content as { text: string }).text}` }] };
+      });
+      await server.connect(transport);
+    },
+  });
+}
+
+/**
+ * A server written for 2026-07-28: its tools answer `input_required` (elicitation, sampling) and
+ * read the answers from the retry. The host talks to it on the 2025 wire, where the SDK's own
+ * legacy shim turns those into real requests, so they reach the gateway's bridge like any question.
+ */
+function modernUpstreamDef(name: string): ServerDefinition {
+  return def(name, {
+    type: 'inprocess',
+    id: name,
+    start: async (transport: Transport) => {
+      const server = new McpServer({ name, version: '1.0.0' });
+      server.registerTool('ask', { description: 'Asks for a name (input_required)' }, (ctx) => {
+        const got = acceptedContent<{ name: string }>(ctx.mcpReq.inputResponses, 'name');
+        if (!got)
+          return inputRequired({
+            inputRequests: {
+              name: inputRequired.elicit({
+                mode: 'form',
+                message: 'Your name?',
+                requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+              }),
+            },
+          });
+        return { content: [{ type: 'text', text: `accept: ${got.name}` }] };
+      });
+      server.registerTool('sample', { description: 'Asks the model (input_required)' }, (ctx) => {
+        const r = ctx.mcpReq.inputResponses?.model as { model: string; content: { text: string } } | undefined;
+        if (!r)
+          return inputRequired({
+            inputRequests: {
+              model: inputRequired.createMessage({
+                messages: [{ role: 'user', content: { type: 'text', text: 'say hi' } }],
+                maxTokens: 10,
+              }),
+            },
+          });
+        return { content: [{ type: 'text', text: `model ${r.model}: ${r.content.text}` }] };
       });
       await server.connect(transport);
     },
@@ -74,6 +117,8 @@ before(async () => {
     askerDef('ask2'),
     samplerDef('samp1'),
     samplerDef('samp2'),
+    modernUpstreamDef('new1'),
+    modernUpstreamDef('new2'),
     def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }),
   ]);
   modern = await modernAgent(rig, 'Ada', { elicitation: { form: {} }, sampling: {} }, modernAsked);
@@ -202,6 +247,24 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
     assert.equal(text(ls), 'model Bob-model: hi from Bob');
     assert.deepEqual(modernAsked.sort(), ['[ask1] Your name?', 'sampling']);
     assert.deepEqual(legacyAsked.sort(), ['[ask2] Your name?', 'sampling']);
+    assert.deepEqual(rig.fallback.asked, []);
+  });
+
+  test('a modern server’s input_required reaches both eras’ agents, each only its own', async () => {
+    modernAsked.length = 0;
+    legacyAsked.length = 0;
+    const [m, l, ms, ls] = await Promise.all([
+      modern.callTool({ name: 'new1__ask', arguments: {} }),
+      legacy.callTool({ name: 'new2__ask', arguments: {} }),
+      modern.callTool({ name: 'new1__sample', arguments: {} }),
+      legacy.callTool({ name: 'new2__sample', arguments: {} }),
+    ]);
+    assert.equal(text(m), 'accept: Ada');
+    assert.equal(text(l), 'accept: Bob');
+    assert.equal(text(ms), 'model Ada-model: hi from Ada');
+    assert.equal(text(ls), 'model Bob-model: hi from Bob');
+    assert.deepEqual(modernAsked.sort(), ['[new1] Your name?', 'sampling']);
+    assert.deepEqual(legacyAsked.sort(), ['[new2] Your name?', 'sampling']);
     assert.deepEqual(rig.fallback.asked, []);
   });
 
