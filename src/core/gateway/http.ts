@@ -162,6 +162,7 @@ export class GatewayHttpServer {
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
     // Read once: the era is decided by the body (the `_meta` envelope), then either leg gets it parsed.
     const body = await readJson(req);
+    if (body === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
       const listen = listenedResources(body);
@@ -216,15 +217,17 @@ export class GatewayHttpServer {
   }
 }
 
+/** The SDK's own bound on a POST body. */
 const MAX_BODY = 4 * 1024 * 1024;
+const TOO_LARGE = Symbol('too large');
 
-/** The request body as JSON; undefined when it is not JSON or is larger than the SDK's own bound. */
+/** The request body as JSON; undefined when it is not JSON. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return undefined;
+    if (size > MAX_BODY) return TOO_LARGE;
     chunks.push(chunk as Buffer);
   }
   try {
