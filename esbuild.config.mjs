@@ -1,7 +1,7 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,9 +29,13 @@ const zodEnglishOnly = {
   },
 };
 
+const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
 /** @type {import('esbuild').BuildOptions} */
 const common = {
   bundle: true,
+  // The one version (src/core/version.ts): package.json's, written into the bundle.
+  define: { __MCP_HOST_VERSION__: JSON.stringify(version) },
   platform: 'node',
   target: 'node20',
   format: 'cjs',

@@ -23,6 +23,37 @@ const NODE_PREFIX = {
   message: 'Use the node: prefix.',
 };
 
+const CORE_PATTERNS = [
+  NODE_PREFIX,
+  {
+    group: ['**/extension/**', '**/extension'],
+    message: 'src/core must not import src/extension: core is the layer both front ends stand on.',
+  },
+  {
+    group: ['**/cli/**', '**/cli'],
+    message: 'src/core must not import src/cli: core is the layer both front ends stand on.',
+  },
+];
+
+const VSCODE_IN_CORE = {
+  name: 'vscode',
+  message: 'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.',
+};
+
+/** Edges inside core that must not exist (ARCHITECTURE.md, "Code map"); each block repeats the core rules. */
+const CORE_EDGES = [
+  {
+    files: ['src/core/config/**/*.ts'],
+    group: ['**/gateway/**', '**/gateway'],
+    message: 'src/core/config must not import src/core/gateway: admission and loading come before any gateway.',
+  },
+  {
+    files: ['src/core/connection/**/*.ts'],
+    group: ['**/apps/**', '**/apps'],
+    message: 'src/core/connection must not import src/core/apps: shared wire names live in src/core/app-ids.ts.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -55,7 +86,7 @@ export default tseslint.config(
           ],
         },
       ],
-      // State helpers live in a namespace next to their union (DESIGN.md, "Style").
+      // State helpers live in a namespace next to their union (ARCHITECTURE.md, "Invariants").
       '@typescript-eslint/no-namespace': 'off',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
@@ -97,24 +128,8 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'vscode',
-              message:
-                'src/core must not import vscode; add a port in src/core/ports.ts and implement it in src/extension.',
-            },
-          ],
-          patterns: [
-            NODE_PREFIX,
-            {
-              group: ['**/extension/**', '**/extension'],
-              message: 'src/core must not import src/extension: core is the layer both front ends stand on.',
-            },
-            {
-              group: ['**/cli/**', '**/cli'],
-              message: 'src/core must not import src/cli: core is the layer both front ends stand on.',
-            },
-          ],
+          paths: [VSCODE_IN_CORE],
+          patterns: CORE_PATTERNS,
         },
       ],
       'no-restricted-syntax': [
@@ -127,6 +142,12 @@ export default tseslint.config(
       ],
     },
   },
+  ...CORE_EDGES.map(({ files, group, message }) => ({
+    files,
+    rules: {
+      'no-restricted-imports': ['error', { paths: [VSCODE_IN_CORE], patterns: [...CORE_PATTERNS, { group, message }] }],
+    },
+  })),
   {
     // The CLI is a second front end over core; it never reaches into the editor layer.
     files: ['src/cli/**/*.ts'],

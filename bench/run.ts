@@ -51,8 +51,8 @@ async function main(): Promise<void> {
     `\nwrote ${out.path}${out.complete ? '' : ' (a partial or quick run never replaces bench/results.json)'}`,
   );
   if (out.complete) {
-    writeFileSync('README.md', withBenchTable(readFileSync('README.md', 'utf8'), results));
-    console.log('updated the benchmark table in README.md');
+    writeFileSync('bench/README.md', withBenchTable(readFileSync('bench/README.md', 'utf8'), results));
+    console.log('updated the benchmark table in bench/README.md');
   }
   // Timings are never judged here; only a benchmark that could not run fails the command.
   process.exitCode = failed ? 1 : 0;

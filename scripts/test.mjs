@@ -1,13 +1,27 @@
 // Runs Node's test runner over every *.test.ts below the given folders (Node 20's runner has no
 // glob support). Extra flags after `--` go to node --test.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// Every file runs inside a suite named after it with a timeout (--file-timeout=MS), so a test that
+// never settles fails with its file's name instead of hanging; a watchdog stops the whole run when
+// something still keeps a process alive after that (--run-timeout=MS).
+//
+// --one-process loads every file into one process (one tsx start-up and one load of the shared
+// modules instead of one per file: most of the unit tier's time was start-up). Files that need a
+// process of their own (they spawn servers, change process-wide state) run without it.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
-const dirs = sep === -1 ? argv : argv.slice(0, sep);
+const own = sep === -1 ? argv : argv.slice(0, sep);
 const extra = sep === -1 ? [] : argv.slice(sep + 1);
+
+const flag = (name) => own.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const onePass = own.includes('--one-process');
+const fileTimeout = Number(flag('file-timeout') ?? 120_000);
+const runTimeout = Number(flag('run-timeout') ?? 30 * 60_000);
+const dirs = own.filter((a) => !a.startsWith('--'));
 
 function walk(dir, out) {
   if (!existsSync(dir)) return out;
@@ -25,7 +39,47 @@ if (files.length === 0) {
   console.error(`no test files under ${dirs.join(', ')}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files], {
+
+// One wrapper per process: each test file's top-level tests become children of a suite with a
+// timeout, because require() runs the file inside the suite's callback.
+const tmp = resolve('.tmp', `test-run-${process.pid}`);
+mkdirSync(tmp, { recursive: true });
+function wrapper(name, group) {
+  const body = group
+    .map(
+      (f) =>
+        `describe(${JSON.stringify(f)}, { timeout: ${fileTimeout} }, () => { require(${JSON.stringify(resolve(f))}); });`,
+    )
+    .join('\n');
+  const path = join(tmp, `${name}.cjs`);
+  writeFileSync(path, `const { describe } = require('node:test');\n${body}\n`);
+  return path;
+}
+const entries = onePass
+  ? [wrapper('all', files)]
+  : files.map((f, i) => wrapper(`${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`, [f]));
+
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...entries], {
   stdio: 'inherit',
+  detached: process.platform !== 'win32',
 });
-process.exit(r.status ?? 1);
+const stop = (signal) => {
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    // Already gone.
+  }
+};
+const watchdog = setTimeout(() => {
+  console.error(
+    `\ntest run still going after ${runTimeout} ms (a test or a leaked handle keeps it alive); stopping it`,
+  );
+  stop('SIGKILL');
+}, runTimeout);
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => stop(s));
+child.on('exit', (code, signal) => {
+  clearTimeout(watchdog);
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});

@@ -40,7 +40,7 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
-/** The README's benchmark table, made from one results file (so the two never disagree). */
+/** The benchmark table of bench/README.md, made from one results file (so the two never disagree). */
 export function markdownTable(r: Results): string {
   const lines = [
     `Figures of one complete run: ${r.date.slice(0, 10)}, Node ${r.node}, ${r.cpus} cores.`,
@@ -68,6 +68,6 @@ export function markdownTable(r: Results): string {
 export function withBenchTable(readme: string, r: Results): string {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
-  if (a === -1 || b < a) throw new Error(`README.md has no ${START} … ${END} block`);
+  if (a === -1 || b < a) throw new Error(`the document has no ${START} … ${END} block`);
   return `${readme.slice(0, a + START.length)}\n${markdownTable(r)}\n${readme.slice(b)}`;
 }

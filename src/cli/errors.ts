@@ -1,5 +1,5 @@
-/** Exit codes of `mcp-host` (DESIGN.md, CLI contract) and the error that carries one. */
-import { HostError } from '../core/connection/errors.js';
+/** Exit codes of `mcp-host` (a contract with scripts: README.md, "CLI") and the error that carries one. */
+import { HostError, McpHostError } from '../core/errors.js';
 
 export const EXIT = {
   ok: 0,
@@ -14,13 +14,13 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** An error that ends the command with `code`; `message` (and `hint`) go to stderr. */
-export class CliError extends Error {
+export class CliError extends McpHostError {
   constructor(
     readonly code: ExitCode,
     message: string,
-    readonly hint?: string,
+    hint?: string,
   ) {
-    super(message);
+    super(message, hint);
     this.name = 'CliError';
   }
 }

@@ -12,9 +12,11 @@ import { serve } from './commands/serve.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
-import { errorMessage } from '../core/connection/errors.js';
+import { errorMessage, hintOf } from '../core/errors.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from '../core/version.js';
+
+export { VERSION };
 
 const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>> = {
   list,
@@ -39,8 +41,8 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
 function printError(io: Io, err: unknown): void {
   const message = errorMessage(err);
   io.stderr(`mcp-host: ${message}\n`);
-  const hint = (err as { hint?: unknown }).hint;
-  if (typeof hint === 'string' && hint) io.stderr(`  ${hint}\n`);
+  const hint = hintOf(err);
+  if (hint) io.stderr(`  ${hint}\n`);
 }
 
 /** Runs one command line; never throws. `onSession` lets the caller stop servers on a signal. */

@@ -6,7 +6,7 @@
  */
 import { isSecretKey, redactKnownValues, redactString, secretValuesOf } from '../core/redact.js';
 import type { ServerDefinition } from '../core/config/types.js';
-import type { Io } from './session.js';
+import type { Io } from './io.js';
 
 // Tab and newline stay (tables, multi-line output); CR only as part of CRLF (a lone CR overwrites a line).
 const TERMINAL_UNSAFE =

@@ -7,31 +7,27 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { HostOptions, ServerSnapshot } from '../core/host-api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
-import { configFilesToWatch, loadConfig, type LoadAndAdmitOptions } from '../core/config/load.js';
+import { configFilesToWatch, readConfig, type LoadOptions, type ReadConfig } from '../core/config/load.js';
+import { ServerRegistry, type WatchFiles } from '../core/config/server-registry.js';
 import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
 
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
 import { createHost, type ConnectionManager } from '../core/host.js';
 import type { FeatureOptions } from '../core/features/types.js';
-import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
+import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
 import { managedPolicyFiles } from '../core/config/policy-scope.js';
-import { cliRoots, printServerLog, processTerminal, terminalElicitation, type Terminal } from './elicitation.js';
+import { cliRoots, printServerLog, processTerminal, terminalElicitation } from './elicitation.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
+import type { Io } from './io.js';
+import { VERSION } from '../core/version.js';
 
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Where elicitation questions are asked; defaults to the process's terminal. */
-  terminal?: Terminal;
-}
+export type { Io } from './io.js';
 
 export interface SessionOptions {
   workspace?: string;
@@ -54,10 +50,17 @@ export class Session {
   /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
   redact: (text: string) => string;
 
+  /** Where admitted definitions go: nowhere by default (a command starts what it needs), the gateway under `serve`. */
+  onConfig: (servers: ServerDefinition[]) => void = () => {};
+  /** Gateway URLs admission holds back (an entry pointing at one would loop); `serve` finds the running ones. */
+  ownGateways: () => Promise<readonly string[]> | readonly string[] = () => [];
+  /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
+  readonly registry: ServerRegistry;
+
   private constructor(
     readonly io: Io,
     readonly workspace: string,
-    public config: LoadedConfig,
+    private readonly loadOptions: LoadOptions,
     /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
     readonly userSettingsFile: string,
     /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
@@ -65,7 +68,38 @@ export class Session {
     private readonly verbose = false,
     private readonly trace?: TraceFile,
   ) {
+    this.registry = new ServerRegistry({
+      log: stderrLogger(io.env, io.stderr),
+      read: () => this.read(),
+      apply: (servers) => this.onConfig(servers),
+      // Running the CLI in a folder is the user's explicit act: its servers start without approval.
+      trusted: () => true,
+      // Servers switched off in the editor for this folder stay off here too.
+      disabled: disabledServersFor(workspace, io.env),
+      inputs: envInputs(io.env),
+      ownGateways: () => this.ownGateways(),
+    });
     this.redact = this.learnSecrets();
+    this.registry.onDidChange(() => {
+      this.redact = this.learnSecrets();
+    });
+  }
+
+  /** The last admitted and resolved config. */
+  get config(): LoadedConfig {
+    return this.registry.config;
+  }
+
+  /** Every source, the user's settings.json included (it may have changed since the last read). */
+  private async read(): Promise<ReadConfig> {
+    const user = await readUserSettingsServers(this.userSettingsFile);
+    const read = await readConfig({ ...this.loadOptions, userServers: user.servers });
+    // A broken settings.json is reported, not fatal.
+    return {
+      ...read,
+      problems: [...user.problems, ...read.problems],
+      files: [...new Set([...(read.files ?? []), ...this.files()])],
+    };
   }
 
   /** The env and header values of the current config (and secret-named env variables) become known secrets. */
@@ -90,65 +124,44 @@ export class Session {
       homeDir: io.env.HOME || homedir(),
       platform: process.platform,
     });
-    // The same user servers the editor runs; a broken settings.json is reported, not fatal.
+    // The same user servers the editor runs (read again by each load); a broken settings.json is reported, not fatal.
     const user = await readUserSettingsServers(settingsFile);
-    const options: LoadAndAdmitOptions = {
+    const options: LoadOptions = {
       folders: [workspace],
-      userServers: user.servers,
       // The same managed file the editor reads (`mcpHost.managedConfigPath`): its deny rules bind the CLI too.
       managedPath: managedPathFor(io.env, user.settings),
       configFiles,
       env: io.env,
-      inputs: envInputs(io.env),
-      // Running the CLI in a folder is the user's explicit act: its servers start without approval.
-      trusted: true,
     };
-    const config = await loadConfig(options);
-    config.problems.unshift(...user.problems);
     const session = new Session(
       io,
       workspace,
-      config,
+      options,
       settingsFile,
       user.settings,
       o.verbose,
       o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
     );
-    session.loadOptions = options;
     session.idp = await enterpriseIdpSettings(
       managedPolicyFiles({ managedPath: options.managedPath, env: io.env }),
       user.settings['mcpHost.enterpriseIdp'],
     );
     for (const p of session.idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    await session.registry.reload();
     return session;
   }
 
-  private loadOptions: LoadAndAdmitOptions | undefined;
   /** The company identity provider (enterprise-managed authorization), if one is configured. */
   idp: IdpChoice = { problems: [] };
 
-  /**
-   * Reads the config again (a long-running `serve` follows edits); returns the new one.
-   * `ownGateways`: gateway URLs admission holds back (an entry pointing at one would loop).
-   */
-  async reload(ownGateways?: readonly string[]): Promise<LoadedConfig> {
-    if (this.loadOptions) {
-      if (ownGateways) this.loadOptions = { ...this.loadOptions, ownGateways };
-      // The user's servers may have changed in settings.json too.
-      const user = await readUserSettingsServers(this.userSettingsFile);
-      this.loadOptions = { ...this.loadOptions, userServers: user.servers };
-      this.config = await loadConfig(this.loadOptions);
-      this.config.problems.unshift(...user.problems);
-      this.redact = this.learnSecrets();
-    }
-    return this.config;
+  /** Follows edits of every file the config came from (a long-running `serve`); reloads coalesce in the registry. */
+  follow(watchFiles: WatchFiles): void {
+    this.registry.follow(watchFiles);
   }
 
   /** The config files this session reads: what a long-running command watches. */
   files(): string[] {
-    return this.loadOptions
-      ? [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile]
-      : [];
+    return [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile];
   }
 
   get host(): ConnectionManager {
@@ -156,7 +169,7 @@ export class Session {
       logger: stderrLogger(this.io.env, this.io.stderr),
       env: this.io.env,
       blobDir: blobDirFor(this.io.env),
-      clientInfo: { name: 'mcp-host-cli', version: '0.1.0' },
+      clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),

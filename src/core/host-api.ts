@@ -8,7 +8,8 @@ import type { Clock, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
 import type { ConnectionState } from './connection/state.js';
 import type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
-import type { FeatureOptions, RunningTask } from './features/index.js';
+import type { FeatureOptions } from './features/types.js';
+import type { RunningTask } from './features/tasks.js';
 import type { ToolUi } from './apps/meta.js';
 
 export interface ToolAnnotations {

@@ -6,7 +6,7 @@ import type { HostOptions } from './host-api.js';
 import { Manager, type ConnectionManager } from './connection/manager.js';
 
 export type { ConnectionManager } from './connection/manager.js';
-export { HostError } from './connection/errors.js';
+export { HostError } from './errors.js';
 
 export function createHost(options: HostOptions): ConnectionManager {
   return new Manager(options);

@@ -28,7 +28,7 @@ export const COMMAND_IDS = [
   'mcpHost.removeServer',
   'mcpHost.importServers',
   'mcpHost.clearInputs',
-  // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector), issue 18.
+  // Protocol trace (src/extension/trace) and Inspector features (src/extension/inspector).
   'mcpHost.toggleTrace',
   'mcpHost.showTrace',
   'mcpHost.filterTrace',

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
-import { toolFilterFor, type ToolFilter } from '../core/tools/index.js';
+import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
 import type { McpHost } from '../core/host-api.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/config/approvals.js';
@@ -15,6 +15,7 @@ import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
 import { clearInputsCommand, inputResolver } from './ports/inputs.js';
 import { channelLogger } from './ports/logger.js';
+import type { Logger } from '../core/ports.js';
 import { mementoStore } from './ports/memento.js';
 import { StatusBar } from './status/bar.js';
 import { Notifier } from './status/notify.js';
@@ -29,7 +30,7 @@ import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
 import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
-import { errorMessage } from '../core/connection/errors.js';
+import { errorMessage } from '../core/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling, settingsConsentStore } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
@@ -75,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     const def = createdLater.controller?.definition(name);
     return def ? secretValuesOf(def.config) : [];
   });
-  // Workspace folders plus roots the user added per server (Inspector feature, issue 18).
+  // Workspace folders plus roots the user added per server (an Inspector feature).
   const roots = new ServerRoots(context.workspaceState);
   const trace = createTraceHub();
   const settings = readSettings();
@@ -160,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     inputs,
     trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, redact),
-    workspaceState: context.workspaceState,
+    disabled: workspaceDisabledServers(context.workspaceState, logger),
   });
 
   createdLater.controller = controller;
@@ -284,11 +285,39 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
  * keyed by the .code-workspace file or the first folder.
  */
 function workspaceToolFilter(): ToolFilter {
+  return toolFilterFor(workspaceKey());
+}
+
+function workspaceKey(): string {
   const ws =
     vscode.workspace.workspaceFile?.scheme === 'file'
       ? vscode.workspace.workspaceFile.fsPath
       : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return toolFilterFor(ws ?? '(no folder)');
+  return ws ?? '(no folder)';
+}
+
+/** Where the editor kept disabled servers before they moved to the file the CLI reads. */
+const OLD_DISABLED_KEY = 'mcpHost.disabledServers';
+
+/**
+ * The workspace's disabled servers, in the same per-workspace file as the tool choices. Names an
+ * older version kept in VS Code's workspace storage move there once; the old entry is cleared only
+ * after the file was written, so a failed write loses nothing.
+ */
+function workspaceDisabledServers(memento: vscode.Memento, logger: Logger): DisabledServers {
+  const disabled = disabledServersFor(workspaceKey());
+  const old = memento.get<string[]>(OLD_DISABLED_KEY);
+  if (Array.isArray(old)) {
+    void disabled
+      .adopt(old)
+      .then(() => memento.update(OLD_DISABLED_KEY, undefined))
+      .then(
+        () => old.length && logger.info(`moved ${old.length} disabled server(s) to the workspace file the CLI reads`),
+        (e: unknown) =>
+          logger.warn(`could not move the disabled servers: ${e instanceof Error ? e.message : String(e)}`),
+      );
+  }
+  return disabled;
 }
 
 /** Stops every server and waits until their process trees are gone. */

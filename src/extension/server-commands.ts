@@ -7,7 +7,7 @@ import { setDisabled } from './config/file-edits.js';
 import { createProjectConfig, openConfigPicker, revealEntry, type ConfigTarget } from './config/open-config.js';
 import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';
-import { errorText } from '../core/connection/errors.js';
+import { errorText } from '../core/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
 import { isRemote } from '../core/connection/settings.js';
 

@@ -68,6 +68,12 @@ test(
       const hit = files.filter((f) => f.startsWith(forbidden) || f.includes(`/${forbidden}`));
       assert.deepEqual(hit, [], `the .vsix must not contain ${forbidden}`);
     }
+    // The development documents (CONTRIBUTING.md, ARCHITECTURE.md, docs/, bench/README.md) stay out:
+    // the .vsix carries only the user manual.
+    for (const devDoc of ['contributing.md', 'architecture.md', 'docs/', 'bench/']) {
+      const hit = files.filter((f) => f.toLowerCase().startsWith(devDoc));
+      assert.deepEqual(hit, [], `the .vsix must not contain ${devDoc}`);
+    }
     // .vscodeignore is an allow-list: the extension bundle, media/, package.json and the three
     // documents. (The CLI and source maps stay out: the CLI ships through npm, maps double the size.)
     const allowed = /^(dist\/[^/]+\.js(\.map)?|media\/.+|package\.json|readme\.md|changelog\.md|LICENSE\.txt)$/i;

@@ -13,7 +13,7 @@ import { usesCrossAppAccess } from '../../core/auth/enterprise/cross-app.js';
 import type { Session } from '../session.js';
 
 export type { CliAuthOptions } from '../host-auth.js';
-import { errorMessage } from '../../core/connection/errors.js';
+import { errorMessage } from '../../core/errors.js';
 
 function remoteOrUsage(session: Session, name: string | undefined): ServerDefinition {
   if (!name) throw usageError('missing SERVER', 'Usage: mcp-host auth SERVER | mcp-host logout SERVER');

@@ -9,12 +9,14 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { ServerDefinition } from '../../core/config/types.js';
 import { needsApproval } from '../../core/config/approvals.js';
 import type { Server } from '@modelcontextprotocol/server';
+import type { Disposable } from '../../core/ports.js';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
 import { tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
+import { VERSION } from '../../core/version.js';
 
 export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
@@ -32,9 +34,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   const excluded = new Set(a.exclude);
   let warned = false;
   let warnedHeld = false;
-  const definitions = async (): Promise<ServerDefinition[]> => {
-    const gateways = await readDiscovery(discoveryDir(io.env));
-    const all = (await session.reload(gateways.map((g) => g.url))).servers;
+  const exposed = (all: ServerDefinition[]): ServerDefinition[] => {
     const unknown = [...excluded].filter((n) => !all.some((d) => d.name === n));
     if (unknown.length > 0 && !warned) {
       warned = true;
@@ -55,29 +55,29 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     }
     return all.filter((d) => !excluded.has(d.name) && (a.allowProjectServers || !needsApproval(d)));
   };
+  session.ownGateways = async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url);
   // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
   const tools = session.toolFilter;
   const gateway = new Gateway({
     host: session.host,
     bridge,
     logger,
-    serverInfo: { name: 'mcp-host-serve', version: '0.1.0' },
+    serverInfo: { name: 'mcp-host-serve', version: VERSION },
     isServerExposed: (server) => !excluded.has(server),
     features: gatewayFeatures(session.host),
     isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
   });
-  session.host.setDefinitions(await definitions());
+  // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
+  // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).
+  let first = true;
+  session.onConfig = (servers) => {
+    if (!first) session.reportProblems();
+    first = false;
+    session.host.setDefinitions(exposed(servers));
+  };
+  await session.registry.readmit();
   // Follow edits of the config files: agents hear list_changed as servers come and go.
-  const watchers = watchFiles(session.files(), () => {
-    definitions()
-      .then((servers) => {
-        session.reportProblems();
-        session.host.setDefinitions(servers);
-      })
-      .catch((err: unknown) =>
-        logger.error(`serve: reloading the config failed: ${err instanceof Error ? err.message : String(err)}`),
-      );
-  });
+  session.follow(watchFiles);
   // Clients that ignore list_changed see every server that could connect in their first list.
   await session.host.whenSettled();
   const transport = new StdioServerTransport();
@@ -100,28 +100,28 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   });
   await closed;
   await served.close().catch(() => undefined);
-  for (const w of watchers) w.close();
+  session.registry.dispose();
   await gateway.dispose();
   return EXIT.ok;
 }
 
-/** Watches the folders of `files` (a file may not exist yet) and calls `onChange` once edits settle. */
-function watchFiles(files: string[], onChange: () => void): FSWatcher[] {
+/**
+ * Watches the folders of `files` (a file may not exist yet) and calls `onChange` on each event of
+ * one of them; the registry collects a burst of them into one read.
+ */
+function watchFiles(files: readonly string[], onChange: () => void): Disposable {
   const byDir = new Map<string, Set<string>>();
   for (const f of files) {
     const set = byDir.get(dirname(f)) ?? new Set<string>();
     set.add(basename(f));
     byDir.set(dirname(f), set);
   }
-  let timer: NodeJS.Timeout | undefined;
   const watchers: FSWatcher[] = [];
   for (const [dir, names] of byDir) {
     try {
       const w = watch(dir, (_event, name) => {
         if (name !== null && !names.has(name.toString())) return;
-        // Editors save in several steps (truncate, write, rename): read once they are done.
-        clearTimeout(timer);
-        timer = setTimeout(onChange, 200);
+        onChange();
       });
       w.on('error', () => w.close());
       watchers.push(w);
@@ -129,5 +129,5 @@ function watchFiles(files: string[], onChange: () => void): FSWatcher[] {
       // The folder does not exist (e.g. no .vscode): nothing to follow there.
     }
   }
-  return watchers;
+  return { dispose: () => watchers.forEach((w) => w.close()) };
 }

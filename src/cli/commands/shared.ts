@@ -23,14 +23,21 @@ export function requireConnected(snap: ServerSnapshot): ServerSnapshot {
   throw new CliError(EXIT.connection, `server "${snap.name}": ${err?.message ?? stateText(s)}`, err?.hint);
 }
 
-/** What to do about a server the host did not run: admission says why (policy, or disabled in its entry). */
+/** What to do about a server the host did not run: admission says why (policy, the editor's Disable, or its entry). */
 export function heldHint(snap: ServerSnapshot): string {
   const a = snap.definition.admission;
-  if (heldReason(snap.definition) !== 'policy') return 'Remove "disabled": true from its entry to use it.';
-  const rule = a && !a.run ? a.rule : undefined;
-  return rule
-    ? `The managed policy holds it back: ${rule.file}${rule.jsonPath.length ? ` at ${formatJsonPath(rule.jsonPath)}` : ''}; no user, workspace or CLI option lifts it. Ask your administrator.`
-    : 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.';
+  switch (heldReason(snap.definition)) {
+    case 'policy': {
+      const rule = a && !a.run ? a.rule : undefined;
+      return rule
+        ? `The managed policy holds it back: ${rule.file}${rule.jsonPath.length ? ` at ${formatJsonPath(rule.jsonPath)}` : ''}; no user, workspace or CLI option lifts it. Ask your administrator.`
+        : 'The managed policy (MCP_HOST_MANAGED_CONFIG) denies this server; ask your administrator to allow it.';
+    }
+    case 'user-disabled':
+      return 'It was disabled for this folder in the editor; enable it there (MCP Host: Enable Server) to use it.';
+    default:
+      return 'Remove "disabled": true from its entry to use it.';
+  }
 }
 
 /** Starts every configured server (problems to stderr); returns their snapshots in config order. */

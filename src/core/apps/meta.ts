@@ -4,10 +4,7 @@
  * renders apps) does not carry the bridge and its SDK.
  */
 
-/** Extension id declared in the client capabilities. */
-export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
-/** MIME type of an app's HTML resource. */
-export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+export { APP_MIME_TYPE, UI_EXTENSION_ID } from '../app-ids.js';
 /** Older flat key some servers still send instead of `_meta.ui.resourceUri`. */
 const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
 

@@ -4,7 +4,7 @@
  * resolves), only tools the server makes visible to apps, and opens only web and mail links.
  */
 import type { HostTool } from '../host-api.js';
-import { HostError } from '../connection/errors.js';
+import { HostError } from '../errors.js';
 import { visibleToApp } from './meta.js';
 
 export function resolveAppToolCall(server: string, tools: HostTool[], name: unknown): HostTool {

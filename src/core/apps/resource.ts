@@ -1,7 +1,7 @@
 /** Fetches an app's `ui://` resource through the host and checks it is an app. */
 import { readFile, stat } from 'node:fs/promises';
 import type { ResourceReadResult } from '../host-api.js';
-import { HostError } from '../connection/errors.js';
+import { HostError } from '../errors.js';
 import { APP_MIME_TYPE, resourceUiOf, type AppResourceMeta } from './meta.js';
 
 /** Larger than any sensible single-page app; a bound so a server cannot make us hold gigabytes. */

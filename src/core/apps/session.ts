@@ -11,7 +11,7 @@ import type {
   McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-api.js';
-import { errorMessage } from '../connection/errors.js';
+import { errorMessage } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from './policy.js';
 import { toWireReadResult, toWireToolResult } from './results.js';

@@ -1,6 +1,7 @@
 /** Typed OAuth errors. Messages are written for people and never carry a token or a code. */
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { redactKnownValues } from '../redact.js';
+import { McpHostError } from '../errors.js';
 
 export type AuthErrorCode =
   | 'config'
@@ -15,7 +16,7 @@ export type AuthErrorCode =
   | 'unsafe-url';
 
 /** A failure of the explicit sign-in flow (or of a configured value it needs). */
-export class AuthError extends Error {
+export class AuthError extends McpHostError {
   constructor(
     readonly code: AuthErrorCode,
     message: string,

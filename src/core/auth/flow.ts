@@ -20,7 +20,7 @@ import { revokeTokens, type RevocationOutcome } from './revoke.js';
 import type { AuthRecord } from './store.js';
 import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderContext } from './provider.js';
 import type { RedirectReceiver } from './ports.js';
-import { errorMessage } from '../connection/errors.js';
+import { errorMessage } from '../errors.js';
 import { openableUrl } from './safe-url.js';
 
 export interface AuthenticateOptions {

@@ -29,7 +29,7 @@ import { serverAuthKey } from './keys.js';
 import type { NeedsAuthCache } from './needs-auth-cache.js';
 import { createOAuthFetch } from './oauth-fetch.js';
 import type { AuthRecord, AuthRecordStore } from './store.js';
-import { errorMessage } from '../connection/errors.js';
+import { errorMessage } from '../errors.js';
 
 /** Refresh this long before `expires_at`, so a request never leaves with a token about to lapse. */
 export const REFRESH_SKEW_MS = 60_000;

@@ -4,7 +4,7 @@
  * (env files and `${input:}` values, only for servers that run) → `host.setDefinitions`. The tree,
  * the status bar, the notifications and the CLI read `def.admission`; nobody re-derives it.
  */
-import { pointsAtOwnGateway } from '../gateway/self-loop.js';
+import { pointsAtOwnGateway } from './self-loop.js';
 import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from './approvals.js';
 import { evaluatePolicy, type Policy } from './policy.js';
 import { scopeAdmission } from './policy-scope.js';

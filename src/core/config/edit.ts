@@ -16,6 +16,7 @@ import {
 } from 'jsonc-parser';
 import { lineColumn } from './jsonc.js';
 import { validateServerEntry } from './schema.js';
+import { McpHostError } from '../errors.js';
 
 /** `.mcp.json` (`mcpServers`), `.vscode/mcp.json` (`servers`), or a settings.json (`mcpHost.servers`). */
 export type ConfigFileFormat = 'mcp.json' | 'vscode-mcp.json' | 'settings';
@@ -32,7 +33,7 @@ export function serversKey(format: ConfigFileFormat): string {
 }
 
 /** Why an edit was refused; the text is left untouched. */
-export class ConfigEditError extends Error {
+export class ConfigEditError extends McpHostError {
   constructor(
     readonly code: 'invalid-json' | 'not-an-object' | 'invalid-entry' | 'invalid-name' | 'not-found',
     message: string,

@@ -135,7 +135,7 @@ export function parseConfigText(text: string, file: string, opts: { jsonc: boole
         at(
           tooDeep,
           'too-deep',
-          `The file is nested more than ${MAX_CONFIG_DEPTH} levels deep, which no MCP config needs; none of its servers load until it is fixed.`,
+          `The file is nested more than ${MAX_CONFIG_DEPTH} levels deep, which no MCP config needs. Until it is fixed it adds no servers, and those it defined at its last good read keep running.`,
         ),
       ],
     };
@@ -156,7 +156,7 @@ export function parseConfigText(text: string, file: string, opts: { jsonc: boole
         {
           severity: 'error',
           code: 'invalid-json',
-          message: `Invalid JSON at line ${pos.line}, column ${pos.column}: ${describeParseError(text, first, opts.jsonc)}${more}. Fix the file; none of its servers load until then.`,
+          message: `Invalid JSON at line ${pos.line}, column ${pos.column}: ${describeParseError(text, first, opts.jsonc)}${more}. Fix the file: until then it adds no servers, and those it defined at its last good read keep running.`,
           file,
           jsonPath: [],
           scope: opts.scope,

@@ -6,9 +6,8 @@
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError } from '../registry/client.js';
 import { installedAs } from '../registry/installed.js';
 import type { RegistryServer } from '../registry/schema.js';
-import type { Policy } from './policy.js';
 import { registryOnlyOf, type RegistryCheck } from './policy-scope.js';
-import type { ServerDefinition } from './types.js';
+import type { Policy, ServerDefinition } from './types.js';
 
 /** The registry's verdict per server name, for the servers a "registryOnly" policy asks about. */
 export async function checkRegistry(

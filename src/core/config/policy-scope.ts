@@ -5,18 +5,10 @@
  * Each file is a layer and every layer binds, so a user-chosen file can add rules but never lift
  * one: its servers do not count as "managed" under a system file's switch.
  */
-import { formatJsonPath, type JsonPath } from './jsonc.js';
-import type { Policy } from './policy.js';
-import type { Admission, ConfigProblem, ServerDefinition } from './types.js';
+import { formatJsonPath } from './jsonc.js';
+import type { Admission, ConfigProblem, Policy, PolicySwitch, ServerDefinition } from './types.js';
 
-/** A switch that is on, and where it was written. */
-export interface PolicySwitch {
-  file: string;
-  jsonPath: JsonPath;
-}
-
-/** The registry's answer for one server under "registryOnly". */
-export type RegistryCheck = { ok: true } | { ok: false; message: string };
+export type { PolicySwitch, RegistryCheck } from './types.js';
 
 /** Where the system policy file lives on each OS; no user setting can move or remove it. */
 export function systemPolicyPath(platform: NodeJS.Platform, env: Record<string, string | undefined>): string {

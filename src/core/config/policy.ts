@@ -6,34 +6,10 @@
  * only when it equals it exactly (so extra arguments cannot smuggle in a different server).
  */
 import { formatJsonPath, type JsonPath } from './jsonc.js';
-import { parseSwitches, type PolicySwitch, type RegistryCheck } from './policy-scope.js';
-import type { ConfigProblem, ServerConfig } from './types.js';
+import { parseSwitches } from './policy-scope.js';
+import type { ConfigProblem, Policy, PolicyEntry, ServerConfig } from './types.js';
 
-/** One allow/deny rule; exactly one of the fields is set. */
-export interface PolicyEntry {
-  serverName?: string;
-  serverCommand?: string[];
-  /** `*` matches any run of characters, e.g. "https://*.example.com/*". */
-  serverUrl?: string;
-}
-
-export interface Policy {
-  /** The managed file the policy came from, named in messages. */
-  file: string;
-  /** undefined: no allow-list (everything not denied is allowed). */
-  allowed?: PolicyEntry[];
-  denied: PolicyEntry[];
-  /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
-  broken?: boolean;
-  /** `"managedServersOnly": true`: only managed servers run (policy-scope.ts). */
-  managedOnly?: PolicySwitch;
-  /** `"registryOnly": true`: other servers run only when installed from the registry and confirmed by it. */
-  registryOnly?: PolicySwitch & { registryUrl?: string };
-  /** Several managed files (the system one, then the setting's): each binds; a server must pass every one. */
-  layers?: Policy[];
-  /** Set at read time under `registryOnly`: the registry's verdict per server name. */
-  registryChecks?: ReadonlyMap<string, RegistryCheck>;
-}
+export type { Policy, PolicyEntry } from './types.js';
 
 /** Where each parsed rule was written, so a verdict can name it. */
 const rulePaths = new WeakMap<PolicyEntry, JsonPath>();

@@ -3,7 +3,6 @@
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
 import type { Transport } from '@modelcontextprotocol/server';
-import type { Policy } from './policy.js';
 
 /** Config scopes, lowest precedence first. */
 export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
@@ -140,4 +139,40 @@ export interface LoadedConfig {
   files?: string[];
   /** Allow/deny rules of the managed file, for admission. */
   policy?: Policy;
+}
+
+/** One allow/deny rule; exactly one of the fields is set. */
+export interface PolicyEntry {
+  serverName?: string;
+  serverCommand?: string[];
+  /** `*` matches any run of characters, e.g. "https://*.example.com/*". */
+  serverUrl?: string;
+}
+
+/** A policy switch that is on, and where it was written (file + JSON path). */
+export interface PolicySwitch {
+  file: string;
+  jsonPath: (string | number)[];
+}
+
+/** The registry's answer for one server under "registryOnly". */
+export type RegistryCheck = { ok: true } | { ok: false; message: string };
+
+/** Allow/deny rules and switches of the managed file (evaluated in policy.ts and policy-scope.ts). */
+export interface Policy {
+  /** The managed file the policy came from, named in messages. */
+  file: string;
+  /** undefined: no allow-list (everything not denied is allowed). */
+  allowed?: PolicyEntry[];
+  denied: PolicyEntry[];
+  /** The managed file exists but cannot be parsed: every server is denied (fail closed) until it is fixed. */
+  broken?: boolean;
+  /** `"managedServersOnly": true`: only managed servers run (policy-scope.ts). */
+  managedOnly?: PolicySwitch;
+  /** `"registryOnly": true`: other servers run only when installed from the registry and confirmed by it. */
+  registryOnly?: PolicySwitch & { registryUrl?: string };
+  /** Several managed files (the system one, then the setting's): each binds; a server must pass every one. */
+  layers?: Policy[];
+  /** Set at read time under `registryOnly`: the registry's verdict per server name. */
+  registryChecks?: ReadonlyMap<string, RegistryCheck>;
 }

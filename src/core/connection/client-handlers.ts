@@ -7,7 +7,7 @@ import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprot
 import type { ElicitationPort, RelatedCalls, RootsPort } from '../host-api.js';
 import { answerMaybeAsTask, type TaskAnswerStore } from '../features/tasks.js';
 import { nullLogger, type Logger } from '../ports.js';
-import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../apps/meta.js';
+import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../app-ids.js';
 import type { ListKind } from './connect.js';
 
 /** Capabilities declared in `initialize`: only what a port is there to serve (sampling: ClientFeatures.capabilities). */

@@ -1,68 +1,16 @@
-/** Typed host errors: a string code for programs, a message that says what to do next for people. */
+/** What connection failures mean (terminal network errors, expired sessions, 401s); the error base is core/errors.ts. */
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
-import type { HostErrorInfo } from './state.js';
 
-export type HostErrorCode =
-  | 'unknown-server'
-  | 'unknown-tool'
-  | 'invalid-arguments'
-  | 'disabled'
-  | 'needs-auth'
-  | 'reconnecting'
-  | 'command-not-found'
-  | 'spawn-failed'
-  | 'connect-timeout'
-  | 'connect-failed'
-  | 'server-exited'
-  | 'connection-closed'
-  | 'request-timeout'
-  | 'cancelled'
-  | 'stopped'
-  | 'server-error'
-  | 'reconnect-failed'
-  /** Stopped answering pings (src/core/features/ping.ts); reconnected at once. */
-  | 'unresponsive'
-  /** An MCP App's resource is missing or not an app. */
-  | 'bad-app'
-  /** An MCP App asked for something outside what its server may do. */
-  | 'app-refused'
-  /** A remote server's headersHelper failed, hung or printed something that is not headers. */
-  | 'headers-helper'
-  /** A bug in the host itself, caught so one server's failure never takes down the rest. */
-  | 'internal';
-
-export class HostError extends Error {
-  constructor(
-    readonly code: HostErrorCode,
-    message: string,
-    readonly hint?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'HostError';
-  }
-
-  toInfo(): HostErrorInfo {
-    return this.hint === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, hint: this.hint };
-  }
-}
-
-/** The one way to turn anything thrown into text. */
-export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
-}
-
-/** What a person is shown: the message, then the hint (what to do next) when the error has one. */
-export function errorText(err: unknown): string {
-  const hint =
-    err && typeof err === 'object' && typeof (err as { hint?: unknown }).hint === 'string'
-      ? (err as { hint: string }).hint
-      : undefined;
-  return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
-}
+export {
+  HostError,
+  McpHostError,
+  errorMessage,
+  errorText,
+  hintOf,
+  type HostErrorCode,
+  type HostErrorInfo,
+} from '../errors.js';
+import { errorMessage } from '../errors.js';
 
 /** Node/undici error codes, looked up through `cause` chains (fetch wraps them in "fetch failed"). */
 export function errorCodes(err: unknown): string[] {
@@ -91,7 +39,7 @@ const TERMINAL_TEXT =
 
 /**
  * Errors that mean the remote end is gone (not a protocol-level error of one request). Three in a row
- * close a remote transport (DESIGN.md, "Connection behaviour").
+ * close a remote transport, so one lost request does not drop a server that is still there.
  */
 export function isTerminalNetworkError(err: unknown): boolean {
   if (err instanceof SseError) return err.code === undefined || err.code >= 500 || TERMINAL_TEXT.test(err.message);

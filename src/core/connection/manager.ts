@@ -31,6 +31,7 @@ import { Server } from './server.js';
 import type { ServerContext } from './server-context.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
+import { VERSION } from '../version.js';
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */
 export interface ConnectionManager extends McpHost {
@@ -109,7 +110,7 @@ export class Manager implements ConnectionManager {
       clock,
       options,
       capabilities,
-      clientInfo: options.clientInfo ?? { name: 'mcp-host', version: '0.1.0' },
+      clientInfo: options.clientInfo ?? { name: 'mcp-host', version: VERSION },
       features: this.features,
       poolFor: (def) =>
         def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool,

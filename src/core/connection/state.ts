@@ -1,7 +1,7 @@
 /** Connection state of one server, as a discriminated union with exhaustive helpers. */
 import type { ServerDefinition } from '../config/types.js';
 import { redactKnownValues, redactString, secretValuesOf } from '../redact.js';
-import type { HostErrorCode } from './errors.js';
+import type { HostErrorInfo } from '../errors.js';
 
 export interface ServerInfo {
   name: string;
@@ -31,12 +31,7 @@ export type ConnectionState =
 
 export type StateKind = ConnectionState['kind'];
 
-/** A serialisable error: code for programs, message (with what to do next) for people. */
-export interface HostErrorInfo {
-  code: HostErrorCode;
-  message: string;
-  hint?: string;
-}
+export type { HostErrorInfo } from '../errors.js';
 
 export namespace ConnectionStates {
   export function label(s: ConnectionState): string {

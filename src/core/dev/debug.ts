@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { StdioServerConfig } from '../config/types.js';
+import { McpHostError } from '../errors.js';
 
 /** Loopback only, port from the OS: never a fixed port another engineer's test could hold. */
 export const NODE_INSPECT_FLAG = '--inspect=127.0.0.1:0';
@@ -17,7 +18,7 @@ function isPythonCommand(command: string): boolean {
   return /^python(\d+(\.\d+)?)?(\.exe)?$/i.test(basename(command));
 }
 
-export class DebugSetupError extends Error {}
+export class DebugSetupError extends McpHostError {}
 
 /**
  * The config that starts the server under its debugger.

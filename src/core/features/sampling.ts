@@ -2,7 +2,7 @@
  * Sampling consent: nothing a server wants to send reaches a model before the user said yes.
  * The first request from a server shows what it would send and asks Allow once / Always for this
  * server / Write the reply myself / Deny; "Always" is remembered per server (revocable), a denial
- * answers only that request. Sampling without a model (issue 18, as the MCP Inspector allows):
+ * answers only that request. Sampling without a model (as the MCP Inspector allows):
  * the user may write the reply instead, by choice or when no language model is available.
  */
 import { ProtocolError } from '@modelcontextprotocol/server';

@@ -23,7 +23,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { HostError } from '../connection/errors.js';
+import { HostError } from '../errors.js';
 import { Emitter } from '../events.js';
 import type { Logger } from '../ports.js';
 

@@ -20,6 +20,8 @@ import {
 } from './catalog.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
+import { hintOf } from '../errors.js';
+import { VERSION } from '../version.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
 
@@ -51,8 +53,8 @@ export type Kind = 'tools' | 'prompts' | 'resources';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
-    const hint = (err as { hint?: unknown }).hint;
-    return typeof hint === 'string' && hint ? `${err.message} (${hint})` : err.message;
+    const hint = hintOf(err);
+    return hint ? `${err.message} (${hint})` : err.message;
   }
   return String(err);
 }
@@ -172,7 +174,7 @@ export class Gateway {
   createServer(era: AgentEra, perRequest = false): Server {
     if (this.disposed) throw new Error('the gateway has been stopped');
     const features = this.opts.features;
-    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: '0.1.0' }, {
+    const server = new Server(this.opts.serverInfo ?? { name: 'mcp-host-gateway', version: VERSION }, {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },

@@ -11,5 +11,5 @@ export {
   writeDiscovery,
   type GatewayDiscovery,
 } from './discovery.js';
-export { isServeCommand, pointsAtOwnGateway } from './self-loop.js';
+export { isServeCommand, pointsAtOwnGateway } from '../config/self-loop.js';
 export { gatewayFeatures, type GatewayFeatures } from './features.js';

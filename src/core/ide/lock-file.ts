@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../private-file.js';
 
-/** Exactly the fields of the IDE protocol's lock file (DESIGN.md). */
+/** Exactly the fields of the IDE protocol's lock file: agents read these names, so none may change. */
 export interface LockFileContent {
   pid: number;
   workspaceFolders: string[];

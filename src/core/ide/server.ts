@@ -18,6 +18,7 @@ import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connec
 import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lock-file.js';
 import { registerIdeTools } from './tools.js';
 import { WebSocketServerTransport } from './ws-transport.js';
+import { VERSION } from '../version.js';
 
 export interface IdeServerOptions {
   editor: EditorPort;
@@ -225,7 +226,7 @@ export class IdeServer {
   }
 
   private async accept(ws: WebSocket): Promise<void> {
-    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: '0.1.0' }, {
+    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: VERSION }, {
       capabilities: { tools: {} },
     });
     registerIdeTools(mcp, { editor: this.opts.editor, latestSelection: () => this.latest, logger: this.opts.logger });

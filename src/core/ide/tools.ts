@@ -1,5 +1,5 @@
 /**
- * The IDE protocol's tools (DESIGN.md, "IDE WebSocket server"), registered on one McpServer per
+ * The IDE protocol's tools (README.md, "IDE server for coding agents"), registered on one McpServer per
  * agent connection. Names, argument names and result shapes follow the protocol agents already
  * speak, so they stay exactly as the agent expects (including `close_tab`'s snake case).
  */
@@ -7,7 +7,7 @@ import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Logger } from '../ports.js';
 import type { DiffOutcome, EditorPort, IdeSelection } from './editor-port.js';
-import { errorMessage } from '../connection/errors.js';
+import { errorMessage } from '../errors.js';
 
 /** What the tools need besides the editor: the server keeps the latest selection across focus changes. */
 export interface IdeToolContext {

@@ -4,10 +4,11 @@
  * RegistryError with a message a person can act on, never a crash or a hang.
  */
 import { parseServerItem, type RegistryServer } from './schema.js';
+import { McpHostError } from '../errors.js';
 
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
-export class RegistryError extends Error {
+export class RegistryError extends McpHostError {
   constructor(
     readonly code: 'disabled' | 'unreachable' | 'timeout' | 'http' | 'invalid-response' | 'not-found',
     message: string,

@@ -13,6 +13,7 @@ import type {
   RegistryRemote,
   RegistryServer,
 } from './schema.js';
+import { McpHostError } from '../errors.js';
 
 export type InstallChoice = { kind: 'package'; index: number } | { kind: 'remote'; index: number };
 
@@ -38,7 +39,7 @@ export interface InstallPlan {
   summary: string;
 }
 
-export class UnsupportedInstallError extends Error {
+export class UnsupportedInstallError extends McpHostError {
   constructor(message: string) {
     super(message);
     this.name = 'UnsupportedInstallError';

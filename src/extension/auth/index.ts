@@ -27,7 +27,7 @@ import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';
 import { externalOpener } from './opener.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
-import { errorMessage } from '../../core/connection/errors.js';
+import { errorMessage } from '../../core/errors.js';
 
 export interface EditorAuth extends vscode.Disposable {
   /** For `HostOptions.authProvider`: background provider (stored tokens, refresh; never a browser). */

@@ -13,6 +13,7 @@ import type { CallHistory } from '../../core/calls/call-history.js';
 import type { RenderOptions } from '../../core/calls/render-markdown.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
 import type { ChannelLogger } from '../ports/logger.js';
+import { hintOf } from '../../core/errors.js';
 
 export interface CallsContext {
   host: ConnectionManager;
@@ -59,6 +60,6 @@ export function blobsOfRead(r: ResourceReadResult): { path?: string; mimeType?: 
 
 /** A message for people from any thrown value (HostError carries a hint on what to do next). */
 export function errorText(e: Error): string {
-  const hint = (e as { hint?: unknown }).hint;
-  return typeof hint === 'string' && hint ? `${e.message} ${hint}` : e.message;
+  const hint = hintOf(e);
+  return hint ? `${e.message} ${hint}` : e.message;
 }

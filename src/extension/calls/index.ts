@@ -1,5 +1,5 @@
 /**
- * Tool calls, resource reads, prompt gets and elicitation in the editor (issue 4). main.ts calls
+ * Tool calls, resource reads, prompt gets and elicitation in the editor. main.ts calls
  * `registerCallCommands` once and passes a `VsCodeElicitationPort` as `HostOptions.elicitation`.
  */
 import type * as vscode from 'vscode';

@@ -4,7 +4,7 @@
  * progress notifications update the message and the bar.
  */
 import * as vscode from 'vscode';
-import { HostError } from '../../core/connection/errors.js';
+import { HostError } from '../../core/errors.js';
 import type { CallOptions } from '../../core/host-api.js';
 
 export type RunOutcome<T> = { kind: 'ok'; value: T } | { kind: 'cancelled' } | { kind: 'failed'; error: Error };

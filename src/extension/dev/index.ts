@@ -1,5 +1,5 @@
 /**
- * Dev mode (issue 18): `dev.watch` restarts, `dev.debug` sessions. Wired into main.ts through two
+ * Dev mode: `dev.watch` restarts, `dev.debug` sessions. Wired into main.ts through two
  * small hooks: the host the config controller sees (definitions pass through `prepare` on their
  * way in) and the server loggers (stderr lines are read for the debugger's port).
  */

@@ -9,7 +9,7 @@ import { ACCEPT_COMMAND, DiffManager, REJECT_COMMAND } from './diffs.js';
 import { ideStatusItem } from './status-item.js';
 import { VsCodeEditorPort } from './vscode-editor-port.js';
 import type { ChannelLogger } from '../ports/logger.js';
-import { errorMessage } from '../../core/connection/errors.js';
+import { errorMessage } from '../../core/errors.js';
 import type { CommandTable } from '../command-table.js';
 import { readSettings } from '../settings.js';
 

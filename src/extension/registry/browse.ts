@@ -5,17 +5,11 @@ import { installChoices, type InstallChoice } from '../../core/registry/install.
 import { installedAs } from '../../core/registry/installed.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
 import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
-import type { Logger } from '../../core/ports.js';
-import type { ConfigController } from '../config/controller.js';
 import { debounce } from '../config/debounce.js';
-import { installFromRegistry } from './install.js';
+import { installFromRegistry, type BrowseDeps } from './install.js';
 import { readSettings } from '../settings.js';
 
-export interface BrowseDeps {
-  controller: ConfigController;
-  secrets: vscode.SecretStorage;
-  log: Logger;
-}
+export type { BrowseDeps } from './install.js';
 
 type ResultItem = vscode.QuickPickItem & { server?: RegistryServer; more?: true };
 

@@ -18,7 +18,15 @@ import {
   type EditableScope,
 } from '../config/file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';
-import type { BrowseDeps } from './browse.js';
+import type { Logger } from '../../core/ports.js';
+import type { ConfigController } from '../config/controller.js';
+
+/** What browsing and installing from the registry need from the editor. */
+export interface BrowseDeps {
+  controller: ConfigController;
+  secrets: vscode.SecretStorage;
+  log: Logger;
+}
 
 /** Asks for one variable; undefined when the user cancelled. Secrets use a password box. */
 async function ask(v: InstallVariable, step: string): Promise<string | undefined> {

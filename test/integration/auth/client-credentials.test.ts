@@ -19,13 +19,7 @@ import {
 } from '../../../src/core/auth/index.js';
 import type { OAuthSettings, ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import {
-  FakeBrowser,
-  FakeClock,
-  MemoryKeyValueStore,
-  MemorySecretStore,
-  RecordingLogger,
-} from '../../unit/auth/fakes.js';
+import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore, MemoryLogger } from '../../support/fakes.js';
 import { M2M_BASIC, M2M_JWT, startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
@@ -41,7 +35,7 @@ after(async () => {
 let serial = 0;
 function setup(oauth: OAuthSettings, browser = new FakeBrowser()) {
   const secrets = new MemorySecretStore();
-  const logger = new RecordingLogger();
+  const logger = new MemoryLogger();
   const auth: HostAuth = createHostAuth({
     secrets,
     kv: new MemoryKeyValueStore(),

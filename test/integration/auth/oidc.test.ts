@@ -26,13 +26,7 @@ import {
   serverAuthKey,
   type HostAuth,
 } from '../../../src/core/auth/index.js';
-import {
-  FakeBrowser,
-  FakeClock,
-  MemoryKeyValueStore,
-  MemorySecretStore,
-  RecordingLogger,
-} from '../../unit/auth/fakes.js';
+import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore, MemoryLogger } from '../../support/fakes.js';
 import { startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
@@ -48,7 +42,7 @@ interface Setup {
   def: ServerDefinition;
   secrets: MemorySecretStore;
   clock: FakeClock;
-  logger: RecordingLogger;
+  logger: MemoryLogger;
   browser: FakeBrowser;
   /** Settles once the "browser" has delivered the redirect to the loopback receiver. */
   browsing: Promise<unknown>[];
@@ -64,7 +58,7 @@ let serial = 0;
 function setup(tamper?: (redirect: URL) => void, type: 'http' | 'sse' = 'http'): Setup {
   const secrets = new MemorySecretStore();
   const clock = new FakeClock(Date.now());
-  const logger = new RecordingLogger();
+  const logger = new MemoryLogger();
   const browsing: Promise<unknown>[] = [];
   const browser = new FakeBrowser((url) => {
     browsing.push(

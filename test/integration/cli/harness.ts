@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { pidAlive } from '../../../src/core/private-file.js';
+import { VERSION } from '../../../src/core/version.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -44,6 +45,8 @@ export async function createHarness(): Promise<Harness> {
     mainFields: ['module', 'main'],
     external: ['bufferutil', 'utf-8-validate'],
     logLevel: 'warning' as const,
+    // As esbuild.config.mjs does: the version of package.json (src/core/version.ts).
+    define: { __MCP_HOST_VERSION__: JSON.stringify(VERSION) },
   };
   await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(dir, 'bin', 'cli.js') });
   await build({

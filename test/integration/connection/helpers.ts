@@ -5,26 +5,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { freeLoopbackPort } from '../../../src/core/loopback.js';
 import type { ServerSnapshot } from '../../../src/core/host-api.js';
-import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
-import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
+import type { ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionManager } from '../../../src/core/host.js';
-import type { Logger } from '../../../src/core/ports.js';
+import { def } from '../../support/defs.js';
+import { untilServer } from '../../support/wait.js';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
 export const STDIO_FIXTURE = path.join(FIXTURES, 'stdio-server.mjs');
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-export function def(name: string, config: Record<string, unknown>): ServerDefinition {
-  const c = config as unknown as ServerConfig;
-  return {
-    name,
-    config: c,
-    source: { scope: 'user', file: 'test', jsonPath: ['servers', name] },
-    signature: signatureOf(c),
-    hash: stableHash(config),
-  };
-}
+export { def } from '../../support/defs.js';
 
 export function stdioDef(name: string, args: string[] = [], extra: Record<string, unknown> = {}): ServerDefinition {
   return def(name, {
@@ -35,43 +26,7 @@ export function stdioDef(name: string, args: string[] = [], extra: Record<string
   });
 }
 
-/** A logger that keeps every line, for assertions on what the user would see in the log. */
-export class MemoryLogger implements Logger {
-  lines: string[] = [];
-  /** Every line ever logged, including those not kept. */
-  count = 0;
-  private waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  private add(level: string, m: string): void {
-    this.count++;
-    const line = `${level} ${m}`;
-    if (this.lines.length < 5000) this.lines.push(line);
-    for (const w of this.waiters.filter((x) => x.re.test(line))) {
-      this.waiters.splice(this.waiters.indexOf(w), 1);
-      w.resolve(line);
-    }
-  }
-  /** Resolves with the first line (already logged or still to come) that matches. */
-  nextLine(re: RegExp): Promise<string> {
-    const seen = this.lines.find((l) => re.test(l));
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve) => this.waiters.push({ re, resolve }));
-  }
-  trace(m: string): void {
-    this.add('trace', m);
-  }
-  debug(m: string): void {
-    this.add('debug', m);
-  }
-  info(m: string): void {
-    this.add('info', m);
-  }
-  warn(m: string): void {
-    this.add('warn', m);
-  }
-  error(m: string): void {
-    this.add('error', m);
-  }
-}
+export { MemoryLogger } from '../../support/logger.js';
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `mcp-host-${prefix}-`));
@@ -84,21 +39,7 @@ export function waitFor(
   pred: (s: ServerSnapshot) => boolean,
   timeoutMs = 60_000,
 ): Promise<ServerSnapshot> {
-  return new Promise((resolve, reject) => {
-    const now = host.server(name);
-    if (now && pred(now)) return resolve(now);
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`timed out waiting for ${name}; state now ${JSON.stringify(host.server(name)?.state)}`));
-    }, timeoutMs);
-    const sub = host.onDidChangeServer((e) => {
-      if (e.name === name && e.snapshot && pred(e.snapshot)) {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(e.snapshot);
-      }
-    });
-  });
+  return untilServer(host, name, pred, timeoutMs);
 }
 
 export function isAlive(pid: number): boolean {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
 import { GetTaskResultSchema } from '@modelcontextprotocol/core';
 import type { ElicitationPort, HostOptions } from '../../../src/core/host-api.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 import { completeArgument } from '../../../src/core/features/completions.js';
 import { NO_MODEL, withSamplingConsent, type ConsentAnswer } from '../../../src/core/features/sampling.js';
 import type { RunningTask, ServerLogMessage } from '../../../src/core/features/index.js';

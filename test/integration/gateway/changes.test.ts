@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/client';
 import { stdioDef, waitFor } from '../connection/helpers.js';
 import { agent, closeAgent, startRig, type Rig } from './helpers.js';
+import { withDeadline } from '../../support/wait.js';
 
 const excluded = new Set<string>();
 const disabledTools = new Set<string>();
@@ -31,7 +32,7 @@ async function toolNames(): Promise<string[]> {
 }
 
 function nextChange(): Promise<void> {
-  return new Promise((resolve) => (changed = resolve));
+  return withDeadline(new Promise((resolve) => (changed = resolve)), 'tools/list_changed');
 }
 
 test('a stopped server’s tools go away with list_changed, and come back when it starts', async () => {

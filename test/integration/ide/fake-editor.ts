@@ -1,5 +1,6 @@
 /** An in-memory EditorPort for plain-Node tests: records what the server asked and lets the test decide diffs. */
 import { Emitter } from '../../../src/core/events.js';
+import { withDeadline } from '../../support/wait.js';
 import type {
   DiffOutcome,
   DiffRequest,
@@ -62,7 +63,7 @@ export class FakeEditor implements EditorPort {
 
   /** Resolves with the next diff the server opens (or one already open and undecided). */
   nextDiff(): Promise<PendingDiff> {
-    return new Promise((resolve) => this.diffWaiters.push(resolve));
+    return withDeadline(new Promise((resolve) => this.diffWaiters.push(resolve)), 'openDiff request');
   }
 
   currentSelection(): IdeSelection | undefined {

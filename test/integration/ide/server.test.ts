@@ -166,7 +166,8 @@ describe('IDE server with an agent client', () => {
     });
     let settled = false;
     void call.then(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 50));
+    // A later request answered on the same socket: an early openDiff answer would have arrived first.
+    await agent.client.listTools();
     assert.equal(settled, false, 'openDiff must wait for the user');
     diff.decide({ kind: 'accepted', contents: 'let x = 2;\n' });
     assert.deepEqual(texts(await call), ['FILE_SAVED', 'let x = 2;\n']);
@@ -205,15 +206,21 @@ describe('IDE server with an agent client', () => {
     const before = agent.notifications.length;
     for (let i = 0; i < 10; i++) editor.selectionEmitter.fire(sel(i));
     assert.deepEqual(await heard, sel(9), 'the debounced notification carries the last selection');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.equal(
-      agent.notifications.filter((n) => n.method === 'selection_changed').length - before,
-      1,
+    // One more change after the burst: any further notification of the burst is sent before its own.
+    const marker = agent.nextNotification('selection_changed');
+    editor.selectionEmitter.fire(sel(10));
+    assert.deepEqual(await marker, sel(10));
+    assert.deepEqual(
+      agent.notifications
+        .slice(before)
+        .filter((n) => n.method === 'selection_changed')
+        .map((n) => n.params),
+      [sel(9), sel(10)],
       'ten changes in a burst send one notification',
     );
     // Focus moved to the terminal: no current selection, but the latest is remembered.
     editor.selection = undefined;
-    assert.deepEqual(jsonOf(await agent.call('getLatestSelection')), { success: true, ...sel(9) });
+    assert.deepEqual(jsonOf(await agent.call('getLatestSelection')), { success: true, ...sel(10) });
     editor.selection = sel(4);
     assert.deepEqual(jsonOf(await agent.call('getCurrentSelection')), { success: true, ...sel(4) });
   });

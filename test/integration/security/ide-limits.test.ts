@@ -14,7 +14,7 @@ import { after, test } from 'node:test';
 import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
 import type { IdeFileDiagnostics } from '../../../src/core/ide/editor-port.js';
 import { IdeServer, type IdeServerOptions } from '../../../src/core/ide/server.js';
-import type { Logger } from '../../../src/core/ports.js';
+import { MemoryLogger } from '../../support/logger.js';
 import { connectAgent, openSocket, readLocks, texts } from '../ide/agent.js';
 import { FakeEditor } from '../ide/fake-editor.js';
 
@@ -22,28 +22,6 @@ const dirs: string[] = [];
 after(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-/** A logger that keeps lines and lets a test wait for one. */
-class WaitingLogger implements Logger {
-  readonly lines: string[] = [];
-  private waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
-  private add(line: string): void {
-    this.lines.push(line);
-    for (const w of this.waiters.filter((x) => x.re.test(line))) {
-      this.waiters.splice(this.waiters.indexOf(w), 1);
-      w.resolve(line);
-    }
-  }
-  next(re: RegExp): Promise<string> {
-    const seen = this.lines.find((l) => re.test(l));
-    return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => this.waiters.push({ re, resolve }));
-  }
-  trace = (m: string) => this.add(m);
-  debug = (m: string) => this.add(m);
-  info = (m: string) => this.add(m);
-  warn = (m: string) => this.add(m);
-  error = (m: string) => this.add(m);
-}
 
 class CountingEditor extends FakeEditor {
   handled = 0;
@@ -61,7 +39,7 @@ class CountingEditor extends FakeEditor {
 async function start(opts: Partial<IdeServerOptions> = {}) {
   const lockDir = mkdtempSync(join(tmpdir(), 'mcp-sec-ide-'));
   dirs.push(lockDir);
-  const logger = new WaitingLogger();
+  const logger = new MemoryLogger();
   const editor = new CountingEditor();
   const server = await IdeServer.start({ editor, logger, ideName: 'MCP Host Security Test', lockDir, ...opts });
   const lock = readLocks(lockDir)[0]!;
@@ -104,7 +82,7 @@ test(
       agent.ws.pause(); // stop reading, keep writing
       const N = 3000;
       const all = editor.whenHandled(N).then(() => 'all handled');
-      const stopped = logger.next(/not reading its answers|unread answers/).then(() => 'stopped');
+      const stopped = logger.nextLine(/not reading its answers|unread answers/).then(() => 'stopped');
       for (let i = 0; i < N; i++)
         agent.ws.send(
           JSON.stringify({

@@ -11,7 +11,7 @@ import { AuthError, createHostAuth, createLoopbackReceiver } from '../../../src/
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { nullLogger } from '../../../src/core/ports.js';
 import { externalOpener } from '../../../src/extension/auth/opener.js';
-import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore } from '../../unit/auth/fakes.js';
+import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore } from '../../support/fakes.js';
 
 const MCP = 'https://mcp.evil.test/mcp';
 const AS = 'https://as.evil.test';

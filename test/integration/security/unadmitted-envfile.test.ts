@@ -16,7 +16,7 @@ import { heldReason } from '../../../src/core/config/admit.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import type { LoadedConfig } from '../../../src/core/config/types.js';
 import { createHost } from '../../../src/core/host.js';
-import type { KeyValueStore, Logger } from '../../../src/core/ports.js';
+import { nullLogger, type KeyValueStore } from '../../../src/core/ports.js';
 import { ServerApprovals } from '../../../src/core/config/approvals.js';
 import { serverView } from '../../../src/extension/tree/model.js';
 
@@ -24,8 +24,6 @@ function memory(): KeyValueStore {
   const m = new Map<string, unknown>();
   return { get: <T>(k: string) => m.get(k) as T | undefined, update: async (k, v) => void m.set(k, v) };
 }
-
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 async function workspaceWithFifo(t: { after(fn: () => Promise<void>): void }): Promise<{ dir: string; fifo: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-host-sec-'));
@@ -63,7 +61,7 @@ test('an unapproved workspace server: its envFile is never opened, and its row s
   assert.equal(heldReason(def), 'not-approved');
   assert.ok(!(loaded.files ?? []).includes(fifo), 'an unread env file is not even watched');
 
-  const host = createHost({ logger: quiet, blobDir: join(dir, 'blobs') });
+  const host = createHost({ logger: nullLogger, blobDir: join(dir, 'blobs') });
   t.after(() => host.dispose());
   host.setDefinitions(loaded.servers);
   await host.whenSettled();

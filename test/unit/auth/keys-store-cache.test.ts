@@ -4,7 +4,7 @@ import { serverAuthKey } from '../../../src/core/auth/keys.js';
 import { NEEDS_AUTH_TTL_MS, NeedsAuthCache } from '../../../src/core/auth/needs-auth-cache.js';
 import { AuthRecordStore } from '../../../src/core/auth/store.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { FakeClock, MemoryKeyValueStore, MemorySecretStore } from './fakes.js';
+import { FakeClock, MemoryKeyValueStore, MemorySecretStore } from '../../support/fakes.js';
 
 function def(name: string, config: Record<string, unknown>): Pick<ServerDefinition, 'name' | 'config'> {
   return { name, config: config as unknown as ServerDefinition['config'] };

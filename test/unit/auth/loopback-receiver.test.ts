@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AuthError } from '../../../src/core/auth/errors.js';
 import { createLoopbackReceiver, REDIRECT_TIMEOUT_MS } from '../../../src/core/auth/loopback-receiver.js';
-import { FakeClock } from './fakes.js';
+import { FakeClock } from '../../support/fakes.js';
 
 const isCode = (code: string) => (err: unknown) => err instanceof AuthError && err.code === code;
 

@@ -9,7 +9,7 @@ import { HostOAuthProvider, REFRESH_SKEW_MS, type ProviderMode } from '../../../
 import { AuthRecordStore, type AuthRecord } from '../../../src/core/auth/store.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { nullLogger } from '../../../src/core/ports.js';
-import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore } from './fakes.js';
+import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore } from '../../support/fakes.js';
 
 const AS = 'https://as.example.com/';
 const metadata = {

@@ -7,7 +7,7 @@ import { HostOAuthProvider } from '../../../src/core/auth/provider.js';
 import { revokeTokens } from '../../../src/core/auth/revoke.js';
 import { AuthRecordStore, type AuthRecord } from '../../../src/core/auth/store.js';
 import { nullLogger } from '../../../src/core/ports.js';
-import { FakeClock, MemoryKeyValueStore, MemorySecretStore } from './fakes.js';
+import { FakeClock, MemoryKeyValueStore, MemorySecretStore } from '../../support/fakes.js';
 
 const metadata = {
   issuer: 'https://as.example.com',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CliError, EXIT, exitCodeFor } from '../../../src/cli/errors.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 import { formatJsonPath, formatProblem } from '../../../src/cli/session.js';
 
 test('host errors map to the contract exit codes', () => {

@@ -13,9 +13,9 @@ import { UnauthorizedError } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type { HostOptions, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import { FakeClock, RecordingLogger } from '../auth/fakes.js';
+import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { until } from './helpers.js';
 
 const remote = (name: string): ServerDefinition => {
@@ -61,7 +61,7 @@ function rig(t: TestContext, attempt: (r: Rig) => Attempt, extra: Partial<HostOp
     r.clients.length >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }));
   const run = attempt(r);
   const host = createHost({
-    logger: new RecordingLogger(),
+    logger: new MemoryLogger(),
     blobDir: '/nonexistent-blobs',
     env: {},
     clock,

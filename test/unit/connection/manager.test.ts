@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import { FakeClock, RecordingLogger } from '../auth/fakes.js';
+import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { until } from './helpers.js';
 
 function inProcess(name: string, start: (t: Transport) => Promise<void>, timeout?: number): ServerDefinition {
@@ -46,8 +46,8 @@ function echoServer(label = 'echo'): { start: (t: Transport) => Promise<void>; s
 function newHost(
   t: { after(fn: () => Promise<void>): void },
   clock = new FakeClock(),
-): { host: ConnectionManager; clock: FakeClock; log: RecordingLogger } {
-  const log = new RecordingLogger();
+): { host: ConnectionManager; clock: FakeClock; log: MemoryLogger } {
+  const log = new MemoryLogger();
   const host = createHost({ logger: log, blobDir: '/nonexistent-blobs', env: {}, clock });
   t.after(() => host.dispose());
   return { host, clock, log };

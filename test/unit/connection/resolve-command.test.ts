@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findExecutable, resolveCommand } from '../../../src/core/connection/resolve-command.js';
-import { HostError } from '../../../src/core/connection/errors.js';
+import { HostError } from '../../../src/core/errors.js';
 
 const files = (list: string[]) => (p: string) => list.includes(p);
 

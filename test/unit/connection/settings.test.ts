@@ -1,14 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backoffDelay, connectTimeoutFor, readSettings } from '../../../src/core/connection/settings.js';
-import type { Logger } from '../../../src/core/ports.js';
+import { MemoryLogger } from '../../support/logger.js';
 import { isSessionExpired, isTerminalNetworkError, isUnauthorized } from '../../../src/core/connection/errors.js';
 import { UnauthorizedError, SdkHttpError, SdkErrorCode } from '@modelcontextprotocol/client';
 
-function logger(): Logger & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { warnings, trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} };
-}
+const logger = () => new MemoryLogger();
 
 describe('connection settings', () => {
   test('defaults: 30 s connect, 3 local, 20 remote', () => {
@@ -48,8 +45,8 @@ describe('connection settings', () => {
     });
     assert.equal(s.connectTimeoutMs, 30_000);
     assert.equal(s.localConcurrency, 3);
-    assert.equal(log.warnings.length, 2);
-    assert.match(log.warnings[0], /MCP_TIMEOUT/);
+    assert.equal(log.messages('warn').length, 2);
+    assert.match(log.messages('warn')[0], /MCP_TIMEOUT/);
   });
 
   test('backoff doubles and is capped', () => {

@@ -1,18 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
-import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
+import type { ServerConfig } from '../../../src/core/config/types.js';
 import { redactState } from '../../../src/core/connection/state.js';
+import { def as makeDef } from '../../support/defs.js';
 
-function def(config: ServerConfig): ServerDefinition {
-  return {
-    name: 's',
-    config,
-    source: { scope: 'user', file: 'f', jsonPath: [] },
-    signature: signatureOf(config),
-    hash: stableHash(config),
-  };
-}
+const def = (config: ServerConfig) => makeDef('s', config, { scope: 'user', file: 'f', jsonPath: [] });
 
 test('every message a state stores is redacted: URL credentials, bearer tokens and the entry’s own header values', () => {
   const d = def({

@@ -2,7 +2,7 @@
 import type { HostTool, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { HeldReason, Scope, ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import type { ConnectionState } from '../../../src/core/connection/state.js';
-import type { HostErrorCode } from '../../../src/core/connection/errors.js';
+import type { HostErrorCode } from '../../../src/core/errors.js';
 
 export function def(
   name: string,

@@ -1,21 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
-import type { ServerConfig, ServerDefinition } from '../../../src/core/config/types.js';
 import { checkRequest } from '../../../src/core/gateway/http.js';
 import { admit } from '../../../src/core/config/admit.js';
+import { def as makeDef } from '../../support/defs.js';
 
-function def(name: string, config: Record<string, unknown>): ServerDefinition {
-  const c = config as unknown as ServerConfig;
-  return {
-    name,
-    config: c,
-    source: { scope: 'project', file: '.mcp.json', jsonPath: ['mcpServers', name] },
-    signature: signatureOf(c),
-    hash: stableHash(config),
-  };
-}
+const def = (name: string, config: Record<string, unknown>) =>
+  makeDef(name, config, { scope: 'project', file: '.mcp.json', jsonPath: ['mcpServers', name] });
 
 test('admission holds back entries pointing at our own gateway, or running mcp-host serve, with a reason; others run', () => {
   const own = 'http://127.0.0.1:4321/mcp';

@@ -63,3 +63,35 @@ test('the same import from the editor layer is allowed (the probe itself is soun
     [],
   );
 });
+
+test('inside core: config importing gateway, and connection importing apps, fail lint; core rules still hold there', async () => {
+  const gw = await lintAs(
+    'src/core/config/layer-probe.ts',
+    "import { Gateway } from '../gateway/gateway.js';\nexport const x = Gateway;\n",
+  );
+  assert.match(
+    gw.find((m) => m.rule === 'no-restricted-imports')?.message ?? '',
+    /src\/core\/config must not import src\/core\/gateway/,
+  );
+  const apps = await lintAs(
+    'src/core/connection/layer-probe.ts',
+    "import { toolUiOf } from '../apps/meta.js';\nexport const x = toolUiOf;\n",
+  );
+  assert.match(
+    apps.find((m) => m.rule === 'no-restricted-imports')?.message ?? '',
+    /src\/core\/connection must not import src\/core\/apps/,
+  );
+  const vs = await lintAs(
+    'src/core/connection/layer-probe.ts',
+    "import * as vscode from 'vscode';\nexport const x = vscode;\n",
+  );
+  assert.match(vs.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '', /must not import vscode/);
+  const ext = await lintAs(
+    'src/core/config/layer-probe.ts',
+    "import { readSettings } from '../../extension/settings.js';\nexport const x = readSettings;\n",
+  );
+  assert.match(
+    ext.find((m) => LAYER_RULES.has(m.rule ?? ''))?.message ?? '',
+    /src\/core must not import src\/extension/,
+  );
+});

@@ -1,9 +1,9 @@
 /**
  * MCP Host never connects to its own gateway: a project `.mcp.json` written for agents
  * (`"url": "${MCP_HOST_GATEWAY_URL}"`) is read by MCP Host too, and connecting to it would loop
- * every server back into itself. Admission (config/admit.ts) holds such entries back with a reason.
+ * every server back into itself. Admission (admit.ts) holds such entries back with a reason.
  */
-import type { ServerDefinition } from '../config/types.js';
+import type { ServerDefinition } from './types.js';
 
 function sameEndpoint(a: string, b: string): boolean {
   try {

@@ -1,5 +1,7 @@
-/** In-memory fakes of the core ports, for auth tests (unit and integration). */
-import type { BrowserOpener, Clock, Disposable, KeyValueStore, Logger, SecretStore } from '../../../src/core/ports.js';
+/** In-memory fakes of the core ports (secrets, storage, clock, browser), for unit and integration tests. */
+import type { BrowserOpener, Clock, Disposable, KeyValueStore, SecretStore } from '../../src/core/ports.js';
+
+export { MemoryLogger } from './logger.js';
 
 export class MemorySecretStore implements SecretStore {
   readonly map = new Map<string, string>();
@@ -48,25 +50,6 @@ export class FakeClock implements Clock {
       timer.live = false;
       timer.fn();
     }
-  }
-}
-
-export class RecordingLogger implements Logger {
-  readonly lines: string[] = [];
-  trace(m: string) {
-    this.lines.push(m);
-  }
-  debug(m: string) {
-    this.lines.push(m);
-  }
-  info(m: string) {
-    this.lines.push(m);
-  }
-  warn(m: string) {
-    this.lines.push(m);
-  }
-  error(m: string) {
-    this.lines.push(m);
   }
 }
 

@@ -1,8 +1,8 @@
 /**
  * Keeps the servers of a file that turned unreadable (or of an entry that turned invalid) until
- * the file is fixed; free of `vscode` so it is unit-tested on plain Node.
+ * the file is fixed: one rule for the editor, every CLI command and `serve` (server-registry.ts).
  */
-import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../../core/config/types.js';
+import type { ConfigProblem, LoadedConfig, ServerDefinition } from './types.js';
 
 /** A problem that makes the whole file unreadable (as opposed to one bad entry). */
 export function isFileLevel(p: ConfigProblem): boolean {

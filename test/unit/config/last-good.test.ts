@@ -1,8 +1,8 @@
 /** A file that turns unreadable keeps its servers running from the last good read. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { keepLastGood } from '../../../src/extension/config/last-good.js';
-import { def } from './fixtures.js';
+import { keepLastGood } from '../../../src/core/config/last-good.js';
+import { def } from '../extension/fixtures.js';
 
 test('servers of a file that turned invalid keep running from the last good load', () => {
   const a = def('a');
