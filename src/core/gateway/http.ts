@@ -67,6 +67,8 @@ export class GatewayHttpServer {
   private readonly modern: McpHttpHandler;
   private readonly serveModern: ReturnType<typeof toNodeHandler>;
   private readonly unlisten: { dispose(): void };
+  /** Open `subscriptions/listen` streams: a modern agent that is there, as a GET stream is for a session. */
+  private listening = 0;
   /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
   readonly onDidChangeLive: Event<void> = this.changed.event;
 
@@ -132,7 +134,7 @@ export class GatewayHttpServer {
   liveSessionCount(): number {
     let n = 0;
     for (const s of this.sessions.values()) if (s.open > 0) n++;
-    return n;
+    return n + this.listening;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -169,6 +171,14 @@ export class GatewayHttpServer {
       const watch =
         listen && this.opts.gateway.watchResources(listen.uris, (u) => this.modern.notify.resourceUpdated(u));
       if (watch) res.once('close', () => watch.dispose());
+      if ((body as { method?: unknown }).method === 'subscriptions/listen') {
+        this.listening++;
+        this.changed.fire();
+        res.once('close', () => {
+          this.listening--;
+          this.changed.fire();
+        });
+      }
       return this.serveModern(req, res, body);
     }
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))

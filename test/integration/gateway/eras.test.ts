@@ -178,13 +178,25 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
     const heard = new Promise<void>((resolve) =>
       modern.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
+    const live = rig.http.liveSessionCount();
     const sub = await modern.listen({ toolsListChanged: true });
+    // An open listen stream is an agent that is there (the status bar counts it).
+    assert.equal(rig.http.liveSessionCount(), live + 1);
     try {
       await rig.host.stop('beta');
       await heard;
       assert.ok(!(await modern.listTools()).tools.some((t) => t.name.startsWith('beta__')));
     } finally {
+      const gone = new Promise<void>((resolve) => {
+        const d = rig.http.onDidChangeLive(() => {
+          if (rig.http.liveSessionCount() === live) {
+            d.dispose();
+            resolve();
+          }
+        });
+      });
       await sub.close();
+      await gone;
       await rig.host.start('beta');
       await waitFor(rig.host, 'beta', (s) => s.state.kind === 'connected');
     }
