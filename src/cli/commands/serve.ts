@@ -11,7 +11,7 @@ import { needsApproval } from '../../core/config/approvals.js';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Disposable } from '../../core/ports.js';
 import { discoveryDir, Gateway, GatewayBridge, gatewayFeatures, readDiscovery } from '../../core/gateway/index.js';
-import { tapListen } from '../../core/gateway/listen-resources.js';
+import { SharedWatches, tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
@@ -91,11 +91,12 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
   // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
   let pinned: Server | undefined;
+  const watches = new SharedWatches((uris) =>
+    gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined)),
+  );
   const served = serveStdio((ctx) => (pinned = gateway.createServer(ctx.era)), {
     // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
-    transport: tapListen(transport, (uris) =>
-      gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined)),
-    ),
+    transport: tapListen(transport, (uris) => watches.add(uris)),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
   await closed;

@@ -21,7 +21,7 @@ import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connec
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
-import { listenedResources } from './listen-resources.js';
+import { listenedResources, SharedWatches } from './listen-resources.js';
 
 export interface GatewayHttpOptions {
   gateway: Gateway;
@@ -69,6 +69,7 @@ export class GatewayHttpServer {
   private readonly unlisten: { dispose(): void };
   /** Open `subscriptions/listen` streams: a modern agent that is there, as a GET stream is for a session. */
   private listening = 0;
+  private readonly watches: SharedWatches;
   /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
   readonly onDidChangeLive: Event<void> = this.changed.event;
 
@@ -83,6 +84,9 @@ export class GatewayHttpServer {
     const onerror = (err: Error): void => opts.logger.debug(`gateway: modern request: ${err.message}`);
     this.modern = createMcpHandler(() => opts.gateway.createServer('modern', true), { legacy: 'reject', onerror });
     this.serveModern = toNodeHandler(this.modern, { onerror });
+    this.watches = new SharedWatches((uris) =>
+      opts.gateway.watchResources(uris, (u) => this.modern.notify.resourceUpdated(u)),
+    );
     this.unlisten = opts.gateway.onDidChangeLists((kinds) => {
       if (kinds.includes('tools')) this.modern.notify.toolsChanged();
       if (kinds.includes('prompts')) this.modern.notify.promptsChanged();
@@ -168,8 +172,7 @@ export class GatewayHttpServer {
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
       const listen = listenedResources(body);
-      const watch =
-        listen && this.opts.gateway.watchResources(listen.uris, (u) => this.modern.notify.resourceUpdated(u));
+      const watch = listen && this.watches.add(listen.uris);
       if (watch) res.once('close', () => watch.dispose());
       if ((body as { method?: unknown }).method === 'subscriptions/listen') {
         this.listening++;

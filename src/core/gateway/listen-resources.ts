@@ -53,6 +53,39 @@ export function watchResources(
 }
 
 /**
+ * One upstream watch per URI however many listen streams name it: the SDK's listen router sends
+ * each published update to every stream that asked for that URI, so publishing once per stream
+ * would repeat it.
+ */
+export class SharedWatches {
+  private readonly byUri = new Map<string, { users: number; watch?: Disposable }>();
+
+  constructor(private readonly watch: (uris: string[]) => Disposable | undefined) {}
+
+  add(uris: string[]): Disposable {
+    const mine = [...new Set(uris)];
+    for (const uri of mine) {
+      const entry = this.byUri.get(uri) ?? { users: 0 };
+      if (entry.users++ === 0) entry.watch = this.watch([uri]);
+      this.byUri.set(uri, entry);
+    }
+    let done = false;
+    return {
+      dispose: () => {
+        if (done) return;
+        done = true;
+        for (const uri of mine) {
+          const entry = this.byUri.get(uri);
+          if (!entry || --entry.users > 0) continue;
+          entry.watch?.dispose();
+          this.byUri.delete(uri);
+        }
+      },
+    };
+  }
+}
+
+/**
  * Wraps the transport `serveStdio` owns so the listen requests it carries are seen first:
  * `onListen` returns what to dispose when that listen ends (its cancellation, or the connection).
  */
