@@ -115,7 +115,6 @@ export class ParkedCalls {
       call.timer = setTimeout(() => {
         if (this.parked.delete(token)) this.end(call, new Error('the agent did not answer in time'));
       }, this.opts.resumeTimeoutMs ?? 300_000);
-      call.timer.unref();
       return inputRequired({
         inputRequests: Object.fromEntries(call.waiting.map((q) => [q.key, q.request])),
         requestState: token,
