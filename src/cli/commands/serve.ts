@@ -5,9 +5,10 @@
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { needsApproval } from '../../core/config/approvals.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Disposable } from '../../core/ports.js';
 import {
   discoveryDir,
@@ -20,6 +21,7 @@ import {
   type AgentView,
 } from '../../core/gateway/index.js';
 import { serveSignIn } from './serve-sign-in.js';
+import { SharedWatches, tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
@@ -115,8 +117,19 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
       if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
     });
   });
-  await gateway.connect(transport, view);
+  // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
+  // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
+  let pinned: Server | undefined;
+  const watches = new SharedWatches((uris) =>
+    gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined)),
+  );
+  const served = serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
+    // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
+    transport: tapListen(transport, (uris) => watches.add(uris)),
+    onerror: (err) => logger.debug(`serve: ${err.message}`),
+  });
   await closed;
+  await served.close().catch(() => undefined);
   session.registry.dispose();
   await gateway.dispose();
   return EXIT.ok;

@@ -10,8 +10,9 @@
  * the capability) it goes to the fallback, the editor's own UI (sampling: consent, then a language
  * model or the user's own reply): never to an agent it may not belong to.
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { inputRequired, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type {
+  ClientCapabilities,
   Server,
   CreateMessageRequest,
   CreateMessageResult,
@@ -22,6 +23,7 @@ import type {
 import type { CallOrigin, ElicitationPort, RelatedCalls } from '../host-api.js';
 import type { FeatureOptions, SamplingPort } from '../features/types.js';
 import { Emitter } from '../events.js';
+import type { AskAgent } from './input-bridge.js';
 
 type ElicitRequest = Parameters<ElicitationPort['elicit']>[1];
 
@@ -30,6 +32,10 @@ class AgentRequest {
   constructor(
     readonly agent: Server,
     readonly requestId: RequestId,
+    /** A modern agent's call: questions go back as `input_required` (input-bridge.ts), not as requests. */
+    readonly ask?: AskAgent,
+    /** Declared at `initialize` (2025) or on this very request's `_meta` envelope (2026-07-28). */
+    readonly capabilities?: ClientCapabilities,
   ) {}
 }
 
@@ -77,8 +83,8 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
   }
 
   /** The origin to pass (CallOptions.origin) with a host request made for `agent`'s request `requestId`. */
-  origin(agent: Server, requestId: RequestId): CallOrigin {
-    return new AgentRequest(agent, requestId);
+  origin(agent: Server, requestId: RequestId, ask?: AskAgent, capabilities?: ClientCapabilities): CallOrigin {
+    return new AgentRequest(agent, requestId, ask, capabilities ?? agent.getClientCapabilities());
   }
 
   async elicit(
@@ -88,11 +94,26 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     related?: RelatedCalls,
   ): Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }> {
     const target = owningRequest(related);
-    const caps = target?.agent.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+    const caps = target?.capabilities?.elicitation as { form?: object; url?: object } | undefined;
     // An empty `elicitation: {}` is form-only (the 2025-06 shape); URL mode needs an explicit `url`.
     const canAnswer =
       caps !== undefined &&
       (request.mode === 'url' ? caps.url !== undefined : caps.form !== undefined || caps.url === undefined);
+    if (target?.ask && canAnswer) {
+      const asked =
+        request.mode === 'url'
+          ? inputRequired.elicitUrl({ message: request.message, url: request.url })
+          : inputRequired.elicit({
+              mode: 'form',
+              message: `[${server}] ${request.message}`,
+              requestedSchema: request.requestedSchema as never,
+            });
+      const answer = (await target.ask(asked, signal)) as ElicitResult;
+      return {
+        action: answer.action,
+        ...(answer.content ? { content: answer.content as Record<string, unknown> } : {}),
+      };
+    }
     if (target && canAnswer) {
       const params =
         request.mode === 'url'
@@ -122,7 +143,8 @@ export class GatewayBridge implements ElicitationPort, SamplingPort {
     related?: RelatedCalls,
   ): Promise<CreateMessageResult> {
     const target = owningRequest(related);
-    if (target?.agent.getClientCapabilities()?.sampling) {
+    if (target?.capabilities?.sampling) {
+      if (target.ask) return (await target.ask(inputRequired.createMessage(params), signal)) as CreateMessageResult;
       return (await target.agent.createMessage(params, {
         relatedRequestId: target.requestId,
         ...(signal ? { signal } : {}),

@@ -4,8 +4,14 @@
  * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
-import { Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Transport, CallToolResult, ReadResourceResult, ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type {
+  Transport,
+  CallToolResult,
+  ClientCapabilities,
+  ReadResourceResult,
+  ServerContext,
+} from '@modelcontextprotocol/server';
 import type { CallOptions, McpHost } from '../host-api.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
@@ -26,6 +32,8 @@ import { agentTools, type AgentView, type GatewayViews } from './views.js';
 import { limitResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
 import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
+import { ParkedCalls, type AskAgent } from './input-bridge.js';
+import { watchResources } from './listen-resources.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -45,16 +53,22 @@ export interface GatewayOptions extends ExposureFilter {
 
 interface Agent {
   server: Server;
-  transport: Transport;
   initialized: boolean;
   /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
   used: Set<string>;
   view: AgentView;
   /** What this agent was last listed, so `list_changed` goes only to agents whose lists changed. */
   prints?: Record<Kind, string>;
+  /** A 2026-07-28 agent: stateless, questions mid-call go back as `input_required`. */
+  modern: boolean;
+  /** Lives for one HTTP exchange: change notifications reach it through `onDidChangeLists` instead. */
+  perRequest: boolean;
 }
 
-type Kind = 'tools' | 'prompts' | 'resources';
+/** The era an agent's server speaks: `legacy` (2025-11-25, sessions) or `modern` (2026-07-28). */
+export type AgentEra = 'legacy' | 'modern';
+
+export type Kind = 'tools' | 'prompts' | 'resources';
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
@@ -74,12 +88,19 @@ export class Gateway {
   /** Whole results cut for agents, readable as `mcp-host-result://` resources. */
   private readonly results = new ResultStore();
   private disposed = false;
+  private readonly parked = new ParkedCalls();
+  /** Fingerprints of the whole catalogue, for agents served per request (`onDidChangeLists`). */
+  private prints: Record<Kind, string>;
+  private readonly listsChanged = new Emitter<Kind[]>();
+  /** Which lists changed, for agents served per request (http.ts passes it to `subscriptions/listen`). */
+  readonly onDidChangeLists: Event<Kind[]> = this.listsChanged.event;
 
   /** Fires when an agent connects or leaves. */
   readonly onDidChangeAgents: Event<void> = this.changed.event;
 
   constructor(private readonly opts: GatewayOptions) {
     this.catalog = this.build();
+    this.prints = this.catalogPrints(this.catalog);
     this.subscriptions.push(opts.host.onDidChangeServer(() => this.refresh()));
     if (opts.bridge) {
       this.subscriptions.push(
@@ -90,7 +111,7 @@ export class Gateway {
           // to agents that used this server themselves.
           for (const a of this.agents) {
             if (a.initialized && a.used.has(server))
-              a.server.sendLoggingMessage({ ...params, logger }, a.transport.sessionId).catch(() => undefined);
+              a.server.sendLoggingMessage({ ...params, logger }, a.server.transport?.sessionId).catch(() => undefined);
           }
         }),
       );
@@ -132,6 +153,26 @@ export class Gateway {
     return agentTools(this.catalogOf(agent), agent.view, this.opts.views);
   }
 
+  private catalogPrints(c: Catalog): Record<Kind, string> {
+    return {
+      tools: fingerprint(
+        c.tools.map((t) => [
+          t.name,
+          t.tool.description,
+          t.tool.inputSchema,
+          t.tool.outputSchema,
+          t.tool.annotations,
+          t.tool.title,
+        ]),
+      ),
+      prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
+      resources: fingerprint([
+        c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]),
+        c.templates.map((t) => t.uriTemplate),
+      ]),
+    };
+  }
+
   private fingerprints(agent: Agent): Record<Kind, string> {
     const c = this.catalogOf(agent);
     return {
@@ -149,8 +190,13 @@ export class Gateway {
     if (this.disposed) return;
     this.catalog = this.build();
     this.profileCatalogs.clear();
+    // Agents served per request (modern HTTP) hear of changes through `subscriptions/listen` (http.ts).
+    const global = this.catalogPrints(this.catalog);
+    const globalChanged = (Object.keys(global) as Kind[]).filter((k) => global[k] !== this.prints[k]);
+    this.prints = global;
+    if (globalChanged.length > 0) this.listsChanged.fire(globalChanged);
     for (const a of this.agents) {
-      if (!a.initialized) continue;
+      if (!a.initialized || a.perRequest) continue;
       const prints = this.fingerprints(a);
       const before = a.prints;
       a.prints = prints;
@@ -166,10 +212,16 @@ export class Gateway {
     }
   }
 
+  /** Upstream subscriptions for a modern agent's `subscriptions/listen` (listen-resources.ts); none without features. */
+  watchResources(uris: string[], onUpdated: (uri: string) => void): Disposable | undefined {
+    const features = this.opts.features;
+    return features ? watchResources(this.catalog, features, uris, onUpdated, this.opts.logger) : undefined;
+  }
+
   /** Connected agents (sessions that finished `initialize`). */
   agentCount(): number {
     let n = 0;
-    for (const a of this.agents) if (a.initialized) n++;
+    for (const a of this.agents) if (a.initialized && !a.perRequest) n++;
     return n;
   }
 
@@ -178,8 +230,16 @@ export class Gateway {
     return this.catalog;
   }
 
-  /** Serves one agent over `transport` until it closes; `view` picks its profile and tool listing. */
+  /** Serves one legacy agent over `transport` until it closes; `view` picks its profile and tool listing. */
   async connect(transport: Transport, view: AgentView = {}): Promise<void> {
+    await this.createServer('legacy', false, view).connect(transport);
+  }
+
+  /**
+   * A fresh agent server: the factory `createMcpHandler` and `serveStdio` call for each exchange
+   * (HTTP, `perRequest`) or connection (stdio). A modern one counts as an agent while it lives.
+   */
+  createServer(era: AgentEra, perRequest = false, view: AgentView = {}): Server {
     if (this.disposed) throw new Error('the gateway has been stopped');
     if (view.profile !== undefined && !this.hasProfile(view.profile))
       throw new Error(`no gateway profile "${view.profile}"`);
@@ -195,8 +255,17 @@ export class Gateway {
       instructions:
         'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
     });
-    const agent: Agent = { server, transport, initialized: false, used: new Set(), view };
+    const agent: Agent = {
+      server,
+      initialized: era === 'modern',
+      used: new Set(),
+      view,
+      modern: era === 'modern',
+      perRequest,
+    };
     this.install(agent);
+    // A modern agent has no `initialized` notification: what it is listed starts from now.
+    if (agent.initialized) agent.prints = this.fingerprints(agent);
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
       agent.initialized = true;
@@ -208,20 +277,34 @@ export class Gateway {
     server.onclose = () => {
       extras?.dispose();
       if (!this.agents.delete(agent)) return;
-      if (agent.initialized) this.opts.logger.info('gateway: agent disconnected');
-      this.changed.fire();
+      if (agent.initialized && !perRequest) this.opts.logger.info('gateway: agent disconnected');
+      if (!perRequest) this.changed.fire();
     };
     this.agents.add(agent);
-    await server.connect(transport);
+    return server;
   }
 
-  private callOptions(agent: Agent, target: string, ctx: ServerContext): CallOptions {
+  private callOptions(
+    agent: Agent,
+    target: string,
+    ctx: ServerContext,
+    parked?: { ask: AskAgent; signal: AbortSignal },
+  ): CallOptions {
     agent.used.add(target);
     const token = ctx.mcpReq._meta?.progressToken;
     // The origin lets the bridge send a server's question back to this agent request.
     const opts: CallOptions = {
-      signal: ctx.mcpReq.signal,
-      ...(this.opts.bridge ? { origin: this.opts.bridge.origin(agent.server, ctx.mcpReq.id) } : {}),
+      signal: parked?.signal ?? ctx.mcpReq.signal,
+      ...(this.opts.bridge
+        ? {
+            origin: this.opts.bridge.origin(
+              agent.server,
+              ctx.mcpReq.id,
+              parked?.ask,
+              this.capabilities(agent, ctx, parked !== undefined),
+            ),
+          }
+        : {}),
     };
     if (token !== undefined) {
       opts.onProgress = (p) => {
@@ -243,12 +326,13 @@ export class Gateway {
     name: string,
     args: Record<string, unknown>,
     ctx: ServerContext,
+    parked?: { ask: AskAgent; signal: AbortSignal },
   ): Promise<CallToolResult> {
     const entry = this.catalogOf(agent).tools.find((t) => t.name === name);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (entry.signIn && this.opts.signIn)
-      return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, ctx.mcpReq.signal);
-    const opts = this.callOptions(agent, entry.tool.server, ctx);
+      return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, parked?.signal ?? ctx.mcpReq.signal);
+    const opts = this.callOptions(agent, entry.tool.server, ctx, parked);
     try {
       const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, args, opts);
       const content = await toWireContents(r.content, {
@@ -265,21 +349,40 @@ export class Gateway {
     }
   }
 
+  /** A modern agent declares its capabilities on each request, not once per connection. */
+  private capabilities(agent: Agent, ctx: ServerContext, parked: boolean): ClientCapabilities | undefined {
+    if (!agent.modern) return agent.server.getClientCapabilities();
+    // Only a parked tool call can hand a question back (input-bridge.ts); elsewhere the editor asks.
+    if (!parked) return {};
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  }
+
   private install(agent: Agent): void {
     const s = agent.server;
     s.setRequestHandler('tools/list', () => ({
       tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[],
     }));
     s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
-      const name = req.params.name;
-      const args = req.params.arguments ?? {};
+      let name = req.params.name;
+      let args = req.params.arguments ?? {};
       const listing = SEARCH_TOOL_NAMES.includes(name) ? this.listTools(agent) : undefined;
       if (listing?.search) {
         const step = searchModeCall(name, args, listing.search, listing.definition);
         if ('result' in step) return step.result;
-        return this.callExposed(agent, step.call.name, step.call.arguments, ctx);
+        ({ name, arguments: args } = step.call);
       }
-      return this.callExposed(agent, name, args, ctx);
+      if (!agent.modern) return this.callExposed(agent, name, args, ctx);
+      // The upstream call may outlive this exchange (input-bridge.ts).
+      const requestState = ctx.mcpReq.requestState<string>();
+      return (await this.parked.run(
+        {
+          signal: ctx.mcpReq.signal,
+          ...(requestState !== undefined ? { requestState } : {}),
+          ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
+        },
+        (ask, signal) => this.callExposed(agent, name, args, ctx, { ask, signal }),
+      )) as CallToolResult;
     });
     s.setRequestHandler('prompts/list', () => ({
       prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
@@ -359,6 +462,8 @@ export class Gateway {
     if (this.disposed) return;
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
+    this.parked.dispose();
+    this.listsChanged.dispose();
     const agents = [...this.agents];
     await Promise.all(agents.map((a) => a.server.close().catch(() => undefined)));
     this.agents.clear();

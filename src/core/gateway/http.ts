@@ -6,17 +6,23 @@
  * without the token, the shared connection limits (../connection-limits.ts): a deadline and a
  * cap on sockets that have not sent an authenticated request (the oldest evicted, so a real agent
  * always gets in), and refusals logged at a bounded rate.
+ *
+ * Both protocol eras on the one endpoint: 2025-11-25 agents get sessions (an SDK streamable
+ * transport each); 2026-07-28 agents are served statelessly by the SDK's `createMcpHandler`, a fresh
+ * gateway server per exchange, with `subscriptions/listen` fed from the gateway's list changes.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
 import type { Socket } from 'node:net';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
 import { Emitter, type Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
-import { agentViewOf } from './views.js';
+import { agentViewOf, type AgentView } from './views.js';
+import { listenedResources, SharedWatches } from './listen-resources.js';
 
 export interface GatewayHttpOptions {
   gateway: Gateway;
@@ -60,6 +66,12 @@ interface Session {
 export class GatewayHttpServer {
   private readonly sessions = new Map<string, Session>();
   private readonly changed = new Emitter<void>();
+  private readonly modern: McpHttpHandler;
+  private readonly serveModern: ReturnType<typeof toNodeHandler>;
+  private readonly unlisten: { dispose(): void };
+  /** Open `subscriptions/listen` streams: a modern agent that is there, as a GET stream is for a session. */
+  private listening = 0;
+  private readonly watches: SharedWatches;
   /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
   readonly onDidChangeLive: Event<void> = this.changed.event;
 
@@ -70,7 +82,22 @@ export class GatewayHttpServer {
     readonly port: number,
     private readonly refusals: RateLimitedLog,
     private readonly pending: PendingSockets,
-  ) {}
+  ) {
+    const onerror = (err: Error): void => opts.logger.debug(`gateway: modern request: ${err.message}`);
+    this.modern = createMcpHandler((ctx) => opts.gateway.createServer('modern', true, viewOfRequest(ctx.requestInfo)), {
+      legacy: 'reject',
+      onerror,
+    });
+    this.serveModern = toNodeHandler(this.modern, { onerror });
+    this.watches = new SharedWatches((uris) =>
+      opts.gateway.watchResources(uris, (u) => this.modern.notify.resourceUpdated(u)),
+    );
+    this.unlisten = opts.gateway.onDidChangeLists((kinds) => {
+      if (kinds.includes('tools')) this.modern.notify.toolsChanged();
+      if (kinds.includes('prompts')) this.modern.notify.promptsChanged();
+      if (kinds.includes('resources')) this.modern.notify.resourcesChanged();
+    });
+  }
 
   /** `http://127.0.0.1:<port>/mcp` */
   get url(): string {
@@ -116,7 +143,7 @@ export class GatewayHttpServer {
   liveSessionCount(): number {
     let n = 0;
     for (const s of this.sessions.values()) if (s.open > 0) n++;
-    return n;
+    return n + this.listening;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -148,6 +175,24 @@ export class GatewayHttpServer {
     if (typeof view === 'string') return refuse(res, 404, view);
     if (view.profile !== undefined && !this.opts.gateway.hasProfile(view.profile))
       return refuse(res, 404, `no gateway profile "${view.profile}"`);
+    // Read once: the era is decided by the body (the `_meta` envelope), then either leg gets it parsed.
+    const body = await readJson(req);
+    if (body === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
+    if (body === undefined) return refuse(res, 400, 'the body is not JSON');
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      const listen = listenedResources(body);
+      const watch = listen && this.watches.add(listen.uris);
+      if (watch) res.once('close', () => watch.dispose());
+      if ((body as { method?: unknown }).method === 'subscriptions/listen') {
+        this.listening++;
+        this.changed.fire();
+        res.once('close', () => {
+          this.listening--;
+          this.changed.fire();
+        });
+      }
+      return this.serveModern(req, res, body);
+    }
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
     const transport = new NodeStreamableHTTPServerTransport({
@@ -160,7 +205,7 @@ export class GatewayHttpServer {
       if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
     };
     await this.opts.gateway.connect(transport, view);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();
   }
@@ -181,6 +226,8 @@ export class GatewayHttpServer {
   }
 
   async dispose(): Promise<void> {
+    this.unlisten.dispose();
+    await this.modern.close().catch(() => undefined);
     this.pending.dispose();
     this.refusals.flush();
     const all = [...this.sessions.values()].map((s) => s.transport);
@@ -190,4 +237,36 @@ export class GatewayHttpServer {
     this.changed.dispose();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
+}
+
+/** The SDK's own bound on a POST body. */
+const MAX_BODY = 4 * 1024 * 1024;
+const TOO_LARGE = Symbol('too large');
+
+/** The request body as JSON; undefined when it is not JSON. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return TOO_LARGE;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A modern exchange's profile and tool listing, from its URL and headers (checked before it was served). */
+function viewOfRequest(request: Request | undefined): AgentView {
+  if (!request) return {};
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  const view = agentViewOf(url.pathname + url.search, headers);
+  return typeof view === 'string' ? {} : view;
 }
