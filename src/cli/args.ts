@@ -52,6 +52,10 @@ export interface ParsedArgs {
   /** `--user-settings`: the editor's user settings.json. */
   userSettings?: string;
   fromRegistry?: string;
+  /** `search --cursor`: the page after the one that printed this `nextCursor`. */
+  cursor?: string;
+  /** `search --all`: every page. */
+  all?: boolean;
   url?: string;
   transport?: 'http' | 'sse' | 'ws';
   scope?: 'project' | 'workspace' | 'user';
@@ -104,6 +108,8 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--context': ['complete'],
   '--exclude': ['serve'],
   '--allow-project-servers': ['serve'],
+  '--cursor': ['search'],
+  '--all': ['search'],
 };
 
 const VALUE_OPTIONS = new Set([
@@ -124,6 +130,7 @@ const VALUE_OPTIONS = new Set([
   '--context',
   '--trace',
   '--exclude',
+  '--cursor',
 ]);
 
 function pair(opt: string, value: string): [string, string] {
@@ -146,6 +153,7 @@ const FLAG_OPTIONS = new Set([
   '-V',
   '--allow-project-servers',
   '--idp',
+  '--all',
 ]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -184,6 +192,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else if (name === '--help' || name === '-h') out.help = true;
       else if (name === '--allow-project-servers') {
         out.allowProjectServers = true;
+        seen.push(name);
+      } else if (name === '--all') {
+        out.all = true;
         seen.push(name);
       } else out.version = true;
       continue;
@@ -233,6 +244,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--from-registry':
         out.fromRegistry = value;
+        break;
+      case '--cursor':
+        if (value.trim() === '') throw usageError('--cursor needs the nextCursor a search printed');
+        out.cursor = value;
         break;
       case '--url':
         out.url = value;
@@ -286,6 +301,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (allowed && !allowed.includes(out.command))
       throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
+  if (out.all && out.cursor !== undefined)
+    throw usageError('search: give --all or --cursor, not both', `usage: mcp-host ${usageLine(out.command)}`);
   if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
     throw usageError(
       'complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE',
@@ -309,13 +326,14 @@ const OPTION_VALUE: Record<string, string> = {
   '--resource': 'URI_TEMPLATE',
   '--context': 'K=V',
   '--exclude': 'NAME',
+  '--cursor': 'CURSOR',
 };
 
 export function usageLine(c: Command): string {
   const { required, optional } = ARITY[c];
   const opts = Object.entries(COMMAND_OPTIONS)
     .filter(([, cmds]) => cmds.includes(c))
-    .map(([o]) => `[${o} ${OPTION_VALUE[o] ?? 'VALUE'}]`);
+    .map(([o]) => (FLAG_OPTIONS.has(o) ? `[${o}]` : `[${o} ${OPTION_VALUE[o] ?? 'VALUE'}]`));
   return [c, ...required, ...optional.map((o) => `[${o}]`), ...opts].join(' ');
 }
 
@@ -346,7 +364,9 @@ commands:
                                     --exclude leaves a server out (repeatable); the folder's
                                     .mcp.json / .vscode/mcp.json servers start only with
                                     --allow-project-servers (an agent may launch serve anywhere)
-  search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
+  search [QUERY] [--all | --cursor CURSOR]
+                                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL):
+                                    the first 30, every page (--all), or the page a nextCursor names
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server
   add NAME --url URL [--transport http|sse|ws]
