@@ -47,7 +47,8 @@ test('mcp-host serve offers the other servers and none of the disabled one', asy
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [h.cli, 'serve'],
+      // The servers are the folder's .mcp.json: project servers start only with this flag.
+      args: [h.cli, 'serve', '--allow-project-servers'],
       cwd: ws,
       env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_BLOB_DIR: join(h.dir, 'blobs') },
       stderr: 'pipe',
