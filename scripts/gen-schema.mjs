@@ -1,6 +1,7 @@
 // Generates the config JSON schemas from the zod schema (src/core/config/schema-json.ts):
 // media/*.schema.json and the inline entry schema of the `mcpHost.servers` setting in package.json
-// (edited in place with jsonc-parser, so the rest of the file keeps its formatting).
+// (edited in place with jsonc-parser, so the rest of the file keeps its formatting), and every
+// setting's `default` in package.json from src/core/setting-defaults.ts.
 // `npm run build` runs it; `--check` only reports files that differ (exit 1).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ const { applyEdits, modify } = require('jsonc-parser');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
 const gen = await tsImport('../src/core/config/schema-json.ts', import.meta.url);
+const { SETTING_DEFAULTS } = await tsImport('../src/core/setting-defaults.ts', import.meta.url);
 
 /** The file's generated text: every media file, and package.json with the setting's entry schema replaced. */
 function outputs() {
@@ -20,16 +22,13 @@ function outputs() {
     gen.schemaText(schema),
   ]);
   const pkgFile = `${root}package.json`;
-  const pkg = readFileSync(pkgFile, 'utf8');
-  const edits = modify(
+  const formattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n' };
+  const settings = ['contributes', 'configuration', 'properties'];
+  let pkg = readFileSync(pkgFile, 'utf8');
+  pkg = applyEdits(
     pkg,
-    ['contributes', 'configuration', 'properties', 'mcpHost.servers', 'additionalProperties'],
-    gen.embeddedEntry(),
-    {
-      formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
-    },
+    modify(pkg, [...settings, 'mcpHost.servers', 'additionalProperties'], gen.embeddedEntry(), { formattingOptions }),
   );
-  const withEntry = applyEdits(pkg, edits);
   const sandbox = {
     ...gen.sandboxJsonSchema(),
     scope: 'application',
@@ -37,10 +36,10 @@ function outputs() {
       'Sandbox rules for the servers in `mcpHost.servers` that set `"sandboxEnabled": true` (the top-level `sandbox` of VS Code\'s mcp.json; an entry\'s own `sandbox` adds to it).',
   };
   delete sandbox.description;
-  const sandboxEdits = modify(withEntry, ['contributes', 'configuration', 'properties', 'mcpHost.sandbox'], sandbox, {
-    formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' },
-  });
-  out.push([pkgFile, applyEdits(withEntry, sandboxEdits)]);
+  pkg = applyEdits(pkg, modify(pkg, [...settings, 'mcpHost.sandbox'], sandbox, { formattingOptions }));
+  for (const [key, value] of Object.entries(SETTING_DEFAULTS))
+    pkg = applyEdits(pkg, modify(pkg, [...settings, `mcpHost.${key}`, 'default'], value, { formattingOptions }));
+  out.push([pkgFile, pkg]);
   return out;
 }
 

@@ -15,8 +15,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processTree, signalTree } from './lib/kill-tree.cjs';
 import { codeServerPaths } from './code-server.mjs';
+import { tsImport } from 'tsx/esm/api';
+
+// The process-tree kill is core's, the one the extension uses for stdio servers.
+const { processTree, signalTree } = await tsImport('../src/core/connection/process-tree.ts', import.meta.url);
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);

@@ -61,6 +61,8 @@ const entries = onePass
 
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...entries], {
   stdio: 'inherit',
+  // Test files may share what they build for this run here (the CLI harness's bundles); removed at the end.
+  env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp },
   detached: process.platform !== 'win32',
 });
 const stop = (signal) => {

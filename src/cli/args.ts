@@ -52,6 +52,10 @@ export interface ParsedArgs {
   /** `--user-settings`: the editor's user settings.json. */
   userSettings?: string;
   fromRegistry?: string;
+  /** `search --cursor`: the page after the one that printed this `nextCursor`. */
+  cursor?: string;
+  /** `search --all`: every page. */
+  all?: boolean;
   url?: string;
   transport?: 'http' | 'sse' | 'ws';
   scope?: 'project' | 'workspace' | 'user';
@@ -115,6 +119,8 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--profile': ['serve'],
   '--tools': ['serve'],
   '--max-result-tokens': ['serve'],
+  '--cursor': ['search'],
+  '--all': ['search'],
 };
 
 const VALUE_OPTIONS = new Set([
@@ -138,6 +144,7 @@ const VALUE_OPTIONS = new Set([
   '--profile',
   '--tools',
   '--max-result-tokens',
+  '--cursor',
 ]);
 
 function pair(opt: string, value: string): [string, string] {
@@ -161,6 +168,7 @@ const FLAG_OPTIONS = new Set([
   '--allow-project-servers',
   '--idp',
   '--clear-list-cache',
+  '--all',
 ]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -200,6 +208,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       else if (name === '--help' || name === '-h') out.help = true;
       else if (name === '--allow-project-servers') {
         out.allowProjectServers = true;
+        seen.push(name);
+      } else if (name === '--all') {
+        out.all = true;
         seen.push(name);
       } else out.version = true;
       continue;
@@ -249,6 +260,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         break;
       case '--from-registry':
         out.fromRegistry = value;
+        break;
+      case '--cursor':
+        if (value.trim() === '') throw usageError('--cursor needs the nextCursor a search printed');
+        out.cursor = value;
         break;
       case '--url':
         out.url = value;
@@ -316,6 +331,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (allowed && !allowed.includes(out.command))
       throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
+  if (out.all && out.cursor !== undefined)
+    throw usageError('search: give --all or --cursor, not both', `usage: mcp-host ${usageLine(out.command)}`);
   if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
     throw usageError(
       'complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE',
@@ -342,13 +359,14 @@ const OPTION_VALUE: Record<string, string> = {
   '--profile': 'NAME',
   '--tools': 'all|search|auto',
   '--max-result-tokens': 'N',
+  '--cursor': 'CURSOR',
 };
 
 export function usageLine(c: Command): string {
   const { required, optional } = ARITY[c];
   const opts = Object.entries(COMMAND_OPTIONS)
     .filter(([, cmds]) => cmds.includes(c))
-    .map(([o]) => `[${o} ${OPTION_VALUE[o] ?? 'VALUE'}]`);
+    .map(([o]) => (FLAG_OPTIONS.has(o) ? `[${o}]` : `[${o} ${OPTION_VALUE[o] ?? 'VALUE'}]`));
   return [c, ...required, ...optional.map((o) => `[${o}]`), ...opts].join(' ');
 }
 
@@ -385,7 +403,9 @@ commands:
                                     past mcpHost.gateway.toolSearchMaxTools tools)
         [--max-result-tokens N]     results past N tokens reach the agent cut, the rest readable as
                                     mcp-host-result:// resources (default 25000; 0: no limit)
-  search [QUERY]                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL)
+  search [QUERY] [--all | --cursor CURSOR]
+                                    search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL):
+                                    the first 30, every page (--all), or the page a nextCursor names
   add NAME --from-registry ID       install a registry server (its npm/pypi/oci package, else its remote)
   add NAME -- COMMAND [ARGS...]     add a local (stdio) server
   add NAME --url URL [--transport http|sse|ws]

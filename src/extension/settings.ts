@@ -1,5 +1,6 @@
 /**
- * The one reader of the `mcpHost.*` settings (package.json declares them; the defaults here match).
+ * The one reader of the `mcpHost.*` settings (package.json declares them; both take their defaults
+ * from core/setting-defaults.ts).
  * Every value is checked for its type, so a hand-edited settings.json with a wrong type falls back
  * to the default instead of reaching core as `"3"` or `null`. The two writers (`mcpHost.servers`,
  * `mcpHost.sampling.alwaysAllow`) are here too, so nothing else calls `getConfiguration('mcpHost')`.
@@ -7,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { DiscoverySource } from '../core/config/load.js';
 import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gateway/index.js';
+import { SETTING_DEFAULTS as D } from '../core/setting-defaults.js';
 
 export interface McpHostSettings {
   /** `mcpHost.servers` as written (validated by the loader, not here). */
@@ -79,26 +81,32 @@ export function readSettings(): McpHostSettings {
   return {
     servers: cfg.get<unknown>('servers'),
     sandbox: cfg.get<unknown>('sandbox'),
-    autoStart: bool(cfg, 'autoStart', true),
+    autoStart: bool(cfg, 'autoStart', D['autoStart']),
     concurrency: { local: count(cfg, 'concurrency.local'), remote: count(cfg, 'concurrency.remote') },
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },
-    ideServerEnabled: bool(cfg, 'ideServer.enabled', true),
-    ideServerGeminiEnabled: bool(cfg, 'ideServer.geminiCli.enabled', true),
-    gateway: { enabled: bool(cfg, 'gateway.enabled', true), exclude: strings(cfg, 'gateway.exclude') ?? [] },
+    ideServerEnabled: bool(cfg, 'ideServer.enabled', D['ideServer.enabled']),
+    ideServerGeminiEnabled: bool(cfg, 'ideServer.geminiCli.enabled', D['ideServer.geminiCli.enabled']),
+    gateway: {
+      enabled: bool(cfg, 'gateway.enabled', D['gateway.enabled']),
+      exclude: strings(cfg, 'gateway.exclude') ?? [],
+    },
     discovery: {
-      enabled: bool(cfg, 'discovery.enabled', false),
+      enabled: bool(cfg, 'discovery.enabled', D['discovery.enabled']),
       sources: strings(cfg, 'discovery.sources') as DiscoverySource[] | undefined,
     },
     managedConfigPath: text(cfg, 'managedConfigPath'),
     registryUrl: text(cfg, 'registry.url'),
     samplingAlwaysAllow: strings(cfg, 'sampling.alwaysAllow') ?? [],
-    logging: { level: text(cfg, 'logging.level') ?? 'info', serverLevels: stringMap(cfg, 'logging.serverLevels') },
-    pingIntervalSeconds: atLeast(cfg, 'ping.intervalSeconds', 0, 60),
+    logging: {
+      level: text(cfg, 'logging.level') ?? D['logging.level'],
+      serverLevels: stringMap(cfg, 'logging.serverLevels'),
+    },
+    pingIntervalSeconds: atLeast(cfg, 'ping.intervalSeconds', 0, D['ping.intervalSeconds']),
     trace: {
       servers: strings(cfg, 'trace.servers') ?? [],
-      capacity: Math.max(10, atLeast(cfg, 'trace.capacity', 0, 2000)),
+      capacity: Math.max(10, atLeast(cfg, 'trace.capacity', 0, D['trace.capacity'])),
     },
-    devRestartDelayMs: atLeast(cfg, 'dev.restartDelay', 0, 500),
+    devRestartDelayMs: atLeast(cfg, 'dev.restartDelay', 0, D['dev.restartDelay']),
   };
 }
 

@@ -42,15 +42,38 @@ function howItRuns(s: RegistryServer): string {
   return ways.length ? ways.map((w) => w.summary).join(' | ') : '(no way to run it that MCP Host supports)';
 }
 
+/** One page (the first, or the one `a.cursor` names), or with `a.all` every page joined. */
+async function searchPages(
+  reg: RegistryClient,
+  query: string,
+  a: ParsedArgs,
+): Promise<{ servers: RegistryServer[]; skipped: string[]; nextCursor?: string }> {
+  const servers: RegistryServer[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  let cursor = a.cursor;
+  for (;;) {
+    let page;
+    try {
+      page = await reg.search(query, { limit: 30, cursor });
+    } catch (e) {
+      throw cliError(e);
+    }
+    servers.push(...page.servers);
+    skipped.push(...page.skipped);
+    if (!a.all || !page.nextCursor) return { servers, skipped, nextCursor: page.nextCursor };
+    // A registry that hands back a cursor it gave before would page forever.
+    if (seen.has(page.nextCursor))
+      throw new CliError(EXIT.connection, `the registry at ${reg.baseUrl} repeated the cursor "${page.nextCursor}"`);
+    seen.add(page.nextCursor);
+    cursor = page.nextCursor;
+  }
+}
+
 export async function searchCommand(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const query = a.positionals[0] ?? '';
   const reg = await client(session);
-  let page;
-  try {
-    page = await reg.search(query, { limit: 30 });
-  } catch (e) {
-    throw cliError(e);
-  }
+  const page = await searchPages(reg, query, a);
   if (a.json) {
     printJson(session, { servers: page.servers, nextCursor: page.nextCursor ?? null, skipped: page.skipped });
     return EXIT.ok;
@@ -65,7 +88,8 @@ export async function searchCommand(session: Session, a: ParsedArgs): Promise<Ex
     if (s.description) session.io.stdout(`  ${s.description}\n`);
     session.io.stdout(`  runs: ${howItRuns(s)}\n`);
   }
-  if (page.nextCursor) session.io.stdout(`(more results: narrow the search)\n`);
+  if (page.nextCursor)
+    session.io.stdout(`(more results: --cursor ${JSON.stringify(page.nextCursor)} for the next page, --all for all)\n`);
   return EXIT.ok;
 }
 

@@ -3,11 +3,14 @@
  * grandchildren; killing only the direct child leaves orphans piling up per editor window.
  * POSIX: the server runs in its own process group (spawned `detached`), and /proc is walked for
  * descendants that left the group. Windows: `taskkill /T /F`.
+ * scripts/start.mjs and the e2e harness use this file too (code-server's tree), so there is one kill.
  */
 import * as fs from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
 
 export interface KillTreeOptions {
+  /** SIGINT first (default true); false starts at SIGTERM, for programs that treat SIGINT as a keypress. */
+  interrupt?: boolean;
   /** Delay before SIGTERM after SIGINT. Default 100 ms. */
   termAfterMs?: number;
   /** Further delay before SIGKILL. Default 400 ms. */
@@ -95,7 +98,25 @@ export function collectTree(roots: Iterable<number>, pgids: Iterable<number> = [
   return result;
 }
 
-function signalAll(pids: Iterable<number>, pgid: number | undefined, sig: NodeJS.Signals): void {
+/** `rootPid` and its live descendants, parents before children. */
+export function processTree(rootPid: number): number[] {
+  const all = listProcesses().filter((p) => !p.zombie);
+  const known = new Set(all.map((p) => p.pid));
+  const children = new Map<number, number[]>();
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+  const out: number[] = [];
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    if (!known.has(pid) || out.includes(pid)) continue;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** `sig` to the process group `pgid` (when given) and to every pid; gone ones are skipped. */
+export function signalTree(pids: Iterable<number>, sig: NodeJS.Signals, pgid?: number): void {
   if (pgid !== undefined) {
     try {
       process.kill(-pgid, sig);
@@ -140,12 +161,19 @@ export async function killTree(rootPid: number, opts: KillTreeOptions = {}): Pro
   const pgid = rootPid;
   // Collect before signalling: once the root dies its children are reparented and untraceable.
   let tree = collectTree([rootPid], [pgid]);
-  signalAll(tree, pgid, 'SIGINT');
-  if (await waitGone(new Set(tree), termAfter)) return;
-  tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
-  signalAll(tree, pgid, 'SIGTERM');
+  if (opts.interrupt !== false) {
+    signalTree(tree, 'SIGINT', pgid);
+    if (await waitGone(new Set(tree), termAfter)) return;
+    tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
+  }
+  signalTree(tree, 'SIGTERM', pgid);
   if (await waitGone(new Set(tree), killAfter)) return;
   tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
-  signalAll(tree, pgid, 'SIGKILL');
+  signalTree(tree, 'SIGKILL', pgid);
   await waitGone(new Set(tree), 2000);
+}
+
+/** Synchronous last resort (process 'exit', a stop timer): SIGKILL the tree and its group at once. */
+export function killTreeSync(rootPid: number): void {
+  signalTree(collectTree([rootPid], [rootPid]), 'SIGKILL', rootPid);
 }

@@ -2,11 +2,12 @@
 import type { HostOptions } from '../host-api.js';
 import type { Logger } from '../ports.js';
 import type { ServerConfig } from '../config/types.js';
+import { SETTING_DEFAULTS } from '../setting-defaults.js';
 
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
-export const DEFAULT_LOCAL_CONCURRENCY = 3;
-export const DEFAULT_REMOTE_CONCURRENCY = 20;
+export const DEFAULT_CONNECT_TIMEOUT_MS: number = SETTING_DEFAULTS['timeouts.connect'];
+export const DEFAULT_TOOL_TIMEOUT_MS: number = SETTING_DEFAULTS['timeouts.toolCall'];
+export const DEFAULT_LOCAL_CONCURRENCY: number = SETTING_DEFAULTS['concurrency.local'];
+export const DEFAULT_REMOTE_CONCURRENCY: number = SETTING_DEFAULTS['concurrency.remote'];
 /** Reconnect attempts for a remote server before it is marked failed. */
 export const MAX_RECONNECT_ATTEMPTS = 5;
 

@@ -5,8 +5,9 @@
  */
 import { parseServerItem, type RegistryServer } from './schema.js';
 import { McpHostError } from '../errors.js';
+import { SETTING_DEFAULTS } from '../setting-defaults.js';
 
-export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
+export const DEFAULT_REGISTRY_URL: string = SETTING_DEFAULTS['registry.url'];
 
 export class RegistryError extends McpHostError {
   constructor(

@@ -7,12 +7,13 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
+import { SETTING_DEFAULTS } from '../setting-defaults.js';
 import { secretValuesOf } from '../redact.js';
 import { RingBuffer } from './ring.js';
 import { RequestPairer, makeRecord, redactMessage, type TraceRecord } from './record.js';
 import { traceTransport } from './transport.js';
 
-export const DEFAULT_TRACE_CAPACITY = 2000;
+export const DEFAULT_TRACE_CAPACITY: number = SETTING_DEFAULTS['trace.capacity'];
 
 export interface TraceHubOptions {
   /** Records kept per server (oldest dropped first). */

@@ -1,8 +1,14 @@
-// Process-tree hygiene for the e2e harness: the tree kill is shared with scripts/start.mjs
-// (scripts/lib/kill-tree.cjs); the watchdog and the per-run marker kill are the harness's own.
+// Process-tree hygiene for the e2e harness: the tree kill is core's (src/core/connection/process-tree.ts,
+// also used by scripts/start.mjs); the watchdog and the per-run marker kill are the harness's own.
 import { execFileSync, spawn } from 'node:child_process';
+import { killTree as killProcessTree } from '../../../src/core/connection/process-tree.js';
 
-export { killTree, killTreeSync, processTree } from '../../../scripts/lib/kill-tree.cjs';
+export { killTreeSync, processTree } from '../../../src/core/connection/process-tree.js';
+
+/** code-server gets SIGTERM and 3 s to close its extension hosts before the SIGKILL. */
+export function killTree(rootPid: number): Promise<void> {
+  return killProcessTree(rootPid, { interrupt: false, killAfterMs: 3000 });
+}
 
 /**
  * A tiny detached shell that kills process group `pgid` and removes `dir` once this Node process

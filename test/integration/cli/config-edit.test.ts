@@ -239,6 +239,42 @@ describe('registry', () => {
     assert.equal(body.skipped.length, 3);
   });
 
+  test('search pages: the first page names its nextCursor, --cursor takes it, --all joins every page', async () => {
+    const { ws, settings } = await folder('search-pages');
+    // Three to a page: the 7 valid and 3 malformed entries span four pages.
+    const paged = await startFakeRegistry({ pageSize: 3 });
+    try {
+      const e = { ...env(settings), MCP_HOST_REGISTRY_URL: paged.url };
+      type Body = { servers: { name: string }[]; nextCursor: string | null; skipped: string[] };
+      const first = await h.run(['search', '--json'], { cwd: ws, env: e });
+      assert.equal(first.code, 0, first.stderr);
+      const one = JSON.parse(first.stdout) as Body;
+      assert.equal(one.nextCursor, '3');
+      const second = await h.run(['search', '--json', '--cursor', one.nextCursor], { cwd: ws, env: e });
+      const two = JSON.parse(second.stdout) as Body;
+      assert.equal(two.nextCursor, '6');
+      assert.equal(
+        new Set([...one.servers, ...two.servers].map((x) => x.name)).size,
+        one.servers.length + two.servers.length,
+      );
+      paged.requests.length = 0;
+      const all = await h.run(['search', '--json', '--all'], { cwd: ws, env: e });
+      assert.equal(all.code, 0, all.stderr);
+      const every = JSON.parse(all.stdout) as Body;
+      assert.equal(every.servers.length, 7);
+      assert.equal(every.skipped.length, 3);
+      assert.equal(every.nextCursor, null);
+      assert.equal(paged.requests.length, 4, paged.requests.join(' '));
+      const text = await h.run(['search'], { cwd: ws, env: e });
+      assert.match(text.stdout, /--cursor "3" for the next page, --all for all/);
+      const both = await h.run(['search', '--all', '--cursor', '3'], { cwd: ws, env: e });
+      assert.equal(both.code, 2);
+      assert.match(both.stderr, /--all or --cursor, not both/);
+    } finally {
+      await paged.close();
+    }
+  });
+
   test('a registry that is down: exit 3 and a message naming it', async () => {
     const { ws, settings } = await folder('down');
     const r = await h.run(['search', 'x'], {

@@ -4,7 +4,8 @@
  * new process. Everything created is removed in `dispose`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -35,8 +36,17 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-export async function createHarness(): Promise<Harness> {
-  const dir = await mkdtemp(join(tmpdir(), 'mcp-cli-it-'));
+/**
+ * The CLI and fixture bundles. scripts/test.mjs names a folder for its run (MCP_HOST_TEST_RUN_DIR):
+ * the files that use this harness then share one build of this run's sources instead of bundling
+ * the CLI each. A build goes to a folder of its own and is renamed into place, so two files building
+ * at once never see half a bundle; the loser's copy is dropped.
+ */
+async function bundles(own: string): Promise<string> {
+  const run = process.env.MCP_HOST_TEST_RUN_DIR;
+  const shared = run ? join(run, 'cli-bin') : undefined;
+  if (shared && existsSync(shared)) return shared;
+  const out = run ? await mkdtemp(join(run, 'cli-bin-')) : join(own, 'bin');
   const common = {
     bundle: true,
     platform: 'node' as const,
@@ -48,22 +58,35 @@ export async function createHarness(): Promise<Harness> {
     // As esbuild.config.mjs does: the version of package.json (src/core/version.ts).
     define: { __MCP_HOST_VERSION__: JSON.stringify(VERSION) },
   };
-  await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(dir, 'bin', 'cli.js') });
+  await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(out, 'cli.js') });
   await build({
     ...common,
     entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')],
-    outfile: join(dir, 'bin', 'errors-server.js'),
+    outfile: join(out, 'errors-server.js'),
   });
   await build({
     ...common,
     entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')],
-    outfile: join(dir, 'bin', 'unicode-tools.js'),
+    outfile: join(out, 'unicode-tools.js'),
   });
+  if (!shared) return out;
+  try {
+    await rename(out, shared);
+  } catch {
+    // Another file's build got there first: it is the same sources.
+    await rm(out, { recursive: true, force: true });
+  }
+  return shared;
+}
+
+export async function createHarness(): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcp-cli-it-'));
+  const bin = await bundles(dir);
   const children = new Set<ReturnType<typeof spawn>>();
   return {
     dir,
-    cli: join(dir, 'bin', 'cli.js'),
-    fixture: (name) => join(dir, 'bin', `${name}.js`),
+    cli: join(bin, 'cli.js'),
+    fixture: (name) => join(bin, `${name}.js`),
     async workspace(name, servers) {
       const ws = join(dir, name);
       await mkdir(ws, { recursive: true });
@@ -72,7 +95,7 @@ export async function createHarness(): Promise<Harness> {
     },
     run(args, opts) {
       return new Promise((done, fail) => {
-        const child = spawn(process.execPath, [join(dir, 'bin', 'cli.js'), ...args], {
+        const child = spawn(process.execPath, [join(bin, 'cli.js'), ...args], {
           cwd: opts.cwd,
           // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
           env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs'), ...opts.env },
@@ -100,7 +123,7 @@ export async function createHarness(): Promise<Harness> {
       });
     },
     start(args, opts) {
-      const child = spawn(process.execPath, [join(dir, 'bin', 'cli.js'), ...args], {
+      const child = spawn(process.execPath, [join(bin, 'cli.js'), ...args], {
         cwd: opts.cwd,
         env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs') },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -129,3 +129,12 @@ test('serve --exclude NAME is repeatable, both spellings, and only for serve', (
   assert.match(usage(['tools', '--exclude', 'github']), /tools does not take --exclude/);
   assert.match(usageLine('serve'), /\[--exclude NAME\]/);
 });
+
+test('search takes --all or --cursor CURSOR, not both; no other command takes them', () => {
+  assert.equal(parseArgs(['search', 'x', '--all']).all, true);
+  assert.equal(parseArgs(['search', '--cursor', 'abc']).cursor, 'abc');
+  assert.throws(() => parseArgs(['search', '--all', '--cursor', 'abc']), /--all or --cursor, not both/);
+  assert.throws(() => parseArgs(['search', '--cursor', ' ']), /--cursor needs/);
+  assert.throws(() => parseArgs(['list', '--all']), /list does not take --all/);
+  assert.equal(usageLine('search'), 'search [QUERY] [--cursor CURSOR] [--all]');
+});

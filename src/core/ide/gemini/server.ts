@@ -7,6 +7,7 @@
  * pending sockets. Context goes out as `ide/contextUpdate` (context.ts); diffs are `openDiff` /
  * `closeDiff` with `ide/diffAccepted` / `ide/diffRejected` sent to the session that opened them.
  */
+import { VERSION } from '../../version.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -303,7 +304,7 @@ export class GeminiIdeServer {
       if (!idle) return undefined;
       await this.closeSession(idle);
     }
-    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-gemini-ide', version: '0.1.0' }, {
+    const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-gemini-ide', version: VERSION }, {
       capabilities: { tools: {} },
     });
     const session: Session = {
