@@ -10,6 +10,7 @@ import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
 import { isRemote } from '../core/connection/settings.js';
+import { usesCrossAppAccess } from '../core/auth/index.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -17,6 +18,8 @@ export interface AuthActions {
   signOut(def: ServerDefinition): Promise<void>;
   /** Ends the 15-minute needs-auth quiet period: the user asked for this server explicitly. */
   clearNeedsAuth(def: ServerDefinition): Promise<void>;
+  signInEnterprise(): Promise<boolean>;
+  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<void>;
 }
 
 export interface CommandDeps {
@@ -75,12 +78,20 @@ export type ServerCommandId = Extract<
   | 'mcpHost.disableServer'
   | 'mcpHost.authenticate'
   | 'mcpHost.signOut'
+  | 'mcpHost.signInEnterprise'
+  | 'mcpHost.signOutEnterprise'
   | 'mcpHost.openConfig'
   | 'mcpHost.addServer'
 >;
 
 export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
   const { host, controller, logs } = deps;
+
+  const crossAppServers = (): ServerDefinition[] =>
+    host
+      .servers()
+      .map((s) => s.definition)
+      .filter(usesCrossAppAccess);
 
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
@@ -169,6 +180,19 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
     },
     'mcpHost.authenticate': (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def)),
     'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
+    'mcpHost.signInEnterprise': async () => {
+      if (!(await deps.auth.signInEnterprise())) return;
+      // Every server waiting for this sign-in connects now, without a prompt of its own.
+      for (const def of crossAppServers()) {
+        await deps.auth.clearNeedsAuth(def);
+        await host.restart(def.name);
+      }
+    },
+    'mcpHost.signOutEnterprise': async () => {
+      const servers = crossAppServers();
+      await deps.auth.signOutEnterprise(servers);
+      for (const def of servers) await host.restart(def.name);
+    },
     'mcpHost.openConfig': async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
         await createProjectConfig();
