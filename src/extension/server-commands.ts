@@ -10,7 +10,6 @@ import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
 import { isRemote } from '../core/connection/settings.js';
-import { usesCrossAppAccess } from '../core/auth/index.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {
@@ -19,7 +18,7 @@ export interface AuthActions {
   /** Ends the 15-minute needs-auth quiet period: the user asked for this server explicitly. */
   clearNeedsAuth(def: ServerDefinition): Promise<void>;
   signInEnterprise(): Promise<boolean>;
-  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<void>;
+  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<ServerDefinition[]>;
 }
 
 export interface CommandDeps {
@@ -86,12 +85,6 @@ export type ServerCommandId = Extract<
 
 export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
   const { host, controller, logs } = deps;
-
-  const crossAppServers = (): ServerDefinition[] =>
-    host
-      .servers()
-      .map((s) => s.definition)
-      .filter(usesCrossAppAccess);
 
   /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
   const forgetNeedsAuth = async (name: string): Promise<void> => {
@@ -182,16 +175,19 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
     'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
     'mcpHost.signInEnterprise': async () => {
       if (!(await deps.auth.signInEnterprise())) return;
-      // Every server waiting for this sign-in connects now, without a prompt of its own.
-      for (const def of crossAppServers()) {
-        await deps.auth.clearNeedsAuth(def);
-        await host.restart(def.name);
+      // Every server waiting for a sign-in tries again now: those the IdP serves connect without a prompt.
+      for (const s of host.servers()) {
+        if (s.state.kind !== 'needs-auth') continue;
+        await deps.auth.clearNeedsAuth(s.definition);
+        await host.restart(s.name);
       }
     },
     'mcpHost.signOutEnterprise': async () => {
-      const servers = crossAppServers();
-      await deps.auth.signOutEnterprise(servers);
-      for (const def of servers) await host.restart(def.name);
+      const remote = host
+        .servers()
+        .map((s) => s.definition)
+        .filter(isRemoteDef);
+      for (const def of await deps.auth.signOutEnterprise(remote)) await host.restart(def.name);
     },
     'mcpHost.openConfig': async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {

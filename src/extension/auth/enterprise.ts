@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { IdpHandle } from '../../core/auth/enterprise/idp-handle.js';
 import { IdpSession } from '../../core/auth/enterprise/idp-session.js';
 import { enterpriseIdpSettings } from '../../core/auth/enterprise/settings.js';
-import { AuthError, usesCrossAppAccess } from '../../core/auth/index.js';
+import { AuthError } from '../../core/auth/index.js';
 import type { RedirectReceiver } from '../../core/auth/index.js';
 import { managedPolicyFiles } from '../../core/config/policy-scope.js';
 import type { ServerDefinition } from '../../core/config/types.js';
@@ -20,7 +20,12 @@ export interface EditorIdp extends vscode.Disposable {
   /** Re-reads the managed files and the setting; the first call happens at creation. */
   refresh(): Promise<void>;
   signIn(): Promise<boolean>;
-  signOut(servers: readonly ServerDefinition[], signOutServer: (def: ServerDefinition) => Promise<void>): Promise<void>;
+  /** Signs out of the IdP and of those `servers` whose token came through it; returns those. */
+  signOut(
+    servers: readonly ServerDefinition[],
+    viaIdp: (def: ServerDefinition) => Promise<boolean>,
+    signOutServer: (def: ServerDefinition) => Promise<void>,
+  ): Promise<ServerDefinition[]>;
 }
 
 export function createEditorIdp(
@@ -96,15 +101,17 @@ export function createEditorIdp(
       void vscode.window.showInformationMessage(`Signed in to ${s.settings.issuer}.`);
       return true;
     },
-    async signOut(servers, signOutServer) {
+    async signOut(servers, viaIdp, signOutServer) {
       const s = await session();
-      const through = servers.filter(usesCrossAppAccess);
+      const through: ServerDefinition[] = [];
+      for (const def of servers) if (await viaIdp(def)) through.push(def);
       for (const def of through) await signOutServer(def);
       await s.signOut();
       log.info(`signed out of the identity provider ${s.settings.issuer}`);
       void vscode.window.showInformationMessage(
         `Signed out of ${s.settings.issuer}${through.length ? ` and of ${through.map((d) => d.name).join(', ')}` : ''}.`,
       );
+      return through;
     },
     dispose() {
       sub.dispose();

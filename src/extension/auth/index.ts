@@ -48,7 +48,7 @@ export interface EditorAuth extends vscode.Disposable {
   /** The company IdP sign-in; false when the user cancelled. */
   signInEnterprise(): Promise<boolean>;
   /** Signs out of the company IdP and of every server in `servers` whose token came through it. */
-  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<void>;
+  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<ServerDefinition[]>;
 }
 
 /** True where a loopback port on this machine is not reachable from the user's browser. */
@@ -178,9 +178,13 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     },
     signInEnterprise: () => idp.signIn(),
     signOutEnterprise: (servers) =>
-      idp.signOut(servers, async (def) => {
-        await core.signOut(def);
-      }),
+      idp.signOut(
+        servers,
+        (def) => core.viaIdp(def),
+        async (def) => {
+          await core.signOut(def);
+        },
+      ),
     dispose() {
       idp.dispose();
       uriReceiver?.dispose();
