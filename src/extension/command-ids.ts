@@ -10,6 +10,8 @@ export const COMMAND_IDS = [
   'mcpHost.disableServer',
   'mcpHost.authenticate',
   'mcpHost.signOut',
+  'mcpHost.signInEnterprise',
+  'mcpHost.signOutEnterprise',
   'mcpHost.showLogs',
   'mcpHost.addServer',
   'mcpHost.openConfig',

@@ -17,6 +17,8 @@ export interface AuthActions {
   signOut(def: ServerDefinition): Promise<void>;
   /** Ends the 15-minute needs-auth quiet period: the user asked for this server explicitly. */
   clearNeedsAuth(def: ServerDefinition): Promise<void>;
+  signInEnterprise(): Promise<boolean>;
+  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<ServerDefinition[]>;
 }
 
 export interface CommandDeps {
@@ -75,6 +77,8 @@ export type ServerCommandId = Extract<
   | 'mcpHost.disableServer'
   | 'mcpHost.authenticate'
   | 'mcpHost.signOut'
+  | 'mcpHost.signInEnterprise'
+  | 'mcpHost.signOutEnterprise'
   | 'mcpHost.openConfig'
   | 'mcpHost.addServer'
 >;
@@ -169,6 +173,22 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
     },
     'mcpHost.authenticate': (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def)),
     'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
+    'mcpHost.signInEnterprise': async () => {
+      if (!(await deps.auth.signInEnterprise())) return;
+      // Every server waiting for a sign-in tries again now: those the IdP serves connect without a prompt.
+      for (const s of host.servers()) {
+        if (s.state.kind !== 'needs-auth') continue;
+        await deps.auth.clearNeedsAuth(s.definition);
+        await host.restart(s.name);
+      }
+    },
+    'mcpHost.signOutEnterprise': async () => {
+      const remote = host
+        .servers()
+        .map((s) => s.definition)
+        .filter(isRemoteDef);
+      for (const def of await deps.auth.signOutEnterprise(remote)) await host.restart(def.name);
+    },
     'mcpHost.openConfig': async (arg) => {
       if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
         await createProjectConfig();

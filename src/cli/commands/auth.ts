@@ -9,7 +9,6 @@ import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { createCliAuth, createCliIdp, type CliAuthOptions } from '../host-auth.js';
 import type { IdpSettings } from '../../core/auth/enterprise/idp-session.js';
-import { usesCrossAppAccess } from '../../core/auth/enterprise/cross-app.js';
 import type { Session } from '../session.js';
 
 export type { CliAuthOptions } from '../host-auth.js';
@@ -150,7 +149,8 @@ async function idpSignIn(session: Session, args: ParsedArgs, opts: CliAuthOption
 async function idpSignOut(session: Session, args: ParsedArgs): Promise<ExitCode> {
   const settings = requireIdp(session);
   const auth = createCliAuth(session.io, { idp: settings });
-  const servers = session.config.servers.filter(usesCrossAppAccess);
+  const servers = [];
+  for (const def of session.config.servers) if (await auth.viaIdp(def)) servers.push(def);
   for (const def of servers) await auth.signOut(def);
   await createCliIdp(session.io, settings).signOut();
   session.io.stdout(

@@ -14,6 +14,7 @@ import { inputVariableName } from '../ports.js';
 import type { Session } from '../session.js';
 import { registryEntry } from './registry.js';
 import { printJson } from './shared.js';
+import { refuseAddUnderPolicy } from '../policy-guard.js';
 
 function asUsage(e: unknown): unknown {
   return e instanceof ConfigEditError ? usageError(e.message) : e;
@@ -62,6 +63,7 @@ export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitC
       'add needs exactly one of --from-registry ID, --url URL, or -- COMMAND [ARGS...]',
       'usage: mcp-host add NAME --from-registry ID | --url URL [--transport http|sse|ws] | -- COMMAND [ARGS...]',
     );
+  refuseAddUnderPolicy(session.config.policy, a.fromRegistry !== undefined);
   const t = targetFor(session, a.scope ?? 'project');
   // Before anything is asked of the registry or written (input declarations come first).
   if (namesIn(await readTarget(t), t.format).has(name)) {
@@ -137,6 +139,8 @@ export async function addJsonCommand(session: Session, a: ParsedArgs): Promise<E
   }
   if (!entry || typeof entry !== 'object' || Array.isArray(entry))
     throw usageError('JSON must be an object (one server entry)');
+  // An entry naming its registry origin is let through: the start-time registry check confirms it.
+  refuseAddUnderPolicy(session.config.policy, 'registry' in entry);
   const t = targetFor(session, a.scope ?? 'project');
   await write(session, t, name, entry as Record<string, unknown>, { replace: false });
   if (a.json) printJson(session, { name, scope: t.scope, file: t.file });
@@ -176,6 +180,7 @@ export async function removeCommand(session: Session, a: ParsedArgs): Promise<Ex
 
 export async function importCommand(session: Session, a: ParsedArgs): Promise<ExitCode> {
   if (!a.from) throw usageError('import needs --from APP', `APP is one of ${DISCOVERY_SOURCES.join(', ')}`);
+  refuseAddUnderPolicy(session.config.policy, false);
   const t = targetFor(session, a.scope ?? 'user');
   const src = await readImportSource(a.from, [session.workspace], {
     homeDir: session.io.env.HOME || homedir(),

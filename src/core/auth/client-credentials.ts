@@ -43,6 +43,14 @@ function methodOf(o: OAuthSettings): NonNullable<OAuthSettings['tokenEndpointAut
   return o.tokenEndpointAuthMethod ?? 'client_secret_basic';
 }
 
+/**
+ * A jwt-bearer client with no `tokenEndpointAuthMethod` may be public: the IdP-signed ID-JAG,
+ * bound to this client and this authorization server, is the proof; a stored secret is still sent.
+ */
+export function mayBePublic(def: RemoteDefinition): boolean {
+  return usesCrossAppAccess(def) && def.config.oauth?.tokenEndpointAuthMethod === undefined;
+}
+
 /** What the user must supply for this server: its client secret or its private key. */
 export function credentialKind(def: RemoteDefinition): ClientCredentialKind {
   return methodOf(def.config.oauth ?? {}) === 'private_key_jwt' ? 'private key' : 'client secret';
@@ -102,6 +110,10 @@ export class ClientCredentialsProvider implements OAuthClientProvider {
     const record = await this.ctx.store.read(this.key);
     const method = methodOf(this.oauth);
     const credential = method === 'private_key_jwt' ? record.privateKey : record.clientSecret;
+    if (!credential && mayBePublic(this.def)) {
+      const issuer = this.oauth.issuer ?? record.boundIssuer;
+      return { client_id: this.oauth.clientId!, token_endpoint_auth_method: 'none', ...(issuer ? { issuer } : {}) };
+    }
     if (!credential) {
       await this.ctx.needsAuth.mark(this.key);
       throw new AuthRequiredError(this.def.name, 'no-client-credentials');

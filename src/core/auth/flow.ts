@@ -20,6 +20,7 @@ import {
   clientCredentialsConfigProblem,
   ClientCredentialsProvider,
   credentialKind,
+  mayBePublic,
   usesClientCredentials,
 } from './client-credentials.js';
 import { registrationFor, registrationOfRecord } from './issuer-clients.js';
@@ -146,7 +147,7 @@ export async function authenticateClientCredentials(def: ServerDefinition, ctx: 
   const provider = new ClientCredentialsProvider(def, ctx);
   await ctx.needsAuth.clear(provider.key);
   const record = await ctx.store.read(provider.key);
-  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret)) {
+  if (!(credentialKind(def) === 'private key' ? record.privateKey : record.clientSecret) && !mayBePublic(def)) {
     throw new AuthError(
       'config',
       `${def.name}: no ${credentialKind(def)} is stored for client "${def.config.oauth?.clientId}"; enter it first.`,

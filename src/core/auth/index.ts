@@ -20,6 +20,7 @@ import { NeedsAuthCache } from './needs-auth-cache.js';
 import {
   ClientCredentialsProvider,
   credentialKind,
+  mayBePublic,
   usesClientCredentials,
   type ClientCredentialKind,
 } from './client-credentials.js';
@@ -27,6 +28,9 @@ import { HostOAuthProvider, isOAuthCapable } from './provider.js';
 import type { RevocationOutcome } from './revoke.js';
 import type { RedirectReceiver } from './ports.js';
 import { AuthRecordStore } from './store.js';
+import { asJwtBearer, autoCrossAppProvider, crossAppCandidate, crossAppVerdict, fallBack } from './enterprise/auto.js';
+import { usesCrossAppAccess } from './enterprise/cross-app.js';
+import { errorMessage } from '../errors.js';
 
 export { AuthError, AuthRequiredError, isAuthRequired } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
@@ -91,6 +95,8 @@ export interface HostAuth {
   /** Ends the quiet period for one server: call it when the user explicitly starts or restarts it. */
   clearNeedsAuth(def: ServerDefinition): Promise<void>;
   keyFor(def: ServerDefinition): string;
+  /** True when the server's token comes through the company IdP (written `grantType` or detected, enterprise/auto.ts). */
+  viaIdp(def: ServerDefinition): Promise<boolean>;
 }
 
 export function createHostAuth(deps: HostAuthDeps): HostAuth {
@@ -113,10 +119,29 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
   return {
     providerFor(def) {
       if (usesClientCredentials(def)) return new ClientCredentialsProvider(def, flowDeps);
-      return isOAuthCapable(def) ? new HostOAuthProvider(def, flowDeps, { kind: 'background' }) : undefined;
+      if (!isOAuthCapable(def)) return undefined;
+      const ordinary = new HostOAuthProvider(def, flowDeps, { kind: 'background' });
+      if (!crossAppCandidate(def, flowDeps)) return ordinary;
+      // Typed as the ordinary provider: a Proxy over it, so authFetchFor still finds its fetch.
+      return autoCrossAppProvider(
+        def,
+        flowDeps,
+        ordinary,
+        new ClientCredentialsProvider(asJwtBearer(def), flowDeps),
+      ) as HostOAuthProvider;
     },
-    authenticate: (def, opts) =>
-      usesClientCredentials(def) ? authenticateClientCredentials(def, flowDeps) : authenticate(def, flowDeps, opts),
+    async authenticate(def, opts) {
+      if (usesClientCredentials(def)) return authenticateClientCredentials(def, flowDeps);
+      // Asked explicitly: discover again, a server may have started (or stopped) taking the IdP's grant.
+      if (crossAppCandidate(def, flowDeps) && (await crossAppVerdict(def, flowDeps, { rediscover: true })) === 'yes') {
+        try {
+          return await authenticateClientCredentials(asJwtBearer(def), flowDeps);
+        } catch (e) {
+          await fallBack(def, flowDeps, errorMessage(e));
+        }
+      }
+      return authenticate(def, flowDeps, opts);
+    },
     signOut: (def) => signOut(def, flowDeps, serverAuthKey(def)),
     async hasSession(def) {
       return (await store.read(serverAuthKey(def))).tokens !== undefined;
@@ -131,7 +156,7 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
       await store.update(serverAuthKey(def), (r) => ({ ...r, privateKey: pem?.trim() || undefined }));
     },
     async missingClientCredential(def) {
-      if (!usesClientCredentials(def)) return undefined;
+      if (!usesClientCredentials(def) || mayBePublic(def)) return undefined;
       const kind = credentialKind(def);
       const r = await store.read(serverAuthKey(def));
       return (kind === 'private key' ? r.privateKey : r.clientSecret) ? undefined : kind;
@@ -139,6 +164,9 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
     needsAuthCache: needsAuth,
     clearNeedsAuth: (def) => needsAuth.clear(serverAuthKey(def)),
     keyFor: serverAuthKey,
+    async viaIdp(def) {
+      return usesCrossAppAccess(def) || (await store.read(serverAuthKey(def))).crossApp === 'yes';
+    },
   };
 }
 

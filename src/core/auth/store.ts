@@ -25,6 +25,8 @@ export interface AuthRecord {
   pendingScope?: string;
   /** `resource_metadata` from the last 401 challenge, so the sign-in discovers the same way. */
   pendingResourceMetadataUrl?: string;
+  /** A server with no `grantType` while a company IdP is set: whether its AS takes the IdP's jwt-bearer grant (enterprise/auto.ts). */
+  crossApp?: 'yes' | 'no';
 }
 
 /** Read-modify-write access to the records, serialised per key so concurrent saves never lose a field. */

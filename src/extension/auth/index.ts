@@ -17,6 +17,7 @@ import {
   createHostAuth,
   createLoopbackReceiver,
   usesClientCredentials,
+  usesCrossAppAccess,
   type HostAuth,
   type NeedsAuthCache,
   type RedirectReceiver,
@@ -28,6 +29,7 @@ import { secretStore } from '../ports/secrets.js';
 import { externalOpener } from './opener.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
 import { errorMessage } from '../../core/errors.js';
+import { createEditorIdp } from './enterprise.js';
 
 export interface EditorAuth extends vscode.Disposable {
   /** For `HostOptions.authProvider`: background provider (stored tokens, refresh; never a browser). */
@@ -43,6 +45,10 @@ export interface EditorAuth extends vscode.Disposable {
   readonly needsAuthCache: NeedsAuthCache;
   /** Ends the quiet period: call before a user-initiated Start / Restart of the server. */
   clearNeedsAuth(def: ServerDefinition): Promise<void>;
+  /** The company IdP sign-in; false when the user cancelled. */
+  signInEnterprise(): Promise<boolean>;
+  /** Signs out of the company IdP and of every server in `servers` whose token came through it. */
+  signOutEnterprise(servers: readonly ServerDefinition[]): Promise<ServerDefinition[]>;
 }
 
 /** True where a loopback port on this machine is not reachable from the user's browser. */
@@ -55,6 +61,7 @@ const browser: BrowserOpener = externalOpener((target) => vscode.env.openExterna
 export function createEditorAuth(context: vscode.ExtensionContext, log: Logger): EditorAuth {
   const uriReceiver = needsUriRedirect() ? new UriRedirectReceiver(context.extension.id) : undefined;
   const receiver: RedirectReceiver = uriReceiver ?? createLoopbackReceiver();
+  const idp = createEditorIdp(context, log, browser, receiver);
   const core: HostAuth = createHostAuth({
     secrets: secretStore(context.secrets),
     kv: mementoStore(context.globalState),
@@ -62,6 +69,7 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     browser,
     receiver,
     clientName: 'MCP Host for VS Code',
+    enterpriseIdp: idp.handle,
   });
 
   /** For a client_credentials server: its secret (typed) or private key (a PEM/JWK file, read once). */
@@ -120,6 +128,12 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     needsAuthCache: core.needsAuthCache,
     clearNeedsAuth: (def) => core.clearNeedsAuth(def),
     async authenticate(def) {
+      // A server that waits for the company IdP: its one action is that sign-in, then the exchange runs unprompted.
+      if (usesCrossAppAccess(def) && !(await idp.handle.idToken())) {
+        if (!(await idp.signIn())) return;
+        await core.clearNeedsAuth(def);
+        return;
+      }
       if (!(await askClientSecret(def))) return;
       log.info(`${def.name}: signing in`);
       try {
@@ -162,7 +176,17 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
             : '';
       void vscode.window.showInformationMessage(`Signed out of ${def.name}.${revoked}`);
     },
+    signInEnterprise: () => idp.signIn(),
+    signOutEnterprise: (servers) =>
+      idp.signOut(
+        servers,
+        (def) => core.viaIdp(def),
+        async (def) => {
+          await core.signOut(def);
+        },
+      ),
     dispose() {
+      idp.dispose();
       uriReceiver?.dispose();
     },
   };

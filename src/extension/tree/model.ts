@@ -11,6 +11,7 @@ import type { ConnectionState } from '../../core/connection/state.js';
 import { ConnectionStates, assertNever } from '../../core/connection/state.js';
 import { heldReason, type HeldReason } from '../../core/config/admit.js';
 import { escapeMarkdown } from '../../core/calls/render-markdown.js';
+import { usesCrossAppAccess } from '../../core/auth/enterprise/cross-app.js';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {
@@ -122,7 +123,7 @@ export function serverDescription(s: ServerSnapshot): string {
     case 'failed':
       return `failed: ${firstLine(st.error.message, 60)}`;
     case 'needs-auth':
-      return 'needs authentication';
+      return usesCrossAppAccess(s.definition) ? 'waits for the company sign-in' : 'needs authentication';
     case 'pending':
       return s.cached ? `${ConnectionStates.label(st)} · cached: ${listCounts(s)}` : ConnectionStates.label(st);
     case 'disabled':
@@ -169,7 +170,12 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
     lines.push('', `Error: ${escapeMarkdown(redact(st.error.message))}`);
     if (st.error.hint) lines.push('', escapeMarkdown(redact(st.error.hint)));
   } else if (st.kind === 'needs-auth') {
-    lines.push('', `${escapeMarkdown(redact(st.message))} — use **Authenticate**.`);
+    lines.push(
+      '',
+      usesCrossAppAccess(s.definition)
+        ? 'Waits for the sign-in to the company identity provider — use **Authenticate** (one sign-in for every such server).'
+        : `${escapeMarkdown(redact(st.message))} — use **Authenticate**.`,
+    );
   } else if (showsLists(s)) {
     lines.push('', 'The lists shown are cached from the last run; calls wait until the server is connected.');
   }

@@ -431,4 +431,30 @@ describe('managed policy the CLI cannot widen', () => {
     );
     assert.doesNotMatch(r.stdout, /✓ (cli|keep|mine|wkeep) /);
   });
+
+  test('add, add-json and import under managedServersOnly are refused (exit 2, naming the rule) and write nothing; add --url under registryOnly too', async () => {
+    const { ws, settings } = await folder('managed-only-add');
+    const before = await readFile(join(ws, '.mcp.json'), 'utf8');
+    const policy = await managed('managed-only-add', { managedServersOnly: true });
+    const e = { MCP_HOST_USER_SETTINGS: settings, MCP_HOST_MANAGED_CONFIG: policy };
+    for (const args of [
+      ['add', 'extra', '--url', 'https://example.test/mcp'],
+      ['add-json', 'extra', JSON.stringify({ url: 'https://example.test/mcp' })],
+      ['import', '--from', 'claude-code', '--scope', 'project'],
+    ]) {
+      const r = await h.run(args, { cwd: ws, env: e });
+      assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, /"managedServersOnly"/);
+      assert.ok(r.stderr.includes(policy), r.stderr);
+    }
+    assert.equal(await readFile(join(ws, '.mcp.json'), 'utf8'), before);
+    const regOnly = await managed('registry-only-add', { registryOnly: true });
+    const r = await h.run(['add', 'extra', '--url', 'https://example.test/mcp'], {
+      cwd: ws,
+      env: { ...e, MCP_HOST_MANAGED_CONFIG: regOnly },
+    });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /"registryOnly".*nothing was added/);
+    assert.equal(await readFile(join(ws, '.mcp.json'), 'utf8'), before);
+  });
 });

@@ -63,6 +63,24 @@ test('remote servers carry .remote so authenticate/sign out menus can match', ()
   assert.equal(serverContextValue(s), 'mcpServer.needs-auth.remote');
 });
 
+test('a jwt-bearer server in needs-auth says it waits for the company sign-in; others keep "needs authentication"', () => {
+  const waiting = { kind: 'needs-auth', message: 'sign in', at: 0 } as const;
+  const viaIdp = snap('idp', waiting, {
+    definition: def('idp', { config: { type: 'http', url: 'https://x.test/mcp', oauth: { grantType: 'jwt-bearer' } } }),
+  });
+  const plain = snap('r', waiting, { definition: def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }) });
+  assert.equal(serverView(viaIdp, (t) => t).description, 'waits for the company sign-in');
+  assert.match(
+    serverTooltip(viaIdp, (t) => t),
+    /company identity provider/,
+  );
+  assert.equal(serverView(plain, (t) => t).description, 'needs authentication');
+  assert.doesNotMatch(
+    serverTooltip(plain, (t) => t),
+    /company identity provider/,
+  );
+});
+
 test('the tooltip lists transport, redacted command, source, server info and instructions, with server text escaped', () => {
   const s = snap(
     'everything',
