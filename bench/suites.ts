@@ -1,5 +1,6 @@
 /** Every benchmark group, in the order a full run measures them. */
 import { calls } from './calls.js';
+import { chaos } from './chaos.js';
 import { flood } from './flood.js';
 import { footprint } from './footprint.js';
 import { ide } from './ide.js';
@@ -14,4 +15,5 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['scale', scale],
   ['ide', ide],
   ['flood', flood],
+  ['chaos', chaos],
 ];
