@@ -35,6 +35,8 @@ interface Tally {
   neverEnded: number;
   wrong: string[];
   healthyMs: number[];
+  /** Healthy-server latencies over 1 s, with the caller: where a slow healthy call came from. */
+  slowHealthy: string[];
   /** Per server: when its calls started failing (undefined while they succeed). */
   downSince: Map<string, number>;
   recoveryMs: number[];
@@ -49,6 +51,7 @@ function tally(): Tally {
     neverEnded: 0,
     wrong: [],
     healthyMs: [],
+    slowHealthy: [],
     downSince: new Map(),
     recoveryMs: [],
   };
@@ -110,7 +113,7 @@ async function oneCall(
     t.errors++;
     if (isHealthy(s) && t.healthyErrors.length < 20)
       t.healthyErrors.push(`${s.name}: ${'e' in first ? String(first.e) : first.r.text}`.slice(0, 300));
-    if (faults && !t.downSince.has(s.name)) t.downSince.set(s.name, t0);
+    if (faults && (s.fault === 'crash' || s.fault === 'exit') && !t.downSince.has(s.name)) t.downSince.set(s.name, t0);
     return;
   }
   if (first.r.text !== `${nonce}@${s.name}`) {
@@ -118,7 +121,10 @@ async function oneCall(
     return;
   }
   t.ok++;
-  if (isHealthy(s)) t.healthyMs.push(ms);
+  if (isHealthy(s)) {
+    t.healthyMs.push(ms);
+    if (ms > 1000 && t.slowHealthy.length < 50) t.slowHealthy.push(`${nonce} ${s.name} ${ms.toFixed(0)} ms`);
+  }
   const down = t.downSince.get(s.name);
   if (down !== undefined) {
     t.recoveryMs.push(performance.now() - down);
@@ -254,6 +260,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     if (t.wrong.length) console.error(`[chaos] wrong results:\n  ${t.wrong.slice(0, 10).join('\n  ')}`);
     if (t.healthyErrors.length)
       console.error(`[chaos] errors on healthy servers:\n  ${t.healthyErrors.slice(0, 10).join('\n  ')}`);
+    if (process.env.CHAOS_DEBUG) console.error(`[chaos] slow healthy calls:\n  ${t.slowHealthy.join('\n  ')}`);
     if (stillPending) console.error(`[chaos] ${stillPending} calls had not ended 30 s after the run`);
     console.log(
       `[chaos] ${t.calls} calls (${t.ok} ok, ${t.errors} errors), baseline ${base.calls}; ` +

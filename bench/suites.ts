@@ -5,6 +5,7 @@ import { flood } from './flood.js';
 import { footprint } from './footprint.js';
 import { ide } from './ide.js';
 import { scale } from './scale.js';
+import { soak } from './soak.js';
 import { startup } from './startup.js';
 import type { Figure } from './lib/stats.js';
 
@@ -16,4 +17,5 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['ide', ide],
   ['flood', flood],
   ['chaos', chaos],
+  ['soak', soak],
 ];
