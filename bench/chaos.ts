@@ -272,10 +272,36 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     const r = summarize(t.recoveryMs);
     const zero = { text: '0', ok: (v: number) => v === 0 };
     return [
-      figure('chaos', `calls made (${AGENTS} gateway agents + ${HOST_CALLERS} host callers)`, t.calls + base.calls, 'calls'),
-      figure('chaos', 'calls that never ended (no answer by timeout + 1 s)', t.neverEnded + base.neverEnded, 'calls', undefined, zero),
-      figure('chaos', 'calls answered with a wrong result', t.wrong.length + base.wrong.length, 'calls', undefined, zero),
-      figure('chaos', 'errors from the healthy servers during the chaos', t.healthyErrors.length, 'calls', undefined, zero),
+      figure(
+        'chaos',
+        `calls made (${AGENTS} gateway agents + ${HOST_CALLERS} host callers)`,
+        t.calls + base.calls,
+        'calls',
+      ),
+      figure(
+        'chaos',
+        'calls that never ended (no answer by timeout + 1 s)',
+        t.neverEnded + base.neverEnded,
+        'calls',
+        undefined,
+        zero,
+      ),
+      figure(
+        'chaos',
+        'calls answered with a wrong result',
+        t.wrong.length + base.wrong.length,
+        'calls',
+        undefined,
+        zero,
+      ),
+      figure(
+        'chaos',
+        'errors from the healthy servers during the chaos',
+        t.healthyErrors.length,
+        'calls',
+        undefined,
+        zero,
+      ),
       figure('chaos', 'server processes left after the run (whole tree)', left.length, 'processes', undefined, zero),
       figure('chaos', 'host heap growth, first to last tenth', growth(heap), 'MB', undefined, {
         text: '< 20 MB',

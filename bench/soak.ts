@@ -76,6 +76,7 @@ export async function soak(quick: boolean): Promise<Figure[]> {
 
   const heapCycles0 = heapMb();
   const startsBefore = starts;
+  const timersBefore = clock.pending();
   for (let c = 0; c < cycles; c++) {
     await live?.close();
     clock.advance(CYCLE_MS);
@@ -84,18 +85,55 @@ export async function soak(quick: boolean): Promise<Figure[]> {
   const reconnects = starts - startsBefore;
   if (reconnects < cycles) throw new Error(`soak: ${cycles} drops but only ${reconnects} reconnects`);
   const heapCycles = heapMb() - heapCycles0;
+  const timersAfter = clock.pending();
   const after = resources();
   await host.dispose();
   const done = resources();
   console.log(`[soak] handles before ${before.detail}; after ${after.detail}; after dispose ${done.detail}`);
 
   const flat = (limit: number) => ({ text: `< ${limit} MB`, ok: (v: number) => v < limit });
-  const noGrowth = { text: 'no growth', ok: (_v: number, r: number | undefined) => r === undefined || r <= 1 };
+  const noGrowth = (before: number) => ({ text: 'no growth', ok: (v: number) => v <= before });
   return [
-    figure('soak', `${total.toLocaleString('en-US')} in-process calls: heap growth, first tenth to end`, heapCalls, 'MB', undefined, flat(5)),
+    figure(
+      'soak',
+      `${total.toLocaleString('en-US')} in-process calls: heap growth, first tenth to end`,
+      heapCalls,
+      'MB',
+      undefined,
+      flat(5),
+    ),
     figure('soak', 'in-process calls: throughput', (total / callsMs) * 1000, 'calls/s'),
-    figure('soak', `${cycles} reconnect cycles (${((cycles * CYCLE_MS) / 60_000).toFixed(0)} fake min): heap growth`, heapCycles, 'MB', undefined, flat(5)),
-    figure('soak', 'active handles and timers after the soak', after.handles, 'handles', { name: 'before', value: before.handles }, noGrowth),
-    figure('soak', 'listeners on process after the soak', after.listeners, 'listeners', { name: 'before', value: before.listeners }, noGrowth),
+    figure(
+      'soak',
+      `${cycles} reconnect cycles (${((cycles * CYCLE_MS) / 60_000).toFixed(0)} fake min): heap growth`,
+      heapCycles,
+      'MB',
+      undefined,
+      flat(5),
+    ),
+    figure(
+      'soak',
+      'active handles and timers after the soak',
+      after.handles,
+      'handles',
+      { name: 'before', value: before.handles },
+      noGrowth(before.handles),
+    ),
+    figure(
+      'soak',
+      'host timers pending on the clock after the reconnect cycles',
+      timersAfter,
+      'timers',
+      { name: 'before', value: timersBefore },
+      noGrowth(timersBefore),
+    ),
+    figure(
+      'soak',
+      'listeners on process after the soak',
+      after.listeners,
+      'listeners',
+      { name: 'before', value: before.listeners },
+      noGrowth(before.listeners),
+    ),
   ];
 }
