@@ -7,6 +7,7 @@
  * routed to the wrong call or agent is counted, and each call has a watchdog at its timeout + 1 s.
  */
 import type { Client } from '@modelcontextprotocol/client';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { isHealthy, processesWith, SERVERS, startChaosRig, type ChaosRig, type ChaosServer } from './lib/chaos-rig.js';
 
@@ -198,6 +199,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
   const healthy = SERVERS.filter(isHealthy);
   const agents: Client[] = [];
   const counts = { restarts: 0, toggles: 0, edits: 0 };
+  let disposed = false;
   try {
     await rig.writeConfig(healthy);
     await rig.host.whenSettled();
@@ -227,6 +229,8 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       heap.push(mb(m.heapUsed));
       rss.push(mb(m.rss));
     }, 250);
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     let done = false;
     const meddler = meddle(rig, () => done, counts);
     const rnd = prng(SEED + 3);
@@ -234,6 +238,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     done = true;
     await meddler;
     clearInterval(sampler);
+    loopDelay.disable();
 
     // Calls past their watchdog still end before the rig goes (or show as hung forever).
     const lateLimit = new Promise((r) => setTimeout(r, 30_000).unref());
@@ -242,6 +247,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
 
     for (const a of agents) await a.close();
     agents.length = 0;
+    disposed = true;
     await rig.dispose();
     let left = processesWith(rig.marker);
     // A process the host signalled may take a moment to go: wait (bounded) for the scan to empty.
@@ -320,10 +326,13 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
         { name: 'no faults', value: b.p99 },
         ratioAtMost(1.5, 'chaos/calm'),
       ),
+      figure('chaos', 'host event loop delay during the chaos, p99', loopDelay.percentile(99) / 1e6, 'ms'),
+      figure('chaos', 'host event loop delay during the chaos, max', loopDelay.max / 1e6, 'ms'),
       figure('chaos', `crash to calls succeeding again, p50 (${r.n} recoveries)`, r.p50, 'ms'),
       figure('chaos', 'crash to calls succeeding again, max', Math.max(0, ...t.recoveryMs), 'ms'),
     ];
   } finally {
     for (const a of agents) await a.close().catch(() => undefined);
+    if (!disposed) await rig.dispose();
   }
 }
