@@ -18,6 +18,7 @@ import {
   type Catalog,
   type ExposureFilter,
 } from './catalog.js';
+import { DormantTools } from './dormant.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 import { hintOf } from '../errors.js';
@@ -56,6 +57,7 @@ export class Gateway {
   private readonly changed = new Emitter<void>();
   private readonly subscriptions: Disposable[] = [];
   private catalog: Catalog;
+  private readonly dormant = new DormantTools();
   private prints: Record<Kind, string>;
   private disposed = false;
 
@@ -115,6 +117,7 @@ export class Gateway {
     if (this.disposed) return;
     const next = this.build();
     const prints = this.fingerprints(next);
+    this.dormant.update(this.catalog.tools, next.tools, this.opts.host.servers());
     this.catalog = next;
     const changed = (Object.keys(prints) as Kind[]).filter((k) => prints[k] !== this.prints[k]);
     this.prints = prints;
@@ -213,7 +216,8 @@ export class Gateway {
       })),
     }));
     s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
-      const entry = this.catalog.tools.find((t) => t.name === req.params.name);
+      // A server that lost its connection reconnects on this call, as the host's next use does.
+      const entry = this.catalog.tools.find((t) => t.name === req.params.name) ?? this.dormant.find(req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${req.params.name}"`);
       const opts = this.callOptions(agent, entry.tool.server, ctx);
       try {
