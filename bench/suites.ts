@@ -1,11 +1,13 @@
 /** Every benchmark group, in the order a full run measures them. */
 import { calls } from './calls.js';
+import { chaos } from './chaos.js';
 import { flood } from './flood.js';
 import { footprint } from './footprint.js';
 import { gateway } from './gateway.js';
 import { ide } from './ide.js';
 import { sandbox } from './sandbox.js';
 import { scale } from './scale.js';
+import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
 import type { Figure } from './lib/stats.js';
@@ -20,4 +22,6 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['tool-search', toolSearch],
   ['gateway', gateway],
   ['sandbox', sandbox],
+  ['chaos', chaos],
+  ['soak', soak],
 ];

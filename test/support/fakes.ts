@@ -42,14 +42,22 @@ export class FakeClock implements Clock {
   setTimeout(fn: () => void, ms: number): Disposable {
     const timer = { at: this.t + ms, fn, live: true };
     this.timers.push(timer);
-    return { dispose: () => (timer.live = false) };
+    // A cleared timer leaves the list at once: a fired or cleared one kept its closure (often a
+    // whole old connection) alive, which a soak of reconnects measured as a leak of the host.
+    return { dispose: () => ((timer.live = false), (this.timers = this.timers.filter((x) => x !== timer))) };
   }
   advance(ms: number) {
     this.t += ms;
-    for (const timer of this.timers.filter((x) => x.live && x.at <= this.t)) {
+    const due = this.timers.filter((x) => x.live && x.at <= this.t);
+    this.timers = this.timers.filter((x) => x.live && x.at > this.t);
+    for (const timer of due) {
       timer.live = false;
       timer.fn();
     }
+  }
+  /** Timers set and neither fired nor cleared. */
+  pending(): number {
+    return this.timers.length;
   }
 }
 

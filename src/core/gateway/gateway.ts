@@ -24,6 +24,7 @@ import {
   type Catalog,
   type ExposureFilter,
 } from './catalog.js';
+import { DormantTools } from './dormant.js';
 import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
 import { hintOf } from '../errors.js';
@@ -87,6 +88,8 @@ export class Gateway {
   private profileCatalogs = new Map<string, Catalog>();
   /** Whole results cut for agents, readable as `mcp-host-result://` resources. */
   private readonly results = new ResultStore();
+  /** Tools of servers that lost their connection: still callable, so the call reconnects them (dormant.ts). */
+  private readonly dormant = new DormantTools();
   private disposed = false;
   private readonly parked = new ParkedCalls();
   /** Fingerprints of the whole catalogue, for agents served per request (`onDidChangeLists`). */
@@ -188,7 +191,9 @@ export class Gateway {
   /** Recomputes what is exposed and tells every agent which lists changed (also after a settings change). */
   refresh(): void {
     if (this.disposed) return;
-    this.catalog = this.build();
+    const next = this.build();
+    this.dormant.update(this.catalog.tools, next.tools, this.opts.host.servers());
+    this.catalog = next;
     this.profileCatalogs.clear();
     // Agents served per request (modern HTTP) hear of changes through `subscriptions/listen` (http.ts).
     const global = this.catalogPrints(this.catalog);
@@ -328,7 +333,11 @@ export class Gateway {
     ctx: ServerContext,
     parked?: { ask: AskAgent; signal: AbortSignal },
   ): Promise<CallToolResult> {
-    const entry = this.catalogOf(agent).tools.find((t) => t.name === name);
+    // A server that lost its connection reconnects on this call, as the host's next use does
+    // (dormant.ts); a profile's agent only gets the tools its profile lists.
+    const entry =
+      this.catalogOf(agent).tools.find((t) => t.name === name) ??
+      (agent.view.profile === undefined ? this.dormant.find(name) : undefined);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (entry.signIn && this.opts.signIn)
       return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, parked?.signal ?? ctx.mcpReq.signal);
