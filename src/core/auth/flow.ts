@@ -30,6 +30,7 @@ import { checkMetadataUrl, HostOAuthProvider, isOAuthCapable, type ProviderConte
 import type { RedirectReceiver } from './ports.js';
 import { errorMessage } from '../errors.js';
 import { openableUrl } from './safe-url.js';
+import { legacyDiscoveryState } from './legacy-discovery.js';
 
 export interface AuthenticateOptions {
   signal?: AbortSignal;
@@ -67,7 +68,13 @@ export async function authenticate(
       ? { scope: record.pendingScope, resourceMetadataUrl: record.pendingResourceMetadataUrl }
       : await probe(def, deps);
 
-  const registeredPort = registeredLoopbackPort(await knownRegistration(def, deps, probeKey, record, challenge));
+  // A configured metadata URL replaces discovery altogether.
+  const legacy = def.config.oauth?.authServerMetadataUrl
+    ? undefined
+    : await legacyDiscoveryState(def.config.url, challenge.resourceMetadataUrl, deps.fetch ?? ((u, i) => fetch(u, i)));
+  const registeredPort = registeredLoopbackPort(
+    await knownRegistration(def, deps, probeKey, record, challenge, legacy?.authorizationServerMetadata?.issuer),
+  );
   const session = await deps.receiver.start(
     def.config.oauth?.callbackPort !== undefined
       ? { port: def.config.oauth.callbackPort }
@@ -94,6 +101,7 @@ export async function authenticate(
         }
       },
     });
+    if (legacy) await provider.saveDiscoveryState(legacy);
     const options = {
       serverUrl: def.config.url,
       scope: challenge.scope,
@@ -289,10 +297,12 @@ async function knownRegistration(
   key: string,
   record: AuthRecord,
   challenge: { resourceMetadataUrl?: string },
+  legacyIssuer: string | undefined,
 ): Promise<OAuthClientInformationMixed | undefined> {
   const own = await registrationOfRecord(deps.store, key, record);
   if (own || (def.config as { oauth?: { clientId?: string } }).oauth?.clientId) return own;
   try {
+    if (legacyIssuer !== undefined) return await registrationFor(deps.store, key, legacyIssuer);
     const info = await discoverOAuthServerInfo(def.config.url, {
       resourceMetadataUrl: challenge.resourceMetadataUrl ? new URL(challenge.resourceMetadataUrl) : undefined,
       fetchFn: deps.fetch ?? ((u, i) => fetch(u, i)),
