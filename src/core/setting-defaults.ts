@@ -28,6 +28,17 @@ export const SETTING_DEFAULTS = {
   'trace.servers': [],
   'trace.capacity': 2000,
   'dev.restartDelay': 500,
+  sandbox: {},
+  sharedServers: 'ask',
+  'gateway.toolSearch': 'auto',
+  'gateway.toolSearchMaxTools': 64,
+  'gateway.toolSearchMaxSchemaBytes': 65536,
+  'gateway.alwaysList': [],
+  'gateway.profiles': {},
+  'gateway.maxResultTokens': 25000,
+  sandboxNewServers: false,
+  sandboxRegistryInstalls: 'ask',
+  enterpriseIdp: null,
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
