@@ -28,7 +28,8 @@ async function serve(...args: string[]): Promise<Client> {
   const client = new Client({ name: 'serve-views-test', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [h.cli, 'serve', '--user-settings', settings, ...args],
+    // The folder's own servers: serve starts them only when told to (an agent may launch it anywhere).
+    args: [h.cli, 'serve', '--allow-project-servers', '--user-settings', settings, ...args],
     cwd: ws,
     env: env(),
     stderr: 'pipe',
@@ -105,13 +106,17 @@ describe('mcp-host serve: search mode, profiles, result limits', { timeout: 180_
   });
 
   test('--profile with an unknown name is a usage error naming the profiles there are', () => {
-    const r = spawnSync(process.execPath, [h.cli, 'serve', '--user-settings', settings, '--profile', 'nope'], {
-      cwd: ws,
-      env: env(),
-      input: '',
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [h.cli, 'serve', '--allow-project-servers', '--user-settings', settings, '--profile', 'nope'],
+      {
+        cwd: ws,
+        env: env(),
+        input: '',
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--profile nope: no such profile/);
     assert.match(r.stderr, /ro, errs/);
