@@ -117,6 +117,10 @@ test(
         (await input.getAttribute('type')) === 'password' ? true : undefined,
       );
       await v.submitQuickInput(secret);
+      // The whole entry is shown before anything is written (the registry-entry security review).
+      const shown = await v.clickDialogButton('Install');
+      assert.match(shown, /Install "secure" from the MCP registry/);
+      assert.ok(!shown.includes(secret), 'the confirmation shows the entry, never the secret');
       assert.match(await rowText(v, /secure.*1 tool/), /1 tool/);
       assert.ok(
         secure.requests.some((r) => r.authorized),

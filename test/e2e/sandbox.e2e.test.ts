@@ -38,8 +38,13 @@ test(
       await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
       await vs.clickDialogButton('Allow');
       await vs.focusMcpHostView();
-      const row = await vs.waitForTreeItem(/probe.*sandboxed, 1 blocked/, 120_000);
-      assert.equal(await row.locator('.codicon-shield').count(), 1, 'the shield icon');
+      // The blocked connection can be counted while the server is still connecting; the shield
+      // replaces the state icon once it is connected.
+      await vs.waitForTreeItem(/probe.*sandboxed, 1 blocked/, 120_000);
+      await poll('the shield icon on the connected row', 60_000, async () => {
+        const row = await vs.waitForTreeItem(/probe.*sandboxed, 1 blocked/, 10_000);
+        return (await row.locator('.codicon-shield').count()) === 1 ? true : undefined;
+      });
       await vs.screenshot('sandboxed-row');
     });
 
