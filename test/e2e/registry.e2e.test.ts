@@ -156,6 +156,8 @@ test(
         type: 'http',
         url: secure.url,
         headers: { Authorization: 'Bearer ${input:TOKEN}' },
+        // Recorded so a managed "registryOnly" policy can check it against the registry at start.
+        registry: { id: 'io.github.e2e/secure-echo', version: '1.2.0' },
       });
       assert.deepEqual(doc.inputs, [{ type: 'promptString', id: 'TOKEN', description: 'API token', password: true }]);
       const files = [
