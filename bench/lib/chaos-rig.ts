@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { readConfig } from '../../src/core/config/load.js';
 import { ServerRegistry, type DisabledServersPort } from '../../src/core/config/server-registry.js';
 import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures } from '../../src/core/gateway/index.js';
-import { createHost, type ConnectionManager } from '../../src/core/host.js';
+import { createHost, type McpHost } from '../../src/core/host.js';
 import { nullLogger } from '../../src/core/ports.js';
 
 export const CHAOS_SERVER = join(__dirname, '../fixtures/chaos-server.mjs');
@@ -77,7 +77,7 @@ export function processesWith(marker: string): number[] {
 
 export interface ChaosRig {
   marker: string;
-  host: ConnectionManager;
+  host: McpHost;
   registry: ServerRegistry;
   gatewayUrl: string;
   gatewayToken: string;

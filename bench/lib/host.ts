@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServerConfig, ServerDefinition } from '../../src/core/config/types.js';
 import { signatureOf, stableHash } from '../../src/core/config/signature.js';
-import { createHost, type ConnectionManager } from '../../src/core/host.js';
+import { createHost, type McpHost } from '../../src/core/host.js';
 import { nullLogger, type KeyValueStore } from '../../src/core/ports.js';
 import type { ListCache } from '../../src/core/connection/list-cache.js';
 import { TINY_SERVER } from './rawsdk.js';
@@ -26,7 +26,7 @@ export function tinyServer(name: string, env: Record<string, string> = {}): Serv
 
 export function quietHost(
   extra: { local?: number; era?: 'auto' | 'legacy'; eraStore?: KeyValueStore; listCache?: ListCache } = {},
-): ConnectionManager {
+): McpHost {
   return createHost({
     ...(extra.listCache ? { listCache: extra.listCache } : {}),
     logger: nullLogger,

@@ -14,7 +14,7 @@ import { readUserSettingsServers, userSettingsFile } from '../core/config/user-s
 
 export { formatJsonPath } from '../core/config/jsonc.js';
 import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
-import { createHost, type ConnectionManager } from '../core/host.js';
+import { createHost, type McpHost } from '../core/host.js';
 import type { FeatureOptions } from '../core/features/types.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
@@ -46,7 +46,7 @@ export interface SessionOptions {
 }
 
 export class Session {
-  private hostInstance: ConnectionManager | undefined;
+  private hostInstance: McpHost | undefined;
   private toolFilterInstance: ToolFilter | undefined;
   /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
@@ -182,7 +182,7 @@ export class Session {
     return [...configFilesToWatch(this.loadOptions), ...(this.loadOptions.configFiles ?? []), this.userSettingsFile];
   }
 
-  get host(): ConnectionManager {
+  get host(): McpHost {
     this.hostInstance ??= createHost({
       logger: stderrLogger(this.io.env, this.io.stderr),
       env: this.io.env,

@@ -1,6 +1,7 @@
 /**
  * The contract between the core engine and its front ends (editor layer, CLI, exported API,
- * benchmarks). The connection manager implements `McpHost`; front ends only observe and ask.
+ * benchmarks): the options `createHost` takes and the types `McpHost` (connection/mcp-host.ts)
+ * hands out; front ends only observe and ask.
  */
 import type { SandboxRuntime } from './sandbox/runtime.js';
 import type { OAuthClientProvider, Transport } from '@modelcontextprotocol/client';
@@ -134,33 +135,6 @@ export interface ServerChangeEvent {
   name: string;
   /** undefined when the server was removed. */
   snapshot: ServerSnapshot | undefined;
-}
-
-export interface McpHost {
-  readonly onDidChangeServer: Event<ServerChangeEvent>;
-
-  /** Current servers, in config order. */
-  servers(): ServerSnapshot[];
-  server(name: string): ServerSnapshot | undefined;
-
-  /**
-   * Replaces the set of definitions: added servers start (unless disabled), removed ones stop,
-   * ones whose `hash` changed restart, unchanged ones are left alone.
-   */
-  setDefinitions(defs: ServerDefinition[]): void;
-
-  start(name: string): Promise<void>;
-  stop(name: string): Promise<void>;
-  restart(name: string): Promise<void>;
-  /** Resolves when every server has settled (connected, failed, needs-auth or disabled). */
-  whenSettled(): Promise<void>;
-
-  callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<ToolCallResult>;
-  readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult>;
-  getPrompt(server: string, name: string, args: Record<string, string>, opts?: CallOptions): Promise<PromptGetResult>;
-
-  /** Stops every server and kills every process tree. */
-  dispose(): Promise<void>;
 }
 
 /** Answers a server's elicitation request (form or URL) on the user's behalf. */

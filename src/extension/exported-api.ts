@@ -1,6 +1,7 @@
 import { visibleToModel } from '../core/apps/meta.js';
 import * as vscode from 'vscode';
-import type { CallOptions, HostTool, McpHost, ToolCallResult } from '../core/host-api.js';
+import type { CallOptions, HostTool, ToolCallResult } from '../core/host-api.js';
+import type { McpHost } from '../core/host.js';
 import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
 import type { StateKind } from '../core/connection/state.js';
 import type { ToolFilter } from '../core/tools/tool-filter.js';

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
-import type { McpHost } from '../core/host-api.js';
+import type { McpHost } from '../core/host.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { ServerApprovals } from '../core/config/approvals.js';
 import { redactString, secretValuesOf } from '../core/redact.js';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { McpHost } from '../core/host-api.js';
+import type { McpHost } from '../core/host.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import { addServer } from './config/add-server.js';
 import type { ConfigController } from './config/controller.js';

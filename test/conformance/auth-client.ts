@@ -7,7 +7,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HostTool, McpHost } from '../../src/core/host-api.js';
+import type { HostTool } from '../../src/core/host-api.js';
+import type { McpHost } from '../../src/core/host.js';
 import { createHostAuth, createLoopbackReceiver, isAuthRequired, type HostAuth } from '../../src/core/auth/index.js';
 import type { OAuthSettings, ServerDefinition } from '../../src/core/config/types.js';
 import { createHost } from '../../src/core/host.js';

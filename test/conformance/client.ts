@@ -5,7 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ElicitationPort, HostTool, McpHost } from '../../src/core/host-api.js';
+import type { ElicitationPort, HostTool } from '../../src/core/host-api.js';
+import type { McpHost } from '../../src/core/host.js';
 import type { ServerDefinition } from '../../src/core/config/types.js';
 import { createHost } from '../../src/core/host.js';
 import type { Logger } from '../../src/core/ports.js';

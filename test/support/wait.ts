@@ -1,13 +1,13 @@
 /** Waiting on a host's change events, never on time, and never without a deadline. */
 import type { ServerSnapshot } from '../../src/core/host-api.js';
-import type { ConnectionManager } from '../../src/core/host.js';
+import type { McpHost } from '../../src/core/host.js';
 
 /**
  * Resolves with the first snapshot of `name` that satisfies `pred` (now, or at a later change event);
  * rejects after `timeoutMs` naming the server and its state then, so a broken test fails instead of hanging.
  */
 export function untilServer(
-  host: ConnectionManager,
+  host: McpHost,
   name: string,
   pred: (s: ServerSnapshot) => boolean,
   timeoutMs = 30_000,

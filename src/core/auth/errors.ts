@@ -29,7 +29,7 @@ export class AuthError extends McpHostError {
 
 /**
  * Thrown from a background connection when the user has to sign in. It extends the SDK's
- * `UnauthorizedError`, so the connection manager's `instanceof UnauthorizedError` check puts the
+ * `UnauthorizedError`, so the connection's `instanceof UnauthorizedError` check puts the
  * server in `needs-auth` without having to know about this module.
  */
 export class AuthRequiredError extends UnauthorizedError {

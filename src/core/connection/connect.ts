@@ -216,7 +216,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
       await client.close().catch(() => {});
     },
   };
-  // Replaced (and chained) by the manager once the connection is adopted.
+  // Replaced (and chained) by the server's connection once it is adopted.
   client.onclose = () => {
     conn.closed = true;
   };

@@ -1,15 +1,21 @@
-/** What every server object shares, provided by the manager (settings, clock, pools, events). */
+/** What every server entry shares, provided by the host (settings, clock, pools, events). */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-import type { HostOptions } from '../host-api.js';
+import type { HostOptions, HostTool, ServerSnapshot } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';
 import type { EraVerdicts } from './era.js';
 import type { Pool } from './pool.js';
-import type { Server } from './server.js';
 import type { ConnectionSettings } from './settings.js';
 
-/** What every server shares, provided by the manager. */
+/** A server entry as the host's callbacks see it (server-entry.ts). */
+export interface EntryView {
+  readonly name: string;
+  readonly tools: readonly HostTool[];
+  snapshot(): ServerSnapshot;
+}
+
+/** What every server shares, provided by the host. */
 export interface ServerContext {
   readonly settings: ConnectionSettings;
   readonly clock: Clock;
@@ -23,9 +29,9 @@ export interface ServerContext {
   /** The connect pool for this definition; undefined: in-process servers take no slot. */
   poolFor(def: ServerDefinition): Pool | undefined;
   /** Qualified tool names other servers already use. */
-  takenNames(except: Server): Set<string>;
+  takenNames(except: EntryView): Set<string>;
   /** State or lists changed: fire the event and check whether everything settled. */
-  changed(server: Server): void;
+  changed(entry: EntryView): void;
   /** An attempt ended (its outcome already fired): check whether everything settled. */
   attemptEnded(): void;
 }

@@ -26,7 +26,7 @@ export type ConnectionState =
   | { kind: 'failed'; error: HostErrorInfo; at: number }
   | { kind: 'needs-auth'; message: string; at: number }
   /**
-   * Only what the manager itself causes: `config`, it was handed a definition that does not run
+   * Only what the host itself causes: `config`, it was handed a definition that does not run
    * (why: `definition.admission`), or `user`, stopped by the user.
    */
   | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };

@@ -1,5 +1,5 @@
 /**
- * The protocol features beyond lists and calls, hooked into each connection by the manager:
+ * The protocol features beyond lists and calls, hooked into each connection by the host:
  * `capabilities` (what initialize declares), `clientOptions` (a task store per client),
  * `setup` (handlers on a fresh client), `connected` (set the log level, start pinging,
  * re-subscribe), and `callTool` (plain or as a task).

@@ -1,6 +1,6 @@
 /**
  * Liveness: a connected server is pinged every `intervalMs`; one that does not answer within the
- * interval is reported unresponsive (the manager then reconnects it). An error reply is an
+ * interval is reported unresponsive (its connection then reconnects it). An error reply is an
  * answer, so only a timeout counts; a closed connection ends the loop quietly. 2026-07-28 removed
  * `ping`: a modern server is asked `server/discover`, a request it always has.
  */

@@ -5,7 +5,8 @@
  * agent passes on to the user) and reports when the server is connected. Its real tools then
  * replace the stand-in, and agents hear `tools/list_changed`.
  */
-import type { McpHost, ServerSnapshot } from '../host-api.js';
+import type { ServerSnapshot } from '../host-api.js';
+import type { McpHost } from '../host.js';
 import { gatewayName } from '../naming.js';
 import type { ExposedTool, ExposureFilter } from './catalog.js';
 

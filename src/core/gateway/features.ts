@@ -7,7 +7,7 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
-import type { ConnectionManager } from '../connection/manager.js';
+import type { McpHost } from '../host.js';
 import { completeArgument, type CompletionRef, type CompletionResult } from '../features/completions.js';
 import { ResourceSubscriptions } from '../features/subscriptions.js';
 import type { Disposable } from '../ports.js';
@@ -30,8 +30,8 @@ export interface GatewayFeatures {
   subscribe(server: string, uri: string, onUpdated: () => void): Promise<Disposable>;
 }
 
-/** The features of a real host (the connection manager's subscriptions and clients). */
-export function gatewayFeatures(host: ConnectionManager): GatewayFeatures {
+/** The features of a real host (the host's subscriptions and clients). */
+export function gatewayFeatures(host: McpHost): GatewayFeatures {
   return {
     complete: (server, ref, argument, context, signal) =>
       host.withClient(server, 'completion/complete', (c) => completeArgument(c, ref, argument, context, { signal }), {

@@ -12,7 +12,8 @@ import type {
   ReadResourceResult,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CallOptions, McpHost } from '../host-api.js';
+import type { CallOptions } from '../host-api.js';
+import type { McpHost } from '../host.js';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import type { GatewayBridge } from './bridge.js';

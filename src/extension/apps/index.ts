@@ -4,7 +4,8 @@
  * cancellation, the host's timeout, the log); links open only after the person agrees.
  */
 import * as vscode from 'vscode';
-import type { HostTool, McpHost, ToolCallResult } from '../../core/host-api.js';
+import type { HostTool, ToolCallResult } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import { loadAppResource } from '../../core/apps/resource.js';
 import type { Logger } from '../../core/ports.js';
 import { AppPanel } from './panel.js';

@@ -7,7 +7,7 @@ import type {
   ResourceReadResult,
   ToolCallResult,
 } from '../../core/host-api.js';
-import type { ConnectionManager } from '../../core/host.js';
+import type { McpHost } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import type { CallHistory } from '../../core/calls/call-history.js';
 import type { RenderOptions } from '../../core/calls/render-markdown.js';
@@ -16,7 +16,7 @@ import type { ChannelLogger } from '../ports/logger.js';
 import { hintOf } from '../../core/errors.js';
 
 export interface CallsContext {
-  host: ConnectionManager;
+  host: McpHost;
   log: ChannelLogger;
   results: ResultDocuments;
   history: CallHistory;

@@ -4,7 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { ElicitationPort } from '../../core/host-api.js';
-import type { ConnectionManager } from '../../core/host.js';
+import type { McpHost } from '../../core/host.js';
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { CallHistory } from '../../core/calls/call-history.js';
 import type { CallsContext } from './context.js';
@@ -28,7 +28,7 @@ export { RESULT_SCHEME } from './result-documents.js';
  */
 export function registerCallCommands(
   context: vscode.ExtensionContext,
-  host: ConnectionManager,
+  host: McpHost,
   log: ChannelLogger,
   elicitation: ElicitationPort = new VsCodeElicitationPort(log),
   /** Shared with the Inspector commands (export as JSON, copy as a command line). */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { McpHost, ServerSnapshot } from '../../core/host-api.js';
+import type { ServerSnapshot } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import { heldReason, type HeldReason } from '../../core/config/admit.js';
 import type { ReadConfig } from '../../core/config/load.js';
 import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';

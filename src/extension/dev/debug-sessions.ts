@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { freeLoopbackPort } from '../../core/loopback.js';
-import type { McpHost, ServerChangeEvent } from '../../core/host-api.js';
+import type { ServerChangeEvent } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import type { ServerDefinition, StdioServerConfig } from '../../core/config/types.js';
 import {
   DebugSetupError,

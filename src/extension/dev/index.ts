@@ -4,9 +4,8 @@
  * way in) and the server loggers (stderr lines are read for the debugger's port).
  */
 import type * as vscode from 'vscode';
-import type { McpHost } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import type { ServerDefinition } from '../../core/config/types.js';
-import type { ConnectionManager } from '../../core/host.js';
 import type { Logger } from '../../core/ports.js';
 import { DebugSessions } from './debug-sessions.js';
 import { DevWatcher } from './watch.js';
@@ -39,7 +38,7 @@ export function tapLogger(logger: Logger, onLine: (line: string) => void): Logge
   };
 }
 
-export function startDevMode(host: ConnectionManager, log: (server: string) => Logger): DevMode {
+export function startDevMode(host: McpHost, log: (server: string) => Logger): DevMode {
   const settleMs = (): number => readSettings().devRestartDelayMs;
   const watcher = new DevWatcher({ host, log, settleMs });
   const debug = new DebugSessions({ host, log });

@@ -8,7 +8,7 @@ import type { FeatureOptions, RunningTask } from '../../core/features/index.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 import { LOGGING_LEVELS } from '../../core/features/logging.js';
-import type { ConnectionManager } from '../../core/host.js';
+import type { McpHost } from '../../core/host.js';
 import { settingsConsentStore } from './sampling.js';
 import { consentEntryName } from '../../core/features/sampling-consent.js';
 import { registerTasksView } from './tasks-view.js';
@@ -36,7 +36,7 @@ function serverArg(arg: unknown): string | undefined {
   return undefined;
 }
 
-async function pick(host: ConnectionManager, arg: unknown, title: string): Promise<string | undefined> {
+async function pick(host: McpHost, arg: unknown, title: string): Promise<string | undefined> {
   const given = serverArg(arg);
   if (given) return given;
   const names = host.servers().map((s) => s.name);
@@ -48,7 +48,7 @@ export type FeatureCommandId = 'mcpHost.revokeSamplingConsent' | 'mcpHost.showRu
 
 /** The features' commands for the command table, and what must be disposed with the extension. */
 export function featureCommands(
-  host: ConnectionManager,
+  host: McpHost,
   log: Logger,
 ): { commands: Pick<CommandTable, FeatureCommandId>; disposables: vscode.Disposable[] } {
   const tasks = registerTasksView(host);

@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { RunningTask } from '../../core/features/index.js';
-import type { ConnectionManager } from '../../core/host.js';
+import type { McpHost } from '../../core/host.js';
 
 class TasksProvider implements vscode.TreeDataProvider<RunningTask> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly host: ConnectionManager) {}
+  constructor(private readonly host: McpHost) {}
 
   refresh(): void {
     this.changed.fire();
@@ -37,7 +37,7 @@ class TasksProvider implements vscode.TreeDataProvider<RunningTask> {
 }
 
 /** The view and the context key that shows it; Cancel is `mcpHost.cancelTask` in the command table. */
-export function registerTasksView(host: ConnectionManager): vscode.Disposable[] {
+export function registerTasksView(host: McpHost): vscode.Disposable[] {
   const provider = new TasksProvider(host);
   const view = vscode.window.createTreeView('mcpHost.tasks', { treeDataProvider: provider });
   const sub = host.features.tasks.onDidChange(() => {

@@ -5,7 +5,7 @@
  * the gateway to VS Code's own chat.
  */
 import * as vscode from 'vscode';
-import type { McpHost } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 import {

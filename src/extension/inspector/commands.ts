@@ -28,7 +28,7 @@ async function pickShell(): Promise<Shell | undefined> {
   return (await vscode.window.showQuickPick(items, { title: 'Quote the line for which shell?' }))?.shell;
 }
 import type { CallHistory } from '../../core/calls/call-history.js';
-import type { ConnectionManager } from '../../core/host.js';
+import type { McpHost } from '../../core/host.js';
 import { formatServerDetails } from '../../core/inspector/details.js';
 import { historyJson } from '../../core/inspector/history.js';
 import { paramsSchema, paramsTemplate, requestMethods } from '../../core/inspector/request-schemas.js';
@@ -47,7 +47,7 @@ const responses = new Map<string, string>();
 let responseSeq = 0;
 
 export interface InspectorDeps {
-  host: ConnectionManager;
+  host: McpHost;
   hub: TraceHub;
   roots: ServerRoots;
   history: CallHistory;
@@ -66,7 +66,7 @@ function serverOf(arg: unknown): string | undefined {
 }
 
 /** Round trip of a `ping` request in ms, or why it failed. */
-async function ping(host: ConnectionManager, server: string): Promise<{ ms: number } | { error: string }> {
+async function ping(host: McpHost, server: string): Promise<{ ms: number } | { error: string }> {
   const t0 = performance.now();
   try {
     await host.request(server, 'ping', undefined, { timeoutMs: 10_000 });

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { writeFile } from 'node:fs/promises';
-import type { McpHost } from '../../core/host-api.js';
+import type { McpHost } from '../../core/host.js';
 import { formatTrace } from '../../core/trace/format.js';
 import { TraceHub } from '../../core/trace/hub.js';
 import { toNdjson, type TraceDirection, type TraceFilter } from '../../core/trace/record.js';

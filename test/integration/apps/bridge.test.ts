@@ -14,7 +14,7 @@ import { visibleToModel } from '../../../src/core/apps/meta.js';
 import { loadAppResource } from '../../../src/core/apps/resource.js';
 import { AppSession, type AppHostPorts } from '../../../src/core/apps/session.js';
 import { PipeTransport } from '../../../src/core/apps/transport.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { FIXTURES, MemoryLogger, def, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 
 const APP_URI = 'ui://counter/app.html';
@@ -36,7 +36,7 @@ function text(r: { content?: unknown[] }): string {
     .join('\n');
 }
 
-let host: ConnectionManager;
+let host: McpHost;
 let appModule: AppModule;
 const dir = tempDir('apps');
 

@@ -18,12 +18,12 @@ import {
   type HostAuth,
 } from '../../../src/core/auth/index.js';
 import type { OAuthSettings, ServerDefinition } from '../../../src/core/config/types.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { FakeBrowser, FakeClock, MemoryKeyValueStore, MemorySecretStore, MemoryLogger } from '../../support/fakes.js';
 import { M2M_BASIC, M2M_JWT, startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 before(async () => {
   fx = await startOidcFixture();
 });
@@ -69,7 +69,7 @@ function setup(oauth: OAuthSettings, browser = new FakeBrowser()) {
   return { auth, def, host, secrets, logger, stored, browser };
 }
 
-async function whoami(host: ConnectionManager, server: string): Promise<string> {
+async function whoami(host: McpHost, server: string): Promise<string> {
   const r = await host.callTool(server, 'whoami', {});
   return r.content.map((c) => ('text' in c ? c.text : '')).join('');
 }

@@ -11,13 +11,13 @@ import { createHostAuth, createLoopbackReceiver, serverAuthKey } from '../../../
 import { IdpHandle } from '../../../src/core/auth/enterprise/idp-handle.js';
 import { IdpSession } from '../../../src/core/auth/enterprise/idp-session.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { FakeBrowser, MemoryKeyValueStore, MemoryLogger, MemorySecretStore } from '../../support/fakes.js';
 import { IDP_CLIENT_ID, startCrossAppFixture, type CrossAppFixture } from '../../support/cross-app-fixture.js';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 let fx: CrossAppFixture;
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 before(async () => {
   fx = await startCrossAppFixture([
     { name: 'a' },

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CreateMessageRequestParams, CreateMessageResult } from '@modelcontextprotocol/client';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import type { ElicitationPort, HostOptions } from '../../../src/core/host-api.js';
 import type { KeyValueStore } from '../../../src/core/ports.js';
 import {
@@ -26,7 +26,7 @@ import {
 
 const dir = tempDir('eras');
 const MODERN = path.join(FIXTURES, 'modern-server.mjs');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 const stops: (() => Promise<void>)[] = [];
 
 after(async () => {
@@ -61,7 +61,7 @@ function memory(): KeyValueStore & { data: Map<string, unknown> } {
   return { data, get: <T>(k: string) => data.get(k) as T | undefined, update: async (k, v) => void data.set(k, v) };
 }
 
-function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
+function newHost(o: Partial<HostOptions> = {}): { host: McpHost; log: MemoryLogger } {
   const log = new MemoryLogger();
   const host = createHost({
     logger: log,
@@ -84,14 +84,14 @@ async function httpServer(legacy: 'reject' | 'stateless', record: string): Promi
 const lines = (file: string): string[] =>
   fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 
-async function connected(host: ConnectionManager, name: string): Promise<void> {
+async function connected(host: McpHost, name: string): Promise<void> {
   await waitFor(host, name, (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
   const s = host.server(name)!;
   assert.equal(s.state.kind, 'connected', JSON.stringify(s.state));
 }
 
 /** Every client feature through the host, whatever the era. */
-async function everyFeature(host: ConnectionManager, name: string): Promise<void> {
+async function everyFeature(host: McpHost, name: string): Promise<void> {
   assert.equal(textOf(await host.callTool(name, 'echo', { text: 'hi' })), 'hi');
   assert.equal(textOf(await host.callTool(name, 'confirm', {})), 'elicitation accept {"name":"Ada"}');
   assert.equal(textOf(await host.callTool(name, 'open-link', {})), 'url elicitation accept');

@@ -5,13 +5,13 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { redactString } from '../../../src/core/redact.js';
 import { MemoryLogger, def, startPortServer, tempDir, textOf, waitFor, type RunningServer } from './helpers.js';
 
 const dir = tempDir('headers-helper');
 const servers: RunningServer[] = [];
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 const tokenFile = path.join(dir, 'token');
 const runsFile = path.join(dir, 'runs');
 const helperScript = path.join(dir, 'helper.mjs');
@@ -25,7 +25,7 @@ process.stdout.write(JSON.stringify({ 'x-token': readFileSync(${JSON.stringify(t
 const helperCommand = `"${process.execPath}" "${helperScript}"`;
 const runs = (): number => (fs.existsSync(runsFile) ? fs.readFileSync(runsFile, 'utf8').split('\n').length - 1 : 0);
 
-function newHost(logger = new MemoryLogger()): ConnectionManager {
+function newHost(logger = new MemoryLogger()): McpHost {
   const host = createHost({ logger, blobDir: dir, env: {} });
   hosts.push(host);
   return host;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { freeLoopbackPort } from '../../../src/core/loopback.js';
 import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import type { ConnectionManager } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import { def } from '../../support/defs.js';
 import { untilServer } from '../../support/wait.js';
 
@@ -34,7 +34,7 @@ export function tempDir(prefix: string): string {
 
 /** Waits until `pred` holds for the server's snapshot, listening to change events. */
 export function waitFor(
-  host: ConnectionManager,
+  host: McpHost,
   name: string,
   pred: (s: ServerSnapshot) => boolean,
   timeoutMs = 60_000,

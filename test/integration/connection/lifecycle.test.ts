@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServerChangeEvent } from '../../../src/core/host-api.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import {
   MemoryLogger,
   def,
@@ -23,11 +23,11 @@ import {
 } from './helpers.js';
 
 const dir = tempDir('lifecycle');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 const servers: RunningServer[] = [];
 const leftovers: number[] = [];
 
-function newHost(env: Record<string, string> = {}): ConnectionManager {
+function newHost(env: Record<string, string> = {}): McpHost {
   const host = createHost({ logger: new MemoryLogger(), blobDir: dir, env });
   hosts.push(host);
   return host;

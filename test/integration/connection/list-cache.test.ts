@@ -6,19 +6,19 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { HostError } from '../../../src/core/connection/errors.js';
 import { ListCache, LIST_CACHE_KEY } from '../../../src/core/connection/list-cache.js';
 import { systemClock } from '../../../src/core/ports.js';
 import { MemoryKeyValueStore } from '../../support/fakes.js';
 import { def, MemoryLogger, stdioDef, tempDir, waitFor } from './helpers.js';
 
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
 });
 
-function newHost(kv: MemoryKeyValueStore): ConnectionManager {
+function newHost(kv: MemoryKeyValueStore): McpHost {
   const host = createHost({
     logger: new MemoryLogger(),
     blobDir: tempDir('list-cache'),

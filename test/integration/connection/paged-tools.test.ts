@@ -6,10 +6,10 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Server } from '@modelcontextprotocol/server';
 import type { Transport, Tool } from '@modelcontextprotocol/server';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { MemoryLogger, def, tempDir, textOf } from './helpers.js';
 
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
 });

@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { Emitter } from '../../../src/core/events.js';
-import { createHost, type ConnectionManager, type HostError } from '../../../src/core/host.js';
+import { createHost, type McpHost, type HostError } from '../../../src/core/host.js';
 import {
   MemoryLogger,
   def,
@@ -23,10 +23,10 @@ import {
 
 const dir = tempDir('remote');
 const servers: RunningServer[] = [];
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 
 /** Backoff comes through the host options (no hidden environment knob). */
-function newHost(backoffBaseMs?: number): ConnectionManager {
+function newHost(backoffBaseMs?: number): McpHost {
   const host = createHost({
     logger: new MemoryLogger(),
     blobDir: dir,

@@ -6,13 +6,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager, HostError } from '../../../src/core/host.js';
+import { createHost, type McpHost, HostError } from '../../../src/core/host.js';
 import { EVERYTHING, MemoryLogger, def, isAlive, killPids, stdioDef, tempDir, textOf } from './helpers.js';
 
 const dir = tempDir('stdio');
 const leftovers: number[] = [];
 
-function newHost(env: Record<string, string> = {}): { host: ConnectionManager; log: MemoryLogger } {
+function newHost(env: Record<string, string> = {}): { host: McpHost; log: MemoryLogger } {
   const log = new MemoryLogger();
   return { host: createHost({ logger: log, blobDir: dir, env: { ...env } }), log };
 }
@@ -23,7 +23,7 @@ after(() => {
 });
 
 describe('server-everything over stdio', () => {
-  let host: ConnectionManager;
+  let host: McpHost;
   before(async () => {
     host = newHost().host;
     // Not in the safe default set: must not leak into the server's environment.

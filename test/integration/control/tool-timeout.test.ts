@@ -5,16 +5,16 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { MemoryLogger, stdioDef, tempDir } from '../connection/helpers.js';
 
 const dir = tempDir('tool-timeout');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
 });
 
-function host(env: Record<string, string>): ConnectionManager {
+function host(env: Record<string, string>): McpHost {
   const h = createHost({ logger: new MemoryLogger(), blobDir: dir, env, timeouts: { toolCallMs: 600_000 } });
   hosts.push(h);
   return h;

@@ -12,11 +12,11 @@ import { HostError } from '../../../src/core/errors.js';
 import { completeArgument } from '../../../src/core/features/completions.js';
 import { NO_MODEL, withSamplingConsent, type ConsentAnswer } from '../../../src/core/features/sampling.js';
 import type { RunningTask, ServerLogMessage } from '../../../src/core/features/index.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { EVERYTHING, MemoryLogger, def, tempDir, textOf, waitFor } from '../connection/helpers.js';
 
 const dir = tempDir('features');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 
 after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
@@ -24,19 +24,19 @@ after(async () => {
 
 const everything = () => def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] });
 
-function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
+function newHost(o: Partial<HostOptions> = {}): { host: McpHost; log: MemoryLogger } {
   const log = new MemoryLogger();
   const host = createHost({ logger: log, blobDir: dir, ...o });
   hosts.push(host);
   return { host, log };
 }
 
-async function connected(host: ConnectionManager): Promise<void> {
+async function connected(host: McpHost): Promise<void> {
   host.setDefinitions([everything()]);
   await waitFor(host, 'everything', (s) => s.state.kind === 'connected');
 }
 
-const names = (host: ConnectionManager) =>
+const names = (host: McpHost) =>
   host
     .server('everything')!
     .tools.map((t) => t.name)

@@ -5,11 +5,11 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConnectionState } from '../../../src/core/connection/state.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { MemoryLogger, isAlive, killPids, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 
 const dir = tempDir('ping');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 const frozen: number[] = [];
 
 after(async () => {

@@ -15,7 +15,7 @@ import {
   type GatewayOptions,
 } from '../../../src/core/gateway/index.js';
 import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */
@@ -52,7 +52,7 @@ export function askerDef(name = 'asker'): ServerDefinition {
 }
 
 export interface Rig {
-  host: ConnectionManager;
+  host: McpHost;
   gateway: Gateway;
   http: GatewayHttpServer;
   fallback: RecordingElicitation;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import { SandboxRuntime, sharedSandboxRuntime } from '../../../src/core/sandbox/runtime.js';
 import { FIXTURES, MemoryLogger, ROOT, tempDir, textOf, waitFor } from '../connection/helpers.js';
@@ -46,7 +46,7 @@ async function hostFor(
   servers: Record<string, unknown>,
   sandbox?: unknown,
   extra: { managed?: unknown; runtime?: SandboxRuntime } = {},
-): Promise<{ host: ConnectionManager; log: MemoryLogger; folder: string }> {
+): Promise<{ host: McpHost; log: MemoryLogger; folder: string }> {
   const folder = path.join(root, name);
   fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
   fs.writeFileSync(
@@ -77,7 +77,7 @@ function logLine(log: MemoryLogger, re: RegExp, ms = 30_000): Promise<string> {
   return Promise.race([log.nextLine(re), late]).finally(() => clearTimeout(timer));
 }
 
-async function call(host: ConnectionManager, server: string, tool: string, args: Record<string, string>) {
+async function call(host: McpHost, server: string, tool: string, args: Record<string, string>) {
   return textOf(await host.callTool(server, tool, args));
 }
 

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Pool } from '../../../src/core/connection/pool.js';
 
-/** Holds a slot for the duration of `fn`, the way the manager's connect attempts do. */
+/** Holds a slot for the duration of `fn`, the way a server connection's attempts do. */
 async function run<T>(pool: Pool, fn: () => Promise<T>): Promise<T> {
   const release = await pool.acquire();
   try {

@@ -56,7 +56,7 @@ export function snap(name: string, state: ConnectionState, extra: Partial<Server
   };
 }
 
-/** A server admission holds back for `reason`, as the host shows it (disabled by the manager). */
+/** A server admission holds back for `reason`, as the host shows it (disabled by the host). */
 export function held(name: string, reason: HeldReason): ServerSnapshot {
   const d = { ...def(name), admission: { run: false as const, reason, message: `held: ${reason}` } };
   return snap(name, { kind: 'disabled', reason: 'config', message: `held: ${reason}` }, { definition: d });

@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Emitter } from '../../../src/core/events.js';
 import type { ServerChangeEvent, ServerSnapshot } from '../../../src/core/host-api.js';
-import type { ConnectionManager } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import { untilServer, withDeadline } from '../../support/wait.js';
 
 /** Just the two members untilServer reads; the server never changes. */
-function stillHost(): ConnectionManager {
+function stillHost(): McpHost {
   const changes = new Emitter<ServerChangeEvent>();
   const snapshot = { name: 's', state: { kind: 'connecting' } } as unknown as ServerSnapshot;
-  return { server: () => snapshot, onDidChangeServer: changes.event } as unknown as ConnectionManager;
+  return { server: () => snapshot, onDidChangeServer: changes.event } as unknown as McpHost;
 }
 
 test('a wait on a server that never gets there fails at its deadline, naming the server and its state', async () => {

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { HostOptions, ServerSnapshot } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { HostError } from '../../../src/core/errors.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { until } from './helpers.js';
 
@@ -33,7 +33,7 @@ const remote = (name: string): ServerDefinition => {
 type Attempt = (serverSide: Transport, n: number) => Promise<void>;
 
 interface Rig {
-  host: ConnectionManager;
+  host: McpHost;
   clock: FakeClock;
   /** Client sides handed out, one per attempt. */
   clients: Transport[];

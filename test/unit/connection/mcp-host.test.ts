@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { until } from './helpers.js';
 
@@ -46,7 +46,7 @@ function echoServer(label = 'echo'): { start: (t: Transport) => Promise<void>; s
 function newHost(
   t: { after(fn: () => Promise<void>): void },
   clock = new FakeClock(),
-): { host: ConnectionManager; clock: FakeClock; log: MemoryLogger } {
+): { host: McpHost; clock: FakeClock; log: MemoryLogger } {
   const log = new MemoryLogger();
   const host = createHost({ logger: log, blobDir: '/nonexistent-blobs', env: {}, clock });
   t.after(() => host.dispose());

@@ -1,7 +1,8 @@
 /**
- * The connection manager behind `McpHost`: the map and order of servers (one `Server` object
- * each, see server.ts), the two connect pools (local, remote) side by side, the definition diff,
- * `whenSettled` and the change events.
+ * The host: the map and order of servers (one `ServerEntry` each, see server-entry.ts, each with
+ * its `ServerConnection`), the two connect pools (local, remote) side by side, the definition
+ * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
+ * (src/core/host.ts) makes one.
  */
 import type { Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
 import { z } from 'zod';
@@ -9,7 +10,6 @@ import type {
   CallOptions,
   HostOptions,
   HostTool,
-  McpHost,
   PromptGetResult,
   ResourceReadResult,
   ServerChangeEvent,
@@ -21,45 +21,19 @@ import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
 import { ClientFeatures } from '../features/index.js';
+import type { Event } from '../events.js';
 import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
 import { clientCapabilities } from './client-handlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
-import { Server } from './server.js';
+import { ServerEntry } from './server-entry.js';
 import type { ServerContext } from './server-context.js';
 import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
-
-/** `McpHost` plus diagnostics the editor layer and tests use. */
-export interface ConnectionManager extends McpHost {
-  /** Recent stderr of a stdio server (bounded), also after it exited. */
-  recentStderr(name: string): string;
-  /** Pid of a stdio server's process while it runs. */
-  pid(name: string): number | undefined;
-  /**
-   * New concurrency and timeouts (the editor settings changed): pools resize at once, timeouts apply
-   * to the next attempt and the next call. The MCP_* environment overrides still win.
-   */
-  updateSettings(s: Pick<HostOptions, 'concurrency' | 'timeouts'>): void;
-  /** Sampling, logging, ping, tasks, subscriptions: the running tasks and resource listeners. */
-  readonly features: ClientFeatures;
-  /**
-   * Runs `op` with the server's live SDK client (connecting first if needed), with the same
-   * error handling as calls: for the protocol features in src/core/features.
-   */
-  withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T>;
-  /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
-  request(
-    server: string,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    opts?: CallOptions,
-  ): Promise<unknown>;
-}
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
 const anyResult = z.looseObject({});
@@ -86,14 +60,15 @@ function toolNamed(tools: readonly HostTool[], name: string): HostTool | undefin
   return index.get(name);
 }
 
-export class Manager implements ConnectionManager {
+export class McpHost {
   private readonly emitter = new Emitter<ServerChangeEvent>();
-  readonly onDidChangeServer = this.emitter.event;
-  private readonly entries = new Map<string, Server>();
+  readonly onDidChangeServer: Event<ServerChangeEvent> = this.emitter.event;
+  private readonly entries = new Map<string, ServerEntry>();
   private order: string[] = [];
   private readonly localPool: Pool;
   private readonly remotePool: Pool;
   private readonly ctx: ServerContext;
+  /** Sampling, logging, ping, tasks, subscriptions: the running tasks and resource listeners. */
   readonly features: ClientFeatures;
   private settledWaiters: (() => void)[] = [];
   private readonly subscriptions: Disposable[] = [];
@@ -141,6 +116,10 @@ export class Manager implements ConnectionManager {
     }
   }
 
+  /**
+   * New concurrency and timeouts (the editor settings changed): pools resize at once, timeouts apply
+   * to the next attempt and the next call. The MCP_* environment overrides still win.
+   */
   updateSettings(s: Pick<HostOptions, 'concurrency' | 'timeouts'>): void {
     // Same object: every server object reads its settings through ctx at the moment it needs them.
     Object.assign(this.ctx.settings, readSettings({ ...this.options, ...s }));
@@ -150,6 +129,7 @@ export class Manager implements ConnectionManager {
 
   // ---- observation -------------------------------------------------------------------------
 
+  /** Current servers, in config order. */
   servers(): ServerSnapshot[] {
     return this.order.map((n) => this.entries.get(n)!.snapshot());
   }
@@ -158,14 +138,17 @@ export class Manager implements ConnectionManager {
     return this.entries.get(name)?.snapshot();
   }
 
+  /** Recent stderr of a stdio server (bounded), also after it exited. */
   recentStderr(name: string): string {
     return this.entries.get(name)?.recentStderr() ?? '';
   }
 
+  /** Pid of a stdio server's process while it runs. */
   pid(name: string): number | undefined {
     return this.entries.get(name)?.live?.stdio?.pid;
   }
 
+  /** Resolves when every server has settled (connected, failed, needs-auth or disabled). */
   whenSettled(): Promise<void> {
     if (this.isSettled()) return Promise.resolve();
     return new Promise((resolve) => this.settledWaiters.push(resolve));
@@ -185,6 +168,10 @@ export class Manager implements ConnectionManager {
 
   // ---- definitions -------------------------------------------------------------------------
 
+  /**
+   * Replaces the set of definitions: added servers start (unless disabled), removed ones stop,
+   * ones whose `hash` changed restart, unchanged ones are left alone.
+   */
   setDefinitions(defs: ServerDefinition[]): void {
     if (this.disposed) throw new Error('the host has been disposed');
     const seen = new Set<string>();
@@ -208,7 +195,7 @@ export class Manager implements ConnectionManager {
     for (const def of next) {
       const e = this.entries.get(def.name);
       if (!e) {
-        const server = new Server(def, this.ctx);
+        const server = new ServerEntry(def, this.ctx);
         this.entries.set(def.name, server);
         server.begin();
       } else if (diffKey(e.def) !== diffKey(def)) {
@@ -235,6 +222,7 @@ export class Manager implements ConnectionManager {
     return this.entry(name).restart();
   }
 
+  /** Stops every server and kills every process tree. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
@@ -247,7 +235,7 @@ export class Manager implements ConnectionManager {
     this.emitter.dispose();
   }
 
-  private entry(name: string): Server {
+  private entry(name: string): ServerEntry {
     if (this.disposed) throw new HostError('stopped', 'the host has been disposed');
     const e = this.entries.get(name);
     if (!e) {
@@ -272,7 +260,7 @@ export class Manager implements ConnectionManager {
 
   /** A tool call on the live connection: the only work between the caller and the SDK's `callTool`. */
   private async callOn(
-    e: Server,
+    e: ServerEntry,
     conn: LiveConnection,
     tool: string,
     args: Record<string, unknown>,
@@ -304,10 +292,15 @@ export class Manager implements ConnectionManager {
     return requestOptions(opts, this.ctx.settings.toolTimeoutMs);
   }
 
+  /**
+   * Runs `op` with the server's live SDK client (connecting first if needed), with the same
+   * error handling as calls: for the protocol features in src/core/features.
+   */
   withClient<T>(server: string, what: string, op: (client: Client) => Promise<T>, opts?: CallOptions): Promise<T> {
     return this.entry(server).use(what, opts, (conn) => op(conn.client));
   }
 
+  /** Sends any request (the Inspector's "Send Request"); the result is returned unchecked. */
   async request(
     server: string,
     method: string,

@@ -1,36 +1,25 @@
 /**
- * One configured server: its state, its cached lists, its live connection and the scope of the
- * current attempt (or of the wait before a reconnect). Start, stop, restart, lazy connect and
- * `use` (one call with the session-expired retry) live here; the manager only keeps the map,
- * the order, the pools, the definition diff, `whenSettled` and the events.
+ * The connection of one configured server: its observable state, the live connection and the
+ * scope of the current attempt (or of the wait before a reconnect). One launch (open, first lists),
+ * attempts and backoff, close and error watching, start/stop/restart. What the server offers and
+ * how calls use it is the entry's (server-entry.ts), which owns this object.
  */
-import type { Client, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
-import type {
-  CallOptions,
-  HostPrompt,
-  HostResource,
-  HostResourceTemplate,
-  HostTool,
-  ServerSnapshot,
-} from '../host-api.js';
-import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
-import { prefixed, type Logger } from '../ports.js';
-import { installClientHandlers } from './client-handlers.js';
+import type { Logger } from '../ports.js';
 import { negotiatesEra } from './era.js';
 import type { TaskAnswerStore } from '../features/tasks.js';
 import {
   NeedsAuthError,
   connectedState,
-  fetchList,
   fetchLists,
   openConnection,
   type LiveConnection,
+  type ServerLists,
 } from './connect.js';
-import { HostError, errorMessage, isSessionExpired, isTerminalNetworkError } from './errors.js';
-import { InFlightCalls } from './in-flight.js';
-import { callError } from './requests.js';
+import { HostError, errorMessage, isTerminalNetworkError } from './errors.js';
+import type { InFlightCalls } from './in-flight.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
@@ -40,16 +29,25 @@ import type { StdioProcessTransport } from './stdio-transport.js';
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
 
-export class Server {
+/** What the connection asks of the entry that owns it. */
+export interface ConnectionOwner {
+  readonly name: string;
+  readonly log: Logger;
+  readonly calls: InFlightCalls;
+  /** A new connection's first lists, before it is shown connected. */
+  listsArrived(lists: ServerLists, conn: LiveConnection): void;
+  /** The connection that offered them is gone (stopped, closed). */
+  listsLost(): void;
+  /** An attempt failed: the last run's cached lists no longer stand in. */
+  attemptFailed(): void;
+  /** Installs the handlers for what the server asks of us (client-handlers.ts). */
+  setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void;
+  /** State changed: fire the event. */
+  changed(): void;
+}
+
+export class ServerConnection {
   state: ConnectionState;
-  tools: HostTool[] = [];
-  resources: HostResource[] = [];
-  resourceTemplates: HostResourceTemplate[] = [];
-  prompts: HostPrompt[] = [];
-  /** The lists shown are the last run's (list-cache.ts), not yet confirmed by a live connection. */
-  private cached = false;
-  /** What the server answered, unwrapped: what the list cache keeps. */
-  private raw: Awaited<ReturnType<typeof fetchLists>> | undefined;
   private conn: LiveConnection | undefined;
   /** The current attempt (connecting) or the wait before a reconnect; disposed on stop. */
   private scope: AttemptScope | undefined;
@@ -57,32 +55,21 @@ export class Server {
   /** The last stdio transport, kept after close so its stderr can still be shown. */
   private lastStdio: StdioProcessTransport | undefined;
   private removed = false;
-  readonly log: Logger;
-  /** Callers of the requests in flight: whom a question the server asks may belong to (in-flight.ts). */
-  readonly calls = new InFlightCalls();
 
   constructor(
     public def: ServerDefinition,
     private readonly ctx: ServerContext,
+    private readonly owner: ConnectionOwner,
   ) {
     this.state = runs(def) ? { kind: 'pending', attempt: 1, maxAttempts: 1, since: ctx.clock.now() } : heldState(def);
-    this.log = ctx.options.serverLogger?.(def.name) ?? prefixed(ctx.options.logger, `[${def.name}]`);
-    const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
-    if (last) {
-      this.applyLists(last);
-      this.cached = true;
-    }
   }
 
-  private applyLists(lists: Awaited<ReturnType<typeof fetchLists>>): void {
-    this.tools = wrapTools(this.name, lists.tools, this.ctx.takenNames(this));
-    this.resources = wrapResources(this.name, lists.resources);
-    this.resourceTemplates = wrapResourceTemplates(this.name, lists.resourceTemplates);
-    this.prompts = wrapPrompts(this.name, lists.prompts);
+  private get name(): string {
+    return this.owner.name;
   }
 
-  get name(): string {
-    return this.def.name;
+  private get log(): Logger {
+    return this.owner.log;
   }
 
   /** Connecting, or waiting to reconnect: not settled yet. */
@@ -94,27 +81,28 @@ export class Server {
     return this.conn;
   }
 
-  recentStderr(): string {
-    return (this.conn?.stdio ?? this.lastStdio)?.stderr.text ?? '';
+  get isRemoved(): boolean {
+    return this.removed;
   }
 
-  snapshot(): ServerSnapshot {
-    return {
-      name: this.name,
-      definition: this.def,
-      state: this.state,
-      tools: this.tools,
-      resources: this.resources,
-      resourceTemplates: this.resourceTemplates,
-      prompts: this.prompts,
-      ...(this.cached ? { cached: true } : {}),
-    };
+  /** The attempt under way, if any. */
+  get attempting(): Promise<void> | undefined {
+    return this.attempt;
+  }
+
+  /** Waiting for the backoff timer before the next reconnect attempt. */
+  get waitingToReconnect(): boolean {
+    return !this.attempt && (this.scope?.hasTimers ?? false);
+  }
+
+  recentStderr(): string {
+    return (this.conn?.stdio ?? this.lastStdio)?.stderr.text ?? '';
   }
 
   /** Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets). */
   private setState(state: ConnectionState): void {
     this.state = redactState(state, this.def);
-    this.ctx.changed(this);
+    this.owner.changed();
   }
 
   private pending(attempt: number, maxAttempts: number, reason?: string): ConnectionState {
@@ -127,7 +115,7 @@ export class Server {
   update(def: ServerDefinition, restart: boolean): void {
     this.def = def;
     if (!restart) {
-      if (runs(def)) this.ctx.changed(this);
+      if (runs(def)) this.owner.changed();
       else this.setState(heldState(def));
       return;
     }
@@ -144,7 +132,7 @@ export class Server {
   /** First start after creation. */
   begin(): void {
     if (runs(this.def)) void this.connect(1);
-    else this.ctx.changed(this);
+    else this.owner.changed();
   }
 
   async start(): Promise<void> {
@@ -173,6 +161,26 @@ export class Server {
     await this.shutdown();
   }
 
+  /** The attempt under way, or a new one (lazy connect). */
+  connectNow(): Promise<void> {
+    return this.attempt ?? this.connect(1);
+  }
+
+  /** The server ended the session of `conn`: a new session, unless another one replaced it already. */
+  async renewSession(conn: LiveConnection): Promise<void> {
+    if (this.conn !== conn) return;
+    await this.shutdown();
+    await this.connect(1);
+  }
+
+  /** The token stopped working mid-session (revoked, or refresh failed): same as at connect time. */
+  tokenRejected(conn: LiveConnection, message: string): void {
+    if (this.conn !== conn) return;
+    void this.shutdown()
+      .then(undefined, () => undefined)
+      .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
+  }
+
   /** Drops the live connection and whatever the current scope runs; resolves when every process is gone. */
   private async shutdown(): Promise<void> {
     this.scope?.dispose();
@@ -180,18 +188,9 @@ export class Server {
     const attempt = this.attempt;
     const conn = this.conn;
     this.conn = undefined;
-    this.clearLists();
+    this.owner.listsLost();
     if (conn) conn.closedBecause = `${this.name} was stopped`;
     await Promise.all([conn?.close(), attempt]);
-  }
-
-  private clearLists(): void {
-    this.cached = false;
-    this.raw = undefined;
-    this.tools = [];
-    this.resources = [];
-    this.resourceTemplates = [];
-    this.prompts = [];
   }
 
   // ---- connecting --------------------------------------------------------------------------
@@ -254,9 +253,9 @@ export class Server {
         signal: scope.signal,
         clock: this.ctx.clock,
         setupClient: (client) =>
-          this.setupClient(
+          this.owner.setupClient(
             client,
-            this.ctx.features.setup(this.name, client, this.log, (meta) => this.calls.relatedTo(meta)),
+            this.ctx.features.setup(this.name, client, this.log, (meta) => this.owner.calls.relatedTo(meta)),
           ),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
@@ -274,7 +273,7 @@ export class Server {
       await eras.remember(def.config, conn.client.getDiscoverResult());
     }
     this.lastStdio = conn.stdio;
-    let lists: Awaited<ReturnType<typeof fetchLists>>;
+    let lists: ServerLists;
     try {
       lists = await fetchLists(conn.client, timeoutMs, this.log);
     } catch (err) {
@@ -296,26 +295,12 @@ export class Server {
     this.watch(conn);
     this.conn = conn;
     this.ctx.features.attach(this.name, conn, this.log, (why) => this.unresponsive(conn, why));
-    this.cached = false;
-    this.raw = lists;
-    this.applyLists(lists);
-    this.saveLists(lists);
-    this.log.info(
-      `connected in ${conn.connectMs} ms (${this.tools.length} tools, ${this.resources.length} resources, ${this.prompts.length} prompts)`,
-    );
+    this.owner.listsArrived(lists, conn);
     this.setState(connectedState(this.name, conn, this.ctx.clock.now()));
   }
 
-  /** Kept for the next run; a store that cannot write costs only the head start. */
-  private saveLists(lists: Awaited<ReturnType<typeof fetchLists>>): void {
-    this.ctx.options.listCache
-      ?.put(this.def, lists)
-      .catch((err: unknown) => this.log.debug(`list cache not written: ${errorMessage(err)}`));
-  }
-
   private onAttemptFailed(err: unknown, attemptNo: number): void {
-    // The last run's lists were shown only while this server might still come up.
-    if (this.cached) this.clearLists();
+    this.owner.attemptFailed();
     if (err instanceof NeedsAuthError) {
       // No retry loop: the user authenticates, then the front end restarts the server.
       this.log.warn(err.message);
@@ -375,7 +360,7 @@ export class Server {
       markClosed?.();
       if (this.conn !== conn) return;
       this.conn = undefined;
-      this.clearLists();
+      this.owner.listsLost();
       const why = conn.stdio
         ? `${this.name} ${conn.stdio.describeExit()}`
         : (conn.closedBecause ?? `${this.name} closed the connection`);
@@ -405,107 +390,5 @@ export class Server {
     // The failed state lasts only while the old process stops; the reconnect carries the reason,
     // so the tree shows why the server is connecting again rather than a bare "connecting".
     void this.restart(`unresponsive (it ${why})`);
-  }
-
-  private setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void {
-    installClientHandlers(client, {
-      server: this.name,
-      ...(taskStore ? { taskStore } : {}),
-      roots: this.ctx.options.roots,
-      elicitation: this.ctx.options.elicitation,
-      log: this.log,
-      relate: (meta) => this.calls.relatedTo(meta),
-      refresh: async (kind) => {
-        const conn = this.conn;
-        if (!conn || conn.client !== client) return;
-        const list = await fetchList(client, kind, connectTimeoutFor(this.def.config, this.ctx.settings), this.log);
-        if (this.conn !== conn) return;
-        if (kind === 'tools') this.tools = wrapTools(this.name, list as Tool[], this.ctx.takenNames(this));
-        else if (kind === 'resources') this.resources = wrapResources(this.name, list as Resource[]);
-        else if (kind === 'resourceTemplates')
-          this.resourceTemplates = wrapResourceTemplates(this.name, list as ResourceTemplateType[]);
-        else this.prompts = wrapPrompts(this.name, list as Prompt[]);
-        if (this.raw) this.saveLists((this.raw = { ...this.raw, [kind]: list }));
-        this.log.debug(`${kind} list changed`);
-        this.ctx.changed(this);
-      },
-    });
-  }
-
-  // ---- using -------------------------------------------------------------------------------
-
-  /** The live connection, connecting first if needed (lazy reconnect). */
-  private async ensureConnected(): Promise<LiveConnection> {
-    if (this.conn) return this.conn;
-    if (this.removed) throw new HostError('stopped', `${this.name} has been removed`);
-    const s = this.state;
-    if (s.kind === 'disabled') {
-      throw new HostError(
-        'disabled',
-        s.reason === 'user'
-          ? `${this.name} is stopped`
-          : `${this.name} is disabled${s.message ? `: ${s.message}` : ''}`,
-        'Start or enable the server first.',
-      );
-    }
-    if (s.kind === 'needs-auth')
-      throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
-    if (!this.attempt && this.scope?.hasTimers && s.kind === 'pending') {
-      throw new HostError(
-        'reconnecting',
-        `${this.name} lost its connection and is reconnecting (attempt ${s.attempt} of ${s.maxAttempts})`,
-        'Try again in a moment, or restart the server.',
-      );
-    }
-    await (this.attempt ?? this.connect(1));
-    if (this.conn) return this.conn;
-    const after = this.state;
-    if (after.kind === 'failed') throw new HostError(after.error.code, after.error.message, after.error.hint);
-    if (after.kind === 'needs-auth')
-      throw new HostError('needs-auth', after.message, 'Run "MCP Host: Authenticate" for this server.');
-    throw new HostError('connect-failed', `${this.name} is not connected (${after.kind})`);
-  }
-
-  /** Runs `op` on the live connection, its caller on record meanwhile; session expiry gets a new session and one retry. */
-  async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
-    if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
-    const call = this.calls.begin(opts?.origin);
-    try {
-      // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
-      let conn = this.conn ?? (await this.ensureConnected());
-      try {
-        return await call.run(op, conn);
-      } catch (err) {
-        if (!isSessionExpired(err)) throw this.callError(err, conn, what, opts);
-        this.log.info('the server ended our session (HTTP 404, -32001); starting a new session and retrying once');
-        if (this.conn === conn) {
-          await this.shutdown();
-          await this.connect(1);
-        }
-        conn = await this.ensureConnected();
-        try {
-          return await call.run(op, conn);
-        } catch (err2) {
-          throw this.callError(err2, conn, what, opts);
-        }
-      }
-    } finally {
-      call.dispose();
-    }
-  }
-
-  private callError(err: unknown, conn: LiveConnection, what: string, opts: CallOptions | undefined): Error {
-    return callError(
-      err,
-      { server: this.name, conn, what, opts, toolTimeoutMs: this.ctx.settings.toolTimeoutMs },
-      (message) => {
-        // The token stopped working mid-session (revoked, or refresh failed): same as at connect time.
-        this.log.warn(message);
-        if (this.conn !== conn) return;
-        void this.shutdown()
-          .then(undefined, () => undefined)
-          .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
-      },
-    );
   }
 }
