@@ -13,10 +13,10 @@ import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
 import { ConfigController } from './config/controller.js';
 import { ServerLogs } from './logs.js';
-import { clearInputsCommand, inputResolver } from './ports/inputs.js';
+import { clearInputsCommand, inputResolver, type EditorInputResolver } from './ports/inputs.js';
 import { clearListCacheCommand } from './list-cache-command.js';
 import { ListCache } from '../core/connection/list-cache.js';
-import { channelLogger } from './ports/logger.js';
+import { channelLogger, type ChannelLogger } from './ports/logger.js';
 import { systemClock, type Logger } from '../core/ports.js';
 import { mementoStore } from './ports/memento.js';
 import { StatusBar } from './status/bar.js';
@@ -25,19 +25,22 @@ import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './config/approval-prompt.js';
 import { startIdeIntegration } from './ide/index.js';
-import { createEditorAuth } from './auth/index.js';
+import { createEditorAuth, type EditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 import { CallHistory } from '../core/calls/call-history.js';
 import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
 import { registerInspector } from './inspector/commands.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
+import type { TraceHub } from '../core/trace/index.js';
+import { Emitter } from '../core/events.js';
+import { ServerDefinitions } from './server-definitions.js';
 import { errorMessage } from '../core/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling, settingsConsentStore } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
-import { startGatewayIntegration } from './gateway/index.js';
+import { startGatewayIntegration, type GatewayIntegration } from './gateway/index.js';
 import { SharedServers } from './vscode-mcp/shared-servers.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
@@ -64,116 +67,161 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<s
   };
 }
 
-/**
- * Entry point. Returns at once: config is read and servers connect after activation, so a slow or
- * broken server never delays the editor. Returns the API other extensions use.
- */
-export function activate(context: vscode.ExtensionContext): McpHostApi {
-  const started = performance.now();
+/** What a step made that VS Code must dispose: `activate` registers it, in one place. */
+interface Made {
+  readonly disposables: vscode.Disposable[];
+}
+
+/** The main output channel and the redaction every log line passes. */
+function openMainLog(): Made & { logger: ChannelLogger; redact: (t: string) => string } {
   const log = vscode.window.createOutputChannel('MCP Host', { log: true });
-  context.subscriptions.push(log);
   const redact = (t: string): string => redactString(t);
-  const logger = channelLogger(log, redact);
-  // The controller and dev mode are created after the host they observe; the log callbacks reach them through this.
-  const createdLater: { controller?: ConfigController; dev?: DevMode } = {};
-  // Server logs also hide the literal values of the server's own env and headers (stderr can echo them).
+  return { logger: channelLogger(log, redact), redact, disposables: [log] };
+}
+
+/**
+ * Per-server log channels. Each line also hides the literal values of the server's own env and
+ * headers (stderr can echo them), and is handed to `lines` (dev mode reads the debugger's port there).
+ */
+function openServerLogs(
+  redact: (t: string) => string,
+  definitions: ServerDefinitions,
+): Made & { logs: ServerLogs; lines: Emitter<{ server: string; line: string }> } {
   const logs = new ServerLogs(redact, (name) => {
-    const def = createdLater.controller?.definition(name);
+    const def = definitions.get(name);
     return def ? secretValuesOf(def.config) : [];
   });
-  // Workspace folders plus roots the user added per server (an Inspector feature).
-  const roots = new ServerRoots(context.workspaceState);
-  const trace = createTraceHub();
-  const settings = readSettings();
+  const lines = new Emitter<{ server: string; line: string }>();
+  return { logs, lines, disposables: [logs, lines] };
+}
 
-  const auth = createEditorAuth(context, logger);
-  context.subscriptions.push(auth);
-  // One port for the host and the call commands, so two servers' questions never interleave on screen.
+/**
+ * One port for the host and the call commands, so two servers' questions never interleave on
+ * screen. Questions from servers during an agent's call go back to that agent; all others to the
+ * dialogs (sampling: the consent prompt, then a language model or the user's own reply).
+ */
+function questionPorts(
+  logger: ChannelLogger,
+  definitions: ServerDefinitions,
+): { elicitation: VsCodeElicitationPort; bridge: GatewayBridge } {
   const elicitation = new VsCodeElicitationPort(logger);
-  // Questions from servers during an agent's call go back to that agent; all others to the dialogs
-  // (sampling: the consent prompt, then a language model or the user's own reply).
   // "Always allow" is keyed per definition: the store looks up what a name stands for right now.
-  const consent = settingsConsentStore((name) => host?.servers().find((s) => s.name === name)?.definition);
-  const bridge = new GatewayBridge(elicitation, editorSampling(consent));
-  // Per workspace: the tree shows each server's last lists at once after a restart.
-  const listCache = new ListCache(mementoStore(context.workspaceState), systemClock);
+  const consent = settingsConsentStore((name) => definitions.get(name));
+  return { elicitation, bridge: new GatewayBridge(elicitation, editorSampling(consent)) };
+}
+
+interface HostParts {
+  logger: Logger;
+  logs: ServerLogs;
+  lines: Emitter<{ server: string; line: string }>;
+  roots: ServerRoots;
+  trace: TraceHub;
+  auth: EditorAuth;
+  bridge: GatewayBridge;
+  listCache: ListCache;
+}
+
+/** The core host with the editor's ports; concurrency and timeouts follow the settings without a reload. */
+function startHost(context: vscode.ExtensionContext, p: HostParts): Made & { host: McpHost } {
+  const settings = readSettings();
   const h = createHost({
-    logger,
-    listCache,
-    // Dev mode reads the server's stderr for the debugger's port.
-    serverLogger: (name) => tapLogger(logs.logger(name), (line) => createdLater.dev?.debug.onServerLine(name, line)),
+    logger: p.logger,
+    listCache: p.listCache,
+    serverLogger: (name) => tapLogger(p.logs.logger(name), (line) => p.lines.fire({ server: name, line })),
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: settings.concurrency,
     timeouts: settings.timeouts,
-    roots,
-    elicitation: bridge,
-    authProvider: (def) => auth.providerFor(def),
+    roots: p.roots,
+    elicitation: p.bridge,
+    authProvider: (def) => p.auth.providerFor(def),
     // The bridge is the one sampling and server-log entry point: the agent in flight, else the editor.
-    features: bridge.featureOptions(editorFeatureOptions()),
+    features: p.bridge.featureOptions(editorFeatureOptions()),
     clientInfo: { name: 'mcp-host-vscode', version: String(context.extension.packageJSON.version ?? '0.0.0') },
-    wrapTransport: (def, t) => trace.attach(def, t),
+    wrapTransport: (def, t) => p.trace.attach(def, t),
     // Tools with an MCP App open it in a panel (src/extension/apps).
     apps: true,
     // Protocol eras already found (core/connection/era.ts): a known server connects without a probe.
     eraStore: mementoStore(context.globalState),
   });
-  host = h;
-  // Concurrency and timeouts apply when changed, without a reload: pools resize, the next attempt and call use the new values.
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('mcpHost.concurrency') && !e.affectsConfiguration('mcpHost.timeouts')) return;
-      const now = readSettings();
-      h.updateSettings({ concurrency: now.concurrency, timeouts: now.timeouts });
-      logger.info(
-        `settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`,
-      );
-    }),
-  );
-  const dev = startDevMode(h, (name) => logs.logger(name));
-  createdLater.dev = dev;
-  const traceUi = registerTrace(h, trace);
-  context.subscriptions.push(dev, trace, ...traceUi.disposables);
+  // Pools resize, the next attempt and call use the new values.
+  const settingsChanged = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('mcpHost.concurrency') && !e.affectsConfiguration('mcpHost.timeouts')) return;
+    const now = readSettings();
+    h.updateSettings({ concurrency: now.concurrency, timeouts: now.timeouts });
+    p.logger.info(
+      `settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`,
+    );
+  });
+  return { host: h, disposables: [settingsChanged] };
+}
 
-  // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
-  const toolFilter = workspaceToolFilter();
+/** Dev mode (watch restarts, debugger sessions); it reads the servers' log lines for the debugger's port. */
+function startDev(
+  h: McpHost,
+  logs: ServerLogs,
+  lines: Emitter<{ server: string; line: string }>,
+): Made & { dev: DevMode } {
+  const dev = startDevMode(h, (name) => logs.logger(name));
+  const tap = lines.event(({ server, line }) => dev.debug.onServerLine(server, line));
+  return { dev, disposables: [dev, tap] };
+}
+
+/** The gateway for agents; its URL and token are variables config files may use. */
+function startGateway(
+  context: vscode.ExtensionContext,
+  p: { logger: Logger; host: McpHost; bridge: GatewayBridge; auth: EditorAuth; toolFilter: ToolFilter },
+): Made & { gateway: GatewayIntegration; gatewayEnv: () => Record<string, string> } {
+  const h = p.host;
   const gateway = startGatewayIntegration({
     context,
-    log: logger,
+    log: p.logger,
     host: h,
-    bridge,
+    bridge: p.bridge,
     features: gatewayFeatures(h),
-    isToolEnabled: (server, tool) => toolFilter.isEnabled(server, tool),
+    isToolEnabled: (server, tool) => p.toolFilter.isEnabled(server, tool),
     // An agent's `<server>__authenticate`: the same sign-in as the Authenticate command, then a reconnect.
     signIn: {
       start: (server) => {
         const def = h.server(server)?.definition;
         if (!def) return Promise.reject(new Error(`no server "${server}"`));
         return Promise.resolve({
-          done: auth
+          done: p.auth
             .authenticate(def)
-            .then(() => auth.clearNeedsAuth(def))
+            .then(() => p.auth.clearNeedsAuth(def))
             .then(() => h.restart(server)),
         });
       },
     },
   });
-  context.subscriptions.push(toolFilter.onDidChange(() => gateway.refresh()));
-  context.subscriptions.push(gateway);
   const gatewayEnv = (): Record<string, string> => {
     const ep = gateway.endpoint();
     return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
   };
+  return { gateway, gatewayEnv, disposables: [p.toolFilter.onDidChange(() => gateway.refresh()), gateway] };
+}
 
+/** The config pipeline (core server registry) with the editor's ports; reloads when the gateway's URL changes. */
+function startConfig(
+  context: vscode.ExtensionContext,
+  p: {
+    logger: Logger;
+    redact: (t: string) => string;
+    devHost: McpHost;
+    gateway: GatewayIntegration;
+    gatewayEnv: () => Record<string, string>;
+  },
+): Made & { controller: ConfigController; inputs: EditorInputResolver } {
+  const { gateway } = p;
   const approvals = new ServerApprovals(mementoStore(context.workspaceState));
   const inputs = inputResolver(context.secrets, context.workspaceState);
-  const shared = new SharedServers(context.workspaceState, logger);
+  const shared = new SharedServers(context.workspaceState, p.logger);
   const controller = new ConfigController({
     // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
-    host: dev.host,
-    log: logger,
+    host: p.devHost,
+    log: p.logger,
     read: async (dynamic) => {
       await gateway.ready;
-      const opts = loadOptions(dynamic, gatewayEnv());
+      const opts = loadOptions(dynamic, p.gatewayEnv());
       const read = await readConfig(opts);
       return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
     },
@@ -184,34 +232,42 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     },
     inputs,
     trusted: () => vscode.workspace.isTrusted,
-    approvals: new TrustPrompter(approvals, redact),
-    disabled: workspaceDisabledServers(context.workspaceState, logger),
+    approvals: new TrustPrompter(approvals, p.redact),
+    disabled: workspaceDisabledServers(context.workspaceState, p.logger),
     leftToEditor: (def) => shared.leftToEditor(def),
   });
   shared.attach(controller);
-  context.subscriptions.push(shared);
-
-  createdLater.controller = controller;
   // A new gateway URL (turned off and on) changes which entries are our own.
   let lastUrl = gateway.endpoint()?.url;
-  context.subscriptions.push(
-    gateway.onDidChange(() => {
-      const url = gateway.endpoint()?.url;
-      if (url === lastUrl) return;
-      lastUrl = url;
-      controller.scheduleReload();
-    }),
-  );
-  const tree = new ServerTreeProvider(controller, redact, (name) => dev.watcher.lastChange(name), toolFilter);
-  context.subscriptions.push(dev.watcher.onDidRestart((e) => tree.refresh(e.server)));
+  const urlChanged = gateway.onDidChange(() => {
+    const url = gateway.endpoint()?.url;
+    if (url === lastUrl) return;
+    lastUrl = url;
+    controller.scheduleReload();
+  });
+  return { controller, inputs, disposables: [shared, urlChanged, controller] };
+}
+
+/** The sidebar tree, its tool checkboxes, the sandbox shield, the status bar and the notifications. */
+function showServers(p: {
+  logger: Logger;
+  redact: (t: string) => string;
+  host: McpHost;
+  controller: ConfigController;
+  dev: DevMode;
+  logs: ServerLogs;
+  toolFilter: ToolFilter;
+}): Made & { sandbox: ReturnType<typeof sandboxUi> } {
+  const { controller, dev, toolFilter } = p;
+  const tree = new ServerTreeProvider(controller, p.redact, (name) => dev.watcher.lastChange(name), toolFilter);
+  const restarted = dev.watcher.onDidRestart((e) => tree.refresh(e.server));
   const sandbox = sandboxUi(controller, (name) => tree.refresh(name));
-  context.subscriptions.push(sandbox);
   const view = vscode.window.createTreeView('mcpHost.servers', {
     treeDataProvider: tree,
     showCollapseAll: true,
     manageCheckboxStateManually: true,
   });
-  context.subscriptions.push(toolFilter, bindToolCheckboxes(view, toolFilter, logger));
+  const checkboxes = bindToolCheckboxes(view, toolFilter, p.logger);
   const status = new StatusBar(controller);
   const notifier = new Notifier();
   const updateViewMessage = (): void => {
@@ -220,27 +276,33 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
       ? `This workspace is not trusted, so the ${untrusted === 1 ? 'server' : `${untrusted} servers`} it defines will not start until you trust it.`
       : undefined;
   };
-  context.subscriptions.push(
-    roots,
-    logs,
-    controller,
-    tree,
-    view,
-    status,
-    h.onDidChangeServer((e) => {
-      logs.onServerChange(e);
-      notifier.onServer(e.name, e.snapshot);
-    }),
-    controller.onDidChange((name) => {
-      if (name !== undefined) return;
-      void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', controller.servers().length > 0);
-      notifier.onProblems(controller.problems());
-      updateViewMessage();
-    }),
-  );
+  return {
+    sandbox,
+    disposables: [
+      restarted,
+      sandbox,
+      toolFilter,
+      checkboxes,
+      tree,
+      view,
+      status,
+      p.host.onDidChangeServer((e) => {
+        p.logs.onServerChange(e);
+        notifier.onServer(e.name, e.snapshot);
+      }),
+      controller.onDidChange((name) => {
+        if (name !== undefined) return;
+        void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', controller.servers().length > 0);
+        notifier.onProblems(controller.problems());
+        updateViewMessage();
+      }),
+    ],
+  };
+}
 
-  // Connections start after activate has returned.
-  const ready = new Promise<void>((resolve) => {
+/** Reads the config and starts the servers once `activate` has returned; resolves when the config is read. */
+function startServers(controller: ConfigController, h: McpHost, logger: Logger, started: number): Promise<void> {
+  return new Promise<void>((resolve) => {
     setImmediate(() => {
       const t0 = performance.now();
       controller
@@ -262,6 +324,56 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
         });
     });
   });
+}
+
+/** A changed log level reaches connected servers at once (ping interval: at the next connect). */
+function followLogLevel(h: McpHost, logs: ServerLogs): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('mcpHost.logging')) return;
+    for (const s of h.servers()) {
+      if (s.state.kind !== 'connected') continue;
+      void h
+        .withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name)))
+        .catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * Entry point. Returns at once: config is read and servers connect after activation, so a slow or
+ * broken server never delays the editor. Returns the API other extensions use.
+ */
+export function activate(context: vscode.ExtensionContext): McpHostApi {
+  const started = performance.now();
+  // The one place disposables are registered: what each step made, and the few objects made here.
+  const own = (...disposables: vscode.Disposable[]): void => void context.subscriptions.push(...disposables);
+  const keep = <T extends Made>(made: T): T => {
+    own(...made.disposables);
+    return made;
+  };
+  const { logger, redact } = keep(openMainLog());
+  const definitions = new ServerDefinitions();
+  const { logs, lines } = keep(openServerLogs(redact, definitions));
+  // Workspace folders plus roots the user added per server (an Inspector feature).
+  const roots = new ServerRoots(context.workspaceState);
+  const trace = createTraceHub();
+  const auth = createEditorAuth(context, logger);
+  const { elicitation, bridge } = questionPorts(logger, definitions);
+  // Per workspace: the tree shows each server's last lists at once after a restart.
+  const listCache = new ListCache(mementoStore(context.workspaceState), systemClock);
+  own(auth, roots);
+  const { host: h } = keep(startHost(context, { logger, logs, lines, roots, trace, auth, bridge, listCache }));
+  host = h;
+  own(definitions.follow(h.onDidChangeServer));
+  const { dev } = keep(startDev(h, logs, lines));
+  const traceUi = registerTrace(h, trace);
+  own(trace, ...traceUi.disposables);
+  // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
+  const toolFilter = workspaceToolFilter();
+  const { gateway, gatewayEnv } = keep(startGateway(context, { logger, host: h, bridge, auth, toolFilter }));
+  const { controller, inputs } = keep(startConfig(context, { logger, redact, devHost: dev.host, gateway, gatewayEnv }));
+  const { sandbox } = keep(showServers({ logger, redact, host: h, controller, dev, logs, toolFilter }));
+  const ready = startServers(controller, h, logger, started);
 
   const history = new CallHistory(20);
   const callCommands = registerCallCommands(context, h, logger, elicitation, history, toolFilter);
@@ -274,23 +386,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     definition: (name) => controller.definition(name),
     lastDevChange: (name) => dev.watcher.lastChange(name),
   });
-  context.subscriptions.push(...inspector.disposables);
   const ide = startIdeIntegration(context, logger);
   const features = featureCommands(h, logger);
-  context.subscriptions.push(
-    ide,
-    ...features.disposables,
-    // A changed log level reaches connected servers at once (ping interval: at the next connect).
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('mcpHost.logging')) return;
-      for (const s of h.servers()) {
-        if (s.state.kind !== 'connected') continue;
-        void h
-          .withClient(s.name, 'logging/setLevel', (c) => applyLogLevel(c, logLevelFor(s.name), logs.logger(s.name)))
-          .catch(() => undefined);
-      }
-    }),
-  );
+  own(...inspector.disposables, ide, ...features.disposables, followLogLevel(h, logs));
   const table: CommandTable = {
     ...serverCommands({ host: h, controller, logs, mainLog: logger, auth }),
     ...configToolCommands({ controller, secrets: context.secrets, log: logger }),
@@ -304,9 +402,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...inspector.commands,
     ...sandbox.commands,
   };
-  context.subscriptions.push(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
+  own(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);
-  context.subscriptions.push(api);
+  own(api);
   logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
 }
