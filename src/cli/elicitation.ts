@@ -18,13 +18,9 @@ import { basename } from 'node:path';
 import { urlTarget } from '../core/calls/url-target.js';
 import { terminalSafe } from './output.js';
 
-export interface Terminal {
-  /** True when a person can answer (stdin and stderr are TTYs). */
-  interactive: boolean;
-  /** Asks one line; resolves undefined at end of input (Ctrl+D). */
-  question(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
-  write(s: string): void;
-}
+import type { Terminal } from './io.js';
+
+export type { Terminal } from './io.js';
 
 export function processTerminal(): Terminal {
   return {

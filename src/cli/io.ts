@@ -1,5 +1,4 @@
 /** What a CLI run talks to: its output streams, environment and folder (a test passes its own). */
-import type { Terminal } from './elicitation.js';
 
 export interface Io {
   stdout: (s: string) => void;
@@ -8,4 +7,13 @@ export interface Io {
   cwd: string;
   /** Where elicitation questions are asked; defaults to the process's terminal. */
   terminal?: Terminal;
+}
+
+/** Where a person answers the questions servers ask (elicitation.ts). */
+export interface Terminal {
+  /** True when a person can answer (stdin and stderr are TTYs). */
+  interactive: boolean;
+  /** Asks one line; resolves undefined at end of input (Ctrl+D). */
+  question(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
+  write(s: string): void;
 }

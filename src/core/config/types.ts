@@ -6,9 +6,12 @@ import type { Transport } from '@modelcontextprotocol/server';
 import type { SandboxPlan, SandboxSettings } from '../sandbox/settings.js';
 import type { SandboxPolicy } from '../sandbox/policy.js';
 
-/** Config scopes, lowest precedence first. */
-export const SCOPES = ['managed', 'user', 'discovered', 'workspace', 'project', 'dynamic'] as const;
-export type Scope = (typeof SCOPES)[number];
+// Scopes and problems are in files of their own so that modules the types name (the sandbox
+// policy) can report problems without importing this file back.
+export { SCOPES, type Scope } from './scope.js';
+export type { ConfigProblem } from './problem.js';
+import type { Scope } from './scope.js';
+import type { ConfigProblem } from './problem.js';
 
 export type TransportType = 'stdio' | 'sse' | 'http' | 'ws' | 'inprocess';
 
@@ -123,20 +126,6 @@ export type Admission =
       /** The managed rule that held it back: its file and JSON path (policy only). */
       rule?: { file: string; jsonPath: (string | number)[] };
     };
-
-export interface ConfigProblem {
-  severity: 'error' | 'warning';
-  /** Machine-readable code: 'invalid-json', 'schema', 'unresolved-variable', 'policy-denied', 'shadowed', ... */
-  code: string;
-  message: string;
-  file: string;
-  jsonPath: (string | number)[];
-  server?: string;
-  scope?: Scope;
-  /** 1-based position in the file, when the problem comes from a file's text. */
-  line?: number;
-  column?: number;
-}
 
 export interface LoadedConfig {
   servers: ServerDefinition[];

@@ -7,7 +7,7 @@
  *                      "denyRead": ["~/corp-secrets"], "deniedDomains": ["paste.example"] }
  */
 import { z } from 'zod';
-import type { ConfigProblem } from '../config/types.js';
+import type { ConfigProblem } from '../config/problem.js';
 
 export interface SandboxPolicy {
   required: boolean;

@@ -7,7 +7,7 @@ import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js
 import { Emitter } from '../../core/events.js';
 import type { InputResolver, Logger } from '../../core/ports.js';
 import { ServerRegistry, type ApprovalPort, type DisabledServersPort } from '../../core/config/server-registry.js';
-import type { TreeSource } from '../tree/provider.js';
+import type { TreeSource } from '../tree/tree-source.js';
 import { readSettings } from '../settings.js';
 
 /** Approval of project/workspace definitions (name + approval hash), see `approval-prompt.ts`. */

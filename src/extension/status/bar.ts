@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TreeSource } from '../tree/provider.js';
+import type { TreeSource } from '../tree/tree-source.js';
 import { statusView } from './model.js';
 
 /** `$(plug) connected/total`; warning background when something needs the user; click focuses the tree. */

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
 import { withSandbox } from '../sandbox.js';
 import type { ServerSnapshot } from '../../core/host-api.js';
+import type { TreeSource } from './tree-source.js';
 import type { ConfigProblem } from '../../core/config/types.js';
 import type { Event } from '../../core/events.js';
 import { heldReason } from '../../core/config/admit.js';
@@ -37,14 +38,7 @@ import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
 import { planRefresh, type TreeShape } from './refresh-plan.js';
 
-/** What the tree reads; the config controller and the host provide it. */
-export interface TreeSource {
-  servers(): ServerSnapshot[];
-  server(name: string): ServerSnapshot | undefined;
-  problems(): ConfigProblem[];
-  /** A server's snapshot (state, lists or admission) changed (name), or the set of servers/problems changed (undefined). */
-  onDidChange: Event<string | undefined>;
-}
+export type { TreeSource } from './tree-source.js';
 
 /**
  * `mcpHost.servers`. Node objects are kept by id so an update fires `onDidChangeTreeData` with the
