@@ -2,10 +2,7 @@ import { visibleToModel } from '../../core/apps/meta.js';
 import * as vscode from 'vscode';
 import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
 import { withSandbox } from '../sandbox.js';
-import type { ServerSnapshot } from '../../core/host-api.js';
 import type { TreeSource } from './tree-source.js';
-import type { ConfigProblem } from '../../core/config/types.js';
-import type { Event } from '../../core/events.js';
 import { heldReason } from '../../core/config/admit.js';
 import {
   categoriesOf,
