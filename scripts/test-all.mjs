@@ -1,0 +1,73 @@
+// `npm test`: typecheck, lint, unit and integration tests. The checks (tsc, eslint) mostly use the
+// CPU while the integration tier mostly waits on the servers it starts, so they run side by side
+// instead of one after another. Each phase's output is printed whole when it ends (the test tiers
+// one after the other, streamed), with its time; the first failure stops the others, as `&&` did.
+import { spawn } from 'node:child_process';
+
+// Each phase is its package.json script, so `npm run lint` and `npm test` never drift apart.
+const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+const script = (name) => [...npm, 'run', '--silent', name];
+
+/** name, argv, stream: printed as it comes (else buffered and printed whole when it ends). */
+const checks = [
+  ['typecheck', script('typecheck'), false],
+  ['lint', script('lint'), false],
+];
+const tiers = [
+  ['unit', script('test:unit'), true],
+  ['integration', script('test:integration'), true],
+];
+
+const started = performance.now();
+const running = new Set();
+const times = [];
+let failed = false;
+
+function run([name, argv, stream]) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0], argv.slice(1), {
+      stdio: stream ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+    });
+    running.add(child);
+    const out = [];
+    child.stdout?.on('data', (d) => out.push(d));
+    child.stderr?.on('data', (d) => out.push(d));
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      if (!stream) process.stdout.write(Buffer.concat(out));
+      const ok = code === 0;
+      times.push(`${name} ${ok ? 'passed' : 'FAILED'} in ${s} s`);
+      console.log(`\n[npm test] ${name} ${ok ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${s} s`);
+      if (!ok && !failed) {
+        failed = true;
+        stopAll('SIGTERM');
+      }
+      resolve(ok);
+    });
+  });
+}
+
+function stopAll(signal) {
+  for (const c of running) {
+    try {
+      if (process.platform === 'win32') c.kill(signal);
+      else process.kill(-c.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => stopAll(s));
+
+const results = await Promise.all([
+  ...checks.map(run),
+  (async () => {
+    for (const t of tiers) if (failed || !(await run(t))) return false;
+    return true;
+  })(),
+]);
+console.log(`\n[npm test] ${times.join('; ')}; ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
+process.exit(results.every(Boolean) && !failed ? 0 : 1);
