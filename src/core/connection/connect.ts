@@ -70,6 +70,8 @@ export interface LiveConnection {
   health: { terminalErrors: number };
   /** True once the transport closed (for whatever reason). */
   closed: boolean;
+  /** Modern era: settles once the change-notification stream is open (or failed and retries; listen.ts). */
+  listening: Promise<void>;
   /** Set once the connection closed; says why, for calls that were running. */
   closedBecause?: string;
   close(): Promise<void>;
@@ -201,6 +203,12 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     if (onAbort) o.signal.removeEventListener('abort', onAbort);
   }
   guard.catch(() => {});
+  // Sent before the lists are asked for, so a change right after connecting is not missed.
+  const listening = client.startListening({
+    log: o.logger,
+    clock: o.clock ?? systemClock,
+    timeoutMs: o.timeoutMs,
+  });
   const conn: LiveConnection = {
     client,
     transport,
@@ -210,6 +218,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     era: client.getProtocolEra() ?? 'legacy',
     health,
     closed: false,
+    listening,
     close: async () => {
       await closeQuietly(transport);
       // Close the client too so its pending requests are rejected even if the transport's onclose is late.
