@@ -126,6 +126,13 @@ function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessT
   );
 }
 
+/** A stdio server that exited (or closed stdout) while its era was being probed. */
+function quitOnProbe(e: Error, o: ConnectOptions): boolean {
+  return (
+    o.era !== undefined && !o.era.prior && !o.signal.aborted && e instanceof HostError && e.code === 'server-exited'
+  );
+}
+
 async function closeQuietly(t: Transport): Promise<void> {
   try {
     await t.close();
@@ -197,7 +204,12 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     ]);
   } catch (err) {
     await closeQuietly(transport);
-    throw connectError(err, def, stdio);
+    const e = connectError(err, def, stdio);
+    if (!quitOnProbe(e, o)) throw e;
+    // Some stdio servers quit on a method they do not know instead of answering an error: the
+    // probe killed this one, so a fresh process gets `initialize` only (and the caller remembers legacy).
+    o.logger.info(`${def.name} quit on the server/discover probe; starting it again with initialize only`);
+    return openConnection(def, { ...o, era: { prior: { kind: 'legacy' } } });
   } finally {
     timer?.dispose();
     if (onAbort) o.signal.removeEventListener('abort', onAbort);
