@@ -65,7 +65,7 @@ export class HostClient extends Client {
   }
 
   /**
-   * A `resultType: "task"` answer (the tasks extension, features/modern-tasks.ts) is one v2's result
+   * Responses are handled in arrival order with notifications (below). A `resultType: "task"` answer (the tasks extension, features/modern-tasks.ts) is one v2's result
    * check refuses outright; it reaches the caller as an error-flagged empty result carrying the task,
    * so no output-schema check runs on it and only the task-aware call reads it.
    */
@@ -85,7 +85,10 @@ export class HostClient extends Client {
         };
       }
     }
-    super._onresponse(response);
+    // The SDK runs notification handlers a microtask late but a response at once, and the response
+    // drops the request's progress handler: progress sent just before the result (same stdout
+    // chunk) was lost. One microtask puts the response behind the notifications that came first.
+    queueMicrotask(() => super._onresponse(response));
   }
 
   /** Answers one `inputRequests` entry of a task through the handler a server request would reach. */
