@@ -101,7 +101,7 @@ export function connectError(err: unknown, def: ServerDefinition, stdio: StdioPr
 function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessTransport | undefined): Error {
   if (err instanceof HostError && err.code !== 'connection-closed') return err;
   if (isUnauthorized(err)) return new NeedsAuthError(`${def.name} needs authentication: ${errorMessage(err)}`);
-  if (stdio && (stdio.exit || isConnectionClosed(err) || err instanceof HostError)) {
+  if (stdio && (stdio.exit || stdio.hungUp || isConnectionClosed(err) || err instanceof HostError)) {
     return new HostError(
       'server-exited',
       `${def.name} ${stdio.describeExit()}`,

@@ -76,6 +76,11 @@ export class StdioProcessTransport implements Transport {
     return this.exitInfo;
   }
 
+  /** It closed its stdout while still running (the transport then closed). */
+  get hungUp(): boolean {
+    return this.stdoutEnded;
+  }
+
   /** "exited with code 1" / "was killed by SIGKILL", plus the last stderr lines. */
   describeExit(): string {
     const e = this.exitInfo;
