@@ -3,59 +3,16 @@
  * (modern-server.mjs): progress, cancellation, completions, a result's `_meta`, and liveness
  * (`server/discover` where `ping` is gone).
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import type { HostOptions } from '../../../src/core/host-api.js';
-import type { ServerDefinition } from '../../../src/core/config/types.js';
+import type { ConnectionManager } from '../../../src/core/host.js';
 import { HostError } from '../../../src/core/errors.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
 import { withDeadline } from '../../support/wait.js';
-import {
-  FIXTURES,
-  MemoryLogger,
-  def,
-  startPortServer,
-  tempDir,
-  textOf,
-  waitFor,
-  type RunningServer,
-} from './helpers.js';
+import { eraHosts } from './era-hosts.js';
+import { def, textOf } from './helpers.js';
 
-const dir = tempDir('eras-features');
-const MODERN = path.join(FIXTURES, 'modern-server.mjs');
-const hosts: ConnectionManager[] = [];
-const stops: (() => Promise<void>)[] = [];
-after(async () => {
-  await Promise.all(hosts.map((h) => h.dispose()));
-  await Promise.all(stops.map((s) => s()));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
-  const log = new MemoryLogger();
-  const host = createHost({ logger: log, blobDir: dir, ...o });
-  hosts.push(host);
-  return { host, log };
-}
-
-async function connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void> {
-  await waitFor(host, name, (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
-  const state = host.server(name)!.state;
-  assert.equal(state.kind, 'connected', JSON.stringify(state));
-  assert.equal(state.kind === 'connected' && state.protocolVersion, protocolVersion);
-}
-
-async function httpUrl(): Promise<RunningServer> {
-  const s = await startPortServer('modern-server.mjs', ['--http', '--legacy', 'reject'], '/mcp');
-  stops.push(() => s.stop());
-  return s;
-}
-
-const stdio = (name: string): ServerDefinition =>
-  def(name, { type: 'stdio', command: process.execPath, args: [MODERN] });
+const { newHost, http, stdio, connected } = eraHosts('eras-features');
 
 async function features(host: ConnectionManager, name: string, era: 'modern' | 'legacy'): Promise<void> {
   const progress: string[] = [];
@@ -104,7 +61,7 @@ describe('progress, cancellation, completions and _meta on both eras', () => {
   });
 
   test('modern Streamable HTTP', async () => {
-    const s = await httpUrl();
+    const s = await http();
     const { host } = newHost();
     host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
     await connected(host, 'remote', '2026-07-28');
@@ -121,7 +78,7 @@ describe('progress, cancellation, completions and _meta on both eras', () => {
 
 describe('liveness where ping is gone', () => {
   test('a modern HTTP server that stops answering server/discover is found unresponsive', async () => {
-    const s = await httpUrl();
+    const s = await http();
     const { host, log } = newHost({ features: { pingIntervalMs: 300 } });
     host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
     await connected(host, 'remote', '2026-07-28');

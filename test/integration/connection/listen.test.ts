@@ -4,60 +4,15 @@
  * `subscriptions/listen` stream (listen.ts), over stdio and Streamable HTTP; on 2025-11-25 they are
  * unsolicited. The modern stream is re-opened after it drops and closed on disconnect.
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import type { HostOptions } from '../../../src/core/host-api.js';
-import type { ServerDefinition } from '../../../src/core/config/types.js';
+import type { ConnectionManager } from '../../../src/core/host.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
 import { withDeadline } from '../../support/wait.js';
-import {
-  FIXTURES,
-  MemoryLogger,
-  def,
-  startPortServer,
-  tempDir,
-  textOf,
-  waitFor,
-  type RunningServer,
-} from './helpers.js';
+import { eraHosts } from './era-hosts.js';
+import { def, textOf, waitFor } from './helpers.js';
 
-const dir = tempDir('listen');
-const MODERN = path.join(FIXTURES, 'modern-server.mjs');
-const hosts: ConnectionManager[] = [];
-const stops: (() => Promise<void>)[] = [];
-
-after(async () => {
-  await Promise.all(hosts.map((h) => h.dispose()));
-  await Promise.all(stops.map((s) => s()));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
-  const log = new MemoryLogger();
-  const host = createHost({ logger: log, blobDir: dir, ...o });
-  hosts.push(host);
-  return { host, log };
-}
-
-async function http(legacy: 'reject' | 'stateless', port?: number): Promise<RunningServer> {
-  const s = await startPortServer(
-    'modern-server.mjs',
-    ['--http', '--legacy', legacy, ...(port ? ['--port', String(port)] : [])],
-    '/mcp',
-  );
-  stops.push(() => s.stop());
-  return s;
-}
-
-async function connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void> {
-  await waitFor(host, name, (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
-  const state = host.server(name)!.state;
-  assert.equal(state.kind, 'connected', JSON.stringify(state));
-  assert.equal(state.kind === 'connected' && state.protocolVersion, protocolVersion);
-}
+const { newHost, http, stdio, connected } = eraHosts('listen');
 
 const hasTool = (host: ConnectionManager, server: string, tool: string) =>
   host.server(server)?.tools.some((t) => t.name === tool) ?? false;
@@ -84,9 +39,6 @@ async function notificationsArrive(host: ConnectionManager, name: string): Promi
   sub.dispose();
 }
 
-const stdio = (name: string, args: string[] = []): ServerDefinition =>
-  def(name, { type: 'stdio', command: process.execPath, args: [MODERN, ...args] });
-
 describe('change notifications and resource subscriptions', () => {
   test('modern stdio (serveStdio): through subscriptions/listen', async () => {
     const { host } = newHost();
@@ -96,7 +48,7 @@ describe('change notifications and resource subscriptions', () => {
   });
 
   test('modern Streamable HTTP (legacy: reject): through subscriptions/listen', async () => {
-    const s = await http('reject');
+    const s = await http();
     const { host } = newHost();
     host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
     await connected(host, 'remote', '2026-07-28');
@@ -111,7 +63,7 @@ describe('change notifications and resource subscriptions', () => {
   });
 
   test('modern HTTP: a dropped stream is re-opened on the same connection, and the gap is caught up', async () => {
-    const first = await http('reject');
+    const first = await http();
     const { host, log } = newHost();
     host.setDefinitions([def('remote', { type: 'http', url: first.url })]);
     await connected(host, 'remote', '2026-07-28');
@@ -119,7 +71,7 @@ describe('change notifications and resource subscriptions', () => {
     const connectedAt = state.kind === 'connected' ? state.connectedAt : 0;
     await first.stop();
     // The same server back on the same port: it does not know the tool the host is about to see.
-    const second = await http('reject', first.port);
+    const second = await http(first.port);
     await log.nextLine(/subscriptions\/listen stream ended/);
     assert.equal(textOf(await host.callTool('remote', 'add-tool', { name: 'after-drop' })), 'added after-drop');
     await waitFor(host, 'remote', (s) => s.tools.some((t) => t.name === 'after-drop'), 30_000);
@@ -136,7 +88,7 @@ describe('change notifications and resource subscriptions', () => {
   });
 
   test('modern HTTP: restarts leave exactly one open stream on the server', async () => {
-    const s = await http('reject');
+    const s = await http();
     const { host } = newHost();
     host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
     await connected(host, 'remote', '2026-07-28');

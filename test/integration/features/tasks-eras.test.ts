@@ -4,26 +4,14 @@
  * pinned to legacy). Either way the call reports its status through the same host API, is listed
  * while it runs, ends with its result, and Cancel ends it on the server too.
  */
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
-import type { ElicitationPort, HostOptions } from '../../../src/core/host-api.js';
-import type { ServerDefinition } from '../../../src/core/config/types.js';
+import type { ConnectionManager } from '../../../src/core/host.js';
+import type { ElicitationPort } from '../../../src/core/host-api.js';
 import type { RunningTask } from '../../../src/core/features/index.js';
 import { HostError } from '../../../src/core/errors.js';
-import { FIXTURES, MemoryLogger, def, startPortServer, tempDir, textOf, waitFor } from '../connection/helpers.js';
-
-const dir = tempDir('tasks-eras');
-const MODERN = path.join(FIXTURES, 'modern-server.mjs');
-const hosts: ConnectionManager[] = [];
-const stops: (() => Promise<void>)[] = [];
-after(async () => {
-  await Promise.all(hosts.map((h) => h.dispose()));
-  await Promise.all(stops.map((s) => s()));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+import { eraHosts } from '../connection/era-hosts.js';
+import { def, textOf } from '../connection/helpers.js';
 
 const asked: string[] = [];
 const elicitation: ElicitationPort = {
@@ -35,22 +23,7 @@ const elicitation: ElicitationPort = {
   },
 };
 
-function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
-  const log = new MemoryLogger();
-  const host = createHost({ logger: log, blobDir: dir, elicitation, ...o });
-  hosts.push(host);
-  return { host, log };
-}
-
-async function connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void> {
-  await waitFor(host, name, (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
-  const state = host.server(name)!.state;
-  assert.equal(state.kind, 'connected', JSON.stringify(state));
-  assert.equal(state.kind === 'connected' && state.protocolVersion, protocolVersion);
-}
-
-const stdio = (name: string): ServerDefinition =>
-  def(name, { type: 'stdio', command: process.execPath, args: [MODERN] });
+const { newHost, http, stdio, connected } = eraHosts('tasks-eras', { elicitation });
 
 /** Runs as a task with statuses and a listing; then Cancel from the running-tasks list ends another. */
 async function tasksWork(host: ConnectionManager, name: string): Promise<void> {
@@ -91,8 +64,7 @@ describe('tasks on both eras', () => {
   });
 
   test('modern Streamable HTTP: the tasks extension, a question mid-task answered with tasks/update', async () => {
-    const s = await startPortServer('modern-server.mjs', ['--http', '--legacy', 'reject'], '/mcp');
-    stops.push(() => s.stop());
+    const s = await http();
     const { host } = newHost();
     host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
     await connected(host, 'remote', '2026-07-28');
