@@ -10,6 +10,7 @@
  * while the connection lives is re-opened with backoff, and since anything may have changed during
  * the gap, the handlers then hear every notification the stream covers once.
  */
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Client, McpSubscription, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { Clock, Disposable, Logger } from '../ports.js';
 import { errorMessage } from './errors.js';
@@ -130,9 +131,11 @@ export class ListenStream implements Disposable {
       sub = await this.client.listen(filter, { timeout: this.o.timeoutMs });
     } catch (err) {
       if (this.disposed || !this.client.transport) throw err;
-      this.o.log.warn(`subscriptions/listen failed: ${errorMessage(err)}`);
+      // The server refused (an error answer): asking again would only be refused again.
+      const refused = err instanceof ProtocolError;
+      this.o.log.warn(`subscriptions/listen failed: ${errorMessage(err)}${refused ? ' (not retried)' : ''}`);
       // A stream that still runs keeps delivering; with none, try again (and count it as a gap).
-      if (!this.current) this.retryLater(true);
+      if (!this.current && !refused) this.retryLater(true);
       throw err;
     }
     if (this.disposed) {

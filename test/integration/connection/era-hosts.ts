@@ -17,7 +17,7 @@ export const MODERN = path.join(FIXTURES, 'modern-server.mjs');
 export interface EraHosts {
   newHost(o?: Partial<HostOptions>): { host: ConnectionManager; log: MemoryLogger };
   /** The fixture over Streamable HTTP (`legacy: reject`, modern only), on `port` when given. */
-  http(port?: number): Promise<RunningServer>;
+  http(port?: number, extra?: string[]): Promise<RunningServer>;
   /** The fixture over stdio (`serveStdio`: both eras on one connection). */
   stdio(name: string): ServerDefinition;
   connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void>;
@@ -39,10 +39,10 @@ export function eraHosts(prefix: string, base: Partial<HostOptions> = {}): EraHo
       hosts.push(host);
       return { host, log };
     },
-    async http(port) {
+    async http(port, extra = []) {
       const s = await startPortServer(
         'modern-server.mjs',
-        ['--http', '--legacy', 'reject', ...(port ? ['--port', String(port)] : [])],
+        ['--http', '--legacy', 'reject', ...(port ? ['--port', String(port)] : []), ...extra],
         '/mcp',
       );
       stops.push(() => s.stop());

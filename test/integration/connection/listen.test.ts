@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConnectionManager } from '../../../src/core/host.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
+import { FakeClock } from '../../support/fakes.js';
 import { withDeadline } from '../../support/wait.js';
 import { eraHosts } from './era-hosts.js';
 import { def, textOf, waitFor } from './helpers.js';
@@ -109,5 +110,15 @@ describe('change notifications and resource subscriptions', () => {
     probe.setDefinitions([def('probe', { type: 'http', url: s.url })]);
     await connected(probe, 'probe', '2026-07-28');
     assert.equal(textOf(await probe.callTool('probe', 'listeners', {})), '1', 'only the new host’s stream is open');
+  });
+
+  test('modern HTTP: a server that refuses subscriptions/listen is not asked again and again', async () => {
+    const s = await http(undefined, ['--refuse-listen']);
+    const clock = new FakeClock();
+    const { host, log } = newHost({ clock });
+    host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
+    await connected(host, 'remote', '2026-07-28');
+    assert.match(await log.nextLine(/subscriptions\/listen failed/), /no listen here \(not retried\)/);
+    assert.equal(clock.pending(), 0, 'no re-open timer');
   });
 });
