@@ -4,11 +4,25 @@
  * a `CreateTaskResult`, which v2's own result check (it knows only the direct answer) refuses.
  * And one 2026-07-28 behaviour it leaves to the host: the log level the user picked travels in
  * every request's `_meta` (there is no `logging/setLevel`; without the key a server logs nothing).
- * Everything else goes through the SDK's checks unchanged.
+ * And change notifications on 2026-07-28 (listen.ts): one `subscriptions/listen` stream per
+ * connection, with `resources/subscribe` / `/unsubscribe` answered from it, so callers use the same
+ * subscription API on both eras. Everything else goes through the SDK's checks unchanged.
  */
 import { Client, isTaskAugmentedRequestParams } from '@modelcontextprotocol/client';
-import type { ClientContext, JSONRPCRequest, LoggingLevel, Result } from '@modelcontextprotocol/client';
+import type {
+  ClientContext,
+  EmptyResult,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  RequestOptions,
+  Result,
+  SubscribeRequest,
+  UnsubscribeRequest,
+} from '@modelcontextprotocol/client';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
+import { ListenStream, type ListenOptions } from './listen.js';
+import { HOST_TASK_META_KEY, asTaskHandle, type TaskInputRequest } from '../features/modern-tasks.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
@@ -17,6 +31,101 @@ const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 export class HostClient extends Client {
   /** Sent with each request on a modern connection (features/logging.ts applyLogLevel). */
   logLevel: LoggingLevel | undefined;
+  /** The change-notification stream of a modern connection (startListening). */
+  listenStream: ListenStream | undefined;
+
+  /**
+   * On a modern connection, opens the change-notification stream; resolves once it is acknowledged
+   * (or failed and will retry). A legacy server sends its notifications unasked: nothing to open.
+   */
+  startListening(o: Omit<ListenOptions, 'replay'>): Promise<void> {
+    if (this.getProtocolEra() !== 'modern') return Promise.resolve();
+    this.listenStream?.dispose();
+    const stream = new ListenStream(this, {
+      ...o,
+      replay: (method, params) => this._onnotification({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }),
+    });
+    this.listenStream = stream;
+    return stream.start();
+  }
+
+  override async subscribeResource(params: SubscribeRequest['params'], options?: RequestOptions): Promise<EmptyResult> {
+    if (!this.listenStream) return super.subscribeResource(params, options);
+    await this.listenStream.subscribe(params.uri);
+    return {};
+  }
+
+  override async unsubscribeResource(
+    params: UnsubscribeRequest['params'],
+    options?: RequestOptions,
+  ): Promise<EmptyResult> {
+    if (!this.listenStream) return super.unsubscribeResource(params, options);
+    await this.listenStream.unsubscribe(params.uri);
+    return {};
+  }
+
+  /**
+   * Responses are handled in arrival order with notifications (below). A `resultType: "task"` answer (the tasks extension, features/modern-tasks.ts) is one v2's result
+   * check refuses outright; it reaches the caller as an error-flagged empty result carrying the task,
+   * so no output-schema check runs on it and only the task-aware call reads it.
+   */
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if ('result' in response) {
+      const task = asTaskHandle(response.result);
+      if (task) {
+        const { _meta, ...handle } = task;
+        response = {
+          ...response,
+          result: {
+            resultType: 'complete',
+            content: [],
+            isError: true,
+            _meta: { ...(_meta as Record<string, unknown> | undefined), [HOST_TASK_META_KEY]: handle },
+          },
+        };
+      }
+    }
+    // The SDK runs notification handlers a microtask late but a response at once, and the response
+    // drops the request's progress handler: progress sent just before the result (same stdout
+    // chunk) was lost. One microtask puts the response behind the notifications that came first.
+    queueMicrotask(() => super._onresponse(response));
+  }
+
+  /** Answers one `inputRequests` entry of a task through the handler a server request would reach. */
+  async answerInputRequest(key: string, entry: TaskInputRequest, signal: AbortSignal): Promise<Result> {
+    const handler = this._getRequestHandler(entry.method);
+    if (!handler) throw new Error(`no handler for ${entry.method} (input request ${key})`);
+    const request: JSONRPCRequest = {
+      jsonrpc: '2.0',
+      id: key,
+      method: entry.method,
+      ...(entry.params ? { params: entry.params } : {}),
+    };
+    const ctx = this.buildContext({
+      mcpReq: {
+        id: key,
+        method: entry.method,
+        _meta: entry.params?._meta as Record<string, unknown> | undefined,
+        signal,
+        send: () => Promise.reject(new Error('not available while answering a task input request')),
+        notify: () => Promise.reject(new Error('not available while answering a task input request')),
+      },
+    } as unknown as Parameters<HostClient['buildContext']>[0]);
+    return handler(request, ctx);
+  }
+
+  /** The transport closed on its own: its stream is gone with it, and no re-open may be tried. */
+  protected override _onclose(): void {
+    this.listenStream?.dispose();
+    this.listenStream = undefined;
+    super._onclose();
+  }
+
+  override async close(): Promise<void> {
+    this.listenStream?.dispose();
+    this.listenStream = undefined;
+    await super.close();
+  }
 
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();

@@ -276,6 +276,7 @@ export class ServerConnection {
     let lists: ServerLists;
     try {
       lists = await fetchLists(conn.client, timeoutMs, this.log);
+      await conn.listening;
     } catch (err) {
       // Only needs-auth escapes fetchLists; every other list error yields an empty list.
       await conn.close();
