@@ -9,7 +9,15 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
-import { isHealthy, processesWith, SERVERS, startChaosRig, type ChaosRig, type ChaosServer } from './lib/chaos-rig.js';
+import {
+  describeProcess,
+  isHealthy,
+  processesWith,
+  SERVERS,
+  startChaosRig,
+  type ChaosRig,
+  type ChaosServer,
+} from './lib/chaos-rig.js';
 
 const SEED = 30;
 const HOST_TIMEOUT_MS = 2_000;
@@ -254,6 +262,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       await new Promise((r) => setTimeout(r, 100));
       left = processesWith(rig.marker);
     }
+    if (left.length) console.error(`[chaos] left:\n  ${left.map(describeProcess).join('\n  ')}`);
     for (const pid of left) {
       try {
         process.kill(pid, 'SIGKILL');

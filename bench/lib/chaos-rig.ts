@@ -75,6 +75,18 @@ export function processesWith(marker: string): number[] {
   return out;
 }
 
+/** `pid ppid argv…` of a process the run left, to tell which fault or operation leaked it. */
+export function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+    return `${pid} (parent ${ppid}) ${argv.replace(/\S*chaos-server\.mjs/, 'chaos-server.mjs').slice(0, 200)}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
 export interface ChaosRig {
   marker: string;
   host: ConnectionManager;

@@ -56,6 +56,8 @@ export class Server {
   private attempt: Promise<void> | undefined;
   /** The last stdio transport, kept after close so its stderr can still be shown. */
   private lastStdio: StdioProcessTransport | undefined;
+  /** Killing what a dead connection left (its server's orphans): a stop or dispose waits for it. */
+  private reaping: Promise<void> | undefined;
   private removed = false;
   readonly log: Logger;
   /** Callers of the requests in flight: whom a question the server asks may belong to (in-flight.ts). */
@@ -182,7 +184,7 @@ export class Server {
     this.conn = undefined;
     this.clearLists();
     if (conn) conn.closedBecause = `${this.name} was stopped`;
-    await Promise.all([conn?.close(), attempt]);
+    await Promise.all([conn?.close(), attempt, this.reaping]);
   }
 
   private clearLists(): void {
@@ -382,7 +384,10 @@ export class Server {
       conn.closedBecause ??= why;
       this.log.warn(`connection closed: ${why}`);
       // Kill what is left of the tree (grandchildren of a server that died).
-      void conn.close();
+      const reaping = conn.close().finally(() => {
+        if (this.reaping === reaping) this.reaping = undefined;
+      });
+      this.reaping = reaping;
       if (isRemote(this.def.config) && !this.removed) return this.scheduleReconnect(2, why);
       const code = conn.stdio ? 'server-exited' : 'connection-closed';
       this.setState({
