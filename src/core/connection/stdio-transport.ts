@@ -262,11 +262,29 @@ export class StdioProcessTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       const ok = stdin.write(JSON.stringify(message) + '\n', (err) => {
-        if (err) reject(err);
+        if (err) void this.writeFailed(err).then(reject);
       });
       if (ok) resolve();
       else stdin.once('drain', resolve);
     });
+  }
+
+  /**
+   * A broken pipe means the server is on its way out: say how it ended ("exited with code 5") once
+   * the exit is seen, shortly after, rather than "write EPIPE".
+   */
+  private async writeFailed(err: Error): Promise<Error> {
+    const child = this.child;
+    if (child && !this.exitInfo) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        timer = setTimeout(resolve, 1000);
+      });
+      clearTimeout(timer);
+    }
+    if (!this.exitInfo) return err;
+    return new HostError('server-exited', `the server ${this.describeExit()}`, undefined, { cause: err });
   }
 
   /** Stops the server: SIGINT → SIGTERM → SIGKILL over the whole tree; resolves when it is gone. */

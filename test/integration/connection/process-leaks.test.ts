@@ -108,3 +108,22 @@ test('the instance marker is in the server’s environment, random per start, an
     await host.dispose();
   }
 });
+
+test('a write to a server that is exiting fails saying how it exited, not "write EPIPE"', async () => {
+  // Closes its end of stdin, says so, and exits a moment later: the next message meets a broken pipe.
+  const script =
+    "process.stdin.destroy();process.stdout.write(JSON.stringify({jsonrpc:'2.0',method:'closed'})+'\\n');setTimeout(()=>process.exit(5),300)";
+  const t = new StdioProcessTransport({ command: process.execPath, args: ['-e', script], logger: new MemoryLogger() });
+  const closed = new Promise<void>((resolve) => (t.onmessage = () => resolve()));
+  try {
+    await t.start();
+    await closed;
+    const big = { jsonrpc: '2.0' as const, id: 1, method: 'ping', params: { pad: 'x'.repeat(1 << 20) } };
+    await assert.rejects(t.send(big), (e: Error) => {
+      assert.match(e.message, /exited with code 5/);
+      return true;
+    });
+  } finally {
+    await t.close();
+  }
+});
