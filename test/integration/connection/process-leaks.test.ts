@@ -10,7 +10,17 @@ import * as path from 'node:path';
 import { createHost, type ConnectionManager } from '../../../src/core/host.js';
 import { INSTANCE_ENV } from '../../../src/core/connection/process-tree.js';
 import { StdioProcessTransport } from '../../../src/core/connection/stdio-transport.js';
-import { MemoryLogger, STDIO_FIXTURE, isAlive, killPids, stdioDef, tempDir, textOf, waitFor } from './helpers.js';
+import {
+  MemoryLogger,
+  STDIO_FIXTURE,
+  isAlive,
+  killPids,
+  recordedPids,
+  stdioDef,
+  tempDir,
+  textOf,
+  waitFor,
+} from './helpers.js';
 
 const dir = tempDir('leaks');
 const leftovers: number[] = [];
@@ -24,17 +34,10 @@ function newHost(): ConnectionManager {
   return createHost({ logger: new MemoryLogger(), blobDir: dir, env: {} });
 }
 
-/** Every pid `rec` names: servers ("start pid …") and their grandchildren ("grandchild:pid …"). */
 function recorded(rec: string): number[] {
-  if (!fs.existsSync(rec)) return [];
-  const pids = fs
-    .readFileSync(rec, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.split(' '))
-    .map(([ev, pid]) => (ev.startsWith('grandchild:') ? Number(ev.slice('grandchild:'.length)) : Number(pid)));
+  const pids = recordedPids(rec);
   leftovers.push(...pids);
-  return [...new Set(pids)];
+  return pids;
 }
 
 async function survivorsAfter(pids: number[], ms: number): Promise<number[]> {
