@@ -9,12 +9,25 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
-import { isHealthy, processesWith, SERVERS, startChaosRig, type ChaosRig, type ChaosServer } from './lib/chaos-rig.js';
+import {
+  describeProcess,
+  eraOf,
+  isHealthy,
+  processesWith,
+  SERVERS,
+  startChaosRig,
+  type ChaosRig,
+  type ChaosServer,
+  type Era,
+} from './lib/chaos-rig.js';
+import { classifyError, Meddling } from './lib/chaos-errors.js';
 
 const SEED = 30;
 const HOST_TIMEOUT_MS = 2_000;
 const AGENT_TIMEOUT_MS = 4_000;
 const AGENTS = 8;
+/** Half the gateway agents negotiate 2026-07-28, half initialize on 2025-11-25. */
+const MODERN_AGENTS = 4;
 const HOST_CALLERS = 4;
 
 function prng(seed: number): () => number {
@@ -41,6 +54,14 @@ interface Tally {
   /** Per server: when its calls started failing (undefined while they succeed). */
   downSince: Map<string, number>;
   recoveryMs: number[];
+  /** By the era of the server called. */
+  servers: Record<Era, { calls: number; errors: number; healthyMs: number[] }>;
+  /** By the era of the agent calling (host callers are not agents). */
+  agents: Record<Era, { calls: number; neverEnded: number; wrong: number }>;
+  /** Errors by cause ("fault: crash", "meddling: disable", "unexplained"), with one example each. */
+  causes: Map<string, { n: number; example: string }>;
+  /** Healthy calls left out of the latency figures: a forced GC for a memory sample ran during them. */
+  gcOverlap: number;
 }
 
 function tally(): Tally {
@@ -55,8 +76,15 @@ function tally(): Tally {
     slowHealthy: [],
     downSince: new Map(),
     recoveryMs: [],
+    servers: { legacy: { calls: 0, errors: 0, healthyMs: [] }, modern: { calls: 0, errors: 0, healthyMs: [] } },
+    agents: { legacy: { calls: 0, neverEnded: 0, wrong: 0 }, modern: { calls: 0, neverEnded: 0, wrong: 0 } },
+    causes: new Map(),
+    gcOverlap: 0,
   };
 }
+
+/** Forced collections so far (memory samples): a call that saw one is no latency sample. */
+let forcedGcs = 0;
 
 type Caller = (server: string, nonce: string) => Promise<{ text: string; isError: boolean }>;
 
@@ -82,17 +110,31 @@ function hostCaller(rig: ChaosRig): Caller {
   };
 }
 
+interface CallerSpec {
+  call: Caller;
+  limitMs: number;
+  id: string;
+  /** Set for a gateway agent. */
+  era?: Era;
+}
+
 /** One call with its watchdog; the call itself is never abandoned (the run waits for it at the end). */
 async function oneCall(
   t: Tally,
-  call: Caller,
+  c: CallerSpec,
   s: ChaosServer,
   nonce: string,
-  limitMs: number,
   pending: Set<Promise<unknown>>,
-  faults: boolean,
+  meddling: Meddling | undefined,
 ): Promise<void> {
+  const { call, limitMs } = c;
+  const faults = meddling !== undefined;
   t.calls++;
+  const byServer = t.servers[eraOf(s)];
+  const byAgent = c.era ? t.agents[c.era] : undefined;
+  byServer.calls++;
+  if (byAgent) byAgent.calls++;
+  const gcs = forcedGcs;
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<'never'>((r) => (timer = setTimeout(() => r('never'), limitMs + 1000)));
@@ -104,6 +146,7 @@ async function oneCall(
   clearTimeout(timer);
   if (first === 'never') {
     t.neverEnded++;
+    if (byAgent) byAgent.neverEnded++;
     pending.add(p);
     void p.finally(() => pending.delete(p));
     return;
@@ -112,6 +155,12 @@ async function oneCall(
   const failed = 'e' in first || first.r.isError;
   if (failed) {
     t.errors++;
+    byServer.errors++;
+    const message = 'e' in first ? String(first.e) : first.r.text;
+    const cause = classifyError(s, message, meddling?.touched(s.name, t0) ?? []);
+    const seen = t.causes.get(cause);
+    if (seen) seen.n++;
+    else t.causes.set(cause, { n: 1, example: `${s.name} via ${c.id}: ${message}`.slice(0, 300) });
     if (isHealthy(s) && t.healthyErrors.length < 20)
       t.healthyErrors.push(`${s.name}: ${'e' in first ? String(first.e) : first.r.text}`.slice(0, 300));
     if (faults && (s.fault === 'crash' || s.fault === 'exit') && !t.downSince.has(s.name)) t.downSince.set(s.name, t0);
@@ -119,11 +168,14 @@ async function oneCall(
   }
   if (first.r.text !== `${nonce}@${s.name}`) {
     t.wrong.push(`${s.name} ${nonce} → ${first.r.text}`.slice(0, 200));
+    if (byAgent) byAgent.wrong++;
     return;
   }
   t.ok++;
-  if (isHealthy(s)) {
+  if (isHealthy(s) && gcs !== forcedGcs) t.gcOverlap++;
+  else if (isHealthy(s)) {
     t.healthyMs.push(ms);
+    byServer.healthyMs.push(ms);
     if (ms > 1000 && t.slowHealthy.length < 50) t.slowHealthy.push(`${nonce} ${s.name} ${ms.toFixed(0)} ms`);
   }
   const down = t.downSince.get(s.name);
@@ -135,12 +187,12 @@ async function oneCall(
 
 /** `callers` loop until `total` calls were made, each on a server drawn from `targets`. */
 async function load(
-  callers: { call: Caller; limitMs: number; id: string }[],
+  callers: CallerSpec[],
   targets: () => ChaosServer[],
   total: number,
   t: Tally,
   pending: Set<Promise<unknown>>,
-  faults: boolean,
+  meddling: Meddling | undefined,
 ): Promise<void> {
   let made = 0;
   await Promise.all(
@@ -150,14 +202,19 @@ async function load(
         made++;
         const list = targets();
         const s = list[Math.floor(rnd() * list.length)];
-        await oneCall(t, c.call, s, `${c.id}-${n}`, c.limitMs, pending, faults);
+        await oneCall(t, c, s, `${c.id}-${n}`, pending, meddling);
       }
     }),
   );
 }
 
 /** Restarts, disables and re-enables faulty servers and edits `.mcp.json` until `stop()` is true. */
-async function meddle(rig: ChaosRig, stop: () => boolean, count: { restarts: number; toggles: number; edits: number }) {
+async function meddle(
+  rig: ChaosRig,
+  stop: () => boolean,
+  count: { restarts: number; toggles: number; edits: number },
+  meddling: Meddling,
+) {
   const rnd = prng(SEED + 7);
   const faulty = SERVERS.filter((s) => !isHealthy(s));
   const pick = () => faulty[Math.floor(rnd() * faulty.length)];
@@ -167,16 +224,39 @@ async function meddle(rig: ChaosRig, stop: () => boolean, count: { restarts: num
     const s = pick();
     if (what < 0.4) {
       count.restarts++;
+      const end = meddling.begin(s.name, 'restart');
       await rig.host.restart(s.name).catch(() => undefined);
+      end();
     } else if (what < 0.7) {
       count.toggles++;
+      const end = meddling.begin(s.name, 'disable');
       await rig.setDisabled(s.name, true);
       await new Promise((r) => setTimeout(r, 200 + rnd() * 500));
       await rig.setDisabled(s.name, false);
+      end();
     } else {
       count.edits++;
+      // Only a stdio entry's env changes, so only that server restarts.
+      const end = s.transport === 'stdio' ? meddling.begin(s.name, 'edit') : () => {};
       await rig.writeConfig(SERVERS, s.transport === 'stdio' ? new Set([s.name]) : new Set());
+      end();
     }
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Every connected server is on its era: a modern fixture that ended up on 2025-11-25 is not in the mix. */
+function assertEras(rig: ChaosRig, servers: ChaosServer[]): void {
+  for (const s of servers) {
+    const state = rig.host.server(s.name)?.state;
+    if (state?.kind !== 'connected') continue;
+    const want = eraOf(s) === 'modern' ? '2026-07-28' : '2025-11-25';
+    if (state.protocolVersion !== want)
+      throw new Error(`${s.name} connected on ${state.protocolVersion ?? 'an unknown version'}, not ${want}`);
   }
 }
 
@@ -196,9 +276,15 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
   try {
     await rig.writeConfig(healthy);
     await rig.host.whenSettled();
-    for (let i = 0; i < AGENTS; i++) agents.push(await rig.agent(`chaos-agent-${i}`));
-    const callers = [
-      ...agents.map((a, i) => ({ call: gatewayCaller(a), limitMs: AGENT_TIMEOUT_MS, id: `agent${i}` })),
+    const agentEra = (i: number): Era => (i < MODERN_AGENTS ? 'modern' : 'legacy');
+    for (let i = 0; i < AGENTS; i++) agents.push(await rig.agent(`chaos-agent-${i}`, agentEra(i)));
+    const callers: CallerSpec[] = [
+      ...agents.map((a, i) => ({
+        call: gatewayCaller(a),
+        limitMs: AGENT_TIMEOUT_MS,
+        id: `agent${i}-${agentEra(i)}`,
+        era: agentEra(i),
+      })),
       ...Array.from({ length: HOST_CALLERS }, (_, i) => ({
         call: hostCaller(rig),
         limitMs: HOST_TIMEOUT_MS,
@@ -208,36 +294,48 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
 
     // Baseline: the same callers, the healthy servers alone.
     const base = tally();
-    await load(callers, () => healthy, baseCalls, base, pending, false);
+    await load(callers, () => healthy, baseCalls, base, pending, undefined);
+    assertEras(rig, SERVERS.filter(isHealthy));
 
     // Chaos: every server, a third of the calls on the healthy ones.
     await rig.writeConfig(SERVERS);
     await rig.host.whenSettled();
+    assertEras(rig, SERVERS);
     const t = tally();
-    // Memory is read after a full collection at the end of the first tenth of the calls and at the
-    // end: a collection at every sample stalled every caller at once (event-loop delay p99 233 ms),
-    // which showed as the healthy servers' p99, and without one heapUsed only says where the
-    // collector happened to be.
-    const memory: { heap: number; rss: number }[] = [];
-    const readMemory = () => {
+    // Memory: five samples, each after a full collection, around the end of the first tenth of the
+    // calls and five more at the end; growth is the difference of the two medians (one sample of
+    // each was at the mercy of where the allocator happened to be: RSS read +22, -17 and +65 MB in
+    // three runs). Collections only there: one at every sample stalled every caller at once, and
+    // the healthy calls a collection ran during are left out of the latency figures.
+    const early: { heap: number; rss: number }[] = [];
+    const late: { heap: number; rss: number }[] = [];
+    const readMemory = (into: { heap: number; rss: number }[]) => {
+      forcedGcs++;
       globalThis.gc?.();
       const m = process.memoryUsage();
-      memory.push({ heap: mb(m.heapUsed), rss: mb(m.rss) });
+      into.push({ heap: mb(m.heapUsed), rss: mb(m.rss) });
     };
+    const SAMPLES = 5;
+    const step = chaosCalls / 100;
     const sampler = setInterval(() => {
-      if (memory.length === 0 && t.calls >= chaosCalls / 10) readMemory();
-    }, 50);
+      // At 6, 7, 8, 9 and 10 % of the calls, and at 96 … 100 %.
+      if (early.length < SAMPLES && t.calls >= (5 + early.length + 1) * step) readMemory(early);
+      else if (late.length < SAMPLES - 1 && t.calls >= (95 + late.length + 1) * step) readMemory(late);
+    }, 20);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
     let done = false;
-    const meddler = meddle(rig, () => done, counts);
+    const meddling = new Meddling();
+    const meddler = meddle(rig, () => done, counts, meddling);
     const rnd = prng(SEED + 3);
-    await load(callers, () => (rnd() < 1 / 3 ? healthy : SERVERS), chaosCalls, t, pending, true);
+    await load(callers, () => (rnd() < 1 / 3 ? healthy : SERVERS), chaosCalls, t, pending, meddling);
     done = true;
     await meddler;
     clearInterval(sampler);
-    readMemory();
+    while (late.length < SAMPLES) readMemory(late);
     loopDelay.disable();
+    const growth = (k: 'heap' | 'rss') => median(late.map((m) => m[k])) - median(early.map((m) => m[k]));
+    const unexplained = [...t.causes].filter(([c]) => c.startsWith('unexplained')).reduce((n, [, v]) => n + v.n, 0);
 
     // Calls past their watchdog still end before the rig goes (or show as hung forever).
     const lateLimit = new Promise((r) => setTimeout(r, 30_000).unref());
@@ -254,6 +352,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       await new Promise((r) => setTimeout(r, 100));
       left = processesWith(rig.marker);
     }
+    if (left.length) console.error(`[chaos] left:\n  ${left.map(describeProcess).join('\n  ')}`);
     for (const pid of left) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -262,6 +361,16 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       }
     }
 
+    console.log(
+      `[chaos] errors by cause:\n  ${[...t.causes]
+        .sort((a, b) => b[1].n - a[1].n)
+        .map(([c, v]) => `${String(v.n).padStart(5)}  ${c}   e.g. ${v.example}`)
+        .join('\n  ')}`,
+    );
+    console.log(
+      `[chaos] memory after GC (MB), early: ${early.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')}; ` +
+        `late: ${late.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')} (heap/rss)`,
+    );
     if (t.wrong.length) console.error(`[chaos] wrong results:\n  ${t.wrong.slice(0, 10).join('\n  ')}`);
     if (t.healthyErrors.length)
       console.error(`[chaos] errors on healthy servers:\n  ${t.healthyErrors.slice(0, 10).join('\n  ')}`);
@@ -276,6 +385,28 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     const c = summarize(t.healthyMs);
     const r = summarize(t.recoveryMs);
     const zero = { text: '0', ok: (v: number) => v === 0 };
+    const perEra = (era: Era, label: string): Figure[] => {
+      const sv = t.servers[era];
+      const ag = t.agents[era];
+      const calm = summarize(base.servers[era].healthyMs);
+      const busy = summarize(sv.healthyMs);
+      return [
+        figure('chaos', `${label} servers: calls during the chaos (errors: ${sv.errors})`, sv.calls, 'calls'),
+        figure('chaos', `${label} healthy servers: p99 during the chaos`, busy.p99, 'ms', {
+          name: 'no faults',
+          value: calm.p99,
+        }),
+        figure('chaos', `${label} agents: calls (never ended ${ag.neverEnded}, wrong ${ag.wrong})`, ag.calls, 'calls'),
+        figure(
+          'chaos',
+          `${label} agents: calls never ended or answered wrong`,
+          ag.neverEnded + ag.wrong + base.agents[era].neverEnded + base.agents[era].wrong,
+          'calls',
+          undefined,
+          zero,
+        ),
+      ];
+    };
     return [
       figure(
         'chaos',
@@ -310,8 +441,18 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       figure('chaos', 'server processes left after the run (whole tree)', left.length, 'processes', undefined, zero),
       figure(
         'chaos',
-        'host heap growth after GC, first tenth of the calls to the end',
-        memory[memory.length - 1].heap - memory[0].heap,
+        'errors no fault or restart explains (see the "errors by cause" lines)',
+        unexplained,
+        'calls',
+        undefined,
+        zero,
+      ),
+      ...perEra('legacy', '2025-11-25'),
+      ...perEra('modern', '2026-07-28'),
+      figure(
+        'chaos',
+        'host heap growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        growth('heap'),
         'MB',
         undefined,
         {
@@ -321,8 +462,8 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       ),
       figure(
         'chaos',
-        'host RSS growth after GC, first tenth of the calls to the end',
-        memory[memory.length - 1].rss - memory[0].rss,
+        'host RSS growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        growth('rss'),
         'MB',
         undefined,
         {

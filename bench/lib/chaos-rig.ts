@@ -24,11 +24,16 @@ export interface ChaosServer {
   fault: Fault;
   /** A setsid grandchild that ignores SIGTERM: only a whole-tree stop ends it. */
   grandchild?: boolean;
+  /** Default legacy (2025-11-25). */
+  era?: Era;
 }
 
+export type Era = 'legacy' | 'modern';
+
 /**
- * The 20 servers. Only legacy-era servers for now: a 2026-07-28 era server on SDK v2 joins here as
- * `{ transport, fault, era: 'modern' }` once the sdk2 branch's era negotiation lands on main.
+ * The 27 servers: 20 on the 2025-11-25 era, 7 on 2026-07-28 (`era: 'modern'`, SDK v2's serveStdio and
+ * createMcpHandler), with the faults that apply to them (a stateless modern HTTP server has no
+ * session to expire).
  */
 export const SERVERS: ChaosServer[] = [
   ...[0, 1, 2, 3].map((i) => ({ name: `ok-stdio-${i}`, transport: 'stdio' as const, fault: 'none' as const })),
@@ -48,13 +53,28 @@ export const SERVERS: ChaosServer[] = [
   { name: 'drop-1', transport: 'http', fault: 'drop' },
   { name: 'expire-0', transport: 'http', fault: 'expire' },
   { name: 'slow-http-0', transport: 'http', fault: 'slow' },
+  { name: 'm-ok-stdio-0', transport: 'stdio', fault: 'none', era: 'modern' },
+  { name: 'm-ok-http-0', transport: 'http', fault: 'none', era: 'modern' },
+  { name: 'm-crash-0', transport: 'stdio', fault: 'crash', era: 'modern', grandchild: true },
+  { name: 'm-exit-0', transport: 'stdio', fault: 'exit', era: 'modern', grandchild: true },
+  { name: 'm-hang-0', transport: 'stdio', fault: 'hang', era: 'modern' },
+  { name: 'm-garbage-0', transport: 'stdio', fault: 'garbage', era: 'modern' },
+  { name: 'm-drop-0', transport: 'http', fault: 'drop', era: 'modern' },
 ];
+
+export function eraOf(s: ChaosServer): Era {
+  return s.era ?? 'legacy';
+}
 
 export function isHealthy(s: ChaosServer): boolean {
   return s.fault === 'none';
 }
 
-/** Pids of live processes whose argv or environment carries `marker`. */
+/**
+ * Pids of live processes whose argv or environment carries `marker`. Every process of a run has it
+ * in both (`--run=` and `CHAOS_RUN`): a server that rewrites its argv, or a helper started with a
+ * clean environment, is still counted.
+ */
 export function processesWith(marker: string): number[] {
   const out: number[] = [];
   for (const d of readdirSync('/proc')) {
@@ -75,6 +95,18 @@ export function processesWith(marker: string): number[] {
   return out;
 }
 
+/** `pid ppid argv…` of a process the run left, to tell which fault or operation leaked it. */
+export function describeProcess(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
+    return `${pid} (parent ${ppid}) ${argv.replace(/\S*chaos-server\.mjs/, 'chaos-server.mjs').slice(0, 200)}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+}
+
 export interface ChaosRig {
   marker: string;
   host: McpHost;
@@ -84,15 +116,27 @@ export interface ChaosRig {
   /** Rewrites `.mcp.json` with `servers` (an edit bumps an env value of the ones in `bump`) and reloads. */
   writeConfig(servers: ChaosServer[], bump?: Set<string>): Promise<void>;
   setDisabled(name: string, disabled: boolean): Promise<void>;
-  agent(name: string): Promise<Client>;
+  /** An SDK v2 agent on the gateway: `modern` negotiates (and must land on 2026-07-28), `legacy` initializes. */
+  agent(name: string, era: Era): Promise<Client>;
   dispose(): Promise<void>;
 }
 
 async function startHttp(s: ChaosServer, marker: string, seed: number): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [CHAOS_SERVER, '--http', '--fault', s.fault, '--seed', String(seed), '--id', s.name, `--run=${marker}`],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    [
+      CHAOS_SERVER,
+      '--http',
+      '--fault',
+      s.fault,
+      '--seed',
+      String(seed),
+      '--id',
+      s.name,
+      `--era=${eraOf(s)}`,
+      `--run=${marker}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, CHAOS_RUN: marker } },
   );
   const port = await new Promise<number>((resolve, reject) => {
     let buf = '';
@@ -116,9 +160,11 @@ export async function startChaosRig(seed: number): Promise<ChaosRig> {
   const generation = new Map<string, number>();
   const entry = (s: ChaosServer, i: number) => {
     if (s.transport === 'http') return { type: 'http', url: http.get(s.name)!.url };
-    const args = [CHAOS_SERVER, '--fault', s.fault, '--seed', String(seed + i), '--id', s.name, `--run=${marker}`];
+    const args = [CHAOS_SERVER, '--fault', s.fault, '--seed', String(seed + i), '--id', s.name];
+    args.push(`--era=${eraOf(s)}`, `--run=${marker}`);
     if (s.grandchild) args.push('--grandchild');
-    return { type: 'stdio', command: process.execPath, args, env: { CHAOS_GEN: String(generation.get(s.name) ?? 0) } };
+    const env = { CHAOS_GEN: String(generation.get(s.name) ?? 0), CHAOS_RUN: marker };
+    return { type: 'stdio', command: process.execPath, args, env };
   };
   const disabledNames = new Set<string>();
   const disabled: DisabledServersPort = {
@@ -162,13 +208,18 @@ export async function startChaosRig(seed: number): Promise<ChaosRig> {
       await disabled.set(name, off);
       await registry.readmit();
     },
-    async agent(name) {
-      const client = new Client({ name, version: '1.0.0' });
+    async agent(name, era) {
+      const client = new Client(
+        { name, version: '1.0.0' },
+        era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+      );
       await client.connect(
         new StreamableHTTPClientTransport(new URL(gw.url), {
           requestInit: { headers: { Authorization: `Bearer ${gw.token}` } },
         }),
       );
+      const got = client.getProtocolEra() ?? 'legacy';
+      if (got !== era) throw new Error(`agent ${name} wanted the ${era} era and got ${got}`);
       return client;
     },
     async dispose() {

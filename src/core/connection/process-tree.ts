@@ -2,11 +2,35 @@
  * Kills a server's whole process tree. Servers started through npx, uvx or a shell have
  * grandchildren; killing only the direct child leaves orphans piling up per editor window.
  * POSIX: the server runs in its own process group (spawned `detached`), and /proc is walked for
- * descendants that left the group. Windows: `taskkill /T /F`.
+ * descendants that left the group. A descendant that also left its parent (setsid, then the server
+ * exited on its own: it now belongs to init) is found on Linux by the instance marker every server
+ * gets in its environment (`INSTANCE_ENV`), read from /proc/<pid>/environ. macOS has no /proc: there
+ * the group and the tree walk from a live root are all there is. Windows: `taskkill /T /F`, which
+ * walks parent links too, so an orphan of a dead server is out of its reach.
  * scripts/start.mjs and the e2e harness use this file too (code-server's tree), so there is one kill.
  */
 import * as fs from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Set in every stdio server's environment to a random value of its own: processes inherit their
+ * environment, so the server's whole tree carries it, however it detached. It names nothing (no
+ * server name, path or secret): it only has to be unguessable so no other process is taken for ours.
+ */
+export const INSTANCE_ENV = 'MCP_HOST_SERVER_INSTANCE';
+
+/** Which processes belong to one server instance: those whose environment carries `env`. */
+export interface InstanceMarker {
+  /** `NAME=value`, as it appears in /proc/<pid>/environ. */
+  env: string;
+  /** The root's start time in clock ticks since boot (/proc stat field 22): nothing older carries it. */
+  since?: number;
+}
+
+export function newInstanceMarker(): { name: string; value: string } {
+  return { name: INSTANCE_ENV, value: randomBytes(12).toString('hex') };
+}
 
 export interface KillTreeOptions {
   /** SIGINT first (default true); false starts at SIGTERM, for programs that treat SIGINT as a keypress. */
@@ -16,6 +40,8 @@ export interface KillTreeOptions {
   /** Further delay before SIGKILL. Default 400 ms. */
   killAfterMs?: number;
   platform?: NodeJS.Platform;
+  /** Also kills every process carrying this marker (Linux), with its descendants. */
+  marker?: InstanceMarker;
 }
 
 interface ProcInfo {
@@ -23,6 +49,8 @@ interface ProcInfo {
   ppid: number;
   pgid: number;
   zombie: boolean;
+  /** Clock ticks since boot (Linux only). */
+  start?: number;
 }
 
 function readProcStat(pid: number): ProcInfo | undefined {
@@ -30,7 +58,13 @@ function readProcStat(pid: number): ProcInfo | undefined {
     const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may contain spaces: parse after the last ')'.
     const rest = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { pid, ppid: Number(rest[1]), pgid: Number(rest[2]), zombie: rest[0] === 'Z' || rest[0] === 'X' };
+    return {
+      pid,
+      ppid: Number(rest[1]),
+      pgid: Number(rest[2]),
+      zombie: rest[0] === 'Z' || rest[0] === 'X',
+      start: Number(rest[19]),
+    };
   } catch {
     return undefined;
   }
@@ -76,8 +110,42 @@ export function isAlive(pid: number): boolean {
   return info ? !info.zombie : true;
 }
 
-/** `roots`, every live descendant of them, and every member of the process groups `pgids`. */
-export function collectTree(roots: Iterable<number>, pgids: Iterable<number> = []): Set<number> {
+/** The start time (clock ticks since boot) of `pid`, where /proc has it. */
+export function startTimeOf(pid: number): number | undefined {
+  return readProcStat(pid)?.start;
+}
+
+function carries(pid: number, env: string): boolean {
+  let environ: Buffer;
+  try {
+    environ = fs.readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false; // Gone, or another user's.
+  }
+  const at = environ.indexOf(env);
+  return at !== -1 && (at === 0 || environ[at - 1] === 0) && (environ[at + env.length] ?? 0) === 0;
+}
+
+/** Live processes (not this one) whose environment carries `marker`; empty where there is no /proc. */
+export function processesMarked(marker: InstanceMarker, all: ProcInfo[] = listProcesses()): number[] {
+  const since = marker.since;
+  return all
+    .filter(
+      (p) => !p.zombie && p.pid !== process.pid && (since === undefined || p.start === undefined || p.start >= since),
+    )
+    .filter((p) => carries(p.pid, marker.env))
+    .map((p) => p.pid);
+}
+
+/**
+ * `roots`, every live descendant of them, every member of the process groups `pgids`, and every
+ * process carrying `marker` with its descendants.
+ */
+export function collectTree(
+  roots: Iterable<number>,
+  pgids: Iterable<number> = [],
+  marker?: InstanceMarker,
+): Set<number> {
   const all = listProcesses().filter((p) => !p.zombie);
   const children = new Map<number, number[]>();
   for (const p of all) {
@@ -89,6 +157,7 @@ export function collectTree(roots: Iterable<number>, pgids: Iterable<number> = [
   const stack = [...roots];
   const groups = new Set(pgids);
   for (const p of all) if (groups.has(p.pgid) && p.pid !== process.pid) stack.push(p.pid);
+  if (marker) stack.push(...processesMarked(marker, all));
   while (stack.length) {
     const pid = stack.pop()!;
     if (result.has(pid) || pid === process.pid) continue;
@@ -159,21 +228,22 @@ export async function killTree(rootPid: number, opts: KillTreeOptions = {}): Pro
   const termAfter = opts.termAfterMs ?? 100;
   const killAfter = opts.killAfterMs ?? 400;
   const pgid = rootPid;
+  const marker = opts.marker;
   // Collect before signalling: once the root dies its children are reparented and untraceable.
-  let tree = collectTree([rootPid], [pgid]);
+  let tree = collectTree([rootPid], [pgid], marker);
   if (opts.interrupt !== false) {
     signalTree(tree, 'SIGINT', pgid);
     if (await waitGone(new Set(tree), termAfter)) return;
-    tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
+    tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid], marker)]);
   }
   signalTree(tree, 'SIGTERM', pgid);
   if (await waitGone(new Set(tree), killAfter)) return;
-  tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid])]);
+  tree = new Set([...tree, ...collectTree([...tree].filter(isAlive), [pgid], marker)]);
   signalTree(tree, 'SIGKILL', pgid);
   await waitGone(new Set(tree), 2000);
 }
 
 /** Synchronous last resort (process 'exit', a stop timer): SIGKILL the tree and its group at once. */
-export function killTreeSync(rootPid: number): void {
-  signalTree(collectTree([rootPid], [rootPid]), 'SIGKILL', rootPid);
+export function killTreeSync(rootPid: number, marker?: InstanceMarker): void {
+  signalTree(collectTree([rootPid], [rootPid], marker), 'SIGKILL', rootPid);
 }

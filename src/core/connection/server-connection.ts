@@ -54,6 +54,8 @@ export class ServerConnection {
   private attempt: Promise<void> | undefined;
   /** The last stdio transport, kept after close so its stderr can still be shown. */
   private lastStdio: StdioProcessTransport | undefined;
+  /** Killing what a dead connection left (its server's orphans): a stop or dispose waits for it. */
+  private reaping: Promise<void> | undefined;
   private removed = false;
 
   constructor(
@@ -190,7 +192,7 @@ export class ServerConnection {
     this.conn = undefined;
     this.owner.listsLost();
     if (conn) conn.closedBecause = `${this.name} was stopped`;
-    await Promise.all([conn?.close(), attempt]);
+    await Promise.all([conn?.close(), attempt, this.reaping]);
   }
 
   // ---- connecting --------------------------------------------------------------------------
@@ -368,7 +370,10 @@ export class ServerConnection {
       conn.closedBecause ??= why;
       this.log.warn(`connection closed: ${why}`);
       // Kill what is left of the tree (grandchildren of a server that died).
-      void conn.close();
+      const reaping = conn.close().finally(() => {
+        if (this.reaping === reaping) this.reaping = undefined;
+      });
+      this.reaping = reaping;
       if (isRemote(this.def.config) && !this.removed) return this.scheduleReconnect(2, why);
       const code = conn.stdio ? 'server-exited' : 'connection-closed';
       this.setState({

@@ -10,7 +10,14 @@ import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { Logger } from '../ports.js';
 import { redactString } from '../redact.js';
 import { HostError } from './errors.js';
-import { killTree, type KillTreeOptions } from './process-tree.js';
+import {
+  INSTANCE_ENV,
+  killTree,
+  newInstanceMarker,
+  startTimeOf,
+  type InstanceMarker,
+  type KillTreeOptions,
+} from './process-tree.js';
 import { resolveCommand } from './resolve-command.js';
 import { StderrCapture } from './stderr-capture.js';
 
@@ -62,10 +69,16 @@ export class StdioProcessTransport implements Transport {
   private garbageLogged = 0;
   private readonly maxLine: number;
   private release: (() => void) | undefined;
+  /** Finds the tree again once the server has exited and its detached helpers belong to init. */
+  private readonly marker: InstanceMarker;
+  private readonly markerValue: string;
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.stderr = new StderrCapture(opts.logger, { maxBytes: opts.stderrBytes });
     this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+    const m = newInstanceMarker();
+    this.markerValue = m.value;
+    this.marker = { env: `${m.name}=${m.value}` };
   }
 
   get pid(): number | undefined {
@@ -93,7 +106,16 @@ export class StdioProcessTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error('StdioProcessTransport already started');
-    const env: Record<string, string> = { ...(this.opts.baseEnv ?? getDefaultEnvironment()), ...(this.opts.env ?? {}) };
+    // Closed before the client got to start it (a stop while connecting): a process spawned now
+    // would belong to no one.
+    if (this.closing || this.closed)
+      return Promise.reject(new HostError('stopped', `${this.opts.command} was stopped before it started`));
+    const env: Record<string, string> = {
+      ...(this.opts.baseEnv ?? getDefaultEnvironment()),
+      ...(this.opts.env ?? {}),
+      // Last, so a config entry cannot set it to another server's value.
+      [INSTANCE_ENV]: this.markerValue,
+    };
     const resolved = resolveCommand(this.opts.command, this.opts.args, {
       platform: process.platform,
       env,
@@ -155,6 +177,7 @@ export class StdioProcessTransport implements Transport {
       let spawned = false;
       child.once('spawn', () => {
         spawned = true;
+        if (child.pid !== undefined) this.marker.since = startTimeOf(child.pid);
         resolve();
       });
       child.on('error', (err: NodeJS.ErrnoException) => {
@@ -256,11 +279,29 @@ export class StdioProcessTransport implements Transport {
     }
     return new Promise((resolve, reject) => {
       const ok = stdin.write(JSON.stringify(message) + '\n', (err) => {
-        if (err) reject(err);
+        if (err) void this.writeFailed(err).then(reject);
       });
       if (ok) resolve();
       else stdin.once('drain', resolve);
     });
+  }
+
+  /**
+   * A broken pipe means the server is on its way out: say how it ended ("exited with code 5") once
+   * the exit is seen, shortly after, rather than "write EPIPE".
+   */
+  private async writeFailed(err: Error): Promise<Error> {
+    const child = this.child;
+    if (child && !this.exitInfo) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        timer = setTimeout(resolve, 1000);
+      });
+      clearTimeout(timer);
+    }
+    if (!this.exitInfo) return err;
+    return new HostError('server-exited', `the server ${this.describeExit()}`, undefined, { cause: err });
   }
 
   /** Stops the server: SIGINT → SIGTERM → SIGKILL over the whole tree; resolves when it is gone. */
@@ -279,7 +320,7 @@ export class StdioProcessTransport implements Transport {
         // ignore: the pipe may be gone
       }
       // Always walk the tree, even when the direct child already exited: its group may live on.
-      await killTree(child.pid, this.opts.kill);
+      await killTree(child.pid, { ...this.opts.kill, marker: this.marker });
     }
     this.finish();
   }

@@ -57,6 +57,18 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Every pid a fixture's `--record` file names: servers ("start pid …") and grandchildren ("grandchild:pid …"). */
+export function recordedPids(rec: string): number[] {
+  if (!fs.existsSync(rec)) return [];
+  const pids = fs
+    .readFileSync(rec, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split(' '))
+    .map(([ev, pid]) => (ev.startsWith('grandchild:') ? Number(ev.slice('grandchild:'.length)) : Number(pid)));
+  return [...new Set(pids)];
+}
+
 /** Kills leftover pids (cleanup on failure only). */
 export function killPids(pids: number[]): void {
   for (const pid of pids) {

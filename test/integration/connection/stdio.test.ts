@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHost, type McpHost, HostError } from '../../../src/core/host.js';
-import { EVERYTHING, MemoryLogger, def, isAlive, killPids, stdioDef, tempDir, textOf } from './helpers.js';
+import {
+  EVERYTHING,
+  MemoryLogger,
+  def,
+  isAlive,
+  killPids,
+  recordedPids,
+  stdioDef,
+  tempDir,
+  textOf,
+} from './helpers.js';
 
 const dir = tempDir('stdio');
 const leftovers: number[] = [];
@@ -229,15 +239,10 @@ describe('misbehaving stdio servers', () => {
       assert.equal(host.server('r')!.state.kind, 'connected');
       assert.notEqual(host.pid('r'), first);
       await host.dispose();
-      const pids = fs
-        .readFileSync(rec, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split(' '))
-        .map(([ev, pid]) => (ev.startsWith('grandchild:') ? Number(ev.slice('grandchild:'.length)) : Number(pid)));
+      const pids = recordedPids(rec);
       leftovers.push(...pids);
       assert.ok(pids.length >= 6, `recorded ${pids.length} pids`);
-      for (const pid of new Set(pids)) assert.equal(isAlive(pid), false, `pid ${pid} left behind`);
+      for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} left behind`);
     } finally {
       await host.dispose();
     }

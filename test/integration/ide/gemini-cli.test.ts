@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { GeminiIdeServer } from '../../../src/core/ide/gemini/server.js';
+import { killTreeSync, newInstanceMarker, type InstanceMarker } from '../../../src/core/connection/process-tree.js';
 import { nullLogger } from '../../../src/core/ports.js';
 import { FakeEditor } from './fake-editor.js';
 import { FakeGeminiApi, type ApiRequest } from './fake-gemini-api.js';
@@ -20,7 +21,12 @@ const GEMINI = join(__dirname, '..', '..', '..', 'node_modules', '@google', 'gem
 const DEADLINE_MS = 120_000;
 const roots: string[] = [];
 after(() => {
+  // A test cancelled by its timeout never reaches its finally: its CLI is ended here.
+  for (const t of Terminal.live) t.kill();
   for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+process.on('exit', () => {
+  for (const t of Terminal.live) t.kill();
 });
 
 // eslint-disable-next-line no-control-regex -- terminal escape sequences start with control characters
@@ -30,7 +36,12 @@ const stripAnsi = (s: string): string => s.replace(/\x1b\[[0-9;?]*[a-zA-Z]|\x1b\
 class Terminal {
   private out = '';
   private waiters: { re: RegExp; resolve: () => void }[] = [];
-  private constructor(private readonly child: ChildProcess) {
+  static readonly live = new Set<Terminal>();
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly marker: InstanceMarker,
+  ) {
+    Terminal.live.add(this);
     const take = (d: Buffer): void => {
       this.out += d.toString('utf8');
       const screen = this.screen;
@@ -47,9 +58,16 @@ class Terminal {
   static start(cwd: string, env: Record<string, string>): Terminal {
     // A pty of a real size: with none, Gemini CLI draws no input box.
     const cmd = `stty rows 40 cols 120; exec '${process.execPath}' '${GEMINI}'`;
-    return new Terminal(
-      spawn('script', ['-qfec', cmd, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true }),
-    );
+    // The CLI runs in the pty's own session and relaunches itself in a child: neither is in
+    // `script`'s group, and once `script` is gone both belong to init. The marker finds them.
+    const m = newInstanceMarker();
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+      cwd,
+      env: { ...env, [m.name]: m.value },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    return new Terminal(child, { env: `${m.name}=${m.value}` });
   }
 
   get screen(): string {
@@ -80,15 +98,10 @@ class Terminal {
     this.child.stdin?.write('\r');
   }
 
+  /** Ends `script`, the CLI and the CLI's own child, even when `script` has exited already. */
   kill(): void {
-    // script leads its own process group (detached): end it and the CLI under it.
-    if (this.child.pid !== undefined && this.child.exitCode === null) {
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }
+    Terminal.live.delete(this);
+    if (this.child.pid !== undefined) killTreeSync(this.child.pid, this.marker);
   }
 }
 
