@@ -33,6 +33,7 @@ import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
+import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
 /** `McpHost` plus diagnostics the editor layer and tests use. */
 export interface ConnectionManager extends McpHost {
@@ -205,6 +206,7 @@ export class Manager implements ConnectionManager {
       }
     }
     this.order = next.map((d) => d.name);
+    prewarmSandboxFor(next, this.options.sandbox);
     for (const def of next) {
       const e = this.entries.get(def.name);
       if (!e) {
