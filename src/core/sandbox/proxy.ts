@@ -13,36 +13,36 @@ import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { SandboxPlan } from './settings.js';
 
-type HttpProxyModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type SocksProxyModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/socks-proxy.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type MuxProxyModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/mux-proxy.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type DomainModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type ParentProxyModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type GuardModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/resolved-address-guard.js', {
-  with: { 'resolution-mode': 'import' },
-});
-type UtilsModule = typeof import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js', {
-  with: { 'resolution-mode': 'import' },
-});
+import type * as HttpProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js' with {
+  'resolution-mode': 'import',
+};
+import type * as SocksProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/socks-proxy.js' with {
+  'resolution-mode': 'import',
+};
+import type * as MuxProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/mux-proxy.js' with {
+  'resolution-mode': 'import',
+};
+import type * as Domain from '@anthropic-ai/sandbox-runtime/dist/sandbox/domain-pattern.js' with {
+  'resolution-mode': 'import',
+};
+import type * as ParentProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/parent-proxy.js' with {
+  'resolution-mode': 'import',
+};
+import type * as Guard from '@anthropic-ai/sandbox-runtime/dist/sandbox/resolved-address-guard.js' with {
+  'resolution-mode': 'import',
+};
+import type * as Utils from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js' with {
+  'resolution-mode': 'import',
+};
 
 /** The runtime's proxy parts; in the extension's bundle all of them live in dist/sandbox-runtime.js. */
-export type ProxyParts = HttpProxyModule &
-  SocksProxyModule &
-  MuxProxyModule &
-  DomainModule &
-  ParentProxyModule &
-  GuardModule &
-  UtilsModule;
+export type ProxyParts = typeof HttpProxy &
+  typeof SocksProxy &
+  typeof MuxProxy &
+  typeof Domain &
+  typeof ParentProxy &
+  typeof Guard &
+  typeof Utils;
 
 let partsPromise: Promise<ProxyParts> | undefined;
 export function loadProxyParts(): Promise<ProxyParts> {
@@ -82,10 +82,11 @@ export class SandboxProxy {
 
   static async start(): Promise<SandboxProxy> {
     const parts = await loadProxyParts();
-    let self: SandboxProxy | undefined;
-    const filter = (port: number, host: string, encoded?: string) => self?.allows(port, host, encoded) ?? false;
+    // The servers' filters need the instance, which needs the port they listen on.
+    const ref: { self?: SandboxProxy } = {};
+    const filter = (port: number, host: string, encoded?: string) => ref.self?.allows(port, host, encoded) ?? false;
     const lookupFor = (port: number, encoded?: string): LookupFunction => {
-      const c = encoded ? self?.clients.get(encoded) : undefined;
+      const c = encoded ? ref.self?.clients.get(encoded) : undefined;
       return c ? c.lookup(port) : (_h, _o, cb) => cb(new Error('unknown sandbox client'), '', 4);
     };
     const token = randomBytes(16).toString('hex');
@@ -107,7 +108,7 @@ export class SandboxProxy {
     mux.unref();
     const port = mux.getPort();
     if (port === undefined) throw new Error('the sandbox proxy did not get a port');
-    self = new SandboxProxy(parts, port, token);
+    const self = (ref.self = new SandboxProxy(parts, port, token));
     self.closeAll = async () => {
       await Promise.allSettled([mux.close(), socks.close(), new Promise<void>((r) => http.close(() => r()))]);
     };
