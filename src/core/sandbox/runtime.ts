@@ -63,6 +63,14 @@ export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The shell the runtime runs its wrapper in on Linux. Not bash: our stdio pipes are sockets, and
+ * bash on a socket stdin takes itself for an rsh session and reads ~/.bashrc (Debian's build
+ * does), which costs each layer of the wrapper the user's whole shell set-up (pyenv, nvm: 100 ms
+ * and more) and runs it around the server. The wrapper and our command are plain POSIX sh.
+ */
+const POSIX_SHELL = 'sh';
+
 /** Names the proxy variables travel under until the sandboxed shell exports them. */
 const ENV_PREFIX = 'MCP_HOST_SANDBOX_';
 
@@ -191,7 +199,7 @@ export class SandboxRuntime {
       ].join('\n');
       const { argv } = await lib.wrapWithSandboxArgv(
         command,
-        undefined,
+        this.platform === 'linux' ? POSIX_SHELL : undefined,
         {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],

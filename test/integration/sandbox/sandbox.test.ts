@@ -189,6 +189,23 @@ describe('files in the workspace that act outside the sandbox', () => {
   });
 });
 
+describe("the user's shell set-up", () => {
+  test('is not run around a sandboxed server (its stdio are sockets, which bash takes for rsh)', async () => {
+    const fakeHome = path.join(root, 'shell-home');
+    const marker = path.join(root, 'bashrc-ran.txt');
+    fs.mkdirSync(fakeHome, { recursive: true });
+    fs.writeFileSync(path.join(fakeHome, '.bashrc'), `echo ran >> ${marker}\n`);
+    const ctx = await hostFor('shellrc', { probe: { ...probe, env: { HOME: fakeHome } } });
+    try {
+      assert.equal(ctx.host.server('probe')!.state.kind, 'connected', JSON.stringify(ctx.host.server('probe')!.state));
+      assert.equal(await call(ctx.host, 'probe', 'write', { path: path.join(ctx.folder, 'w.txt') }), 'ok: written');
+      assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+    } finally {
+      await ctx.host.dispose();
+    }
+  });
+});
+
 describe('@modelcontextprotocol/server-filesystem sandboxed to the workspace', () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
