@@ -93,6 +93,7 @@ export class SandboxRuntime {
   private readonly counts = new Map<string, number>();
   private readonly recent = new Map<string, SandboxBlock[]>();
   private seenViolations = 0;
+  private generation = 0;
   private bins: { bwrap?: string; socat?: string } = {};
 
   constructor(private readonly opts: SandboxRuntimeOptions = {}) {}
@@ -142,8 +143,10 @@ export class SandboxRuntime {
    * (called when a sandboxed server is configured). Failures are left for `wrap` to report.
    */
   prewarm(): void {
+    // A dispose while the check runs wins: nothing is left listening after it.
+    const generation = this.generation;
     void this.check()
-      .then((a) => (a.ok ? this.ensureManager() : undefined))
+      .then((a) => (a.ok && generation === this.generation ? this.ensureManager() : undefined))
       .catch(() => {});
   }
 
@@ -303,6 +306,7 @@ export class SandboxRuntime {
 
   /** Stops the shared proxy (tests, deactivate). */
   async dispose(): Promise<void> {
+    this.generation++;
     const m = this.manager;
     this.manager = undefined;
     if (!m) return;
