@@ -108,10 +108,23 @@ const sdk2ClientSideEffectFree = {
  * sandboxed server starts: its own file, required on first use, so activation does not parse it.
  */
 const SANDBOX_RUNTIME_FILE = 'sandbox-runtime.js';
+const SANDBOX_RUNTIME_EXPORTS = [
+  `export * from '@anthropic-ai/sandbox-runtime';`,
+  ...[
+    'http-proxy',
+    'socks-proxy',
+    'mux-proxy',
+    'domain-pattern',
+    'parent-proxy',
+    'resolved-address-guard',
+    'sandbox-utils',
+  ].map((m) => `export * from '@anthropic-ai/sandbox-runtime/dist/sandbox/${m}.js';`),
+].join('\n');
 const sandboxRuntimeOutside = {
   name: 'sandbox-runtime-outside',
   setup(build) {
-    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({
+    // Its inner modules too (src/core/sandbox/proxy.ts): one copy of the library, one state.
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime(\/dist\/sandbox\/[\w-]+\.js)?$/ }, () => ({
       path: `./${SANDBOX_RUNTIME_FILE}`,
       external: true,
     }));
@@ -129,7 +142,7 @@ const targets = [
   },
   {
     ...common,
-    stdin: { contents: `export * from '@anthropic-ai/sandbox-runtime';`, resolveDir: '.', loader: 'js' },
+    stdin: { contents: SANDBOX_RUNTIME_EXPORTS, resolveDir: '.', loader: 'js' },
     outfile: `dist/${SANDBOX_RUNTIME_FILE}`,
   },
   {

@@ -4,18 +4,23 @@
  * hits both alike. The first sandboxed connect of a process also starts the shared proxy; it is
  * reported on its own row, the steady state is what each later server pays.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { planSandbox } from '../src/core/sandbox/plan.js';
 import { sharedSandboxRuntime } from '../src/core/sandbox/runtime.js';
 import type { StdioServerConfig } from '../src/core/config/types.js';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { quietHost, tinyServer } from './lib/host.js';
 
+/** The workspace folder a sandboxed server may write: a small one, as a project's would be. */
+let workspace = tmpdir();
+
 async function connectAndCall(name: string, sandboxed: boolean, calls: number) {
   const host = quietHost();
   const def = tinyServer(name);
   if (sandboxed) {
-    const { plan } = planSandbox(def.config as StdioServerConfig, { folders: [tmpdir()] }, 'config');
+    const { plan } = planSandbox(def.config as StdioServerConfig, { folders: [workspace] }, 'config');
     def.admission = { run: true, sandbox: plan };
   }
   const t0 = performance.now();
@@ -38,6 +43,7 @@ export async function sandbox(quick: boolean): Promise<Figure[]> {
   const runtime = sharedSandboxRuntime();
   const available = await runtime.check();
   if (!available.ok) throw new Error(`the sandbox cannot run here: ${available.message}`);
+  workspace = mkdtempSync(join(tmpdir(), 'mcp-bench-sandbox-ws-'));
   const rounds = quick ? 3 : 7;
   const calls = quick ? 200 : 1000;
   const cold = await connectAndCall('cold', true, 1);
@@ -54,6 +60,7 @@ export async function sandbox(quick: boolean): Promise<Figure[]> {
     boxedCalls.push(...b.samples);
   }
   await runtime.dispose();
+  rmSync(workspace, { recursive: true, force: true });
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
   const plainMs = median(plain);
   return [

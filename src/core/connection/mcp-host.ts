@@ -34,6 +34,7 @@ import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
+import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
 const anyResult = z.looseObject({});
@@ -192,6 +193,7 @@ export class McpHost {
       }
     }
     this.order = next.map((d) => d.name);
+    prewarmSandboxFor(next, this.options.sandbox);
     for (const def of next) {
       const e = this.entries.get(def.name);
       if (!e) {

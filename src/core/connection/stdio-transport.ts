@@ -35,12 +35,13 @@ export interface StdioTransportOptions {
   kill?: KillTreeOptions;
   /**
    * Rewrites the resolved command line just before spawn (the sandbox, src/core/sandbox/spawn.ts);
+   * `env` is added to the child's environment (values that must stay off command lines);
    * `release` runs once the process is gone. A rejection fails the start: nothing runs unwrapped.
    */
   prepareSpawn?: (spec: {
     file: string;
     args: string[];
-  }) => Promise<{ file: string; args: string[]; release?: () => void }>;
+  }) => Promise<{ file: string; args: string[]; env?: Record<string, string>; release?: () => void }>;
 }
 
 /** How the process ended, for "server exited with code X" messages. */
@@ -130,7 +131,7 @@ export class StdioProcessTransport implements Transport {
           this.releaseOnce();
           throw new HostError('stopped', `${this.opts.command} was stopped before it started`);
         }
-        return this.spawnChild({ ...resolved, file: p.file, args: p.args }, env);
+        return this.spawnChild({ ...resolved, file: p.file, args: p.args }, p.env ? { ...env, ...p.env } : env);
       },
       (e: unknown) => {
         throw new HostError(

@@ -27,10 +27,18 @@ export class DebugSetupError extends McpHostError {}
  * - python: `python -m debugpy --listen 127.0.0.1:PORT …`; the command must be a Python
  *   interpreter (debugpy has to be importable by it), and the port is chosen by the caller.
  */
-export function debugConfigFor(config: StdioServerConfig, opts: { pythonPort?: number } = {}): StdioServerConfig {
+export function debugConfigFor(
+  config: StdioServerConfig,
+  /** `sandboxedBy`: the server runs sandboxed (admission's plan), by its config or by policy. */
+  opts: { pythonPort?: number; sandboxedBy?: 'config' | 'policy' } = {},
+): StdioServerConfig {
   const type = config.dev?.debug?.type;
   if (!type) return config;
-  if (config.sandboxEnabled)
+  if (opts.sandboxedBy === 'policy')
+    throw new DebugSetupError(
+      "A debugger cannot attach to this server: the managed policy requires it to run sandboxed, and its debug port is inside the sandbox's own network namespace. Ask your administrator for an exemption (sandboxPolicy.exemptServers) to debug it.",
+    );
+  if (config.sandboxEnabled || opts.sandboxedBy)
     throw new DebugSetupError(
       'A debugger cannot attach to a sandboxed server: its debug port is inside the sandbox\'s own network namespace. Set "sandboxEnabled" to false while debugging.',
     );

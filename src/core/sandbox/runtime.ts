@@ -1,8 +1,10 @@
 /**
  * Runs stdio servers inside @anthropic-ai/sandbox-runtime: bubblewrap (Linux) or sandbox-exec
  * (macOS) around the process, and one filtering proxy in this process that every sandboxed server
- * shares (started once, so a server's connect pays only for its own wrapper). The library keeps a
- * single global state; this class owns it. What the proxy refuses is reported per server.
+ * shares, each under its own network rules (proxy.ts). The proxy and the runtime start once (on
+ * the first sandboxed server, or earlier through `prewarm`), so a connect pays only for its own
+ * wrapper. The library keeps a single global state; this class owns it. What the sandbox refuses
+ * is reported per server.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import type { SandboxPlan } from './settings.js';
+import { SandboxProxy } from './proxy.js';
+import { protectedWritePaths } from './workspace-guard.js';
 
 export type SandboxAvailability = { ok: true; detail: string } | { ok: false; message: string };
 
@@ -59,6 +63,17 @@ export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The shell the runtime runs its wrapper in on Linux. Not bash: our stdio pipes are sockets, and
+ * bash on a socket stdin takes itself for an rsh session and reads ~/.bashrc (Debian's build
+ * does), which costs each layer of the wrapper the user's whole shell set-up (pyenv, nvm: 100 ms
+ * and more) and runs it around the server. The wrapper and our command are plain POSIX sh.
+ */
+const POSIX_SHELL = 'sh';
+
+/** Names the proxy variables travel under until the sandboxed shell exports them. */
+const ENV_PREFIX = 'MCP_HOST_SANDBOX_';
+
 const INSTALL_HINT =
   'install bubblewrap and socat (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep; Arch: sudo pacman -S bubblewrap socat ripgrep)';
 
@@ -67,14 +82,18 @@ interface Active {
   tmp: string;
 }
 
+/** Where a sandboxed process reaches the proxy: the runtime's bridge inside the sandbox on Linux. */
+const LINUX_BRIDGE_PORTS = { http: 3128, socks: 1080 };
+
 export class SandboxRuntime {
   private availability: Promise<SandboxAvailability> | undefined;
-  private manager: Promise<Manager> | undefined;
+  private manager: Promise<{ lib: Manager; proxy: SandboxProxy }> | undefined;
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<(b: SandboxBlock) => void>();
   private readonly counts = new Map<string, number>();
   private readonly recent = new Map<string, SandboxBlock[]>();
   private seenViolations = 0;
+  private generation = 0;
   private bins: { bwrap?: string; socat?: string } = {};
 
   constructor(private readonly opts: SandboxRuntimeOptions = {}) {}
@@ -120,35 +139,74 @@ export class SandboxRuntime {
   }
 
   /**
-   * The command line that runs `spec` under `plan`, and a release to call when the process is gone.
-   * Throws with the availability message when the sandbox cannot start: never runs unsandboxed.
+   * Starts the proxy and the runtime now, so the first sandboxed server does not wait for them
+   * (called when a sandboxed server is configured). Failures are left for `wrap` to report.
    */
-  async wrap(server: string, plan: SandboxPlan, spec: SpawnSpec): Promise<{ spec: SpawnSpec; release: () => void }> {
+  prewarm(): void {
+    // A dispose while the check runs wins: nothing is left listening after it.
+    const generation = this.generation;
+    void this.check()
+      .then((a) => (a.ok && generation === this.generation ? this.ensureManager() : undefined))
+      .catch(() => {});
+  }
+
+  /**
+   * The command line that runs `spec` under `plan`, the environment to add, and a release to call
+   * when the process is gone. Throws with the availability message when the sandbox cannot start:
+   * never runs unsandboxed.
+   */
+  async wrap(
+    server: string,
+    plan: SandboxPlan,
+    spec: SpawnSpec,
+  ): Promise<{ spec: SpawnSpec; env: Record<string, string>; release: () => void }> {
     const a = await this.check();
     if (!a.ok) throw new Error(a.message);
     const tmp = mkdtempSync(join(tmpdir(), `mcp-host-sandbox-`));
     const key = `${server}\u0000${tmp}`;
     this.active.set(key, { plan, tmp });
+    let wrapped = false;
+    let client: { release: () => void } | undefined;
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.active.delete(key);
+      client?.release();
       rmSync(tmp, { recursive: true, force: true });
-      void this.manager?.then((m) => m.updateConfig(this.globalConfig())).catch(() => {});
+      // The runtime counts live wrappers to know when its mount-point stubs may go.
+      if (wrapped) void this.manager?.then((m) => m.lib.cleanupAfterCommand()).catch(() => {});
     };
     try {
-      const m = await this.ensureManager();
-      m.updateConfig(this.globalConfig());
-      // The server's own temporary folder, writable and nobody else's.
-      const command = `TMPDIR=${shellQuote(tmp)} exec ${[spec.file, ...spec.args].map(shellQuote).join(' ')}`;
-      const { argv } = await m.wrapWithSandboxArgv(
+      // The workspace scan runs while the runtime starts (first server) or at once (later ones).
+      const [{ lib, proxy }, guarded] = await Promise.all([
+        this.ensureManager(),
+        protectedWritePaths(plan.filesystem.allowWrite),
+      ]);
+      const proxyClient = proxy.admit(
+        plan.network,
+        this.platform === 'linux' ? LINUX_BRIDGE_PORTS : { http: proxy.port, socks: proxy.port },
+        (target, reason) =>
+          this.noteBlock({ server, kind: 'network', target, line: `deny network-outbound ${target} (${reason})` }),
+      );
+      client = proxyClient;
+      // The proxy variables are exported inside: the runtime sets them without credentials, and
+      // the credentials travel in the environment, not on a command line. TMPDIR: the server's own
+      // temporary folder, writable and nobody else's.
+      const exports = Object.keys(proxyClient.env).map(
+        (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
+      );
+      const command = [
+        ...exports,
+        `TMPDIR=${shellQuote(tmp)} exec ${[spec.file, ...spec.args].map(shellQuote).join(' ')}`,
+      ].join('\n');
+      const { argv } = await lib.wrapWithSandboxArgv(
         command,
-        undefined,
+        this.platform === 'linux' ? POSIX_SHELL : undefined,
         {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],
-            denyWrite: plan.filesystem.denyWrite,
+            denyWrite: [...plan.filesystem.denyWrite, ...guarded],
             denyRead: plan.filesystem.denyRead,
           },
         },
@@ -156,7 +214,9 @@ export class SandboxRuntime {
         undefined,
         { commandId: server, commandText: server },
       );
-      return { spec: { file: argv[0], args: argv.slice(1) }, release };
+      wrapped = true;
+      const env = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
+      return { spec: { file: argv[0], args: argv.slice(1) }, env, release };
     } catch (e) {
       release();
       throw e;
@@ -164,29 +224,36 @@ export class SandboxRuntime {
   }
 
   /**
-   * One proxy serves every sandboxed server and the library filters on one rule set, so the
-   * network rules are the union of the running servers' (see README: a domain allowed for one
-   * running sandboxed server is reachable by the others; denied domains apply to all).
+   * The runtime's own settings: filesystem rules come per wrap, network rules per process from our
+   * proxy, so the runtime's proxy is replaced by ours (an external proxy to it). The scan for
+   * dangerous files under the host's working directory is kept shallow: that folder is not the
+   * server's, the workspace folders are guarded by workspace-guard.ts.
    */
-  private globalConfig() {
-    const plans = [...this.active.values()].map((a) => a.plan);
-    const all = (f: (p: SandboxPlan) => string[]) => [...new Set(plans.flatMap(f))];
+  private runtimeConfig(proxyPort: number) {
     return {
       network: {
-        allowedDomains: all((p) => p.network.allowedDomains),
-        deniedDomains: all((p) => p.network.deniedDomains),
-        strictAllowlist: true,
+        allowedDomains: [],
+        deniedDomains: [],
+        httpProxyPort: proxyPort,
+        socksProxyPort: proxyPort,
       },
       filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+      mandatoryDenySearchDepth: 1,
       ...(this.bins.bwrap ? { bwrapPath: this.bins.bwrap } : {}),
       ...(this.bins.socat ? { socatPath: this.bins.socat } : {}),
     };
   }
 
-  private ensureManager(): Promise<Manager> {
+  private ensureManager(): Promise<{ lib: Manager; proxy: SandboxProxy }> {
     return (this.manager ??= (async () => {
-      const { SandboxManager } = await loadLib();
-      await SandboxManager.initialize(this.globalConfig());
+      const [{ SandboxManager }, proxy] = await Promise.all([loadLib(), SandboxProxy.start()]);
+      try {
+        // macOS reports refused file accesses through its log; the monitor attributes them per server.
+        await SandboxManager.initialize(this.runtimeConfig(proxy.port), undefined, this.platform === 'darwin');
+      } catch (e) {
+        await proxy.close();
+        throw e;
+      }
       const store = SandboxManager.getSandboxViolationStore();
       this.seenViolations = store.getTotalCount();
       store.subscribe(() => {
@@ -196,8 +263,11 @@ export class SandboxRuntime {
         if (fresh <= 0) return;
         for (const v of store.getViolations(fresh)) this.report(v.command, v.line);
       });
-      return SandboxManager;
-    })());
+      return { lib: SandboxManager, proxy };
+    })().catch((e: unknown) => {
+      this.manager = undefined;
+      throw e;
+    }));
   }
 
   private report(server: string | undefined, line: string): void {
@@ -236,9 +306,14 @@ export class SandboxRuntime {
 
   /** Stops the shared proxy (tests, deactivate). */
   async dispose(): Promise<void> {
+    this.generation++;
     const m = this.manager;
     this.manager = undefined;
-    if (m) await (await m).reset();
+    if (!m) return;
+    const started = await m.catch(() => undefined);
+    if (!started) return;
+    await started.lib.reset();
+    await started.proxy.close();
   }
 }
 

@@ -14,7 +14,7 @@ export interface SandboxSpawn {
   prepareSpawn: (spec: {
     file: string;
     args: string[];
-  }) => Promise<{ file: string; args: string[]; release: () => void }>;
+  }) => Promise<{ file: string; args: string[]; env: Record<string, string>; release: () => void }>;
   /** The logger the transport writes stderr to: it notices read-only file system errors. */
   logger: Logger;
 }
@@ -61,13 +61,14 @@ export function sandboxSpawnFor(
   return {
     logger: watching,
     prepareSpawn: async (spec) => {
-      const { spec: wrapped, release } = await runtime.wrap(def.name, plan, spec);
+      const { spec: wrapped, env, release } = await runtime.wrap(def.name, plan, spec);
       const off = runtime.onBlocked((b) => {
         if (b.server === def.name) logger.warn(blockLine(b));
       });
       logger.info(describePlan(plan).join('; '));
       return {
         ...wrapped,
+        env,
         release: () => {
           off();
           release();
@@ -75,4 +76,12 @@ export function sandboxSpawnFor(
       };
     },
   };
+}
+
+/** Starts the sandbox's proxy and runtime as soon as a sandboxed server is configured. */
+export function prewarmSandboxFor(
+  defs: readonly ServerDefinition[],
+  runtime: SandboxRuntime = sharedSandboxRuntime(),
+): void {
+  if (defs.some((d) => d.admission?.run && d.admission.sandbox && d.config.type === 'stdio')) runtime.prewarm();
 }

@@ -99,6 +99,7 @@ export class DebugSessions implements vscode.Disposable {
       try {
         const config: StdioServerConfig = debugConfigFor(c as StdioServerConfig, {
           pythonPort: this.pythonPorts.get(d.name),
+          ...(d.admission?.run && d.admission.sandbox ? { sandboxedBy: d.admission.sandbox.by } : {}),
         });
         this.types.set(d.name, type);
         return { ...d, config };

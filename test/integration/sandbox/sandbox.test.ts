@@ -135,6 +135,77 @@ describe('the same server with the permissions granted', () => {
   });
 });
 
+describe('network rules are per server', () => {
+  let ctx: Awaited<ReturnType<typeof hostFor>>;
+  before(async () => {
+    // Both run at once behind the one proxy; only `a` lists the loopback host.
+    ctx = await hostFor('pernet', {
+      a: { ...probe, sandbox: { network: { allowedDomains: ['127.0.0.1'] } } },
+      b: probe,
+    });
+  });
+  after(() => ctx.host.dispose());
+
+  test('a server reaches the host its rules allow; the other, running beside it, is refused', async () => {
+    assert.equal(ctx.host.server('a')!.state.kind, 'connected');
+    assert.equal(ctx.host.server('b')!.state.kind, 'connected');
+    const before = sharedSandboxRuntime().blockedCount('a');
+    assert.equal(await call(ctx.host, 'a', 'fetch', { url }), 'ok: loopback answered');
+    assert.match(await call(ctx.host, 'b', 'fetch', { url }), /^error: fetch .* HTTP 403/);
+    assert.equal(await call(ctx.host, 'a', 'fetch', { url }), 'ok: loopback answered');
+    const host = new URL(url).host;
+    await logLine(ctx.log, new RegExp(`\\[sandbox\\] blocked a network connection to ${host.replace('.', '\\.')}`));
+    assert.equal(sharedSandboxRuntime().blockedCount('a'), before, 'nothing of a was refused');
+    assert.equal(
+      sharedSandboxRuntime()
+        .recentBlocks('b')
+        .some((b) => b.kind === 'network' && b.target === host),
+      true,
+    );
+  });
+});
+
+describe('files in the workspace that act outside the sandbox', () => {
+  let ctx: Awaited<ReturnType<typeof hostFor>>;
+  before(async () => {
+    const folder = path.join(root, 'guarded');
+    fs.mkdirSync(path.join(folder, 'nested', '.git', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(folder, '.envrc'), 'export A=1\n');
+    ctx = await hostFor('guarded', { probe });
+  });
+  after(() => ctx.host.dispose());
+
+  test('its MCP config, a nested git hook and .envrc are read-only; the rest of the workspace is writable', async () => {
+    for (const p of ['.vscode/mcp.json', 'nested/.git/hooks/pre-commit', '.envrc']) {
+      const target = path.join(ctx.folder, p);
+      assert.match(await call(ctx.host, 'probe', 'write', { path: target }), /^error: .*read-only file system/i, p);
+    }
+    assert.match(fs.readFileSync(path.join(ctx.folder, '.vscode', 'mcp.json'), 'utf8'), /"servers"/);
+    assert.equal(fs.existsSync(path.join(ctx.folder, 'nested/.git/hooks/pre-commit')), false);
+    assert.equal(
+      await call(ctx.host, 'probe', 'write', { path: path.join(ctx.folder, 'nested', 'ok.txt') }),
+      'ok: written',
+    );
+  });
+});
+
+describe("the user's shell set-up", () => {
+  test('is not run around a sandboxed server (its stdio are sockets, which bash takes for rsh)', async () => {
+    const fakeHome = path.join(root, 'shell-home');
+    const marker = path.join(root, 'bashrc-ran.txt');
+    fs.mkdirSync(fakeHome, { recursive: true });
+    fs.writeFileSync(path.join(fakeHome, '.bashrc'), `echo ran >> ${marker}\n`);
+    const ctx = await hostFor('shellrc', { probe: { ...probe, env: { HOME: fakeHome } } });
+    try {
+      assert.equal(ctx.host.server('probe')!.state.kind, 'connected', JSON.stringify(ctx.host.server('probe')!.state));
+      assert.equal(await call(ctx.host, 'probe', 'write', { path: path.join(ctx.folder, 'w.txt') }), 'ok: written');
+      assert.equal(fs.existsSync(marker), false, fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
+    } finally {
+      await ctx.host.dispose();
+    }
+  });
+});
+
 describe('@modelcontextprotocol/server-filesystem sandboxed to the workspace', () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {

@@ -141,6 +141,14 @@ test('debugging a sandboxed server says why a debugger cannot attach', () => {
   );
 });
 
+test('a server the policy sandboxes cannot be debugged either, and the message names the exemption', () => {
+  const c = def({ command: 'node', args: ['s.js'], dev: { debug: { type: 'node' } } }).config;
+  assert.throws(
+    () => debugConfigFor(c as StdioServerConfig, { sandboxedBy: 'policy' }),
+    (e) => e instanceof DebugSetupError && /policy requires it/.test(e.message) && /exemptServers/.test(e.message),
+  );
+});
+
 test('a registry package is offered the sandbox with the domains its entry implies', () => {
   const server = {
     name: 'io.x/weather',
