@@ -1,12 +1,15 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--metafile=DIR`: each output's esbuild metafile as DIR/<output>.json, for the one-copy check
+// (scripts/lib/bundle-copies.mjs, test/integration/bundle-copies.test.ts).
+const metafileDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 
 /**
  * zod 4 re-exports all of its ~50 error-message locales as `z.locales`, and `import * as z` keeps
@@ -83,22 +86,62 @@ const appBridgeOutside = {
 };
 
 /**
- * The 2.x SDK client's package does not declare `sideEffects: false`, so bundling the bridge (which
- * needs only its `Protocol` class) kept the client's whole `_shims` chain, Ajv included (150 KB),
- * beside the Ajv the 1.x SDK already brings into extension.js. Its modules are classes and
- * functions with no import-time effects we rely on; saying so lets esbuild drop what the bridge
- * does not reach.
+ * The bridge's SDK is extension.js's: its imports of the SDK and zod resolve to stand-ins that
+ * read the modules `src/core/apps/load-bridge.ts` registers before it loads the bridge, so the
+ * process holds one protocol stack (the bridge used to carry its own `Protocol` and zod).
  */
-const SDK2_CLIENT = /[\\/]@modelcontextprotocol[\\/]client[\\/]/;
-const sdk2ClientSideEffectFree = {
-  name: 'sdk2-client-side-effect-free',
+const BRIDGE_SHARED = /^(@modelcontextprotocol\/(client|core)|zod\/v4)$/;
+const appBridgeSharesSdk = {
+  name: 'app-bridge-shares-sdk',
   setup(build) {
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.pluginData === 'sdk2-inner') return undefined;
-      if (!SDK2_CLIENT.test(args.importer) && !args.path.startsWith('@modelcontextprotocol/client')) return undefined;
-      const { kind, importer, resolveDir } = args;
-      const r = await build.resolve(args.path, { kind, importer, resolveDir, pluginData: 'sdk2-inner' });
-      return r.errors.length === 0 && SDK2_CLIENT.test(r.path) ? { ...r, sideEffects: false } : undefined;
+    build.onResolve({ filter: BRIDGE_SHARED }, (args) => ({ path: args.path, namespace: 'host-shared' }));
+    build.onLoad({ filter: /.*/, namespace: 'host-shared' }, (args) => ({
+      contents: `const shared = globalThis[Symbol.for('mcp-host/app-bridge-modules')];
+if (!shared) throw new Error('ext-apps-bridge.js takes the SDK from extension.js: load it with loadAppBridge()');
+module.exports = shared[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The SDK's client and server pick their default JSON Schema validator in `<package>/_shims`, and
+ * each brings its own inlined Ajv (150 KB minified) for it, beside the ajv the host validates with:
+ * three Ajvs. Both resolve to a module exporting the host's validator on the host's ajv instead.
+ */
+const SDK_SHIMS = fileURLToPath(new URL('./src/core/capabilities/sdk-shims.ts', import.meta.url));
+const sdkShimsAreOurs = {
+  name: 'sdk-shims-are-ours',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/(client|server)\/_shims$/ }, () => ({ path: SDK_SHIMS }));
+  },
+};
+
+/**
+ * The SDK's client and server each ship their own copy of some helper chunks (`dialects-<hash>.mjs`,
+ * `chunk-<hash>.mjs`), the same code under another hash. A server chunk whose text equals the
+ * client's of the same name, once the hashed names are set aside, resolves to the client's.
+ */
+const SDK_DIST = (pkg) => dirname(fileURLToPath(import.meta.resolve(`@modelcontextprotocol/${pkg}`)));
+const unhashed = (file) => readFileSync(file, 'utf8').replace(/([A-Za-z]+)-[\w-]{8}\.mjs/g, '$1.mjs');
+const sdkChunksOnce = {
+  name: 'sdk-chunks-once',
+  setup(build) {
+    const client = SDK_DIST('client');
+    const server = SDK_DIST('server');
+    const same = new Map();
+    build.onResolve({ filter: /^\.\/[A-Za-z]+-[\w-]{8}\.mjs$/ }, (args) => {
+      if (args.resolveDir !== server) return undefined;
+      if (!same.has(args.path)) {
+        const stem = args.path.slice(2, args.path.lastIndexOf('-'));
+        const twin = readdirSync(client).find(
+          (f) => f.startsWith(`${stem}-`) && f.endsWith('.mjs') && f.length === args.path.length - 2,
+        );
+        const ours = join(server, args.path);
+        same.set(args.path, twin && unhashed(join(client, twin)) === unhashed(ours) ? join(client, twin) : undefined);
+      }
+      const twin = same.get(args.path);
+      return twin ? { path: twin } : undefined;
     });
   },
 };
@@ -136,7 +179,7 @@ const targets = [
     ...common,
     entryPoints: ['src/extension/main.ts'],
     outfile: 'dist/extension.js',
-    plugins: [zodEnglishOnly, appBridgeOutside, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
   },
@@ -149,14 +192,14 @@ const targets = [
     ...common,
     stdin: { contents: `export * from '${APP_BRIDGE}';`, resolveDir: '.', loader: 'js' },
     outfile: `dist/${APP_BRIDGE_FILE}`,
-    plugins: [zodEnglishOnly, sdk2ClientSideEffectFree],
+    plugins: [appBridgeSharesSdk],
   },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: 'dist/cli.js',
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
-    plugins: [zodEnglishOnly, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, sandboxRuntimeOutside],
     supported: { 'dynamic-import': false },
   },
 ];
@@ -169,7 +212,13 @@ if (watch) {
   }
   console.log('[esbuild] watching for changes');
 } else {
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: metafileDir !== undefined })));
+  if (metafileDir !== undefined) {
+    mkdirSync(metafileDir, { recursive: true });
+    results.forEach((r, i) =>
+      writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
+    );
+  }
   chmodSync('dist/cli.js', 0o755);
   copySandboxVendor();
 }

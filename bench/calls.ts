@@ -4,7 +4,8 @@
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
-import { rawConnect } from './lib/rawsdk.js';
+import { rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
+import type { ConnectionManager } from '../src/core/host.js';
 import { definition, quietHost, tinyServer } from './lib/host.js';
 import { startEcho } from './lib/inproc.js';
 import { pipeEchoThroughput } from './lib/pipe-echo.js';
@@ -80,6 +81,8 @@ async function throughputPair(
 const GOALS = {
   stdio: { p50: 1.05, p99: 1.5, throughput: 0.95 },
   'stdio, 2026-07-28': { p50: 1.05, p99: 1.5, throughput: 0.95 },
+  http: { p50: 1.05, p99: 1.5, throughput: 0.95 },
+  'http, 2026-07-28': { p50: 1.05, p99: 1.5, throughput: 0.95 },
   'in-process': { p50: 1.2, p99: undefined, throughput: undefined },
 } as const;
 
@@ -140,6 +143,7 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   ]);
   await host.whenSettled();
   const bareStdio = await Promise.all(stdioNames.map(() => rawConnect()));
+  expectEra(host, stdioNames, bareStdio, LEGACY);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await startEcho(serverSide);
   const bareInproc = new Client({ name: 'bench-baseline', version: '1.0.0' });
@@ -154,10 +158,13 @@ export async function calls(quick: boolean): Promise<Figure[]> {
       2 * n,
     )),
   );
+  // The tiny server speaks 2026-07-28 only with ERAS=both (serveStdio); without it both sides
+  // settled on 2025-11-25 here, and these rows measured the legacy era twice.
   const modernHost = quietHost();
-  modernHost.setDefinitions(stdioNames.map((name) => tinyServer(name)));
+  modernHost.setDefinitions(stdioNames.map((name) => tinyServer(name, { ERAS: 'both' })));
   await modernHost.whenSettled();
-  const bareModern = await Promise.all(stdioNames.map(() => rawConnect({}, true)));
+  const bareModern = await Promise.all(stdioNames.map(() => rawConnect({ ERAS: 'both' }, true)));
+  expectEra(modernHost, stdioNames, bareModern, MODERN);
   out.push(
     ...(await measurePair(
       'stdio, 2026-07-28',
@@ -168,6 +175,7 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   );
   await modernHost.dispose();
   await Promise.all(bareModern.map((client) => client.close()));
+  out.push(...(await httpPairs(n)));
   out.push(
     ...(await measurePair(
       'in-process',
@@ -188,5 +196,60 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   await host.dispose();
   await Promise.all(bareStdio.map((client) => client.close()));
   await bareInproc.close();
+  return out;
+}
+
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+
+/** A row is labelled by its era: both sides must have negotiated it, or the figure is of something else. */
+function expectEra(host: ConnectionManager, names: string[], bare: Client[], version: string): void {
+  for (const name of names) {
+    const st = host.server(name)?.state;
+    const got = st?.kind === 'connected' ? st.protocolVersion : st?.kind;
+    if (got !== version) throw new Error(`host connection ${name} is on ${String(got)}, not ${version}`);
+  }
+  for (const client of bare)
+    if (client.getNegotiatedProtocolVersion() !== version)
+      throw new Error(`bare SDK client is on ${String(client.getNegotiatedProtocolVersion())}, not ${version}`);
+}
+
+/**
+ * Streamable HTTP rows, both eras, against the tiny server in the SDK's default posture
+ * (`createMcpHandler`, legacy served statelessly): two server processes, each used by both sides
+ * in turn, so the servers' own cost lands on host and bare alike.
+ */
+async function httpPairs(n: number): Promise<Figure[]> {
+  const servers = await Promise.all([startTinyHttp(), startTinyHttp()]);
+  const names = servers.map((_, i) => `http${i}`);
+  const out: Figure[] = [];
+  const args = { text: 'hello' };
+  try {
+    for (const [label, era, version] of [
+      ['http', 'legacy', LEGACY],
+      ['http, 2026-07-28', 'auto', MODERN],
+    ] as const) {
+      const host = quietHost({ era });
+      host.setDefinitions(servers.map((s, i) => definition(names[i], { type: 'http', url: s.url })));
+      await host.whenSettled();
+      const bare = await Promise.all(servers.map((s) => rawConnectHttp(s.url, era === 'auto')));
+      try {
+        expectEra(host, names, bare, version);
+        out.push(
+          ...(await measurePair(
+            label,
+            names.map((name) => () => host.callTool(name, 'echo', args)),
+            bare.map((client) => () => client.callTool({ name: 'echo', arguments: args })),
+            n,
+          )),
+        );
+      } finally {
+        await host.dispose();
+        await Promise.all(bare.map((client) => client.close()));
+      }
+    }
+  } finally {
+    for (const s of servers) s.stop();
+  }
   return out;
 }

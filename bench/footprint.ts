@@ -34,7 +34,7 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
   }
   const ext = statSync('dist/extension.js').size / 1024;
   out.push(
-    figure('footprint', 'dist/extension.js size', ext, 'KB', undefined, { text: '< 1536 KB', ok: (v) => v < 1536 }),
+    figure('footprint', 'dist/extension.js size', ext, 'KB', undefined, { text: '< 1400 KB', ok: (v) => v < 1400 }),
   );
   const vsix = readdirSync('.').find((f) => f.endsWith('.vsix'));
   if (vsix) {

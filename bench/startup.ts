@@ -149,25 +149,55 @@ export async function startup(quick: boolean): Promise<Figure[]> {
 
 /**
  * One server's connect time through the host: negotiating against a remembered verdict (no
- * probe), beside a fresh probe and beside the plain 2025-11-25 handshake. Alternating rounds, median.
+ * probe), beside a fresh probe and beside the plain 2025-11-25 handshake, for a server that speaks
+ * 2025-11-25 only (the verdict is legacy) and for one that speaks both eras (the verdict is
+ * 2026-07-28; beside the bare SDK v2 client negotiating and listing tools). Alternating rounds, median.
  */
 async function eraConnect(rounds: number): Promise<Figure[]> {
   const store = memoryStore();
-  const times = { known: [] as number[], probe: [] as number[], legacy: [] as number[] };
-  const once = async (era: 'auto' | 'legacy', fresh: boolean): Promise<number> => {
+  const times = {
+    known: [] as number[],
+    probe: [] as number[],
+    legacy: [] as number[],
+    modernKnown: [] as number[],
+    modernProbe: [] as number[],
+    bareModern: [] as number[],
+  };
+  const once = async (era: 'auto' | 'legacy', fresh: boolean, env: Record<string, string> = {}): Promise<number> => {
     if (fresh) await store.update('mcpHost.eraVerdicts', {});
     const host = quietHost({ era, eraStore: store });
-    host.setDefinitions([tinyServer('era')]);
+    const t = performance.now();
+    host.setDefinitions([tinyServer('era', env)]);
     await host.whenSettled();
+    const wall = performance.now() - t;
     const st = host.server('era')!.state;
     await host.dispose();
-    return st.kind === 'connected' ? st.connectMs : NaN;
+    const modern = env.ERAS === 'both';
+    const want = modern ? '2026-07-28' : '2025-11-25';
+    if (st.kind !== 'connected') return NaN;
+    if (st.protocolVersion !== want) throw new Error(`connected on ${String(st.protocolVersion)}, not ${want}`);
+    // With a known 2026-07-28 verdict there is no opening exchange at all, so "connected" comes
+    // before the server has even started: the modern rows time the whole way to a listed tool.
+    return modern ? wall : st.connectMs;
   };
+  const bare = async (): Promise<number> => {
+    const t = performance.now();
+    const client = await rawConnect({ ERAS: 'both' }, true);
+    await client.listTools();
+    const ms = performance.now() - t;
+    await client.close();
+    return ms;
+  };
+  const both = { ERAS: 'both' };
   await once('auto', true);
+  await once('auto', true, both);
   for (let i = 0; i < rounds; i++) {
     times.probe.push(await once('auto', true));
     times.known.push(await once('auto', false));
     times.legacy.push(await once('legacy', false));
+    times.modernProbe.push(await once('auto', true, both));
+    times.modernKnown.push(await once('auto', false, both));
+    times.bareModern.push(await bare());
   }
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[a.length >> 1];
   return [
@@ -179,5 +209,19 @@ async function eraConnect(rounds: number): Promise<Figure[]> {
       name: 'initialize only',
       value: median(times.legacy),
     }),
+    figure('startup', 'connect + tools/list, 2026-07-28 server, known verdict', median(times.modernKnown), 'ms', {
+      name: 'probing',
+      value: median(times.modernProbe),
+    }),
+    figure(
+      'startup',
+      'connect + tools/list, 2026-07-28 server, known verdict (vs bare SDK)',
+      median(times.modernKnown),
+      'ms',
+      {
+        name: 'bare SDK negotiating',
+        value: median(times.bareModern),
+      },
+    ),
   ];
 }

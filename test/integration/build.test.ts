@@ -10,6 +10,7 @@ import { PipeTransport } from '../../src/core/apps/transport.js';
 import type { App } from '@modelcontextprotocol/ext-apps' with { 'resolution-mode': 'import' };
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import { pipeOf } from './apps/message-pipe.js';
+import { shareSdkWithBridge } from '../../src/core/apps/load-bridge.js';
 
 test('the bundle builds and the CLI prints its version', () => {
   execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
@@ -18,10 +19,11 @@ test('the bundle builds and the CLI prints its version', () => {
   assert.match(out, /^\d+\.\d+\.\d+/);
 });
 
-// The bridge bundle is built with modules marked side-effect free and zod's locales cut down to
-// English (esbuild.config.mjs); this proves what ships still speaks to the official app side.
+// The bridge bundle takes the SDK and zod from the process that loads it (esbuild.config.mjs,
+// core/apps/load-bridge.ts); this proves what ships still speaks to the official app side.
 test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handshake and serves a tool call', async () => {
   if (!existsSync('dist/ext-apps-bridge.js')) execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
+  shareSdkWithBridge();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { AppBridge: Bridge } = require(join(process.cwd(), 'dist/ext-apps-bridge.js')) as {
     AppBridge: typeof AppBridge;
@@ -59,7 +61,14 @@ test('the bundles hold the MCP SDK v2 only, each package from one place', () => 
   for (const file of ['extension.js', 'cli.js', 'ext-apps-bridge.js']) {
     const { sources } = JSON.parse(readFileSync(join('dist', `${file}.map`), 'utf8')) as { sources: string[] };
     const sdk = sources.filter((s) => /node_modules\/@modelcontextprotocol\//.test(s));
-    assert.ok(sdk.length > 0, `${file} bundles the SDK`);
+    // The bridge carries ext-apps alone: its SDK is extension.js's (bundle-copies.test.ts).
+    if (file === 'ext-apps-bridge.js')
+      assert.deepEqual(
+        sdk.filter((s) => !s.includes('/@modelcontextprotocol/ext-apps/')),
+        [],
+        `${file} bundles an SDK of its own`,
+      );
+    else assert.ok(sdk.length > 0, `${file} bundles the SDK`);
     assert.deepEqual(
       sdk.filter((s) => s.includes('/@modelcontextprotocol/sdk/')),
       [],

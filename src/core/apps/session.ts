@@ -15,6 +15,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../ports.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from './policy.js';
 import { toWireReadResult, toWireToolResult } from './results.js';
+import { loadAppBridge } from './load-bridge.js';
 import type { MessagePipe } from './transport.js';
 import { PipeTransport } from './transport.js';
 
@@ -74,7 +75,7 @@ function wireTool(t: HostTool): Record<string, unknown> & { name: string; inputS
 export class AppSession {
   /** Creates the session with the official bridge (loaded on first use: apps are rare). */
   static async create(o: AppSessionOptions): Promise<AppSession> {
-    const { AppBridge: Bridge } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    const { AppBridge: Bridge } = await loadAppBridge();
     return new AppSession(o, (caps, options) => new Bridge(null, o.hostInfo, caps, options));
   }
 

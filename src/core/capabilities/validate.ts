@@ -1,8 +1,9 @@
 /**
  * The one JSON-schema validator of the host: tool arguments before a call (`validateToolArgs`) and
- * form fields (`calls/validate-value.ts`) both go through `validatorFor`. ajv + ajv-formats, the
- * validator the SDK itself uses for output schemas, with the engine picked by `$schema` (draft-07,
- * 2019-09, 2020-12); compiled validators are cached per schema object.
+ * form fields (`calls/validate-value.ts`) both go through `validatorFor`, and the SDK's Client and
+ * Server check output schemas and elicitation answers with the same engines (`sdk-validator.ts`).
+ * ajv + ajv-formats, with the engine picked by `$schema` (draft-07, 2019-09, 2020-12); compiled
+ * validators are cached per schema object.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
@@ -10,7 +11,14 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { HostTool } from '../host-api.js';
 
-type Compiler = { compile(schema: object): ValidateFunction; removeSchema(schema: object): unknown };
+type Compiler = {
+  compile(schema: object): ValidateFunction;
+  removeSchema(schema: object): unknown;
+  errorsText(errors?: ErrorObject[] | null): string;
+};
+
+/** The three engines, by the JSON Schema dialect each implements (draft-07 also takes draft-06). */
+export type Dialect = 'draft7' | 'draft2019' | 'draft2020';
 
 function makeAjv<T extends Compiler>(ctor: new (opts: object) => T): T {
   // strict: false because real servers send keywords ajv does not know (e.g. zod's extras);
@@ -30,12 +38,44 @@ let engines: { draft7: Compiler; draft2019: Compiler; draft2020: Compiler } | un
  */
 const COMPILES_PER_ENGINE = 256;
 let compiles = 0;
-function ajvFor(schema: Record<string, unknown>): Compiler {
+function engine(dialect: Dialect): Compiler {
   engines ??= { draft7: makeAjv(Ajv), draft2019: makeAjv(Ajv2019), draft2020: makeAjv(Ajv2020) };
+  return engines[dialect];
+}
+
+function dialectOf(schema: Record<string, unknown>): Dialect {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
-  if (dialect.includes('2020-12')) return engines.draft2020;
-  if (dialect.includes('2019-09')) return engines.draft2019;
-  return engines.draft7;
+  if (dialect.includes('2020-12')) return 'draft2020';
+  if (dialect.includes('2019-09')) return 'draft2019';
+  return 'draft7';
+}
+
+/**
+ * `schema` compiled by the engine of `dialect`; throws what ajv throws for a schema it cannot
+ * compile. Not cached: callers keep what they compile.
+ */
+export function compileIn(dialect: Dialect, schema: Record<string, unknown>): ValidateFunction {
+  // The root `$id` only matters for refs across documents, which tool schemas cannot use; ajv
+  // would refuse odd ones ("urn:input") and clash on ids two servers share.
+  const { $schema, $id: _id, ...rest } = schema;
+  const ajv = engine(dialect);
+  // Draft-07 ajv rejects unknown `$schema` URIs (draft-04, custom); the keyword only picks the engine.
+  const source = dialect === 'draft7' ? rest : { $schema, ...rest };
+  const fn = ajv.compile(source);
+  // ajv keeps every compiled schema in a strong Map: with tool lists refreshed on list_changed
+  // that would grow forever. The compiled function is self-contained, so the caller's cache is
+  // the only one kept.
+  ajv.removeSchema(source);
+  if (++compiles >= COMPILES_PER_ENGINE) {
+    engines = undefined;
+    compiles = 0;
+  }
+  return fn;
+}
+
+/** ajv's one-line summary of a failed validation's errors. */
+export function errorsText(errors: ErrorObject[] | null | undefined): string {
+  return engine('draft2020').errorsText(errors);
 }
 
 /** Keyed by the schema object: a refreshed tool list brings new objects, so stale entries go with it. */
@@ -47,21 +87,7 @@ export function validatorFor(schema: Record<string, unknown>): ValidateFunction 
   if (hit !== undefined) return hit;
   let fn: ValidateFunction | null;
   try {
-    // The root `$id` only matters for refs across documents, which tool schemas cannot use; ajv
-    // would refuse odd ones ("urn:input") and clash on ids two servers share.
-    const { $schema, $id: _id, ...rest } = schema;
-    const ajv = ajvFor(schema);
-    // Draft-07 ajv rejects unknown `$schema` URIs (draft-04, custom); the keyword only picks the engine.
-    const source = ajv === engines?.draft7 ? rest : { $schema, ...rest };
-    fn = ajv.compile(source);
-    // ajv keeps every compiled schema in a strong Map: with tool lists refreshed on list_changed
-    // that would grow forever. The compiled function is self-contained, so the WeakMap above is
-    // the only cache we keep.
-    ajv.removeSchema(source);
-    if (++compiles >= COMPILES_PER_ENGINE) {
-      engines = undefined;
-      compiles = 0;
-    }
+    fn = compileIn(dialectOf(schema), schema);
   } catch {
     // A schema ajv cannot compile is the server's bug; the server still validates its own
     // input, so the call goes through rather than making the tool unusable.

@@ -29,6 +29,7 @@ import { sandboxSpawnFor } from '../sandbox/spawn.js';
 import type { SandboxRuntime } from '../sandbox/runtime.js';
 import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
+import { hostJsonSchemaValidator } from '../capabilities/sdk-validator.js';
 import type { ConnectionState } from './state.js';
 import { LEGACY_PROTOCOL_VERSION, type ProtocolEra } from './era.js';
 
@@ -168,6 +169,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     health.terminalErrors = 0;
   };
   const client = new HostClient(o.clientInfo, {
+    jsonSchemaValidator: hostJsonSchemaValidator,
     ...o.clientOptions,
     capabilities: o.capabilities,
     ...(o.era ? { versionNegotiation: { mode: 'auto' as const } } : {}),

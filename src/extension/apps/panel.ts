@@ -10,6 +10,7 @@ import { buildAppCsp } from '../../core/apps/csp.js';
 import { appDocument } from '../../core/apps/document.js';
 import type { AppResource } from '../../core/apps/resource.js';
 import { AppSession, type AppHostPorts } from '../../core/apps/session.js';
+import { loadAppBridge } from '../../core/apps/load-bridge.js';
 import type { MessagePipe } from '../../core/apps/transport.js';
 import type { Logger } from '../../core/ports.js';
 import { appStyleVariables } from '../../core/apps/styles.js';
@@ -93,7 +94,7 @@ export class AppPanel implements vscode.Disposable {
 
   private async attach(o: OpenAppOptions, policy: string, title: string): Promise<void> {
     const { panel } = this;
-    const { buildAllowAttribute } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+    const { buildAllowAttribute } = await loadAppBridge();
     let variables: Record<string, string> = {};
     const session = await AppSession.create({
       server: o.tool.server,

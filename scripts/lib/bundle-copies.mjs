@@ -1,0 +1,119 @@
+// One copy of each package in dist/: reads the esbuild metafiles that `node esbuild.config.mjs
+// --metafile=DIR` writes and names every package that an output, or a set of outputs loaded into
+// one process, carries more than once. A package counts once per place it comes from: its own
+// directory under node_modules, and every pre-bundled file of another package that inlined it (the
+// SDK's client and server each ship their own Ajv inside `ajvProvider-<hash>.mjs`; their source
+// maps name what they inlined).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Outputs that one process loads together (the bridge and the sandbox runtime are required on demand). */
+export const LOADED_TOGETHER = [
+  ['extension.js', 'ext-apps-bridge.js', 'sandbox-runtime.js'],
+  ['cli.js', 'sandbox-runtime.js'],
+];
+
+/**
+ * Duplication the SDK's packaging leaves no way around without forking it: `@modelcontextprotocol/client`
+ * and `/server` 2.4.0 each inline the protocol core (`Protocol`, the era codecs, the frozen
+ * 2025-11-25 wire schemas, with `content-type`) from their shared workspace package into their own
+ * `src-<hash>.mjs`; the two files differ (each keeps what its side uses), so neither can stand in
+ * for the other. Only the spec schemas come from `@modelcontextprotocol/core`, once.
+ */
+export const SDK_INLINED_PER_PACKAGE = ['src'];
+
+const SDK = '@modelcontextprotocol/';
+
+/** The package an input path belongs to: the last `node_modules/<name>` in it. */
+export function packageOf(input) {
+  const m = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\/(.*)$/.exec(input);
+  return m ? { name: m[2], dir: m[1], file: m[3] } : undefined;
+}
+
+/** `ajvProvider` for `dist/ajvProvider-BIwGVY6G.mjs`: a chunk of a pre-bundled SDK package. */
+export function sdkChunkStem(file) {
+  return /^dist\/(?:.*\/)?([A-Za-z]+)-[\w-]{8}\.[cm]?js$/.exec(file)?.[1];
+}
+
+/** Packages a pre-bundled file inlined, from its own source map (none when it has no map). */
+export function inlinedPackages(root, input) {
+  const mapFile = join(root, `${input}.map`);
+  if (!existsSync(mapFile)) return [];
+  const { sources } = JSON.parse(readFileSync(mapFile, 'utf8'));
+  const names = new Set();
+  for (const s of sources) {
+    const dep = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//.exec(s);
+    // `../../core-internal/src/…`: a sibling package of the SDK's workspace, inlined at its build.
+    const sibling = /^\.\.\/\.\.\/([\w-]+)\/src\//.exec(s);
+    if (dep) names.add(dep[1]);
+    else if (sibling) names.add(`${SDK}${sibling[1]}`);
+  }
+  return [...names];
+}
+
+function add(map, key, value) {
+  const set = map.get(key) ?? new Set();
+  set.add(value);
+  map.set(key, set);
+}
+
+/**
+ * For one output: package name → the places it comes from, and SDK chunk stem → the SDK packages
+ * carrying it. Inputs esbuild dropped entirely (0 bytes) do not count.
+ */
+export function placesOf(root, output) {
+  const packages = new Map();
+  const stems = new Map();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const p = packageOf(input);
+    if (!p || bytesInOutput === 0) continue;
+    add(packages, p.name, p.dir);
+    if (!p.name.startsWith(SDK)) continue;
+    const stem = sdkChunkStem(p.file);
+    if (stem === undefined) continue;
+    add(stems, stem, p.name);
+    if (SDK_INLINED_PER_PACKAGE.includes(stem)) continue;
+    for (const name of inlinedPackages(root, input)) add(packages, name, `${input} (inlined)`);
+  }
+  return { packages, stems };
+}
+
+/** The one output file in a metafile of a single-entry build (its source map aside). */
+function outputOf(metafile) {
+  const [entry] = Object.entries(metafile.outputs).filter(([f]) => !f.endsWith('.map'));
+  return entry[1];
+}
+
+/**
+ * Every duplicate, as a sentence. `metafiles` maps an output's file name (`extension.js`) to its
+ * metafile; `root` is where the metafiles' input paths start (the repository).
+ */
+export function findCopies(root, metafiles) {
+  const problems = [];
+  const places = new Map();
+  for (const [file, metafile] of Object.entries(metafiles)) {
+    const { packages, stems } = placesOf(root, outputOf(metafile));
+    places.set(file, packages);
+    for (const [name, from] of packages)
+      if (from.size > 1) problems.push(`${file}: ${name} ${from.size} times, from ${[...from].join(', ')}`);
+    for (const [stem, from] of stems)
+      if (from.size > 1 && !SDK_INLINED_PER_PACKAGE.includes(stem))
+        problems.push(`${file}: the SDK chunk ${stem} ${from.size} times, from ${[...from].join(', ')}`);
+  }
+  for (const group of LOADED_TOGETHER) {
+    const present = group.filter((f) => places.has(f));
+    // By place: a package at another version, nested under a dependency that needs it (the
+    // sandbox runtime's zod 3), is a different package to the bundles, not a second copy.
+    const owners = new Map();
+    for (const file of present)
+      for (const from of places.get(file).values()) for (const place of from) add(owners, place, file);
+    for (const [place, files] of owners)
+      if (files.size > 1) problems.push(`${place} in ${[...files].join(' and ')}, which one process loads together`);
+  }
+  return problems;
+}
+
+/** The metafiles `esbuild.config.mjs --metafile=DIR` wrote, by output file name. */
+export function readMetafiles(dir, files) {
+  return Object.fromEntries(files.map((f) => [f, JSON.parse(readFileSync(join(dir, `${f}.json`), 'utf8'))]));
+}

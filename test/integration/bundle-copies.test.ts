@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const repo = join(__dirname, '..', '..');
+
+// The check is plain JS shared with nothing else; loaded as ESM from this CommonJS test.
+type Check = {
+  findCopies(root: string, metafiles: Record<string, unknown>): string[];
+  readMetafiles(dir: string, files: string[]): Record<string, unknown>;
+};
+
+// One copy of each package: the SDK's client and server each inline an Ajv of their own, and the
+// MCP Apps bridge once carried a second SDK; esbuild.config.mjs routes all of it to one copy.
+test(
+  'every package is bundled once per output, and once across the outputs one process loads',
+  { timeout: 180_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-host-meta-'));
+    try {
+      execFileSync(process.execPath, ['esbuild.config.mjs', '--production', `--metafile=${dir}`], {
+        cwd: repo,
+        stdio: 'pipe',
+      });
+      const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
+      const metafiles = check.readMetafiles(dir, [
+        'extension.js',
+        'cli.js',
+        'ext-apps-bridge.js',
+        'sandbox-runtime.js',
+      ]);
+      assert.deepEqual(check.findCopies(repo, metafiles), []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
