@@ -1,11 +1,13 @@
 /**
  * An agent's tool call through the gateway against the same call straight to the server, each pair
  * over the same agent-side transport, so the ratio is the gateway's hop and not HTTP against stdio:
- * - HTTP: an SDK Client over Streamable HTTP → gateway → host → the tiny stdio server, against an SDK
- *   Client over Streamable HTTP → the same tool on a bare SDK `McpServer` served over the same HTTP
- *   transport (lib/sdk-over-http.ts). Both servers run in the bench process, as the agent does.
+ * - HTTP: an SDK Client over Streamable HTTP → gateway (in the bench process) → host → the tiny
+ *   server over stdio, against an SDK Client over Streamable HTTP → the same tiny server served over
+ *   the SDK's HTTP transport in its own process (lib/sdk-over-http.ts): one process switch each way
+ *   on both sides.
  * - serve: an SDK Client that launched `mcp-host serve` over stdio → host → the tiny stdio server,
- *   against an SDK Client that launched the tiny server itself over stdio.
+ *   against an SDK Client that launched the tiny server itself over stdio; and, as its floor, the
+ *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs).
  * Same tool, same arguments; every side takes turns in blocks, so load from elsewhere lands on all.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,7 +17,7 @@ import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib
 import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
-import { serveAgent } from './lib/serve-over-stdio.js';
+import { relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
 
@@ -75,6 +77,21 @@ function pair(what: string, via: Side, direct: Side, directName: string): Figure
   ];
 }
 
+/** The same call against the floor: the part above it is ours. */
+function floor(what: string, via: Side, bare: Side, bareName: string): Figure[] {
+  const perSecond = (s: Side): number => (s.rate.calls / s.rate.ms) * 1000;
+  return [
+    figure('gateway', `agent call via ${what} p50, against the floor`, summarize(via.samples).p50, 'ms', {
+      name: bareName,
+      value: summarize(bare.samples).p50,
+    }),
+    figure('gateway', `agent calls/s via ${what}, against the floor`, perSecond(via), 'calls/s', {
+      name: bareName,
+      value: perSecond(bare),
+    }),
+  ];
+}
+
 export async function gateway(quick: boolean): Promise<Figure[]> {
   const blocks = quick ? 2 : 10;
   const block = quick ? 20 : 200;
@@ -92,12 +109,14 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const overHttp = await sdkOverHttp();
   const served = await serveAgent();
   const stdio = await rawConnect();
+  const relay = await relayAgent();
   const args = { text: 'hello' };
   const viaHttp = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
   const directHttp = side(() => overHttp.echo('hello'));
   const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
-  const all = [viaHttp, directHttp, viaServe, directStdio];
+  const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
+  const all = [viaHttp, directHttp, viaServe, directStdio, viaRelay];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
@@ -106,12 +125,14 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     return [
       ...pair('HTTP gateway', viaHttp, directHttp, 'straight to the server over the same HTTP transport'),
       ...pair('mcp-host serve (stdio)', viaServe, directStdio, 'straight to the server over stdio'),
+      ...floor('mcp-host serve (stdio)', viaServe, viaRelay, 'bare SDK relay over stdio (the floor)'),
     ];
   } finally {
     await agent.close();
     await overHttp.close();
     await served.close();
     await stdio.close();
+    await relay.close();
     await http.dispose();
     await gw.dispose();
     await host.dispose();

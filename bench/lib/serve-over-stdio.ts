@@ -12,8 +12,16 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TINY_SERVER } from './rawsdk.js';
 
+/** The bare SDK relay: the floor of the serve row (fixtures/sdk-relay.mjs). */
+export const SDK_RELAY = join(__dirname, '../fixtures/sdk-relay.mjs');
+
 /** Beside run.cjs in bench/.tmp (scripts/bench.mjs builds both). */
 export const BENCH_CLI = join(__dirname, 'cli.cjs');
+
+function cpuProf(): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
 
 export interface ServeAgent {
   client: Client;
@@ -30,7 +38,8 @@ export async function serveAgent(): Promise<ServeAgent> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [BENCH_CLI, 'serve', '--allow-project-servers'],
+      // BENCH_CPU_PROF=DIR: a CPU profile of the serve process, written to DIR when it exits.
+      args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers'],
       cwd: dir,
       env: {
         PATH: process.env.PATH ?? '',
@@ -48,4 +57,11 @@ export async function serveAgent(): Promise<ServeAgent> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** An agent of the bare SDK relay, which offers the tiny server's tools under their own names. */
+export async function relayAgent(): Promise<Client> {
+  const client = new Client({ name: 'bench-agent', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SDK_RELAY], stderr: 'ignore' }));
+  return client;
 }
