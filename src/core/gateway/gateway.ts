@@ -30,7 +30,7 @@ import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } fr
 import { hintOf } from '../errors.js';
 import { VERSION } from '../version.js';
 import { agentTools, type AgentView, type GatewayViews } from './views.js';
-import { limitResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
+import { limitToolResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
 import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
@@ -347,11 +347,16 @@ export class Gateway {
       const content = await toWireContents(r.content, {
         mapUri: this.mapUri(entry.tool.server, this.catalogOf(agent)),
       });
-      return {
-        content: limitResult(content as WireItem[], this.opts.resultLimit?.() ?? {}, this.results) as typeof content,
-        ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
-        ...(r.isError ? { isError: true } : {}),
-      };
+      return limitToolResult(
+        {
+          content: content as WireItem[],
+          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+          ...(r.isError ? { isError: true } : {}),
+        },
+        this.opts.resultLimit?.() ?? {},
+        this.results,
+        entry.tool.outputSchema !== undefined,
+      ) as CallToolResult;
     } catch (err) {
       // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
       return { content: [{ type: 'text', text: errorText(err) }], isError: true };
