@@ -1,9 +1,14 @@
 /**
- * An agent's tool call through the gateway (an SDK Client over Streamable HTTP → gateway → host →
- * the stdio server) against the same call straight to the server (an SDK Client that launched it
- * over stdio, as an agent without the gateway would). Same tiny server, same tool, same arguments;
- * the two sides take turns in blocks so load from elsewhere lands on both. A third side, the bare SDK
- * over the same HTTP transport (lib/sdk-over-http.ts), is the floor: it says which part is ours.
+ * An agent's tool call through the gateway against the same call straight to the server, each pair
+ * over the same agent-side transport, so the ratio is the gateway's hop and not HTTP against stdio:
+ * - HTTP: an SDK Client over Streamable HTTP → gateway (in the bench process) → host → the tiny
+ *   server over stdio, against an SDK Client over Streamable HTTP → the same tiny server served over
+ *   the SDK's HTTP transport in its own process (lib/sdk-over-http.ts): one process switch each way
+ *   on both sides.
+ * - serve: an SDK Client that launched `mcp-host serve` over stdio → host → the tiny stdio server,
+ *   against an SDK Client that launched the tiny server itself over stdio; and, as its floor, the
+ *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs).
+ * Same tool, same arguments; every side takes turns in blocks, so load from elsewhere lands on all.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Gateway, GatewayHttpServer } from '../src/core/gateway/index.js';
@@ -12,6 +17,7 @@ import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib
 import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
+import { relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
 
@@ -23,7 +29,8 @@ async function timed(call: Call, n: number, out: number[]): Promise<void> {
   }
 }
 
-async function throughput(call: Call, n: number, inFlight: number): Promise<number> {
+/** `n` calls with `inFlight` at a time; adds the calls and the milliseconds they took to `into`. */
+async function burst(call: Call, n: number, inFlight: number, into: { calls: number; ms: number }): Promise<void> {
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
@@ -31,7 +38,58 @@ async function throughput(call: Call, n: number, inFlight: number): Promise<numb
       while (next++ < n) await call();
     }),
   );
-  return (n / (performance.now() - t0)) * 1000;
+  into.ms += performance.now() - t0;
+  into.calls += n;
+}
+
+interface Side {
+  call: Call;
+  samples: number[];
+  rate: { calls: number; ms: number };
+}
+
+function side(call: Call): Side {
+  return { call, samples: [], rate: { calls: 0, ms: 0 } };
+}
+
+function pair(what: string, via: Side, direct: Side, directName: string): Figure[] {
+  const g = summarize(via.samples);
+  const d = summarize(direct.samples);
+  const perSecond = (s: Side): number => (s.rate.calls / s.rate.ms) * 1000;
+  return [
+    figure(
+      'gateway',
+      `agent call via ${what} p50`,
+      g.p50,
+      'ms',
+      { name: directName, value: d.p50 },
+      ratioAtMost(1.3, 'gateway/direct'),
+    ),
+    figure('gateway', `agent call via ${what} p99`, g.p99, 'ms', { name: directName, value: d.p99 }),
+    figure(
+      'gateway',
+      `agent calls/s via ${what} (8 in flight)`,
+      perSecond(via),
+      'calls/s',
+      { name: directName, value: perSecond(direct) },
+      ratioAtLeast(0.8, 'gateway/direct'),
+    ),
+  ];
+}
+
+/** The same call against the floor: the part above it is ours. */
+function floor(what: string, via: Side, bare: Side, bareName: string): Figure[] {
+  const perSecond = (s: Side): number => (s.rate.calls / s.rate.ms) * 1000;
+  return [
+    figure('gateway', `agent call via ${what} p50, against the floor`, summarize(via.samples).p50, 'ms', {
+      name: bareName,
+      value: summarize(bare.samples).p50,
+    }),
+    figure('gateway', `agent calls/s via ${what}, against the floor`, perSecond(via), 'calls/s', {
+      name: bareName,
+      value: perSecond(bare),
+    }),
+  ];
 }
 
 export async function gateway(quick: boolean): Promise<Figure[]> {
@@ -48,63 +106,33 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       requestInit: { headers: { Authorization: `Bearer ${http.token}` } },
     }),
   );
-  const bare = await rawConnect();
-  const floor = await sdkOverHttp();
-  const viaGateway: Call = () => agent.callTool({ name: 'tiny__echo', arguments: { text: 'hello' } });
-  const direct: Call = () => bare.callTool({ name: 'echo', arguments: { text: 'hello' } });
-  const overHttp: Call = () => floor.echo('hello');
+  const overHttp = await sdkOverHttp();
+  const served = await serveAgent();
+  const stdio = await rawConnect();
+  const relay = await relayAgent();
+  const args = { text: 'hello' };
+  const viaHttp = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
+  const directHttp = side(() => overHttp.echo('hello'));
+  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
+  const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
+  const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
+  const all = [viaHttp, directHttp, viaServe, directStdio, viaRelay];
   try {
-    await timed(viaGateway, block, []);
-    await timed(direct, block, []);
-    await timed(overHttp, block, []);
-    const g: number[] = [];
-    const d: number[] = [];
-    const f: number[] = [];
-    for (let i = 0; i < blocks; i++) {
-      await timed(viaGateway, block, g);
-      await timed(direct, block, d);
-      await timed(overHttp, block, f);
-    }
-    const sg = summarize(g);
-    const sd = summarize(d);
-    const sf = summarize(f);
-    const n = blocks * block;
-    const tg = await throughput(viaGateway, n, 8);
-    const td = await throughput(direct, n, 8);
-    const tf = await throughput(overHttp, n, 8);
-    const what = 'straight to the server (stdio)';
-    const floorName = 'bare SDK McpServer over the same HTTP transport';
+    // Warm-up: every side's JIT (and the child processes') before anything is kept.
+    for (const s of all) await timed(s.call, block, []);
+    for (let i = 0; i < blocks; i++) for (const s of all) await timed(s.call, block, s.samples);
+    for (let i = 0; i < blocks; i++) for (const s of all) await burst(s.call, block, 8, s.rate);
     return [
-      figure(
-        'gateway',
-        'agent call via HTTP gateway p50',
-        sg.p50,
-        'ms',
-        { name: what, value: sd.p50 },
-        ratioAtMost(1.3, 'gateway/direct'),
-      ),
-      figure('gateway', 'agent call via HTTP gateway p99', sg.p99, 'ms', { name: what, value: sd.p99 }),
-      figure('gateway', 'agent call via HTTP gateway p50, against the floor', sg.p50, 'ms', {
-        name: floorName,
-        value: sf.p50,
-      }),
-      figure(
-        'gateway',
-        'agent calls/s via HTTP gateway (8 in flight)',
-        tg,
-        'calls/s',
-        { name: what, value: td },
-        ratioAtLeast(0.8, 'gateway/direct'),
-      ),
-      figure('gateway', 'agent calls/s via HTTP gateway, against the floor', tg, 'calls/s', {
-        name: floorName,
-        value: tf,
-      }),
+      ...pair('HTTP gateway', viaHttp, directHttp, 'straight to the server over the same HTTP transport'),
+      ...pair('mcp-host serve (stdio)', viaServe, directStdio, 'straight to the server over stdio'),
+      ...floor('mcp-host serve (stdio)', viaServe, viaRelay, 'bare SDK relay over stdio (the floor)'),
     ];
   } finally {
     await agent.close();
-    await bare.close();
-    await floor.close();
+    await overHttp.close();
+    await served.close();
+    await stdio.close();
+    await relay.close();
     await http.dispose();
     await gw.dispose();
     await host.dispose();

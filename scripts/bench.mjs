@@ -7,7 +7,8 @@ import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 
 await esbuild.build({
-  entryPoints: { run: 'bench/run.ts', 'heap-child': 'bench/lib/heap-child.ts' },
+  // cli: `mcp-host serve` for the gateway group's serve row (bench/lib/serve-over-stdio.ts).
+  entryPoints: { run: 'bench/run.ts', 'heap-child': 'bench/lib/heap-child.ts', cli: 'src/cli/main.ts' },
   // Beside bench/fixtures, so `__dirname/../fixtures` means the same built or not.
   outdir: 'bench/.tmp',
   outExtension: { '.js': '.cjs' },

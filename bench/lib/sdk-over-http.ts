@@ -1,16 +1,14 @@
 /**
- * The MCP floor of the gateway path: a bare SDK `McpServer` with the tiny server's `echo` tool
- * over the same Streamable HTTP server transport the gateway uses, on a plain node:http server
- * with one transport per session and none of the gateway's checks, and an SDK client like the
- * agent's. What the gateway costs over this is ours; what this costs over the stdio call is the
- * SDK's HTTP path (fetch, the web-standard Request/Response bridge, SSE framing).
+ * "Straight to the server" for the HTTP gateway: the tiny server (fixtures/tiny-server.mjs --http)
+ * in its own process, served over the SDK's Streamable HTTP server transport on a plain node:http
+ * server, and an SDK client like the agent's. The gateway's side has one other process too (the
+ * stdio server behind it), so both pay the same process switches and the ratio is the gateway's hop.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { McpServer } from '@modelcontextprotocol/server';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { z } from 'zod';
+import { TINY_SERVER } from './rawsdk.js';
 
 export interface SdkOverHttp {
   echo(text: string): Promise<unknown>;
@@ -18,39 +16,25 @@ export interface SdkOverHttp {
 }
 
 export async function sdkOverHttp(): Promise<SdkOverHttp> {
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  const http = createServer((req, res) => {
-    void (async () => {
-      const sid = req.headers['mcp-session-id'];
-      const known = typeof sid === 'string' ? sessions.get(sid) : undefined;
-      if (known) return known.handleRequest(req, res);
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          sessions.set(id, transport);
-        },
-      });
-      const server = new McpServer({ name: 'bench-http-floor', version: '1.0.0' });
-      server.registerTool(
-        'echo',
-        { description: 'Echo the text back', inputSchema: z.object({ text: z.string() }) },
-        async ({ text }) => ({ content: [{ type: 'text', text }] }),
-      );
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    })();
+  const child = spawn(process.execPath, [TINY_SERVER, '--http'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const exited = once(child, 'exit');
+  const lines = createInterface({ input: child.stdout });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const m = /^PORT (\d+)$/.exec(line);
+      if (m) resolve(Number(m[1]));
+    });
+    void exited.then(() => reject(new Error('the tiny HTTP server exited before it listened')));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as { port: number };
+  lines.close();
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
   return {
     echo: (text) => client.callTool({ name: 'echo', arguments: { text } }),
     close: async () => {
       await client.close();
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      child.stdin.end();
+      await exited;
     },
   };
 }

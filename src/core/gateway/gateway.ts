@@ -4,7 +4,13 @@
  * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
-import { CLIENT_CAPABILITIES_META_KEY, Server, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  Server,
+  ProtocolError,
+  ProtocolErrorCode,
+} from '@modelcontextprotocol/server';
 import type {
   Transport,
   CallToolResult,
@@ -31,11 +37,13 @@ import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } fr
 import { hintOf } from '../errors.js';
 import { VERSION } from '../version.js';
 import { agentTools, type AgentView, type GatewayViews } from './views.js';
-import { limitResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
+import { limitToolResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
 import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
+import { AgentPresence, agentIdentity } from './presence.js';
+import { randomUUID } from 'node:crypto';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -51,6 +59,8 @@ export interface GatewayOptions extends ExposureFilter {
   resultLimit?: () => ResultLimitOptions;
   /** Signs in to a server for an agent (auth-tool.ts); without it, such servers are not shown. */
   signIn?: AgentSignIn;
+  /** How long a stateless (2026-07-28 HTTP) agent counts as there after its last request (presence.ts). Default 60 s. */
+  agentIdleMs?: number;
 }
 
 interface Agent {
@@ -65,6 +75,8 @@ interface Agent {
   modern: boolean;
   /** Lives for one HTTP exchange: change notifications reach it through `onDidChangeLists` instead. */
   perRequest: boolean;
+  /** Whom its parked calls' `requestState` belongs to, for an agent that outlives one exchange (a connection). */
+  connectionId?: string;
 }
 
 /** The era an agent's server speaks: `legacy` (2025-11-25, sessions) or `modern` (2026-07-28). */
@@ -93,6 +105,8 @@ export class Gateway {
   private readonly dormant = new DormantTools();
   private disposed = false;
   private readonly parked = new ParkedCalls();
+  /** Agents that are there: the count of `agentCount()` and the editor's status bar (presence.ts). */
+  readonly presence: AgentPresence;
   /** Fingerprints of the whole catalogue, for agents served per request (`onDidChangeLists`). */
   private prints: Record<Kind, string>;
   private readonly listsChanged = new Emitter<Kind[]>();
@@ -103,6 +117,11 @@ export class Gateway {
   readonly onDidChangeAgents: Event<void> = this.changed.event;
 
   constructor(private readonly opts: GatewayOptions) {
+    this.presence = new AgentPresence(opts.agentIdleMs);
+    this.subscriptions.push(
+      this.presence.onDidChange(() => this.changed.fire()),
+      this.presence,
+    );
     this.catalog = this.build();
     this.prints = this.catalogPrints(this.catalog);
     this.subscriptions.push(opts.host.onDidChangeServer(() => this.refresh()));
@@ -224,11 +243,9 @@ export class Gateway {
     return features ? watchResources(this.catalog, features, uris, onUpdated, this.opts.logger) : undefined;
   }
 
-  /** Connected agents (sessions that finished `initialize`). */
+  /** Agents that are there, of every era and transport (presence.ts). */
   agentCount(): number {
-    let n = 0;
-    for (const a of this.agents) if (a.initialized && !a.perRequest) n++;
-    return n;
+    return this.presence.count();
   }
 
   /** What the gateway exposes right now. */
@@ -236,16 +253,29 @@ export class Gateway {
     return this.catalog;
   }
 
-  /** Serves one legacy agent over `transport` until it closes; `view` picks its profile and tool listing. */
-  async connect(transport: Transport, view: AgentView = {}): Promise<void> {
-    await this.createServer('legacy', false, view).connect(transport);
+  /**
+   * Serves one legacy agent over `transport` until it closes; `view` picks its profile and tool
+   * listing. `presence: 'caller'`: the caller says when the agent is there (http.ts: while its
+   * session holds a connection open); otherwise it is from `initialize` until the transport closes.
+   */
+  async connect(
+    transport: Transport,
+    view: AgentView = {},
+    presence: 'connection' | 'caller' = 'connection',
+  ): Promise<void> {
+    await this.createServer('legacy', false, view, presence).connect(transport);
   }
 
   /**
    * A fresh agent server: the factory `createMcpHandler` and `serveStdio` call for each exchange
    * (HTTP, `perRequest`) or connection (stdio). A modern one counts as an agent while it lives.
    */
-  createServer(era: AgentEra, perRequest = false, view: AgentView = {}): Server {
+  createServer(
+    era: AgentEra,
+    perRequest = false,
+    view: AgentView = {},
+    presence: 'connection' | 'caller' = 'connection',
+  ): Server {
     if (this.disposed) throw new Error('the gateway has been stopped');
     if (view.profile !== undefined && !this.hasProfile(view.profile))
       throw new Error(`no gateway profile "${view.profile}"`);
@@ -268,7 +298,15 @@ export class Gateway {
       view,
       modern: era === 'modern',
       perRequest,
+      ...(perRequest ? {} : { connectionId: randomUUID() }),
     };
+    // A stateless agent is counted by http.ts, which sees its requests; the rest from here.
+    let held: Disposable | undefined;
+    const hold = (): void => {
+      if (!perRequest && presence === 'connection' && !held)
+        held = this.presence.hold(`connection:${agent.connectionId}`);
+    };
+    if (agent.initialized) hold();
     this.install(agent);
     // A modern agent has no `initialized` notification: what it is listed starts from now.
     if (agent.initialized) agent.prints = this.fingerprints(agent);
@@ -278,13 +316,13 @@ export class Gateway {
       agent.prints = this.fingerprints(agent);
       const info = server.getClientVersion();
       this.opts.logger.info(`gateway: agent connected (${info?.name ?? 'unknown'} ${info?.version ?? ''})`.trim());
-      this.changed.fire();
+      hold();
     };
     server.onclose = () => {
       extras?.dispose();
       if (!this.agents.delete(agent)) return;
       if (agent.initialized && !perRequest) this.opts.logger.info('gateway: agent disconnected');
-      if (!perRequest) this.changed.fire();
+      held?.dispose();
     };
     this.agents.add(agent);
     return server;
@@ -348,11 +386,16 @@ export class Gateway {
       const content = await toWireContents(r.content, {
         mapUri: this.mapUri(entry.tool.server, this.catalogOf(agent)),
       });
-      return {
-        content: limitResult(content as WireItem[], this.opts.resultLimit?.() ?? {}, this.results) as typeof content,
-        ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
-        ...(r.isError ? { isError: true } : {}),
-      };
+      return limitToolResult(
+        {
+          content: content as WireItem[],
+          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
+          ...(r.isError ? { isError: true } : {}),
+        },
+        this.opts.resultLimit?.() ?? {},
+        this.results,
+        entry.tool.outputSchema !== undefined,
+      ) as CallToolResult;
     } catch (err) {
       // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
       return { content: [{ type: 'text', text: errorText(err) }], isError: true };
@@ -385,9 +428,12 @@ export class Gateway {
       if (!agent.modern) return this.callExposed(agent, name, args, ctx);
       // The upstream call may outlive this exchange (input-bridge.ts).
       const requestState = ctx.mcpReq.requestState<string>();
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       return (await this.parked.run(
         {
           signal: ctx.mcpReq.signal,
+          // Only the agent a requestState was given to may present it (input-bridge.ts).
+          owner: agent.connectionId ?? agentIdentity(envelope?.[CLIENT_INFO_META_KEY], agent.view),
           ...(requestState !== undefined ? { requestState } : {}),
           ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
         },

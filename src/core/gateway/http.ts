@@ -14,15 +14,21 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import { checkLoopbackAccess, generateToken, listenOnLoopback, type AccessVerdict } from '../loopback.js';
 import type { Socket } from 'node:net';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
-import { Emitter, type Event } from '../events.js';
+import type { Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
 import { agentViewOf, type AgentView } from './views.js';
 import { listenedResources, SharedWatches } from './listen-resources.js';
+import { agentIdentity } from './presence.js';
 
 export interface GatewayHttpOptions {
   gateway: Gateway;
@@ -65,15 +71,12 @@ interface Session {
 
 export class GatewayHttpServer {
   private readonly sessions = new Map<string, Session>();
-  private readonly changed = new Emitter<void>();
   private readonly modern: McpHttpHandler;
   private readonly serveModern: ReturnType<typeof toNodeHandler>;
   private readonly unlisten: { dispose(): void };
-  /** Open `subscriptions/listen` streams: a modern agent that is there, as a GET stream is for a session. */
-  private listening = 0;
   private readonly watches: SharedWatches;
-  /** Fires when a session starts or ends holding a connection open (see `liveSessionCount`). */
-  readonly onDidChangeLive: Event<void> = this.changed.event;
+  /** Fires when the count of agents that are there may have changed (see `liveSessionCount`). */
+  readonly onDidChangeLive: Event<void>;
 
   private constructor(
     private readonly opts: GatewayHttpOptions,
@@ -83,6 +86,7 @@ export class GatewayHttpServer {
     private readonly refusals: RateLimitedLog,
     private readonly pending: PendingSockets,
   ) {
+    this.onDidChangeLive = opts.gateway.onDidChangeAgents;
     const onerror = (err: Error): void => opts.logger.debug(`gateway: modern request: ${err.message}`);
     this.modern = createMcpHandler((ctx) => opts.gateway.createServer('modern', true, viewOfRequest(ctx.requestInfo)), {
       legacy: 'reject',
@@ -137,13 +141,12 @@ export class GatewayHttpServer {
   }
 
   /**
-   * Sessions with a connection open now: agents that are there. A client that made a request and
-   * went away without ending its session (a health check, a killed process) is not counted.
+   * Agents that are there, the gateway's own count (presence.ts): sessions with a connection open
+   * now (a client that made a request and went away without ending its session, a health check or
+   * a killed process, is not counted) and stateless agents by client, while recently active.
    */
   liveSessionCount(): number {
-    let n = 0;
-    for (const s of this.sessions.values()) if (s.open > 0) n++;
-    return n + this.listening;
+    return this.opts.gateway.agentCount();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -162,11 +165,13 @@ export class GatewayHttpServer {
     if (typeof sid === 'string') {
       const session = this.sessions.get(sid);
       if (!session) return refuse(res, 404, 'session not found');
-      if (session.open++ === 0) this.changed.fire();
+      session.open++;
+      const there = this.opts.gateway.presence.hold(`session:${sid}`);
       session.lastUsed = Date.now();
       res.once('close', () => {
         session.lastUsed = Date.now();
-        if (--session.open === 0) this.changed.fire();
+        session.open--;
+        there.dispose();
       });
       return session.transport.handleRequest(req, res);
     }
@@ -183,14 +188,15 @@ export class GatewayHttpServer {
       const listen = listenedResources(body);
       const watch = listen && this.watches.add(listen.uris);
       if (watch) res.once('close', () => watch.dispose());
-      if ((body as { method?: unknown }).method === 'subscriptions/listen') {
-        this.listening++;
-        this.changed.fire();
-        res.once('close', () => {
-          this.listening--;
-          this.changed.fire();
-        });
-      }
+      // A stateless agent is there while a request of it is open (a listen stream) and a while after.
+      const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+      const who = agentIdentity(meta?.[CLIENT_INFO_META_KEY], view);
+      const presence = this.opts.gateway.presence;
+      const there = presence.hold(who);
+      res.once('close', () => {
+        presence.touch(who);
+        there.dispose();
+      });
       return this.serveModern(req, res, body);
     }
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
@@ -202,9 +208,9 @@ export class GatewayHttpServer {
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId && this.sessions.delete(transport.sessionId)) this.changed.fire();
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.opts.gateway.connect(transport, view);
+    await this.opts.gateway.connect(transport, view, 'caller');
     await transport.handleRequest(req, res, body);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();
@@ -234,7 +240,6 @@ export class GatewayHttpServer {
     this.sessions.clear();
     await Promise.all(all.map((t) => t.close().catch(() => undefined)));
     this.http.closeAllConnections();
-    this.changed.dispose();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
 }

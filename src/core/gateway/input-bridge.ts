@@ -20,6 +20,8 @@ interface Question {
 }
 
 interface Call<R> {
+  /** The agent it was started for: only it may resume it. */
+  owner?: string;
   controller: AbortController;
   outcome: Promise<{ ok: true; value: R } | { ok: false; error: unknown }>;
   waiting: Question[];
@@ -48,13 +50,15 @@ export class ParkedCalls {
    * Resolves with the call's result, or with `input_required` while a question waits for the agent.
    */
   async run<R>(
-    request: { signal: AbortSignal; requestState?: string; inputResponses?: Record<string, unknown> },
+    request: { signal: AbortSignal; requestState?: string; inputResponses?: Record<string, unknown>; owner?: string },
     start: (ask: AskAgent, signal: AbortSignal) => Promise<R>,
   ): Promise<R | InputRequiredResult> {
     let call: Call<R>;
     if (request.requestState !== undefined) {
       const found = this.parked.get(request.requestState) as Call<R> | undefined;
-      if (!found)
+      // Another agent's requestState (leaked, or guessed) is refused as if unknown, and the call
+      // stays parked for its own agent: presenting it must not answer or cancel someone else's call.
+      if (!found || found.owner !== request.owner)
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
           'unknown or expired requestState: the call it belonged to has ended; call the tool again',
@@ -70,6 +74,7 @@ export class ParkedCalls {
       });
     } else {
       call = this.begin(start);
+      if (request.owner !== undefined) call.owner = request.owner;
     }
     return this.advance(call, request.signal);
   }

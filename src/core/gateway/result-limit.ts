@@ -23,6 +23,8 @@ export type WireItem = { type: string } & Record<string, unknown>;
 
 interface Spilled {
   text: string;
+  /** The result's `structuredContent` as JSON, when it had one: read back in pages of its own. */
+  structured?: string;
   /** Binary items, in result order, as they came (image/audio `data`, resource `blob`). */
   binary: { mimeType?: string; data: string }[];
   pageChars: number;
@@ -60,10 +62,10 @@ export class ResultStore {
   constructor(private readonly maxChars = 64 * 1024 * 1024) {}
 
   /** Keeps a result; its URI is `mcp-host-result://<id>`. */
-  put(text: string, binary: Spilled['binary'], pageChars: number): string {
+  put(text: string, binary: Spilled['binary'], pageChars: number, structured?: string): string {
     const id = randomUUID();
-    const size = text.length + binary.reduce((n, b) => n + b.data.length, 0);
-    this.entries.set(id, { text, binary, pageChars, size });
+    const size = text.length + (structured?.length ?? 0) + binary.reduce((n, b) => n + b.data.length, 0);
+    this.entries.set(id, { text, binary, pageChars, size, ...(structured !== undefined ? { structured } : {}) });
     this.total += size;
     for (const [old, e] of this.entries) {
       if (this.total <= this.maxChars || old === id) break;
@@ -79,8 +81,9 @@ export class ResultStore {
   }
 
   /**
-   * Reads `mcp-host-result://<id>?page=N` (text, 1-based pages) or `…?part=K` (the K-th binary
-   * item); the bare URI is page 1. Undefined for other URIs; throws for a dropped result or a page past the end.
+   * Reads `mcp-host-result://<id>?page=N` (text, 1-based pages), `…?part=K` (the K-th binary
+   * item) or `…?structured&page=N` (the structuredContent's JSON, in pages); the bare URI is page 1.
+   * Undefined for other URIs; throws for a dropped result or a page past the end.
    */
   read(uri: string): { uri: string; mimeType: string; text?: string; blob?: string }[] | undefined {
     if (!uri.startsWith(RESULT_SCHEME)) return undefined;
@@ -94,10 +97,14 @@ export class ResultStore {
       if (!b) throw new Error(`${uri}: the result has ${e.binary.length} binary part(s)`);
       return [{ uri, mimeType: b.mimeType ?? 'application/octet-stream', blob: b.data }];
     }
+    const structured = params.has('structured');
+    if (structured && e.structured === undefined) throw new Error(`${uri}: the result had no structuredContent`);
+    const text = structured ? e.structured! : e.text;
     const page = Number(params.get('page') ?? '1');
-    const pages = pageCount(e.text.length, e.pageChars);
+    const pages = pageCount(text.length, e.pageChars);
     if (!Number.isInteger(page) || page < 1 || page > pages) throw new Error(`${uri}: pages are 1 to ${pages}`);
-    return [{ uri, mimeType: 'text/plain', text: e.text.slice((page - 1) * e.pageChars, page * e.pageChars) }];
+    const mimeType = structured ? 'application/json' : 'text/plain';
+    return [{ uri, mimeType, text: text.slice((page - 1) * e.pageChars, page * e.pageChars) }];
   }
 }
 
@@ -105,15 +112,52 @@ function pageCount(chars: number, pageChars: number): number {
   return Math.max(1, Math.ceil(chars / pageChars));
 }
 
+/** A tool result as the gateway sends it, the parts the limit applies to. */
+export interface LimitedResult {
+  content: WireItem[];
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/**
+ * A tool result as the agent gets it: unchanged within the limit, which counts `structuredContent`
+ * (its JSON) with the content. Past it, the content is cut as `limitResult` does and the
+ * structuredContent is not sent at all (a cut JSON value would not be one), but kept with the rest,
+ * readable in pages at `…?structured&page=N`. An agent's SDK client refuses a result without it
+ * when the tool declares an `outputSchema`, unless it is an error, so such a result is marked one;
+ * the note says why.
+ */
+export function limitToolResult(
+  result: LimitedResult,
+  opts: ResultLimitOptions,
+  store: ResultStore,
+  hasOutputSchema = false,
+): LimitedResult {
+  if (result.structuredContent === undefined) {
+    const content = limitResult(result.content, opts, store);
+    return content === result.content ? result : { ...result, content };
+  }
+  const json = JSON.stringify(result.structuredContent);
+  const content = limitResult(result.content, opts, store, json);
+  if (content === result.content) return result;
+  return { content, ...(result.isError || hasOutputSchema ? { isError: true } : {}) };
+}
+
 /**
  * `content` as the agent gets it: unchanged within the limit; past it, the text cut to the limit,
- * binary items replaced by links, and a note saying where the whole result is.
+ * binary items replaced by links, and a note saying where the whole result is. `structured`, the
+ * JSON of a structuredContent the caller will not send, counts towards the limit and is kept too.
  */
-export function limitResult(content: WireItem[], opts: ResultLimitOptions, store: ResultStore): WireItem[] {
+export function limitResult(
+  content: WireItem[],
+  opts: ResultLimitOptions,
+  store: ResultStore,
+  structured?: string,
+): WireItem[] {
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_RESULT_TOKENS;
   if (maxTokens <= 0) return content;
   const budget = maxTokens * CHARS_PER_TOKEN;
-  const total = content.reduce((n, item) => n + sizeOf(item), 0);
+  const total = content.reduce((n, item) => n + sizeOf(item), 0) + (structured?.length ?? 0);
   if (total <= budget) return content;
 
   const texts: string[] = [];
@@ -129,7 +173,7 @@ export function limitResult(content: WireItem[], opts: ResultLimitOptions, store
     }
   }
   const whole = texts.join('\n');
-  const id = store.put(whole, binary, budget);
+  const id = store.put(whole, binary, budget, structured);
   const base = `${RESULT_SCHEME}${id}`;
 
   const out: WireItem[] = [];
@@ -165,7 +209,11 @@ export function limitResult(content: WireItem[], opts: ResultLimitOptions, store
       `[mcp-host: this result is about ${Math.ceil(total / CHARS_PER_TOKEN).toLocaleString('en')} tokens, over the ` +
       `limit of ${maxTokens.toLocaleString('en')}; shown: the first ${shown.toLocaleString('en')} of ` +
       `${whole.length.toLocaleString('en')} text characters${binary.length ? `, ${binary.length} binary part(s) linked, not inlined` : ''}. ` +
-      `The whole text is the resource ${base} in ${pages} page(s): read ${base}?page=1 … ${base}?page=${pages} with resources/read.]`,
+      `The whole text is the resource ${base} in ${pages} page(s): read ${base}?page=1 … ${base}?page=${pages} with resources/read.` +
+      (structured !== undefined
+        ? ` The structuredContent (${structured.length.toLocaleString('en')} characters of JSON) is not sent; it is ` +
+          `${base}?structured&page=1 … ${base}?structured&page=${pageCount(structured.length, budget)}.]`
+        : ']'),
   });
   return out;
 }

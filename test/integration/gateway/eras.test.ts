@@ -12,7 +12,7 @@ import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { def, EVERYTHING, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
-import { agent, askerDef, closeAgent, startRig, text, type Rig } from './helpers.js';
+import { agent, askerDef, closeAgent, startRig, text, untilAgents, type Rig } from './helpers.js';
 
 /** An in-process (legacy-wire) server whose `sample` tool asks its client's model mid-call. */
 function samplerDef(name: string): ServerDefinition {
@@ -178,25 +178,15 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
     const heard = new Promise<void>((resolve) =>
       modern.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
     );
-    const live = rig.http.liveSessionCount();
     const sub = await modern.listen({ toolsListChanged: true });
-    // An open listen stream is an agent that is there (the status bar counts it).
-    assert.equal(rig.http.liveSessionCount(), live + 1);
+    // The legacy agent (its event stream) and the modern one (its listen stream, and its calls before).
+    await untilAgents(rig.gateway, 2);
     try {
       await rig.host.stop('beta');
       await heard;
       assert.ok(!(await modern.listTools()).tools.some((t) => t.name.startsWith('beta__')));
     } finally {
-      const gone = new Promise<void>((resolve) => {
-        const d = rig.http.onDidChangeLive(() => {
-          if (rig.http.liveSessionCount() === live) {
-            d.dispose();
-            resolve();
-          }
-        });
-      });
       await sub.close();
-      await gone;
       await rig.host.start('beta');
       await waitFor(rig.host, 'beta', (s) => s.state.kind === 'connected');
     }

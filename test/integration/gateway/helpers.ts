@@ -17,6 +17,7 @@ import {
 import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
+import { withDeadline } from '../../support/wait.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */
 export class RecordingElicitation implements ElicitationPort {
@@ -63,7 +64,7 @@ export interface Rig {
 /** @param editorSampling the editor's own sampling port (consent and model), the bridge's fallback. */
 export async function startRig(
   defs: ServerDefinition[],
-  filter: ExposureFilter & Pick<GatewayOptions, 'views' | 'resultLimit' | 'signIn'> = {},
+  filter: ExposureFilter & Pick<GatewayOptions, 'views' | 'resultLimit' | 'signIn' | 'agentIdleMs'> = {},
   editorSampling?: SamplingPort,
   httpOptions: Partial<GatewayHttpOptions> = {},
 ): Promise<Rig> {
@@ -107,6 +108,23 @@ export async function agent(
   });
   await client.connect(transport);
   return client;
+}
+
+/** Resolves once the gateway counts `n` agents that are there (now, or on a later change). */
+export function untilAgents(gateway: Gateway, n: number, timeoutMs = 30_000): Promise<void> {
+  let sub: { dispose(): void } | undefined;
+  const reached = new Promise<void>((resolve) => {
+    const check = (): void => {
+      if (gateway.agentCount() !== n) return;
+      sub?.dispose();
+      resolve();
+    };
+    sub = gateway.onDidChangeAgents(check);
+    check();
+  });
+  return withDeadline(reached, `${n} agent(s) counted (now ${gateway.agentCount()})`, timeoutMs).finally(() =>
+    sub?.dispose(),
+  );
 }
 
 /** The text of a tool result. */

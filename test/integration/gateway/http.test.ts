@@ -15,6 +15,7 @@ import {
   rawPost,
   startRig,
   text,
+  untilAgents,
   type Rig,
 } from './helpers.js';
 
@@ -147,19 +148,13 @@ describe('gateway over HTTP', { timeout: 120_000 }, () => {
   });
 
   test('counts the connected agents; an agent that ends its session is no longer counted', async () => {
-    assert.equal(rig.gateway.agentCount(), 1);
+    // An agent is there once its event stream is open, which the SDK client opens after connecting.
+    await untilAgents(rig.gateway, 1);
     const other = await agent(rig);
-    assert.equal(rig.gateway.agentCount(), 2);
-    const left = new Promise<void>((resolve) => {
-      const sub = rig.gateway.onDidChangeAgents(() => {
-        if (rig.gateway.agentCount() === 1) {
-          sub.dispose();
-          resolve();
-        }
-      });
-    });
+    await untilAgents(rig.gateway, 2);
+    assert.equal(rig.http.liveSessionCount(), 2, 'the status bar reads the same count');
     await closeAgent(other);
-    await left;
+    await untilAgents(rig.gateway, 1);
   });
 });
 

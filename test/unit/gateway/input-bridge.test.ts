@@ -86,3 +86,36 @@ test('the agent cancelling the exchange aborts the upstream call', async () => {
   await assert.rejects(run, /cancelled by the agent/);
   assert.equal(upstream!.aborted, true);
 });
+
+test('a requestState is bound to the agent it was issued to: another agent is refused and the call stays parked', async () => {
+  const parked = new ParkedCalls();
+  const first = await parked.run({ signal: new AbortController().signal, owner: 'agent-a' }, async (ask) => {
+    const a = (await ask(question)) as { content: { name: string } };
+    return a.content.name;
+  });
+  assert.ok(isInputRequiredResult(first));
+  const answer = { q1: { action: 'accept', content: { name: 'Mallory' } } };
+  await assert.rejects(
+    parked.run(
+      {
+        signal: new AbortController().signal,
+        requestState: first.requestState!,
+        inputResponses: answer,
+        owner: 'agent-b',
+      },
+      () => Promise.reject(new Error('unused')),
+    ),
+    /unknown or expired requestState/,
+  );
+  assert.equal(parked.size(), 1);
+  const done = await parked.run(
+    {
+      signal: new AbortController().signal,
+      requestState: first.requestState!,
+      inputResponses: { q1: { action: 'accept', content: { name: 'Ada' } } },
+      owner: 'agent-a',
+    },
+    () => Promise.reject(new Error('unused')),
+  );
+  assert.equal(done, 'Ada');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { limitResult, ResultStore, type WireItem } from '../../../src/core/gateway/result-limit.js';
+import { limitResult, limitToolResult, ResultStore, type WireItem } from '../../../src/core/gateway/result-limit.js';
 
 const text = (t: string): WireItem => ({ type: 'text', text: t });
 
@@ -67,4 +67,32 @@ test('memory is bounded: the oldest results are dropped and say so when read', (
 test('a limit of 0 turns limiting off', () => {
   const content = [text('z'.repeat(1_000_000))];
   assert.equal(limitResult(content, { maxTokens: 0 }, new ResultStore()), content);
+});
+
+test('structuredContent counts towards the limit; past it, it is not sent but kept in pages', () => {
+  const store = new ResultStore();
+  const structured = { items: Array.from({ length: 300 }, (_, i) => `item ${i}`) };
+  const out = limitToolResult({ content: [text('short')], structuredContent: structured }, { maxTokens: 100 }, store);
+  assert.equal(out.structuredContent, undefined);
+  assert.equal(out.isError, undefined);
+  assert.equal(out.content[0]?.text, 'short');
+  const note = String(out.content[out.content.length - 1]?.text);
+  const base = /(mcp-host-result:\/\/[0-9a-f-]+)\?structured&page=1/.exec(note)?.[1];
+  assert.ok(base, note);
+  let json = '';
+  for (let page = 1; page <= 100; page++) {
+    try {
+      json += store.read(`${base}?structured&page=${page}`)![0]!.text;
+    } catch {
+      break;
+    }
+  }
+  assert.deepEqual(JSON.parse(json), structured);
+  // A tool with an outputSchema: SDK clients need the error mark to accept a result without it.
+  assert.equal(
+    limitToolResult({ content: [text('x')], structuredContent: structured }, { maxTokens: 100 }, store, true).isError,
+    true,
+  );
+  const small = { content: [text('ok')], structuredContent: { a: 1 } };
+  assert.equal(limitToolResult(small, { maxTokens: 100 }, store), small);
 });

@@ -1,0 +1,67 @@
+/**
+ * An agent of `mcp-host serve`: an SDK client that launches the CLI over stdio, as Claude Desktop or
+ * `claude mcp add mcp-host -- mcp-host serve` does, with one upstream server (the tiny server) in a
+ * folder `.mcp.json`. The CLI is the bench build of src/cli/main.ts (scripts/bench.mjs), so it runs
+ * bundled as it ships; HOME and the CLI's state live in a fresh folder, so nothing of this machine's
+ * configuration joins in.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { TINY_SERVER } from './rawsdk.js';
+
+/** The bare SDK relay: the floor of the serve row (fixtures/sdk-relay.mjs). */
+export const SDK_RELAY = join(__dirname, '../fixtures/sdk-relay.mjs');
+
+/** Beside run.cjs in bench/.tmp (scripts/bench.mjs builds both). */
+export const BENCH_CLI = join(__dirname, 'cli.cjs');
+
+function cpuProf(): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
+export interface ServeAgent {
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function serveAgent(): Promise<ServeAgent> {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-serve-'));
+  writeFileSync(
+    join(dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }),
+  );
+  const client = new Client({ name: 'bench-agent', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      // BENCH_CPU_PROF=DIR: a CPU profile of the serve process, written to DIR when it exits.
+      args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers'],
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        MCP_HOST_HOME: join(dir, 'mcp-host-home'),
+        MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
+      },
+      stderr: 'ignore',
+    }),
+  );
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An agent of the bare SDK relay, which offers the tiny server's tools under their own names. */
+export async function relayAgent(): Promise<Client> {
+  const client = new Client({ name: 'bench-agent', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SDK_RELAY], stderr: 'ignore' }));
+  return client;
+}
