@@ -16,7 +16,7 @@ import { GeminiIdeServer } from '../../../src/core/ide/gemini/server.js';
 import { nullLogger } from '../../../src/core/ports.js';
 import { killMarked, MARKER_VAR, reapMarked, startReaper } from './gemini-reaper.js';
 import { FakeEditor } from './fake-editor.js';
-import { FakeGeminiApi, type ApiRequest } from './fake-gemini-api.js';
+import { editorContext, FakeGeminiApi, type ApiRequest } from './fake-gemini-api.js';
 
 const GEMINI = join(__dirname, '..', '..', '..', 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const DEADLINE_MS = 120_000;
@@ -217,14 +217,6 @@ async function ready(term: Terminal, server: GeminiIdeServer): Promise<void> {
 }
 
 const firstTurn = (r: ApiRequest): boolean => r.path.includes(':streamGenerateContent') && r.raw.includes('make a.txt');
-
-/** The editor context as Gemini CLI put it in its first model request. */
-function editorContext(r: ApiRequest): { activeFile?: { path: string; cursor?: unknown; selectedText?: string } } {
-  const texts = (r.body.contents as { parts: { text?: string }[] }[]).flatMap((c) => c.parts.map((p) => p.text ?? ''));
-  const m = /Here is the user's editor context as a JSON object[^`]*```json\n([\s\S]*?)\n```/.exec(texts.join('\n'));
-  assert.ok(m, 'the first model request carries the editor context');
-  return JSON.parse(m[1]!) as { activeFile?: { path: string; cursor?: unknown; selectedText?: string } };
-}
 
 const SKIP = process.platform === 'win32';
 
