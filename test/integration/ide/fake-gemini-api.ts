@@ -3,6 +3,7 @@
  * recorded; streamed turns are answered by the test's `reply`, everything else (token counts, the
  * CLI's small JSON side questions) with a neutral answer.
  */
+import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { listenOnLoopback } from '../../../src/core/loopback.js';
 
@@ -100,4 +101,14 @@ export class FakeGeminiApi {
       this.http.closeAllConnections();
     });
   }
+}
+
+/** The editor context as Gemini CLI put it in its first model request. */
+export function editorContext(r: ApiRequest): {
+  activeFile?: { path: string; cursor?: unknown; selectedText?: string };
+} {
+  const texts = (r.body.contents as { parts: { text?: string }[] }[]).flatMap((c) => c.parts.map((p) => p.text ?? ''));
+  const m = /Here is the user's editor context as a JSON object[^`]*```json\n([\s\S]*?)\n```/.exec(texts.join('\n'));
+  assert.ok(m, 'the first model request carries the editor context');
+  return JSON.parse(m[1]!) as { activeFile?: { path: string; cursor?: unknown; selectedText?: string } };
 }

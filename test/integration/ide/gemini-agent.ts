@@ -47,7 +47,8 @@ export class GeminiAgent {
     };
   }
 
-  static async connect(port: number, token: string): Promise<GeminiAgent> {
+  /** `listTools: false` stops after the handshake and the event stream, before what Gemini CLI does next. */
+  static async connect(port: number, token: string, opts: { listTools?: boolean } = {}): Promise<GeminiAgent> {
     const client = new Client({ name: 'gemini-like-test-client', version: '0.0.1' });
     const agent = new GeminiAgent(client);
     await client.connect(
@@ -55,6 +56,8 @@ export class GeminiAgent {
         requestInit: { headers: { Authorization: `Bearer ${token}` } },
       }),
     );
+    // As Gemini CLI does next (discoverTools); only then does the server count it as connected.
+    if (opts.listTools !== false) await client.listTools();
     return agent;
   }
 

@@ -9,6 +9,7 @@ import type { IdeSelection } from '../../../src/core/ide/editor-port.js';
 import { GeminiIdeServer } from '../../../src/core/ide/gemini/server.js';
 import { FakeEditor } from './fake-editor.js';
 import { GeminiAgent, readDiscovery, type Notice } from './gemini-agent.js';
+import { withDeadline } from '../../support/wait.js';
 
 function selectionIn(path: string, text: string, line = 2, character = 4): IdeSelection {
   return {
@@ -95,12 +96,37 @@ describe('Gemini CLI IDE server', () => {
     });
   });
 
-  test('tools: openDiff, closeDiff and getDiagnostics; the agent counts once its stream is open', async () => {
+  test('tools: openDiff, closeDiff and getDiagnostics; the agent counts once its stream is open and it listed them', async () => {
     const { tools } = await agent.client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), ['closeDiff', 'getDiagnostics', 'openDiff']);
     const first = await agent.next('ide/contextUpdate');
     assert.ok(first);
     assert.equal(server.clientCount(), 1);
+  });
+
+  test('an agent with a stream that has not listed the tools yet is not counted: Gemini CLI would not use our diff yet', async () => {
+    const late = await GeminiAgent.connect(server.port, readDiscovery(join(dir, 'ide'))[0]!.content.authToken, {
+      listTools: false,
+    });
+    try {
+      await late.next('ide/contextUpdate');
+      assert.equal(server.clientCount(), 1);
+      const counted = new Promise<void>((resolve) => {
+        const sub = server.onDidChange(() => server.clientCount() === 2 && (sub.dispose(), resolve()));
+      });
+      await late.client.listTools();
+      await withDeadline(counted, 'the agent counted after tools/list', 10_000);
+    } finally {
+      await late.close();
+    }
+    await withDeadline(
+      new Promise<void>((resolve) => {
+        if (server.clientCount() === 1) return resolve();
+        const sub = server.onDidChange(() => server.clientCount() === 1 && (sub.dispose(), resolve()));
+      }),
+      'the count back to 1',
+      10_000,
+    );
   });
 
   test('first context: the active file with its 1-based cursor and selected text', async () => {

@@ -57,8 +57,10 @@ interface Session {
   id?: string;
   mcp: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
-  /** Open GET event streams: a session with one is a connected agent. */
+  /** Open GET event streams. */
   streams: number;
+  /** Answered its tools/list: Gemini CLI calls itself connected, and shows diffs in the editor, only from then on. */
+  listedTools: boolean;
 }
 
 interface OpenDiff {
@@ -79,14 +81,14 @@ function bearer(req: IncomingMessage): string | undefined {
   return m ? m[1] : '';
 }
 
-function isInitialize(body: Buffer | undefined): boolean {
-  if (!body) return false;
+function firstMethod(body: Buffer | undefined): unknown {
+  if (!body) return undefined;
   try {
     const msg = JSON.parse(body.toString('utf8')) as unknown;
     const first = Array.isArray(msg) ? (msg[0] as unknown) : msg;
-    return typeof first === 'object' && first !== null && (first as { method?: unknown }).method === 'initialize';
+    return typeof first === 'object' && first !== null ? (first as { method?: unknown }).method : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -115,7 +117,7 @@ export class GeminiIdeServer {
   private disposed = false;
   private readonly onExit = (): void => removeDiscoveryFileSync(this.discoveryFile);
 
-  /** Fires when an agent's event stream opens or closes, and when the server stops. */
+  /** Fires when an agent connects (see clientCount) or its event stream closes, and when the server stops. */
   readonly onDidChange: Event<void> = this.changed.event;
 
   private constructor(
@@ -163,10 +165,14 @@ export class GeminiIdeServer {
     };
   }
 
-  /** Agents with an open event stream. */
+  /**
+   * Agents with an open event stream that have listed the tools. Gemini CLI lists them after it
+   * opens the stream and only then uses the editor's diff: a prompt sent before gets the
+   * terminal's own confirmation.
+   */
   clientCount(): number {
     let n = 0;
-    for (const s of this.sessions.values()) if (s.streams > 0) n++;
+    for (const s of this.sessions.values()) if (s.streams > 0 && s.listedTools) n++;
     return n;
   }
 
@@ -272,7 +278,7 @@ export class GeminiIdeServer {
       return;
     }
     if (!session) {
-      if (req.method !== 'POST' || !isInitialize(body)) {
+      if (req.method !== 'POST' || firstMethod(body) !== 'initialize') {
         jsonError(res, 400, 'Bad Request: no valid session ID for a request other than initialize');
         return;
       }
@@ -294,6 +300,16 @@ export class GeminiIdeServer {
     const sending = sendWebResponse(res, response);
     if (isStream) this.streamOpened(session, res);
     await sending;
+    if (!session.listedTools && response.ok && firstMethod(body) === 'tools/list') {
+      session.listedTools = true;
+      if (session.streams > 0) this.agentCountChanged('connected');
+    }
+  }
+
+  private agentCountChanged(what: 'connected' | 'disconnected'): void {
+    const n = this.clientCount();
+    this.opts.logger.info(`Gemini IDE server: agent ${what} (${n} ${what === 'connected' ? 'total' : 'left'})`);
+    if (!this.disposed) this.changed.fire();
   }
 
   private async openSession(): Promise<Session | undefined> {
@@ -310,6 +326,7 @@ export class GeminiIdeServer {
     const session: Session = {
       mcp,
       streams: 0,
+      listedTools: false,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
@@ -342,12 +359,10 @@ export class GeminiIdeServer {
 
   private streamOpened(session: Session, res: ServerResponse): void {
     session.streams++;
-    this.opts.logger.info(`Gemini IDE server: agent connected (${this.clientCount()} total)`);
-    this.changed.fire();
+    if (session.streams === 1 && session.listedTools) this.agentCountChanged('connected');
     res.once('close', () => {
       session.streams--;
-      this.opts.logger.info(`Gemini IDE server: agent disconnected (${this.clientCount()} left)`);
-      if (!this.disposed) this.changed.fire();
+      if (session.streams === 0 && session.listedTools) this.agentCountChanged('disconnected');
     });
     // The companion sends the context as soon as the stream is there; the CLI reads it for its first prompt.
     this.notify(session, 'ide/contextUpdate', this.recent.snapshot());
