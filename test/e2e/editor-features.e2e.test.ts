@@ -12,13 +12,13 @@ import {
   answerDialog,
   answerInput,
   callResearchQuery,
-  chooseLens,
   pickRow,
   previewText,
   quickInput,
   rowLabels,
   runCommandThenPick,
   waitForQuickInput,
+  writeSamplingReply,
 } from './support/quick-input.js';
 
 test(
@@ -61,39 +61,7 @@ test(
       await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
       await quickInput(vs).input.press('Enter');
     };
-    // The reply editor (Send / Cancel lenses): check what it shows, then type the reply and send it.
-    const writeReply = async (expect: RegExp[], reply: string): Promise<void> => {
-      const editor = vs.page.locator('.editor-instance .monaco-editor').first();
-      const lens = (text: string | RegExp) =>
-        editor.locator('.codelens-decoration a, .codelens-decoration span').filter({ hasText: text }).first();
-      await lens('Send').waitFor({ state: 'visible', timeout: WAIT });
-      const shown = await poll('the reply document', WAIT, async () => {
-        const text = await vs.activeEditorText();
-        return /asks for a model reply/.test(text) ? text : undefined;
-      });
-      for (const e of expect) assert.match(shown, e);
-      await editor.locator('.view-lines').click();
-      await vs.page.keyboard.press('Control+A');
-      await vs.page.keyboard.press('Delete');
-      const answer = JSON.stringify({
-        role: 'assistant',
-        content: { type: 'text', text: reply },
-        model: 'user',
-        stopReason: 'endTurn',
-      });
-      await vs.page.keyboard.type(answer);
-      // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
-      // Monaco may not have rendered the last keystrokes yet: wait until the rendered text parses.
-      const written = await poll('the typed reply in the editor', 30_000, async () => {
-        try {
-          return JSON.parse(await vs.activeEditorText()) as { content: { text: string } };
-        } catch {
-          return undefined;
-        }
-      });
-      assert.equal(written.content.text, reply);
-      await chooseLens(vs, 'Send');
-    };
+    const writeReply = (expect: RegExp[], reply: string): Promise<void> => writeSamplingReply(vs, expect, reply);
 
     await t.test(
       'sampling asks first; with no language model the user may write the reply, and dismissing that gives the server a clear error',
