@@ -49,6 +49,8 @@ test(
       await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
       await pickRow(vs, 'toggle-simulated-logging');
       await vs.waitForLogFile('MCP Host', /everything\/toggle-simulated-logging (done|returned an error|failed)/, WAIT);
+      // Its result opens in a preview, which takes the focus: let it open before the next step's picks.
+      await previewText(vs, /Started simulated, random-leveled logging/);
       // The server's messages (one at once, then every 5 s) in its channel's log (file name without the colon).
       const shown = await vs.waitForLogFile('MCP Host everything', /\w+[- ]level[- ]message/i, WAIT);
       assert.match(shown, /\[(info|warning|error)\] ((notice|critical|alert|emergency): )?\w+[- ]level[- ]message/i);
@@ -187,6 +189,10 @@ test(
       );
       await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
       await pickRow(vs, 'toggle-subscriber-updates');
+      // The server sends its first update before it answers the call, so the update can be logged
+      // before the call's result opens in a preview; that preview takes the focus, and a quick pick
+      // the next step opened in the meantime closes (Show Server Details then never saw its pick).
+      await previewText(vs, /Started simulated resource updated notifications/);
       await vs.waitForLogFile(
         'MCP Host',
         /demo:\/\/resource\/static\/document\/features\.md from everything changed; re-read/,
