@@ -67,6 +67,10 @@ test('both protocol eras in the editor: every client feature on each', { timeout
   const mark = `mcp-host-eras-e2e-${randomBytes(4).toString('hex')}`;
   const http: RunningServer[] = [];
   t.after(() => Promise.all(http.map((s) => s.stop())));
+  // An interrupted run exits from the harness's signal hook, past t.after: the servers go with it.
+  const killHttp = (): void => http.forEach((s) => s.proc.kill('SIGKILL'));
+  process.once('exit', killHttp);
+  t.after(() => process.off('exit', killHttp));
   for (const legacy of ['reject', 'stateless'])
     http.push(
       await startPortServer(
@@ -115,7 +119,17 @@ test('both protocol eras in the editor: every client feature on each', { timeout
   });
 
   for (const { server, protocol } of SERVERS) {
-    await step(`${server}: Server Details shows MCP ${protocol}`, async () => {
+    await step(`${server}: its tree tooltip and Server Details show MCP ${protocol}`, async () => {
+      const row = await vs.waitForTreeItem(new RegExp(`${server}.*tools`), WAIT);
+      await row.hover();
+      const hover = vs.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').first();
+      const tip = await poll(`the tooltip of ${server}`, WAIT, async () => {
+        const shown = await hover.innerText().catch(() => '');
+        return shown.includes(server) && /Protocol: MCP/.test(shown) ? shown : undefined;
+      });
+      assert.match(tip, new RegExp(`Protocol: MCP ${escapeRegExp(protocol)}`));
+      await vs.page.mouse.move(0, 0);
+      await hover.waitFor({ state: 'hidden', timeout: WAIT });
       await runCommandThenPick(vs, 'MCP Host: Show Server Details', /Show Server Details/);
       await quickInput(vs).input.fill(server);
       await quickInput(vs).input.press('Enter');
