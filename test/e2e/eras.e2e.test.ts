@@ -30,7 +30,7 @@ import { MCP_HOST_CONTAINER, treeRow, viewPane } from './support/workbench.js';
 
 const WAIT = Number(process.env.MCP_HOST_E2E_STEP_WAIT_MS) || 120_000;
 const FIXTURE = join(repoRoot, 'test', 'fixtures', 'servers', 'eras-server.mjs');
-const TOOLS = 10;
+const TOOLS = 9;
 
 interface Era {
   server: string;
@@ -228,17 +228,17 @@ test('both protocol eras in the editor: every client feature on each', { timeout
     await step(`${server}: an open resource document follows the server's update`, async () => {
       await runCommandThenPick(vs, 'MCP Host: Read Resource…', /MCP Host: Read Resource/);
       await pickOf(vs, 'counter', server);
-      await previewText(vs, `[${server}] count 0`, WAIT);
+      // The counter goes up by itself every 1.5 s once read (eras-server.mjs): the open preview follows it.
+      const first = await previewText(vs, new RegExp(`\\[${escapeRegExp(server)}\\] count \\d+`), WAIT);
+      const n = Number(new RegExp(`\\[${escapeRegExp(server)}\\] count (\\d+)`).exec(first)![1]);
       const following = new RegExp(`following eras://counter from ${escapeRegExp(server)} \\(`);
       await vs.waitForLogFile('MCP Host', following, WAIT);
-      await callTool(vs, server, 'bump');
-      await previewText(vs, `[${server}] counter is 1`, WAIT);
       await vs.waitForLogFile(
         'MCP Host',
         new RegExp(`eras://counter from ${escapeRegExp(server)} changed; re-read`),
         WAIT,
       );
-      await previewText(vs, `[${server}] count 1`, WAIT);
+      await previewText(vs, new RegExp(`\\[${escapeRegExp(server)}\\] count (?!${n}\\b)\\d+`), WAIT);
     });
   }
 
