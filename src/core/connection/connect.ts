@@ -70,6 +70,8 @@ export interface LiveConnection {
   health: { terminalErrors: number };
   /** True once the transport closed (for whatever reason). */
   closed: boolean;
+  /** Modern era: settles once the change-notification stream is open (or failed and retries; listen.ts). */
+  listening: Promise<void>;
   /** Set once the connection closed; says why, for calls that were running. */
   closedBecause?: string;
   close(): Promise<void>;
@@ -121,6 +123,13 @@ function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessT
     `${def.name} (${describeTarget(def.config)}) failed to connect: ${errorMessage(err)}`,
     undefined,
     { cause: err },
+  );
+}
+
+/** A stdio server that exited (or closed stdout) while its era was being probed. */
+function quitOnProbe(e: Error, o: ConnectOptions): boolean {
+  return (
+    o.era !== undefined && !o.era.prior && !o.signal.aborted && e instanceof HostError && e.code === 'server-exited'
   );
 }
 
@@ -195,12 +204,23 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     ]);
   } catch (err) {
     await closeQuietly(transport);
-    throw connectError(err, def, stdio);
+    const e = connectError(err, def, stdio);
+    if (!quitOnProbe(e, o)) throw e;
+    // Some stdio servers quit on a method they do not know instead of answering an error: the
+    // probe killed this one, so a fresh process gets `initialize` only (and the caller remembers legacy).
+    o.logger.info(`${def.name} quit on the server/discover probe; starting it again with initialize only`);
+    return openConnection(def, { ...o, era: { prior: { kind: 'legacy' } } });
   } finally {
     timer?.dispose();
     if (onAbort) o.signal.removeEventListener('abort', onAbort);
   }
   guard.catch(() => {});
+  // Sent before the lists are asked for, so a change right after connecting is not missed.
+  const listening = client.startListening({
+    log: o.logger,
+    clock: o.clock ?? systemClock,
+    timeoutMs: o.timeoutMs,
+  });
   const conn: LiveConnection = {
     client,
     transport,
@@ -210,6 +230,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     era: client.getProtocolEra() ?? 'legacy',
     health,
     closed: false,
+    listening,
     close: async () => {
       await closeQuietly(transport);
       // Close the client too so its pending requests are rejected even if the transport's onclose is late.

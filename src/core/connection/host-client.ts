@@ -4,11 +4,23 @@
  * a `CreateTaskResult`, which v2's own result check (it knows only the direct answer) refuses.
  * And one 2026-07-28 behaviour it leaves to the host: the log level the user picked travels in
  * every request's `_meta` (there is no `logging/setLevel`; without the key a server logs nothing).
- * Everything else goes through the SDK's checks unchanged.
+ * And change notifications on 2026-07-28 (listen.ts): one `subscriptions/listen` stream per
+ * connection, with `resources/subscribe` / `/unsubscribe` answered from it, so callers use the same
+ * subscription API on both eras. Everything else goes through the SDK's checks unchanged.
  */
 import { Client, isTaskAugmentedRequestParams } from '@modelcontextprotocol/client';
-import type { ClientContext, JSONRPCRequest, LoggingLevel, Result } from '@modelcontextprotocol/client';
+import type {
+  ClientContext,
+  EmptyResult,
+  JSONRPCRequest,
+  LoggingLevel,
+  RequestOptions,
+  Result,
+  SubscribeRequest,
+  UnsubscribeRequest,
+} from '@modelcontextprotocol/client';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
+import { ListenStream, type ListenOptions } from './listen.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
@@ -17,6 +29,51 @@ const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 export class HostClient extends Client {
   /** Sent with each request on a modern connection (features/logging.ts applyLogLevel). */
   logLevel: LoggingLevel | undefined;
+  /** The change-notification stream of a modern connection (startListening). */
+  listenStream: ListenStream | undefined;
+
+  /**
+   * On a modern connection, opens the change-notification stream; resolves once it is acknowledged
+   * (or failed and will retry). A legacy server sends its notifications unasked: nothing to open.
+   */
+  startListening(o: Omit<ListenOptions, 'replay'>): Promise<void> {
+    if (this.getProtocolEra() !== 'modern') return Promise.resolve();
+    this.listenStream?.dispose();
+    const stream = new ListenStream(this, {
+      ...o,
+      replay: (method, params) => this._onnotification({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }),
+    });
+    this.listenStream = stream;
+    return stream.start();
+  }
+
+  override async subscribeResource(params: SubscribeRequest['params'], options?: RequestOptions): Promise<EmptyResult> {
+    if (!this.listenStream) return super.subscribeResource(params, options);
+    await this.listenStream.subscribe(params.uri);
+    return {};
+  }
+
+  override async unsubscribeResource(
+    params: UnsubscribeRequest['params'],
+    options?: RequestOptions,
+  ): Promise<EmptyResult> {
+    if (!this.listenStream) return super.unsubscribeResource(params, options);
+    await this.listenStream.unsubscribe(params.uri);
+    return {};
+  }
+
+  /** The transport closed on its own: its stream is gone with it, and no re-open may be tried. */
+  protected override _onclose(): void {
+    this.listenStream?.dispose();
+    this.listenStream = undefined;
+    super._onclose();
+  }
+
+  override async close(): Promise<void> {
+    this.listenStream?.dispose();
+    this.listenStream = undefined;
+    await super.close();
+  }
 
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();

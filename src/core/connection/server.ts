@@ -277,6 +277,7 @@ export class Server {
     let lists: Awaited<ReturnType<typeof fetchLists>>;
     try {
       lists = await fetchLists(conn.client, timeoutMs, this.log);
+      await conn.listening;
     } catch (err) {
       // Only needs-auth escapes fetchLists; every other list error yields an empty list.
       await conn.close();

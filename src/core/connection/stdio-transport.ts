@@ -57,6 +57,8 @@ export class StdioProcessTransport implements Transport {
   private closing: Promise<void> | undefined;
   private exitInfo: ExitInfo | undefined;
   private requested = false;
+  /** The server closed its stdout while it lived on: it can never answer again. */
+  private stdoutEnded = false;
   private garbageLogged = 0;
   private readonly maxLine: number;
   private release: (() => void) | undefined;
@@ -78,7 +80,8 @@ export class StdioProcessTransport implements Transport {
   describeExit(): string {
     const e = this.exitInfo;
     let what = 'closed its connection';
-    if (e) what = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
+    if (this.stdoutEnded) what = 'closed its stdout';
+    else if (e) what = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
     const tail = this.stderr.lastLines(5);
     return tail.length ? `${what}. Last stderr lines:\n${tail.join('\n')}` : what;
   }
@@ -171,6 +174,15 @@ export class StdioProcessTransport implements Transport {
       // unheard stream 'error' would crash the whole host.
       child.stdin!.on('error', () => {});
       child.stdout!.on('error', (err) => this.onerror?.(err));
+      // An exiting server ends stdout too; one still running after a moment has only hung up.
+      child.stdout!.once('end', () => {
+        const t = setTimeout(() => {
+          if (this.exitInfo || this.closed) return;
+          this.stdoutEnded = true;
+          void this.close();
+        }, 200);
+        t.unref();
+      });
       child.stderr!.on('error', () => {});
       child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal, requested: this.requested };

@@ -1,0 +1,161 @@
+/**
+ * Change notifications on both eras (modern-server.mjs): a tool added at run time refreshes the
+ * host's list, and a resource subscription hears each update. On 2026-07-28 both travel on a
+ * `subscriptions/listen` stream (listen.ts), over stdio and Streamable HTTP; on 2025-11-25 they are
+ * unsolicited. The modern stream is re-opened after it drops and closed on disconnect.
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import type { HostOptions } from '../../../src/core/host-api.js';
+import type { ServerDefinition } from '../../../src/core/config/types.js';
+import { gatewayFeatures } from '../../../src/core/gateway/features.js';
+import { withDeadline } from '../../support/wait.js';
+import {
+  FIXTURES,
+  MemoryLogger,
+  def,
+  startPortServer,
+  tempDir,
+  textOf,
+  waitFor,
+  type RunningServer,
+} from './helpers.js';
+
+const dir = tempDir('listen');
+const MODERN = path.join(FIXTURES, 'modern-server.mjs');
+const hosts: ConnectionManager[] = [];
+const stops: (() => Promise<void>)[] = [];
+
+after(async () => {
+  await Promise.all(hosts.map((h) => h.dispose()));
+  await Promise.all(stops.map((s) => s()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function newHost(o: Partial<HostOptions> = {}): { host: ConnectionManager; log: MemoryLogger } {
+  const log = new MemoryLogger();
+  const host = createHost({ logger: log, blobDir: dir, ...o });
+  hosts.push(host);
+  return { host, log };
+}
+
+async function http(legacy: 'reject' | 'stateless', port?: number): Promise<RunningServer> {
+  const s = await startPortServer(
+    'modern-server.mjs',
+    ['--http', '--legacy', legacy, ...(port ? ['--port', String(port)] : [])],
+    '/mcp',
+  );
+  stops.push(() => s.stop());
+  return s;
+}
+
+async function connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void> {
+  await waitFor(host, name, (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
+  const state = host.server(name)!.state;
+  assert.equal(state.kind, 'connected', JSON.stringify(state));
+  assert.equal(state.kind === 'connected' && state.protocolVersion, protocolVersion);
+}
+
+const hasTool = (host: ConnectionManager, server: string, tool: string) =>
+  host.server(server)?.tools.some((t) => t.name === tool) ?? false;
+
+/** A run-time tool reaches the host's list, and a subscription hears each update until disposed. */
+async function notificationsArrive(host: ConnectionManager, name: string): Promise<void> {
+  assert.equal(hasTool(host, name, 'late-1'), false);
+  assert.equal(textOf(await host.callTool(name, 'add-tool', { name: 'late-1' })), 'added late-1');
+  await waitFor(host, name, (s) => s.tools.some((t) => t.name === 'late-1'), 30_000);
+
+  const updates: string[] = [];
+  let heard: () => void = () => {};
+  const sub = await gatewayFeatures(host).subscribe(name, 'fixture://ticker', () => {
+    updates.push('updated');
+    heard();
+  });
+  for (let i = 1; i <= 2; i++) {
+    const next = new Promise<void>((resolve) => (heard = resolve));
+    assert.equal(textOf(await host.callTool(name, 'tick', {})), `tick ${i}`);
+    await withDeadline(next, `resource update ${i} from ${name}`);
+  }
+  const read = await host.readResource(name, 'fixture://ticker');
+  assert.match(JSON.stringify(read.contents), /tick 2/, 'a read after an update is not served from the cache');
+  sub.dispose();
+}
+
+const stdio = (name: string, args: string[] = []): ServerDefinition =>
+  def(name, { type: 'stdio', command: process.execPath, args: [MODERN, ...args] });
+
+describe('change notifications and resource subscriptions', () => {
+  test('modern stdio (serveStdio): through subscriptions/listen', async () => {
+    const { host } = newHost();
+    host.setDefinitions([stdio('local')]);
+    await connected(host, 'local', '2026-07-28');
+    await notificationsArrive(host, 'local');
+  });
+
+  test('modern Streamable HTTP (legacy: reject): through subscriptions/listen', async () => {
+    const s = await http('reject');
+    const { host } = newHost();
+    host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
+    await connected(host, 'remote', '2026-07-28');
+    await notificationsArrive(host, 'remote');
+  });
+
+  test('legacy stdio (2025-11-25): unsolicited, resources/subscribe', async () => {
+    const { host } = newHost({ eraNegotiation: 'legacy' });
+    host.setDefinitions([stdio('old')]);
+    await connected(host, 'old', '2025-11-25');
+    await notificationsArrive(host, 'old');
+  });
+
+  test('modern HTTP: a dropped stream is re-opened on the same connection, and the gap is caught up', async () => {
+    const first = await http('reject');
+    const { host, log } = newHost();
+    host.setDefinitions([def('remote', { type: 'http', url: first.url })]);
+    await connected(host, 'remote', '2026-07-28');
+    const state = host.server('remote')!.state;
+    const connectedAt = state.kind === 'connected' ? state.connectedAt : 0;
+    await first.stop();
+    // The same server back on the same port: it does not know the tool the host is about to see.
+    const second = await http('reject', first.port);
+    await log.nextLine(/subscriptions\/listen stream ended/);
+    assert.equal(textOf(await host.callTool('remote', 'add-tool', { name: 'after-drop' })), 'added after-drop');
+    await waitFor(host, 'remote', (s) => s.tools.some((t) => t.name === 'after-drop'), 30_000);
+    const now = host.server('remote')!.state;
+    assert.equal(now.kind === 'connected' && now.connectedAt, connectedAt, 'no reconnect: the stream alone came back');
+    await withDeadline(
+      (async () => {
+        while (textOf(await host.callTool('remote', 'listeners', {})) !== '1')
+          await new Promise((r) => setTimeout(r, 50));
+      })(),
+      'one open stream on the restarted server',
+    );
+    void second;
+  });
+
+  test('modern HTTP: restarts leave exactly one open stream on the server', async () => {
+    const s = await http('reject');
+    const { host } = newHost();
+    host.setDefinitions([def('remote', { type: 'http', url: s.url })]);
+    await connected(host, 'remote', '2026-07-28');
+    for (let i = 0; i < 3; i++) {
+      await host.restart('remote');
+      await connected(host, 'remote', '2026-07-28');
+    }
+    // The server drops a closed stream's listener once it sees the cancel or the socket end.
+    await withDeadline(
+      (async () => {
+        while (textOf(await host.callTool('remote', 'listeners', {})) !== '1')
+          await new Promise((r) => setTimeout(r, 50));
+      })(),
+      'the old streams closed',
+    );
+    await host.dispose();
+    const probe = newHost().host;
+    probe.setDefinitions([def('probe', { type: 'http', url: s.url })]);
+    await connected(probe, 'probe', '2026-07-28');
+    assert.equal(textOf(await probe.callTool('probe', 'listeners', {})), '1', 'only the new host’s stream is open');
+  });
+});
