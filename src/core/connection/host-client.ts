@@ -13,6 +13,7 @@ import type {
   ClientContext,
   EmptyResult,
   JSONRPCRequest,
+  JSONRPCResponse,
   LoggingLevel,
   RequestOptions,
   Result,
@@ -21,6 +22,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
 import { ListenStream, type ListenOptions } from './listen.js';
+import { HOST_TASK_META_KEY, asTaskHandle, type TaskInputRequest } from '../features/modern-tasks.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
@@ -60,6 +62,53 @@ export class HostClient extends Client {
     if (!this.listenStream) return super.unsubscribeResource(params, options);
     await this.listenStream.unsubscribe(params.uri);
     return {};
+  }
+
+  /**
+   * A `resultType: "task"` answer (the tasks extension, features/modern-tasks.ts) is one v2's result
+   * check refuses outright; it reaches the caller as an error-flagged empty result carrying the task,
+   * so no output-schema check runs on it and only the task-aware call reads it.
+   */
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if ('result' in response) {
+      const task = asTaskHandle(response.result);
+      if (task) {
+        const { _meta, ...handle } = task;
+        response = {
+          ...response,
+          result: {
+            resultType: 'complete',
+            content: [],
+            isError: true,
+            _meta: { ...(_meta as Record<string, unknown> | undefined), [HOST_TASK_META_KEY]: handle },
+          },
+        };
+      }
+    }
+    super._onresponse(response);
+  }
+
+  /** Answers one `inputRequests` entry of a task through the handler a server request would reach. */
+  async answerInputRequest(key: string, entry: TaskInputRequest, signal: AbortSignal): Promise<Result> {
+    const handler = this._getRequestHandler(entry.method);
+    if (!handler) throw new Error(`no handler for ${entry.method} (input request ${key})`);
+    const request: JSONRPCRequest = {
+      jsonrpc: '2.0',
+      id: key,
+      method: entry.method,
+      ...(entry.params ? { params: entry.params } : {}),
+    };
+    const ctx = this.buildContext({
+      mcpReq: {
+        id: key,
+        method: entry.method,
+        _meta: entry.params?._meta as Record<string, unknown> | undefined,
+        signal,
+        send: () => Promise.reject(new Error('not available while answering a task input request')),
+        notify: () => Promise.reject(new Error('not available while answering a task input request')),
+      },
+    } as unknown as Parameters<HostClient['buildContext']>[0]);
+    return handler(request, ctx);
   }
 
   /** The transport closed on its own: its stream is gone with it, and no re-open may be tried. */

@@ -27,6 +27,12 @@ import {
   type RunningTask,
 } from './tasks.js';
 import type { FeatureOptions } from './types.js';
+import {
+  TASKS_EXTENSION_ID,
+  callToolMaybeAsTask,
+  offersTasksExtension,
+  type ModernTaskClient,
+} from './modern-tasks.js';
 
 export type { FeatureOptions, SamplingPort, ServerLogMessage } from './types.js';
 export type { RunningTask } from './tasks.js';
@@ -49,7 +55,11 @@ export class ClientFeatures {
     const caps: ClientCapabilities = { ...base };
     // Tool use in sampling (2025-11-25) is served: the editor's model port maps tools both ways.
     if (this.o.sampling) caps.sampling = { tools: {} };
-    if (this.tasksEnabled) caps.tasks = tasksCapability(this.o.sampling !== undefined);
+    if (this.tasksEnabled) {
+      caps.tasks = tasksCapability(this.o.sampling !== undefined);
+      // 2026-07-28: tasks are an extension, declared in every request's capabilities.
+      caps.extensions = { ...caps.extensions, [TASKS_EXTENSION_ID]: {} };
+    }
     return caps;
   }
 
@@ -132,14 +142,18 @@ export class ClientFeatures {
     log: Logger,
     onTaskStatus?: (t: RunningTask) => void,
   ): Promise<CallToolResult> {
+    const taskOptions = {
+      server,
+      registry: this.tasks,
+      log,
+      now: () => this.clock.now(),
+      ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
+    };
+    // The server decides per call; HostClient is what reads a task answer (host-client.ts).
+    if (this.tasksEnabled && offersTasksExtension(client) && 'answerInputRequest' in client)
+      return callToolMaybeAsTask(client as ModernTaskClient, { name: tool.name, arguments: args }, opts, taskOptions);
     if (this.tasksEnabled && runsAsTask(client, tool)) {
-      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, {
-        server,
-        registry: this.tasks,
-        log,
-        now: () => this.clock.now(),
-        ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
-      });
+      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, taskOptions);
     }
     return client.callTool({ name: tool.name, arguments: args }, opts) as Promise<CallToolResult>;
   }

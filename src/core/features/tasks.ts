@@ -172,7 +172,7 @@ export async function callToolAsTask(
 }
 
 /** Waits `ms` between polls; an abort ends the wait at once. */
-function waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function waitFor(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
