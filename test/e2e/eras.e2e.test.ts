@@ -17,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { startPortServer, type RunningServer } from '../integration/connection/helpers.js';
 import { killMarked, poll, repoRoot, startVSCode, type VSCode } from './harness.js';
 import {
+  agreeToOpen,
   answerDialog,
   answerInput,
   escapeRegExp,
@@ -160,31 +161,8 @@ test('both protocol eras in the editor: every client feature on each', { timeout
 
   for (const { server } of SERVERS) {
     await step(`${server}: a URL elicitation opens the page after the user agrees`, async () => {
-      const ctx = vs.page.context();
-      await ctx.route(/^https:\/\/consent\.example\.com\//, (route) =>
-        route.fulfill({ contentType: 'text/html', body: '<h1>consent</h1>' }),
-      );
       await callTool(vs, server, 'open-link');
-      const dialog = vs.page.locator('.monaco-dialog-box');
-      await dialog.waitFor({ state: 'visible', timeout: WAIT });
-      assert.deepEqual(ctx.pages(), [vs.page], 'nothing opens before the user agrees');
-      await answerDialog(
-        vs,
-        new RegExp(`${server} asks you to open a page on consent\\.example\\.com`),
-        'Open in Browser',
-      );
-      const page = await poll('the browser to open the page', WAIT, async () => {
-        const opened = ctx.pages().find((p) => p !== vs.page);
-        if (opened) return opened;
-        // VS Code's own link protection may ask once more for a domain it does not trust yet.
-        if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText()))
-          await answerDialog(vs, /external website/i, 'Open');
-        return undefined;
-      });
-      await poll('the consent page', WAIT, async () =>
-        /consent\.example\.com\/eras/.test(page.url()) ? true : undefined,
-      );
-      await page.close();
+      await agreeToOpen(vs, server, /consent\.example\.com/, /consent\.example\.com\/eras/);
       await previewText(vs, `[${server}] url elicitation accept`, WAIT);
     });
   }

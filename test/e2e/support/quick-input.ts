@@ -168,3 +168,33 @@ export async function writeSamplingReply(vs: VSCode, expect: RegExp[], reply: st
   assert.equal(written.content.text, reply);
   await chooseLens(vs, 'Send');
 }
+
+/**
+ * Waits for the "open a page" dialog of `server` naming `host`, checks nothing opened before, agrees, and
+ * waits for the browser tab at `url` (served by the browser context: no internet here).
+ */
+export async function agreeToOpen(vs: VSCode, server: string, host: RegExp, url: RegExp): Promise<string> {
+  const ctx = vs.page.context();
+  await ctx.route(/^https:\/\/(consent\.example\.com|modelcontextprotocol\.io)\//, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<h1>page</h1>' }),
+  );
+  const dialog = vs.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: WAIT });
+  assert.deepEqual(ctx.pages(), [vs.page], 'nothing opens before the user agrees');
+  const text = await answerDialog(
+    vs,
+    new RegExp(`${escapeRegExp(server)} asks you to open a page on ${host.source}`),
+    'Open in Browser',
+  );
+  const page = await poll('the browser to open the page', WAIT, async () => {
+    const opened = ctx.pages().find((p) => p !== vs.page);
+    if (opened) return opened;
+    // VS Code's own link protection may ask once more for a domain it does not trust yet.
+    if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText()))
+      await answerDialog(vs, /external website/i, 'Open');
+    return undefined;
+  });
+  await poll(`the page ${url}`, WAIT, async () => (url.test(page.url()) ? true : undefined));
+  await page.close();
+  return text;
+}
