@@ -12,6 +12,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startPortServer, type RunningServer } from '../integration/connection/helpers.js';
@@ -67,6 +69,9 @@ async function callTool(vs: VSCode, server: string, tool: string): Promise<void>
 test('both protocol eras in the editor: every client feature on each', { timeout: 1_500_000 }, async (t) => {
   const mark = `mcp-host-eras-e2e-${randomBytes(4).toString('hex')}`;
   const http: RunningServer[] = [];
+  // long-job runs until the test creates <finishDir>/<server> (eras-server.mjs --finish-when).
+  const finishDir = mkdtempSync(join(tmpdir(), 'mcp-host-eras-e2e-'));
+  t.after(() => rmSync(finishDir, { recursive: true, force: true }));
   t.after(() => Promise.all(http.map((s) => s.stop())));
   // An interrupted run exits from the harness's signal hook, past t.after: the servers go with it.
   const killHttp = (): void => http.forEach((s) => s.proc.kill('SIGKILL'));
@@ -76,7 +81,10 @@ test('both protocol eras in the editor: every client feature on each', { timeout
     http.push(
       await startPortServer(
         'eras-server.mjs',
-        ['--http', '--legacy', legacy, '--name', legacy === 'reject' ? 'modern-http' : 'default-http'],
+        [
+          ...['--http', '--legacy', legacy, '--name', legacy === 'reject' ? 'modern-http' : 'default-http'],
+          ...['--finish-when', join(finishDir, legacy === 'reject' ? 'modern-http' : 'default-http')],
+        ],
         '/mcp',
       ),
     );
@@ -89,6 +97,7 @@ test('both protocol eras in the editor: every client feature on each', { timeout
       MCP_HOST_E2E_NODE: process.execPath,
       MCP_HOST_E2E_ERAS: FIXTURE,
       MCP_HOST_E2E_MARK: mark,
+      MCP_HOST_E2E_FINISH: finishDir,
       MCP_HOST_E2E_MODERN_URL: http[0]!.url,
       MCP_HOST_E2E_DEFAULT_URL: http[1]!.url,
     },
@@ -236,8 +245,15 @@ test('both protocol eras in the editor: every client feature on each', { timeout
       await callTool(vs, server, 'long-job');
       const row = treeRow(tasksPane(), new RegExp(`${server} / long-job`)).first();
       await row.waitFor({ state: 'visible', timeout: WAIT });
-      assert.match(await row.innerText(), /working/);
-      await previewText(vs, `[${server}] long-job done after 6 steps`, WAIT);
+      // Its status follows the server's steps while it runs, then the test lets it finish.
+      const first = await row.innerText();
+      assert.match(first, /working · step \d+/);
+      await poll('the task status to move on', WAIT, async () => {
+        const now = await row.innerText().catch(() => '');
+        return /working · step \d+/.test(now) && now !== first ? true : undefined;
+      });
+      writeFileSync(join(finishDir, server), '');
+      await previewText(vs, new RegExp(`\\[${escapeRegExp(server)}\\] long-job done after \\d+ steps`), WAIT);
       await row.waitFor({ state: 'hidden', timeout: WAIT });
       assert.doesNotMatch(hostLog(), new RegExp(`${escapeRegExp(server)}/long-job failed`));
     });
