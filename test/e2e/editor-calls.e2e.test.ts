@@ -11,6 +11,7 @@ import { poll } from './support/workbench.js';
 import {
   WAIT,
   answerDialog,
+  agreeToOpen,
   answerInput,
   chooseLens,
   clickPreviewLink,
@@ -50,36 +51,6 @@ async function callUrlElicitation(vs: VSCode, url: string, errorPath: boolean): 
         : undefined,
     );
   }
-}
-
-/**
- * Waits for the "open a page" dialog naming `host`, checks nothing opened before, agrees, and
- * waits for the browser tab at `url` (served by the browser context: no internet here).
- */
-async function agreeToOpen(vs: VSCode, host: RegExp, url: RegExp): Promise<string> {
-  const ctx = vs.page.context();
-  await ctx.route(/^https:\/\/(consent\.example\.com|modelcontextprotocol\.io)\//, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<h1>page</h1>' }),
-  );
-  const dialog = vs.page.locator('.monaco-dialog-box');
-  await dialog.waitFor({ state: 'visible', timeout: WAIT });
-  assert.deepEqual(ctx.pages(), [vs.page], 'nothing opens before the user agrees');
-  const text = await answerDialog(
-    vs,
-    new RegExp(`everything asks you to open a page on ${host.source}`),
-    'Open in Browser',
-  );
-  const page = await poll('the browser to open the page', WAIT, async () => {
-    const opened = ctx.pages().find((p) => p !== vs.page);
-    if (opened) return opened;
-    // VS Code's own link protection may ask once more for a domain it does not trust yet.
-    if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText()))
-      await answerDialog(vs, /external website/i, 'Open');
-    return undefined;
-  });
-  await poll(`the page ${url}`, WAIT, async () => (url.test(page.url()) ? true : undefined));
-  await page.close();
-  return text;
 }
 
 function count(text: string, re: RegExp): number {
@@ -351,7 +322,12 @@ test(
       { skip: skipStep('URL elicitation: the host is shown, the browser opens only after the user agrees') },
       async () => {
         await callUrlElicitation(vs, 'https://consent.example.com/start?step=1', false);
-        const dialogText = await agreeToOpen(vs, /consent\.example\.com/, /consent\.example\.com\/start\?step=1/);
+        const dialogText = await agreeToOpen(
+          vs,
+          'everything',
+          /consent\.example\.com/,
+          /consent\.example\.com\/start\?step=1/,
+        );
         assert.match(dialogText, /Address: https:\/\/consent\.example\.com\/start\?step=1/);
         await previewText(vs, 'User completed the URL elicitation flow');
       },
@@ -362,13 +338,13 @@ test(
       { skip: skipStep('a call failing with -32042 (URL elicitation required): open the page, then Retry succeeds') },
       async () => {
         await callUrlElicitation(vs, 'https://consent.example.com/final?step=2', true);
-        await agreeToOpen(vs, /modelcontextprotocol\.io/, /modelcontextprotocol\.io/);
+        await agreeToOpen(vs, 'everything', /modelcontextprotocol\.io/, /modelcontextprotocol\.io/);
         const toast = vs.page
           .locator('.notification-toast')
           .filter({ hasText: /When you have finished in the browser, retry "trigger-url-elicitation" on everything/ });
         await toast.first().waitFor({ state: 'visible', timeout: WAIT });
         await toast.first().locator('.monaco-button', { hasText: 'Retry' }).click();
-        await agreeToOpen(vs, /consent\.example\.com/, /consent\.example\.com\/final\?step=2/);
+        await agreeToOpen(vs, 'everything', /consent\.example\.com/, /consent\.example\.com\/final\?step=2/);
         await previewText(vs, /User completed the URL elicitation flow[\s\S]*final\?step=2/);
         assert.match(
           vs.readLogFile('MCP Host') ?? '',

@@ -12,13 +12,13 @@ import {
   answerDialog,
   answerInput,
   callResearchQuery,
-  chooseLens,
   pickRow,
   previewText,
   quickInput,
   rowLabels,
   runCommandThenPick,
   waitForQuickInput,
+  writeSamplingReply,
 } from './support/quick-input.js';
 
 test(
@@ -49,6 +49,8 @@ test(
       await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
       await pickRow(vs, 'toggle-simulated-logging');
       await vs.waitForLogFile('MCP Host', /everything\/toggle-simulated-logging (done|returned an error|failed)/, WAIT);
+      // Its result opens in a preview, which takes the focus: let it open before the next step's picks.
+      await previewText(vs, /Started simulated, random-leveled logging/);
       // The server's messages (one at once, then every 5 s) in its channel's log (file name without the colon).
       const shown = await vs.waitForLogFile('MCP Host everything', /\w+[- ]level[- ]message/i, WAIT);
       assert.match(shown, /\[(info|warning|error)\] ((notice|critical|alert|emergency): )?\w+[- ]level[- ]message/i);
@@ -61,39 +63,7 @@ test(
       await waitForQuickInput(vs, /trigger-sampling-request: maxTokens/);
       await quickInput(vs).input.press('Enter');
     };
-    // The reply editor (Send / Cancel lenses): check what it shows, then type the reply and send it.
-    const writeReply = async (expect: RegExp[], reply: string): Promise<void> => {
-      const editor = vs.page.locator('.editor-instance .monaco-editor').first();
-      const lens = (text: string | RegExp) =>
-        editor.locator('.codelens-decoration a, .codelens-decoration span').filter({ hasText: text }).first();
-      await lens('Send').waitFor({ state: 'visible', timeout: WAIT });
-      const shown = await poll('the reply document', WAIT, async () => {
-        const text = await vs.activeEditorText();
-        return /asks for a model reply/.test(text) ? text : undefined;
-      });
-      for (const e of expect) assert.match(shown, e);
-      await editor.locator('.view-lines').click();
-      await vs.page.keyboard.press('Control+A');
-      await vs.page.keyboard.press('Delete');
-      const answer = JSON.stringify({
-        role: 'assistant',
-        content: { type: 'text', text: reply },
-        model: 'user',
-        stopReason: 'endTurn',
-      });
-      await vs.page.keyboard.type(answer);
-      // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
-      // Monaco may not have rendered the last keystrokes yet: wait until the rendered text parses.
-      const written = await poll('the typed reply in the editor', 30_000, async () => {
-        try {
-          return JSON.parse(await vs.activeEditorText()) as { content: { text: string } };
-        } catch {
-          return undefined;
-        }
-      });
-      assert.equal(written.content.text, reply);
-      await chooseLens(vs, 'Send');
-    };
+    const writeReply = (expect: RegExp[], reply: string): Promise<void> => writeSamplingReply(vs, expect, reply);
 
     await t.test(
       'sampling asks first; with no language model the user may write the reply, and dismissing that gives the server a clear error',
@@ -219,6 +189,10 @@ test(
       );
       await runCommandThenPick(vs, 'MCP Host: Call Tool…', /MCP Host: Call Tool/);
       await pickRow(vs, 'toggle-subscriber-updates');
+      // The server sends its first update before it answers the call, so the update can be logged
+      // before the call's result opens in a preview; that preview takes the focus, and a quick pick
+      // the next step opened in the meantime closes (Show Server Details then never saw its pick).
+      await previewText(vs, /Started simulated resource updated notifications/);
       await vs.waitForLogFile(
         'MCP Host',
         /demo:\/\/resource\/static\/document\/features\.md from everything changed; re-read/,

@@ -131,3 +131,70 @@ export async function callResearchQuery(vs: VSCode, topic: string): Promise<void
   await waitForQuickInput(vs, /simulate-research-query: ambiguous/);
   await pickRow(vs, 'false', false);
 }
+
+/**
+ * In the sampling reply editor (Send / Cancel lenses): checks the request it shows against
+ * `expect`, types `reply` as the model's answer and sends it.
+ */
+export async function writeSamplingReply(vs: VSCode, expect: RegExp[], reply: string): Promise<void> {
+  const editor = vs.page.locator('.editor-instance .monaco-editor').first();
+  const lens = (text: string | RegExp) =>
+    editor.locator('.codelens-decoration a, .codelens-decoration span').filter({ hasText: text }).first();
+  await lens('Send').waitFor({ state: 'visible', timeout: WAIT });
+  const shown = await poll('the reply document', WAIT, async () => {
+    const text = await vs.activeEditorText();
+    return /asks for a model reply/.test(text) ? text : undefined;
+  });
+  for (const e of expect) assert.match(shown, e);
+  await editor.locator('.view-lines').click();
+  await vs.page.keyboard.press('Control+A');
+  await vs.page.keyboard.press('Delete');
+  const answer = JSON.stringify({
+    role: 'assistant',
+    content: { type: 'text', text: reply },
+    model: 'user',
+    stopReason: 'endTurn',
+  });
+  await vs.page.keyboard.type(answer);
+  // The editor may auto-close brackets and quotes while typing: what counts is what the document holds.
+  // Monaco may not have rendered the last keystrokes yet: wait until the rendered text parses.
+  const written = await poll('the typed reply in the editor', 30_000, async () => {
+    try {
+      return JSON.parse(await vs.activeEditorText()) as { content: { text: string } };
+    } catch {
+      return undefined;
+    }
+  });
+  assert.equal(written.content.text, reply);
+  await chooseLens(vs, 'Send');
+}
+
+/**
+ * Waits for the "open a page" dialog of `server` naming `host`, checks nothing opened before, agrees, and
+ * waits for the browser tab at `url` (served by the browser context: no internet here).
+ */
+export async function agreeToOpen(vs: VSCode, server: string, host: RegExp, url: RegExp): Promise<string> {
+  const ctx = vs.page.context();
+  await ctx.route(/^https:\/\/(consent\.example\.com|modelcontextprotocol\.io)\//, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<h1>page</h1>' }),
+  );
+  const dialog = vs.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: WAIT });
+  assert.deepEqual(ctx.pages(), [vs.page], 'nothing opens before the user agrees');
+  const text = await answerDialog(
+    vs,
+    new RegExp(`${escapeRegExp(server)} asks you to open a page on ${host.source}`),
+    'Open in Browser',
+  );
+  const page = await poll('the browser to open the page', WAIT, async () => {
+    const opened = ctx.pages().find((p) => p !== vs.page);
+    if (opened) return opened;
+    // VS Code's own link protection may ask once more for a domain it does not trust yet.
+    if ((await dialog.isVisible()) && /external website/i.test(await dialog.innerText()))
+      await answerDialog(vs, /external website/i, 'Open');
+    return undefined;
+  });
+  await poll(`the page ${url}`, WAIT, async () => (url.test(page.url()) ? true : undefined));
+  await page.close();
+  return text;
+}
