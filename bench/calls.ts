@@ -5,7 +5,7 @@
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
-import type { ConnectionManager } from '../src/core/host.js';
+import type { McpHost } from '../src/core/host.js';
 import { definition, quietHost, tinyServer } from './lib/host.js';
 import { startEcho } from './lib/inproc.js';
 import { pipeEchoThroughput } from './lib/pipe-echo.js';
@@ -203,7 +203,7 @@ const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 
 /** A row is labelled by its era: both sides must have negotiated it, or the figure is of something else. */
-function expectEra(host: ConnectionManager, names: string[], bare: Client[], version: string): void {
+function expectEra(host: McpHost, names: string[], bare: Client[], version: string): void {
   for (const name of names) {
     const st = host.server(name)?.state;
     const got = st?.kind === 'connected' ? st.protocolVersion : st?.kind;

@@ -7,7 +7,7 @@ import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import type { HostOptions } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { FIXTURES, MemoryLogger, def, startPortServer, tempDir, waitFor, type RunningServer } from './helpers.js';
@@ -15,17 +15,17 @@ import { FIXTURES, MemoryLogger, def, startPortServer, tempDir, waitFor, type Ru
 export const MODERN = path.join(FIXTURES, 'modern-server.mjs');
 
 export interface EraHosts {
-  newHost(o?: Partial<HostOptions>): { host: ConnectionManager; log: MemoryLogger };
+  newHost(o?: Partial<HostOptions>): { host: McpHost; log: MemoryLogger };
   /** The fixture over Streamable HTTP (`legacy: reject`, modern only), on `port` when given. */
   http(port?: number, extra?: string[]): Promise<RunningServer>;
   /** The fixture over stdio (`serveStdio`: both eras on one connection). */
   stdio(name: string): ServerDefinition;
-  connected(host: ConnectionManager, name: string, protocolVersion: string): Promise<void>;
+  connected(host: McpHost, name: string, protocolVersion: string): Promise<void>;
 }
 
 export function eraHosts(prefix: string, base: Partial<HostOptions> = {}): EraHosts {
   const dir = tempDir(prefix);
-  const hosts: ConnectionManager[] = [];
+  const hosts: McpHost[] = [];
   const stops: (() => Promise<void>)[] = [];
   after(async () => {
     await Promise.all(hosts.map((h) => h.dispose()));

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConnectionManager } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import { HostError } from '../../../src/core/errors.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
 import { withDeadline } from '../../support/wait.js';
@@ -14,7 +14,7 @@ import { def, textOf } from './helpers.js';
 
 const { newHost, http, stdio, connected } = eraHosts('eras-features');
 
-async function features(host: ConnectionManager, name: string, era: 'modern' | 'legacy'): Promise<void> {
+async function features(host: McpHost, name: string, era: 'modern' | 'legacy'): Promise<void> {
   const progress: string[] = [];
   const r = await host.callTool(
     name,

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConnectionManager } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
 import { FakeClock } from '../../support/fakes.js';
 import { withDeadline } from '../../support/wait.js';
@@ -15,11 +15,11 @@ import { def, textOf, waitFor } from './helpers.js';
 
 const { newHost, http, stdio, connected } = eraHosts('listen');
 
-const hasTool = (host: ConnectionManager, server: string, tool: string) =>
+const hasTool = (host: McpHost, server: string, tool: string) =>
   host.server(server)?.tools.some((t) => t.name === tool) ?? false;
 
 /** A run-time tool reaches the host's list, and a subscription hears each update until disposed. */
-async function notificationsArrive(host: ConnectionManager, name: string): Promise<void> {
+async function notificationsArrive(host: McpHost, name: string): Promise<void> {
   assert.equal(hasTool(host, name, 'late-1'), false);
   assert.equal(textOf(await host.callTool(name, 'add-tool', { name: 'late-1' })), 'added late-1');
   await waitFor(host, name, (s) => s.tools.some((t) => t.name === 'late-1'), 30_000);

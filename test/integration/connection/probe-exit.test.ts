@@ -7,12 +7,12 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import type { KeyValueStore } from '../../../src/core/ports.js';
 import { FIXTURES, MemoryLogger, def, isAlive, tempDir, textOf, waitFor } from './helpers.js';
 
 const dir = tempDir('probe-exit');
-const hosts: ConnectionManager[] = [];
+const hosts: McpHost[] = [];
 after(async () => {
   await Promise.all(hosts.map((h) => h.dispose()));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type ConnectionManager } from '../../../src/core/host.js';
+import { createHost, type McpHost } from '../../../src/core/host.js';
 import { INSTANCE_ENV } from '../../../src/core/connection/process-tree.js';
 import { StdioProcessTransport } from '../../../src/core/connection/stdio-transport.js';
 import {
@@ -30,7 +30,7 @@ after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function newHost(): ConnectionManager {
+function newHost(): McpHost {
   return createHost({ logger: new MemoryLogger(), blobDir: dir, env: {} });
 }
 

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConnectionManager } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import type { ElicitationPort } from '../../../src/core/host-api.js';
 import type { RunningTask } from '../../../src/core/features/index.js';
 import { HostError } from '../../../src/core/errors.js';
@@ -26,7 +26,7 @@ const elicitation: ElicitationPort = {
 const { newHost, http, stdio, connected } = eraHosts('tasks-eras', { elicitation });
 
 /** Runs as a task with statuses and a listing; then Cancel from the running-tasks list ends another. */
-async function tasksWork(host: ConnectionManager, name: string): Promise<void> {
+async function tasksWork(host: McpHost, name: string): Promise<void> {
   const statuses: RunningTask[] = [];
   let listed = 0;
   const sub = host.features.tasks.onDidChange(() => (listed = Math.max(listed, host.features.tasks.list().length)));
