@@ -47,13 +47,15 @@ export class InFlightCall implements Disposable {
    * in this context. Must not wrap connecting: a transport opened here would hand every later
    * message this context.
    */
-  run<A, T>(fn: (arg: A) => Promise<T>, arg: A): Promise<T> {
+  run<A, T>(fn: (arg: A) => Promise<T>, arg: A, streamLinked: boolean): Promise<T> {
     // Only an agent's request needs its context found again: a question in the editor's own call
-    // is the editor's anyway (no owner, or an ambiguous one, goes to the editor). And on Node 20
-    // the first AsyncLocalStorage.run turns on a promise hook for the whole process (every promise
-    // pays for it: in-process call p50 1.13 -> 1.49 of the bare SDK), so a host nobody connects an
-    // agent to never turns it on.
-    return this.origin === undefined ? fn(arg) : current.run(this, fn, arg);
+    // is the editor's anyway (no owner, or an ambiguous one, goes to the editor). And only where
+    // the transport links a question to its request (`streamLinked`: Streamable HTTP, in process):
+    // over stdio, SSE and WebSocket the context would never be read. On Node 20 the first
+    // AsyncLocalStorage.run turns on a promise hook for the whole process (every promise pays for
+    // it: in-process call p50 1.13 -> 1.49 of the bare SDK; `mcp-host serve` relaying to a stdio
+    // server 2,556 -> 3,365 calls/s without it), so a host that never needs it never turns it on.
+    return this.origin === undefined || !streamLinked ? fn(arg) : current.run(this, fn, arg);
   }
 
   dispose(): void {

@@ -263,18 +263,19 @@ export class ServerEntry {
   async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
     if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
     const call = this.calls.begin(opts?.origin);
+    const linked = streamLinked(this.def.config.type);
     try {
       // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
       let conn = this.connection.live ?? (await this.ensureConnected());
       try {
-        return await call.run(op, conn);
+        return await call.run(op, conn, linked);
       } catch (err) {
         if (!isSessionExpired(err)) throw this.callError(err, conn, what, opts);
         this.log.info('the server ended our session (HTTP 404, -32001); starting a new session and retrying once');
         await this.connection.renewSession(conn);
         conn = await this.ensureConnected();
         try {
-          return await call.run(op, conn);
+          return await call.run(op, conn, linked);
         } catch (err2) {
           throw this.callError(err2, conn, what, opts);
         }
@@ -294,4 +295,9 @@ export class ServerEntry {
       },
     );
   }
+}
+
+/** Transports on which a server's question arrives in the context of the request it serves (in-flight.ts). */
+function streamLinked(type: ServerDefinition['config']['type']): boolean {
+  return type === 'http' || type === 'inprocess';
 }

@@ -45,18 +45,22 @@ test('a question handled in the context of a call’s run() belongs to that requ
   otherServer.begin(a);
   // A message arriving later on the request's stream runs in a continuation of its context.
   let later: () => ReturnType<InFlightCalls['relatedTo']> = () => ({ callers: [] });
-  const seen = await aCall.run(async () => {
-    await Promise.resolve();
-    later = () => calls.relatedTo(undefined);
-    return { mine: calls.relatedTo(undefined), other: otherServer.relatedTo(undefined) };
-  }, undefined);
+  const seen = await aCall.run(
+    async () => {
+      await Promise.resolve();
+      later = () => calls.relatedTo(undefined);
+      return { mine: calls.relatedTo(undefined), other: otherServer.relatedTo(undefined) };
+    },
+    undefined,
+    true,
+  );
   assert.deepEqual(seen.mine, { callers: [a, b], owner: { origin: a, via: 'stream' } });
   assert.deepEqual(seen.other, { callers: [a] });
   // Outside the context: only the callers.
   assert.deepEqual(calls.relatedTo(undefined), { callers: [a, b] });
   aCall.dispose();
   // A stale context (the request has ended) names nobody.
-  await aCall.run(async () => assert.deepEqual(later(), { callers: [b] }), undefined);
+  await aCall.run(async () => assert.deepEqual(later(), { callers: [b] }), undefined, true);
 });
 
 test('the stream owner is the very call whose context a question arrives in: another call of the same origin does not stand in for an ended one', async () => {
@@ -65,9 +69,19 @@ test('the stream owner is the very call whose context a question arrives in: ano
   const first = calls.begin(a);
   const second = calls.begin(a);
   first.dispose();
-  await first.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a] }), undefined);
+  await first.run(async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a] }), undefined, true);
   await second.run(
     async () => assert.deepEqual(calls.relatedTo(undefined), { callers: [a], owner: { origin: a, via: 'stream' } }),
     undefined,
+    true,
   );
+});
+
+test('over a transport that links no question to its request (stdio, SSE, WebSocket) no context is set: questions name only the callers', async () => {
+  const calls = new InFlightCalls();
+  const a = { agent: 'a' };
+  const call = calls.begin(a);
+  const seen = await call.run(async () => calls.relatedTo(undefined), undefined, false);
+  assert.deepEqual(seen, { callers: [a] });
+  call.dispose();
 });
