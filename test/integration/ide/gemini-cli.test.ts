@@ -94,11 +94,27 @@ class Terminal {
     });
   }
 
-  /** Types the prompt, then Enter once the text is in the box (a paste with its Enter would be one paste). */
-  async submit(prompt: string): Promise<void> {
+  /**
+   * Types the prompt, then Enter once the text is in the box (a paste with its Enter would be one
+   * paste). On a loaded machine the CLI can drop an Enter that lands while it re-renders the box
+   * (seen in a full CI-style run: the prompt sat typed and no request came), so Enter is pressed
+   * again every 3 s, up to 10 times, until `reached` (the model API got the prompt) settles; an
+   * Enter on the emptied box after submission does nothing.
+   */
+  async submit(prompt: string, reached: Promise<unknown>): Promise<void> {
     this.child.stdin?.write(prompt);
     await this.waitFor(new RegExp(`> +${prompt.slice(0, 20)}`), 'typed prompt');
-    this.child.stdin?.write('\r');
+    let settled = false;
+    const done = reached.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < 10 && !settled; i++) {
+      this.child.stdin?.write('\r');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+      clearTimeout(timer);
+    }
   }
 
   /** Every process of the run (script, the CLI's launcher and its relaunched child): see gemini-reaper.ts. */
@@ -237,7 +253,7 @@ test(
       await ready(term, server);
       const diff = seen(term, s.editor.nextDiff());
       diff.catch(() => undefined); // Awaited below; its deadline may pass while an earlier step waits.
-      await term.submit('Please make a.txt say hello world');
+      await term.submit('Please make a.txt say hello world', s.api.next(firstTurn));
       const ctx = editorContext(await seen(term, s.api.next(firstTurn)));
       assert.deepEqual(ctx.activeFile, { path: s.file, cursor: { line: 1, character: 6 }, selectedText: 'hello' });
       const d = await diff;
@@ -280,7 +296,7 @@ test(
       await ready(term, server);
       const diff = seen(term, s.editor.nextDiff());
       diff.catch(() => undefined); // Awaited below; its deadline may pass while an earlier step waits.
-      await term.submit('Please make a.txt say hello world');
+      await term.submit('Please make a.txt say hello world', s.api.next(firstTurn));
       assert.equal(editorContext(await seen(term, s.api.next(firstTurn))).activeFile?.selectedText, 'hello');
       (await diff).decide({ kind: 'rejected' });
       await term.waitFor(/Rejected[\s\S]*Request cancelled/, 'the rejection');
