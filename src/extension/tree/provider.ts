@@ -34,6 +34,7 @@ import {
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
 import { planRefresh, type TreeShape } from './refresh-plan.js';
+import { RefreshGate } from './refresh-gate.js';
 
 export type { TreeSource } from './tree-source.js';
 
@@ -49,6 +50,15 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly sub: { dispose(): void };
 
   private readonly filterSub?: { dispose(): void };
+  /** Refreshes wait until the workbench stops asking for rows (refresh-gate.ts). */
+  private readonly gate = new RefreshGate(
+    (what) => (what.root ? this.changed.fire(undefined) : this.fireNow([...what.ids])),
+    {
+      now: () => Date.now(),
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    },
+  );
 
   constructor(
     private readonly source: TreeSource,
@@ -72,11 +82,15 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     const shape = this.computeShape();
     const plan = planRefresh(this.shape, shape, name === undefined ? undefined : serverId(name));
     this.shape = shape;
-    if (plan.kind === 'root') this.changed.fire(undefined);
+    if (plan.kind === 'root') this.gate.request();
     else this.fireRows(plan.ids);
   }
 
   private fireRows(ids: string[]): void {
+    this.gate.request(ids);
+  }
+
+  private fireNow(ids: string[]): void {
     const rows = ids.map((id) => this.nodes.get(id)).filter((n): n is TreeNode => n !== undefined);
     if (rows.length > 0) this.changed.fire(rows);
   }
@@ -106,6 +120,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getChildren(element?: TreeNode): TreeNode[] {
+    this.gate.asked();
     const servers = this.source.servers();
     if (!element) {
       const problems = visibleProblems(this.source.problems()).map((p) => {
@@ -245,6 +260,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   dispose(): void {
+    this.gate.dispose();
     this.sub.dispose();
     this.filterSub?.dispose();
     this.changed.dispose();
