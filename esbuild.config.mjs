@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 // `--metafile=DIR`: each output's esbuild metafile as DIR/<output>.json, for the one-copy check
-// (scripts/lib/bundle-copies.mjs, test/integration/bundle-copies.test.ts).
+// (scripts/lib/bundle-copies.mjs, test/integration/bundle-copies.test.ts). Nothing is written to
+// dist/ then: integration files run side by side, and others read (build.test.ts) or package
+// (package.test.ts) dist/ meanwhile; a half-written source map there failed build.test.ts once.
 const metafileDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 
 /**
@@ -212,13 +214,15 @@ if (watch) {
   }
   console.log('[esbuild] watching for changes');
 } else {
-  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: metafileDir !== undefined })));
-  if (metafileDir !== undefined) {
+  const analysis = metafileDir !== undefined;
+  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: analysis, write: !analysis })));
+  if (analysis) {
     mkdirSync(metafileDir, { recursive: true });
     results.forEach((r, i) =>
       writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
     );
+  } else {
+    chmodSync('dist/cli.js', 0o755);
+    copySandboxVendor();
   }
-  chmodSync('dist/cli.js', 0o755);
-  copySandboxVendor();
 }
