@@ -30,6 +30,7 @@ import {
   activeEditor,
   activityBarItem,
   clickInlineAction,
+  clearHoversOver,
   runContextMenuEntry,
   clickDialogButton,
   editorText,
@@ -494,13 +495,8 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       },
       clickTreeItem: async (text, opts) => {
         const row = await vs.waitForTreeItem(text);
-        // A hover card left by the previous row (the mouse still rests there) can lie over this
-        // row and take the click; move the mouse off the workbench and let the card close first.
-        await page.mouse.move(0, 0);
-        await page
-          .locator('.workbench-hover, .monaco-hover:not(.hidden)')
-          .first()
-          .waitFor({ state: 'hidden', timeout: timeoutMs });
+        // A hover card left by the previous row can lie over this row and take the click.
+        await clearHoversOver(page, row, timeoutMs);
         await row.click({ button: opts?.button ?? 'left' });
       },
       treeItems: async () => {

@@ -28,6 +28,41 @@ export async function poll<T>(what: string, timeoutMs: number, probe: () => Prom
   }
 }
 
+const HOVER = '.workbench-hover, .monaco-hover:not(.hidden)';
+
+function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/**
+ * Makes sure no hover card lies over `target` before it is clicked. A card left by the previous
+ * row stays open while the mouse rests on it, so the mouse first leaves the workbench (0,0). That
+ * corner has its own hover (the menu button's), which can open before the old card closes and then
+ * stays as long as the mouse does: only a card over the target matters, and one that stays over it
+ * is closed with Escape (hovers hide on a key press).
+ */
+export async function clearHoversOver(page: Page, target: Locator, timeoutMs: number): Promise<void> {
+  await page.mouse.move(0, 0);
+  const started = Date.now();
+  let escaped = false;
+  await poll('no hover card over the element to click', timeoutMs, async () => {
+    const box = await target.boundingBox();
+    if (!box) return undefined;
+    const cards = await page.locator(HOVER).all();
+    for (const card of cards) {
+      const cardBox = await card.boundingBox();
+      if (cardBox && (await card.isVisible()) && overlaps(box, cardBox)) {
+        if (!escaped && Date.now() - started > 1500) {
+          escaped = true;
+          await page.keyboard.press('Escape');
+        }
+        return undefined;
+      }
+    }
+    return true;
+  });
+}
+
 /** Waits until the workbench has rendered its activity bar and status bar. */
 export async function waitForWorkbench(page: Page, timeoutMs: number): Promise<void> {
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
