@@ -1,10 +1,12 @@
 /**
  * An agent's tool call through the gateway against the same call straight to the server, each pair
  * over the same agent-side transport, so the ratio is the gateway's hop and not HTTP against stdio:
- * - HTTP: an SDK Client over Streamable HTTP → gateway (in the bench process) → host → the tiny
- *   server over stdio, against an SDK Client over Streamable HTTP → the same tiny server served over
- *   the SDK's HTTP transport in its own process (lib/sdk-over-http.ts): one process switch each way
- *   on both sides.
+ * - HTTP: an SDK Client over Streamable HTTP → gateway in its own process, as the editor's extension
+ *   host is (lib/gateway-over-http.ts) → host → the tiny server over stdio, against an SDK Client over
+ *   Streamable HTTP → the same tiny server served over the SDK's HTTP transport in its own process
+ *   (lib/sdk-over-http.ts): the agent's client never shares a thread with what serves it. The same
+ *   gateway in the bench process, beside the agent, is shown against the floor: there the gateway's
+ *   work and the agent client's take turns on one thread, which neither an editor nor the direct row has.
  * - serve: an SDK Client that launched `mcp-host serve` over stdio → host → the tiny stdio server,
  *   against an SDK Client that launched the tiny server itself over stdio; and, as its floor, the
  *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs).
@@ -17,6 +19,7 @@ import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib
 import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
+import { gatewayAgent } from './lib/gateway-over-http.js';
 import { relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
@@ -77,15 +80,15 @@ function pair(what: string, via: Side, direct: Side, directName: string): Figure
   ];
 }
 
-/** The same call against the floor: the part above it is ours. */
-function floor(what: string, via: Side, bare: Side, bareName: string): Figure[] {
+/** The same call against another way of making it (the floor: the part above it is ours); no target. */
+function floor(what: string, via: Side, bare: Side, bareName: string, how = 'against the floor'): Figure[] {
   const perSecond = (s: Side): number => (s.rate.calls / s.rate.ms) * 1000;
   return [
-    figure('gateway', `agent call via ${what} p50, against the floor`, summarize(via.samples).p50, 'ms', {
+    figure('gateway', `agent call via ${what} p50, ${how}`, summarize(via.samples).p50, 'ms', {
       name: bareName,
       value: summarize(bare.samples).p50,
     }),
-    figure('gateway', `agent calls/s via ${what}, against the floor`, perSecond(via), 'calls/s', {
+    figure('gateway', `agent calls/s via ${what}, ${how}`, perSecond(via), 'calls/s', {
       name: bareName,
       value: perSecond(bare),
     }),
@@ -106,17 +109,19 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       requestInit: { headers: { Authorization: `Bearer ${http.token}` } },
     }),
   );
+  const own = await gatewayAgent();
   const overHttp = await sdkOverHttp();
   const served = await serveAgent();
   const stdio = await rawConnect();
   const relay = await relayAgent();
   const args = { text: 'hello' };
-  const viaHttp = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
+  const viaHttp = side(() => own.client.callTool({ name: 'tiny__echo', arguments: args }));
+  const inBench = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
   const directHttp = side(() => overHttp.echo('hello'));
   const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
   const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
-  const all = [viaHttp, directHttp, viaServe, directStdio, viaRelay];
+  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
@@ -124,11 +129,13 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     for (let i = 0; i < blocks; i++) for (const s of all) await burst(s.call, block, 8, s.rate);
     return [
       ...pair('HTTP gateway', viaHttp, directHttp, 'straight to the server over the same HTTP transport'),
+      ...floor('HTTP gateway', inBench, viaHttp, 'the gateway in a process of its own', 'in the agent’s process'),
       ...pair('mcp-host serve (stdio)', viaServe, directStdio, 'straight to the server over stdio'),
       ...floor('mcp-host serve (stdio)', viaServe, viaRelay, 'bare SDK relay over stdio (the floor)'),
     ];
   } finally {
     await agent.close();
+    await own.close();
     await overHttp.close();
     await served.close();
     await stdio.close();

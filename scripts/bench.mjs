@@ -8,7 +8,13 @@ import { spawnSync } from 'node:child_process';
 
 await esbuild.build({
   // cli: `mcp-host serve` for the gateway group's serve row (bench/lib/serve-over-stdio.ts).
-  entryPoints: { run: 'bench/run.ts', 'heap-child': 'bench/lib/heap-child.ts', cli: 'src/cli/main.ts' },
+  // gateway-child: the HTTP gateway in a process of its own (bench/lib/gateway-over-http.ts).
+  entryPoints: {
+    run: 'bench/run.ts',
+    'heap-child': 'bench/lib/heap-child.ts',
+    'gateway-child': 'bench/lib/gateway-child.ts',
+    cli: 'src/cli/main.ts',
+  },
   // Beside bench/fixtures, so `__dirname/../fixtures` means the same built or not.
   outdir: 'bench/.tmp',
   outExtension: { '.js': '.cjs' },
