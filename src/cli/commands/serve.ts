@@ -121,7 +121,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
   let pinned: Server | undefined;
   const watches = new SharedWatches((uris) =>
-    gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined)),
+    gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined), view),
   );
   const served = serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
     // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.

@@ -55,6 +55,24 @@ export function gatewayFeatures(host: McpHost): GatewayFeatures {
   };
 }
 
+/**
+ * The one way an upstream resource update reaches an agent, of either era (a 2025-11-25 agent's
+ * `resources/subscribe`, a 2026-07-28 agent's `subscriptions/listen`, listen-resources.ts):
+ * subscribes upstream to what `uri` names in `catalog` and calls `onUpdated` (with the agent's own
+ * URI) on each update until disposed. Rejects for a URI no exposed server offers, or a server that
+ * does not support subscriptions.
+ */
+export async function watchResource(
+  catalog: Catalog,
+  features: GatewayFeatures,
+  uri: string,
+  onUpdated: () => void,
+): Promise<Disposable> {
+  const target = resolveResourceUri(catalog, uri);
+  if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
+  return features.subscribe(target.server, target.uri, onUpdated);
+}
+
 /** The server capabilities these handlers serve. */
 export const FEATURE_CAPABILITIES = { completions: {} } as const;
 
@@ -74,13 +92,10 @@ export function installFeatureHandlers(agent: Server, catalog: () => Catalog, fe
   agent.setRequestHandler('resources/subscribe', async (req) => {
     const uri = req.params.uri;
     if (subs.has(uri)) return {};
-    const target = resolveResourceUri(catalog(), uri);
-    if (!target)
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
     const rec: { sub?: Disposable; gone: boolean } = { gone: false };
     subs.set(uri, rec);
     try {
-      const sub = await features.subscribe(target.server, target.uri, () => {
+      const sub = await watchResource(catalog(), features, uri, () => {
         // Under the URI this agent subscribed with (a wrapped one stays wrapped).
         if (!rec.gone) agent.sendResourceUpdated({ uri }).catch(() => undefined);
       });

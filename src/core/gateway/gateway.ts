@@ -69,11 +69,9 @@ interface Agent {
   /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
   used: Set<string>;
   view: AgentView;
-  /** What this agent was last listed, so `list_changed` goes only to agents whose lists changed. */
-  prints?: Record<Kind, string>;
   /** A 2026-07-28 agent: stateless, questions mid-call go back as `input_required`. */
   modern: boolean;
-  /** Lives for one HTTP exchange: change notifications reach it through `onDidChangeLists` instead. */
+  /** Lives for one HTTP exchange: list changes reach its endpoint's listen streams instead (`watchLists`, http.ts). */
   perRequest: boolean;
   /** Whom its parked calls' `requestState` belongs to, for an agent that outlives one exchange (a connection). */
   connectionId?: string;
@@ -83,6 +81,19 @@ interface Agent {
 export type AgentEra = 'legacy' | 'modern';
 
 export type Kind = 'tools' | 'prompts' | 'resources';
+
+const KINDS: readonly Kind[] = ['tools', 'prompts', 'resources'];
+
+/** One receiver of list changes (`Gateway.watchLists`) and what its view was last listed. */
+interface ListWatcher {
+  view: AgentView;
+  prints: Record<Kind, string>;
+  deliver: (kinds: Kind[]) => void;
+}
+
+function viewKey(view: AgentView): string {
+  return JSON.stringify([view.profile ?? null, view.tools ?? null]);
+}
 
 function errorText(err: unknown): string {
   if (err instanceof Error) {
@@ -107,11 +118,8 @@ export class Gateway {
   private readonly parked = new ParkedCalls();
   /** Agents that are there: the count of `agentCount()` and the editor's status bar (presence.ts). */
   readonly presence: AgentPresence;
-  /** Fingerprints of the whole catalogue, for agents served per request (`onDidChangeLists`). */
-  private prints: Record<Kind, string>;
-  private readonly listsChanged = new Emitter<Kind[]>();
-  /** Which lists changed, for agents served per request (http.ts passes it to `subscriptions/listen`). */
-  readonly onDidChangeLists: Event<Kind[]> = this.listsChanged.event;
+  /** Everyone told of list changes: agents with a connection, and the stateless endpoint's views. */
+  private readonly listWatchers = new Set<ListWatcher>();
 
   /** Fires when an agent connects or leaves. */
   readonly onDidChangeAgents: Event<void> = this.changed.event;
@@ -123,7 +131,6 @@ export class Gateway {
       this.presence,
     );
     this.catalog = this.build();
-    this.prints = this.catalogPrints(this.catalog);
     this.subscriptions.push(opts.host.onDidChangeServer(() => this.refresh()));
     if (opts.bridge) {
       this.subscriptions.push(
@@ -155,7 +162,11 @@ export class Gateway {
 
   /** What `agent` is offered: the gateway's catalogue, or its profile's. */
   private catalogOf(agent: Agent): Catalog {
-    const name = agent.view.profile;
+    return this.catalogFor(agent.view);
+  }
+
+  private catalogFor(view: AgentView): Catalog {
+    const name = view.profile;
     if (name === undefined || !this.opts.views) return this.catalog;
     let c = this.profileCatalogs.get(name);
     if (!c) {
@@ -176,30 +187,11 @@ export class Gateway {
     return agentTools(this.catalogOf(agent), agent.view, this.opts.views);
   }
 
-  private catalogPrints(c: Catalog): Record<Kind, string> {
+  /** What `view` is listed, as one fingerprint per list: what a `list_changed` is decided on. */
+  private fingerprints(view: AgentView): Record<Kind, string> {
+    const c = this.catalogFor(view);
     return {
-      tools: fingerprint(
-        c.tools.map((t) => [
-          t.name,
-          t.tool.description,
-          t.tool.inputSchema,
-          t.tool.outputSchema,
-          t.tool.annotations,
-          t.tool.title,
-        ]),
-      ),
-      prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
-      resources: fingerprint([
-        c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]),
-        c.templates.map((t) => t.uriTemplate),
-      ]),
-    };
-  }
-
-  private fingerprints(agent: Agent): Record<Kind, string> {
-    const c = this.catalogOf(agent);
-    return {
-      tools: fingerprint(this.listTools(agent).tools),
+      tools: fingerprint(agentTools(c, view, this.opts.views).tools),
       prompts: fingerprint(c.prompts.map((p) => [p.name, p.prompt.description, p.prompt.arguments])),
       resources: fingerprint([
         c.resources.map((r) => [r.uri, r.resource.name, r.resource.description]),
@@ -215,32 +207,38 @@ export class Gateway {
     this.dormant.update(this.catalog.tools, next.tools, this.opts.host.servers());
     this.catalog = next;
     this.profileCatalogs.clear();
-    // Agents served per request (modern HTTP) hear of changes through `subscriptions/listen` (http.ts).
-    const global = this.catalogPrints(this.catalog);
-    const globalChanged = (Object.keys(global) as Kind[]).filter((k) => global[k] !== this.prints[k]);
-    this.prints = global;
-    if (globalChanged.length > 0) this.listsChanged.fire(globalChanged);
-    for (const a of this.agents) {
-      if (!a.initialized || a.perRequest) continue;
-      const prints = this.fingerprints(a);
-      const before = a.prints;
-      a.prints = prints;
-      const changed = (Object.keys(prints) as Kind[]).filter((k) => before && prints[k] !== before[k]);
-      if (changed.length === 0) continue;
-      const send = (p: Promise<void>): void =>
-        void p.catch((err: unknown) =>
-          this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`),
-        );
-      if (changed.includes('tools')) send(a.server.sendToolListChanged());
-      if (changed.includes('prompts')) send(a.server.sendPromptListChanged());
-      if (changed.includes('resources')) send(a.server.sendResourceListChanged());
+    // Agents of one view are listed the same: each view's lists are fingerprinted once per refresh.
+    const byView = new Map<string, Record<Kind, string>>();
+    for (const w of [...this.listWatchers]) {
+      if (!this.listWatchers.has(w)) continue;
+      const key = viewKey(w.view);
+      let prints = byView.get(key);
+      if (!prints) byView.set(key, (prints = this.fingerprints(w.view)));
+      const changed = KINDS.filter((k) => prints[k] !== w.prints[k]);
+      w.prints = prints;
+      if (changed.length > 0) w.deliver(changed);
     }
   }
 
-  /** Upstream subscriptions for a modern agent's `subscriptions/listen` (listen-resources.ts); none without features. */
-  watchResources(uris: string[], onUpdated: (uri: string) => void): Disposable | undefined {
+  /**
+   * The one way list changes reach agents, of either era: after each refresh, `deliver` hears which
+   * of the lists `view` is shown changed, if any. An agent with a connection (a session, `serve`)
+   * watches its own view and sends `list_changed` on it; the stateless HTTP endpoint watches each
+   * view its agents use and publishes on their `subscriptions/listen` streams (http.ts).
+   */
+  watchLists(view: AgentView, deliver: (kinds: Kind[]) => void): Disposable {
+    const w: ListWatcher = { view, prints: this.fingerprints(view), deliver };
+    this.listWatchers.add(w);
+    return { dispose: () => this.listWatchers.delete(w) };
+  }
+
+  /**
+   * Upstream subscriptions for a modern agent's `subscriptions/listen` (listen-resources.ts), URIs
+   * as `view` was shown them; none without features.
+   */
+  watchResources(uris: string[], onUpdated: (uri: string) => void, view: AgentView = {}): Disposable | undefined {
     const features = this.opts.features;
-    return features ? watchResources(this.catalog, features, uris, onUpdated, this.opts.logger) : undefined;
+    return features ? watchResources(this.catalogFor(view), features, uris, onUpdated, this.opts.logger) : undefined;
   }
 
   /** Agents that are there, of every era and transport (presence.ts). */
@@ -302,30 +300,39 @@ export class Gateway {
     };
     // A stateless agent is counted by http.ts, which sees its requests; the rest from here.
     let held: Disposable | undefined;
-    const hold = (): void => {
-      if (!perRequest && presence === 'connection' && !held)
-        held = this.presence.hold(`connection:${agent.connectionId}`);
+    // What it is listed starts from when it is served: `initialized`, or now for a modern agent.
+    let lists: Disposable | undefined;
+    const start = (): void => {
+      if (perRequest) return;
+      if (presence === 'connection' && !held) held = this.presence.hold(`connection:${agent.connectionId}`);
+      lists ??= this.watchLists(view, (kinds) => this.sendListChanged(server, kinds));
     };
-    if (agent.initialized) hold();
     this.install(agent);
-    // A modern agent has no `initialized` notification: what it is listed starts from now.
-    if (agent.initialized) agent.prints = this.fingerprints(agent);
+    if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
       agent.initialized = true;
-      agent.prints = this.fingerprints(agent);
       const info = server.getClientVersion();
       this.opts.logger.info(`gateway: agent connected (${info?.name ?? 'unknown'} ${info?.version ?? ''})`.trim());
-      hold();
+      start();
     };
     server.onclose = () => {
       extras?.dispose();
+      lists?.dispose();
       if (!this.agents.delete(agent)) return;
       if (agent.initialized && !perRequest) this.opts.logger.info('gateway: agent disconnected');
       held?.dispose();
     };
     this.agents.add(agent);
     return server;
+  }
+
+  private sendListChanged(server: Server, kinds: Kind[]): void {
+    const send = (p: Promise<void>): void =>
+      void p.catch((err: unknown) => this.opts.logger.debug(`gateway: list_changed not delivered: ${errorText(err)}`));
+    if (kinds.includes('tools')) send(server.sendToolListChanged());
+    if (kinds.includes('prompts')) send(server.sendPromptListChanged());
+    if (kinds.includes('resources')) send(server.sendResourceListChanged());
   }
 
   private callOptions(
@@ -519,7 +526,7 @@ export class Gateway {
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
     this.parked.dispose();
-    this.listsChanged.dispose();
+    this.listWatchers.clear();
     const agents = [...this.agents];
     await Promise.all(agents.map((a) => a.server.close().catch(() => undefined)));
     this.agents.clear();

@@ -9,7 +9,8 @@
  *
  * Both protocol eras on the one endpoint: 2025-11-25 agents get sessions (an SDK streamable
  * transport each); 2026-07-28 agents are served statelessly by the SDK's `createMcpHandler`, a fresh
- * gateway server per exchange, with `subscriptions/listen` fed from the gateway's list changes.
+ * gateway server per exchange, with `subscriptions/listen` fed from the gateway's list changes: one
+ * handler per view (profile and tool listing), so a listen stream hears of its own lists only.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -27,6 +28,7 @@ import type { Event } from '../events.js';
 import type { Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
 import { agentViewOf, type AgentView } from './views.js';
+import type { Disposable } from '../ports.js';
 import { listenedResources, SharedWatches } from './listen-resources.js';
 import { agentIdentity } from './presence.js';
 
@@ -62,6 +64,14 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** The stateless (2026-07-28) serving of one view, with what feeds its listen streams. */
+interface ModernEndpoint {
+  handler: McpHttpHandler;
+  serve: ReturnType<typeof toNodeHandler>;
+  watches: SharedWatches;
+  lists: Disposable;
+}
+
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   /** Requests (including a long-lived GET stream) open right now. */
@@ -71,10 +81,8 @@ interface Session {
 
 export class GatewayHttpServer {
   private readonly sessions = new Map<string, Session>();
-  private readonly modern: McpHttpHandler;
-  private readonly serveModern: ReturnType<typeof toNodeHandler>;
-  private readonly unlisten: { dispose(): void };
-  private readonly watches: SharedWatches;
+  /** By view (`viewKey`); views are bounded: the profiles that exist × three tool listings. */
+  private readonly endpoints = new Map<string, ModernEndpoint>();
   /** Fires when the count of agents that are there may have changed (see `liveSessionCount`). */
   readonly onDidChangeLive: Event<void>;
 
@@ -87,20 +95,31 @@ export class GatewayHttpServer {
     private readonly pending: PendingSockets,
   ) {
     this.onDidChangeLive = opts.gateway.onDidChangeAgents;
-    const onerror = (err: Error): void => opts.logger.debug(`gateway: modern request: ${err.message}`);
-    this.modern = createMcpHandler((ctx) => opts.gateway.createServer('modern', true, viewOfRequest(ctx.requestInfo)), {
-      legacy: 'reject',
-      onerror,
-    });
-    this.serveModern = toNodeHandler(this.modern, { onerror });
-    this.watches = new SharedWatches((uris) =>
-      opts.gateway.watchResources(uris, (u) => this.modern.notify.resourceUpdated(u)),
-    );
-    this.unlisten = opts.gateway.onDidChangeLists((kinds) => {
-      if (kinds.includes('tools')) this.modern.notify.toolsChanged();
-      if (kinds.includes('prompts')) this.modern.notify.promptsChanged();
-      if (kinds.includes('resources')) this.modern.notify.resourcesChanged();
-    });
+  }
+
+  /** The stateless serving of `view`, made when its first agent comes. */
+  private endpoint(view: AgentView): ModernEndpoint {
+    const key = JSON.stringify([view.profile ?? null, view.tools ?? null]);
+    const known = this.endpoints.get(key);
+    if (known) return known;
+    const gateway = this.opts.gateway;
+    const onerror = (err: Error): void => this.opts.logger.debug(`gateway: modern request: ${err.message}`);
+    const handler = createMcpHandler(() => gateway.createServer('modern', true, view), { legacy: 'reject', onerror });
+    const e: ModernEndpoint = {
+      handler,
+      serve: toNodeHandler(handler, { onerror }),
+      watches: new SharedWatches((uris) =>
+        gateway.watchResources(uris, (u) => handler.notify.resourceUpdated(u), view),
+      ),
+      // The gateway's one list-change path (Gateway.watchLists), as for an agent with a connection.
+      lists: gateway.watchLists(view, (kinds) => {
+        if (kinds.includes('tools')) handler.notify.toolsChanged();
+        if (kinds.includes('prompts')) handler.notify.promptsChanged();
+        if (kinds.includes('resources')) handler.notify.resourcesChanged();
+      }),
+    };
+    this.endpoints.set(key, e);
+    return e;
   }
 
   /** `http://127.0.0.1:<port>/mcp` */
@@ -185,8 +204,9 @@ export class GatewayHttpServer {
     if (body === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      const endpoint = this.endpoint(view);
       const listen = listenedResources(body);
-      const watch = listen && this.watches.add(listen.uris);
+      const watch = listen && endpoint.watches.add(listen.uris);
       if (watch) res.once('close', () => watch.dispose());
       // A stateless agent is there while a request of it is open (a listen stream) and a while after.
       const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
@@ -197,7 +217,7 @@ export class GatewayHttpServer {
         presence.touch(who);
         there.dispose();
       });
-      return this.serveModern(req, res, body);
+      return endpoint.serve(req, res, body);
     }
     if (this.sessions.size >= (this.opts.maxSessions ?? 32) && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
@@ -232,8 +252,10 @@ export class GatewayHttpServer {
   }
 
   async dispose(): Promise<void> {
-    this.unlisten.dispose();
-    await this.modern.close().catch(() => undefined);
+    const endpoints = [...this.endpoints.values()];
+    this.endpoints.clear();
+    for (const e of endpoints) e.lists.dispose();
+    await Promise.all(endpoints.map((e) => e.handler.close().catch(() => undefined)));
     this.pending.dispose();
     this.refusals.flush();
     const all = [...this.sessions.values()].map((s) => s.transport);
@@ -262,16 +284,4 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch {
     return undefined;
   }
-}
-
-/** A modern exchange's profile and tool listing, from its URL and headers (checked before it was served). */
-function viewOfRequest(request: Request | undefined): AgentView {
-  if (!request) return {};
-  const url = new URL(request.url);
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  const view = agentViewOf(url.pathname + url.search, headers);
-  return typeof view === 'string' ? {} : view;
 }

@@ -6,8 +6,8 @@
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../ports.js';
-import { resolveResourceUri, type Catalog } from './catalog.js';
-import type { GatewayFeatures } from './features.js';
+import type { Catalog } from './catalog.js';
+import { watchResource, type GatewayFeatures } from './features.js';
 
 /** The URIs a `subscriptions/listen` request asks updates for, or none. */
 export function listenedResources(message: unknown): { id: string | number; uris: string[] } | undefined {
@@ -34,15 +34,10 @@ export function watchResources(
   let disposed = false;
   const subs: Disposable[] = [];
   for (const uri of new Set(uris)) {
-    const target = resolveResourceUri(catalog, uri);
-    if (!target) continue;
-    features
-      .subscribe(target.server, target.uri, () => onUpdated(uri))
-      .then(
-        (sub) => (disposed ? sub.dispose() : subs.push(sub)),
-        (err: unknown) =>
-          logger.debug(`gateway: listen for ${uri}: ${err instanceof Error ? err.message : String(err)}`),
-      );
+    watchResource(catalog, features, uri, () => onUpdated(uri)).then(
+      (sub) => (disposed ? sub.dispose() : subs.push(sub)),
+      (err: unknown) => logger.debug(`gateway: listen for ${uri}: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
   return {
     dispose: () => {
