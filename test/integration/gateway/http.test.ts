@@ -2,7 +2,7 @@
 // in-process one) and the SDK's Client in front, as an agent would use it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioDef, tempDir, waitFor } from '../connection/helpers.js';
@@ -238,5 +238,29 @@ describe('gateway security', () => {
     } finally {
       for (const c of closers) c();
     }
+  });
+});
+
+describe('gateway session requests', () => {
+  test('a session’s POST that is not JSON, or too large, is refused; the session goes on', async () => {
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const post = (body: string): Promise<Response> =>
+      fetch(rig.http.url, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${rig.http.token}`,
+          'Mcp-Session-Id': transport.sessionId!,
+          'Mcp-Protocol-Version': transport.protocolVersion ?? '',
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    assert.equal((await post('{"jsonrpc": "2.0", "id": 1, ')).status, 400);
+    assert.equal((await post(`"${'x'.repeat(4 * 1024 * 1024)}"`)).status, 413);
+    const ok = await post(JSON.stringify({ jsonrpc: '2.0', id: 'raw-1', method: 'tools/list', params: {} }));
+    assert.equal(ok.status, 200);
+    assert.match(await ok.text(), /alpha__echo/);
+    assert.ok((await client.listTools()).tools.some((t) => t.name === 'beta__echo'));
   });
 });
