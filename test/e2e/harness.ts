@@ -127,6 +127,12 @@ export interface VSCode {
   waitForTreeItem(text: string | RegExp, timeoutMs?: number): Promise<Locator>;
   /** Clicks a tree row containing `text` (button: 'right' opens its context menu). */
   clickTreeItem(text: string | RegExp, options?: { button?: 'left' | 'right' }): Promise<void>;
+  /**
+   * Expands the servers-view row containing `text` and returns once it shows as expanded. A click
+   * toggles (an expanded row would close), and a click on a row that is not focused yet may only
+   * select it: so it looks first, and clicks only a row that does not have the keyboard (ArrowRight then).
+   */
+  expandTreeItem(text: string | RegExp): Promise<void>;
   /** Labels of every rendered row of the `mcpHost.servers` tree. */
   treeItems(): Promise<string[]>;
   /** Text of the active editor's rendered lines (scroll for long documents). */
@@ -498,6 +504,28 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
         // A hover card left by the previous row can lie over this row and take the click.
         await clearHoversOver(page, row, timeoutMs);
         await row.click({ button: opts?.button ?? 'left' });
+      },
+      expandTreeItem: async (text) => {
+        await poll(`the tree row ${String(text)} to expand`, timeoutMs, async () => {
+          const row = await vs.waitForTreeItem(text);
+          if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+          const keyboard = await row.evaluate(
+            (el) =>
+              el.classList.contains('focused') && el.closest('.monaco-list')?.contains(document.activeElement) === true,
+          );
+          if (keyboard) await page.keyboard.press('ArrowRight');
+          else {
+            await clearHoversOver(page, row, timeoutMs);
+            await row.click();
+          }
+          return row
+            .and(page.locator('[aria-expanded="true"]'))
+            .waitFor({ state: 'visible', timeout: 3000 })
+            .then(
+              () => true,
+              () => undefined,
+            );
+        });
       },
       treeItems: async () => {
         await focusMcpHostView();
