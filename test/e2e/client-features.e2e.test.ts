@@ -400,7 +400,7 @@ test(
         // The tree renders only the rows that fit: a tall window fits every tool of the server.
         const viewport = vs.page.viewportSize();
         await vs.page.setViewportSize({ width: viewport?.width ?? 1400, height: 2000 });
-        await vs.clickTreeItem(/everything.*\d+ tools/);
+        await vs.expandTreeItem(/everything.*\d+ tools/);
         await vs.waitForTreeItem(/^\s*echo/);
         const editor = await poll('every tool row of everything', WAIT, async () => {
           const names = await vs.serversView().locator('.monaco-list-row[aria-level="3"] .label-name').allInnerTexts();

@@ -89,7 +89,7 @@ test(
     await step(
       'unticking echo in the tree hides it from Call Tool; the choice is stored for the workspace',
       async () => {
-        await vs.clickTreeItem(/everything.*\d+ tools/);
+        await vs.expandTreeItem(/everything.*\d+ tools/);
         const echo = toolRow(vs, 'echo');
         await echo.waitFor({ state: 'visible', timeout: WAIT });
         const box = echo.locator('.custom-view-tree-node-item-checkbox');
@@ -132,7 +132,7 @@ test(
         );
         const line = readFileSync(`/proc/${fresh}/cmdline`, 'utf8').split('\0').join(' ');
         assert.ok(line.includes('greeting=bonjour'), line);
-        await vs.clickTreeItem(/everything.*\d+ tools/);
+        await vs.expandTreeItem(/everything.*\d+ tools/);
         const echo = toolRow(vs, 'echo');
         await echo.waitFor({ state: 'visible', timeout: WAIT });
         const box = echo.locator('.custom-view-tree-node-item-checkbox');

@@ -43,7 +43,7 @@ test(
       assert.match(text, /Allow 2 MCP servers/);
       await vs.focusMcpHostView();
       await vs.waitForTreeItem(/calc.*1 tool/, 120_000);
-      await vs.clickTreeItem(/calc.*1 tool/);
+      await vs.expandTreeItem(/calc.*1 tool/);
       await vs.waitForTreeItem(/^\s*echo_back/);
       await serverLog(vs, 'calc', /dev: watching server\/\*\*\/\*\.mjs/, 60_000);
     });

@@ -216,8 +216,23 @@ test(
       });
       assert.match(end, /secrets hidden/);
       await vs.page.keyboard.press('Control+Home');
+      // Typed only into the find box once it is open (keys typed before land in the read-only
+      // document), and closed only once it has found the text, which it scrolls into view.
       await vs.page.keyboard.press('Control+F');
-      await vs.page.keyboard.type('properly passed server instructions');
+      const find = vs.page.locator('.part.editor .editor-widget.find-widget.visible');
+      await find.locator('.find-part textarea').first().fill('properly passed server instructions');
+      await poll('the find box to find the sentence', WAIT, async () =>
+        /^1 of \d+/.test(
+          (
+            await find
+              .locator('.matchesCount')
+              .innerText()
+              .catch(() => '')
+          ).trim(),
+        )
+          ? true
+          : undefined,
+      );
       await vs.page.keyboard.press('Escape');
       const found = await poll('the last sentence of the instructions', WAIT, async () => {
         const text = await vs.activeEditorText().catch(() => '');

@@ -80,7 +80,7 @@ test(
         const broken = await rowText(vs, /broken.*config error/);
         assert.match(broken, /command/);
         // The Tools folder of a connected server is expanded once the server row is.
-        await vs.clickTreeItem(/everything.*\d+ tools/);
+        await vs.expandTreeItem(/everything.*\d+ tools/);
         await vs.waitForTreeItem(/^\s*echo/);
         await vs.waitForTreeItem(/get-sum|add/);
         await vs.screenshot('tree-connected');

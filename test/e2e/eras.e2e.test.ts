@@ -29,7 +29,7 @@ import {
   writeSamplingReply,
 } from './support/quick-input.js';
 import { rowText, serverLog } from './support/views.js';
-import { MCP_HOST_CONTAINER, treeRow, viewPane } from './support/workbench.js';
+import { HOVER, MCP_HOST_CONTAINER, treeRow, viewPane } from './support/workbench.js';
 
 const WAIT = Number(process.env.MCP_HOST_E2E_STEP_WAIT_MS) || 120_000;
 const FIXTURE = join(repoRoot, 'test', 'fixtures', 'servers', 'eras-server.mjs');
@@ -132,14 +132,20 @@ test('both protocol eras in the editor: every client feature on each', { timeout
     await step(`${server}: its tree tooltip and Server Details show MCP ${protocol}`, async () => {
       const row = await vs.waitForTreeItem(new RegExp(`${server}.*tools`), WAIT);
       await row.hover();
-      const hover = vs.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').first();
+      // This row's card, not any card: the previous row's may still be closing, and the corner the
+      // mouse could be parked in has a hover of its own that stays while the mouse rests there.
+      const card = vs.page
+        .locator(HOVER)
+        .filter({ hasText: server })
+        .filter({ hasText: /Protocol: MCP/ });
       const tip = await poll(`the tooltip of ${server}`, WAIT, async () => {
-        const shown = await hover.innerText().catch(() => '');
-        return shown.includes(server) && /Protocol: MCP/.test(shown) ? shown : undefined;
+        for (const shown of await card.allInnerTexts()) if (shown.includes(server)) return shown;
+        return undefined;
       });
       assert.match(tip, new RegExp(`Protocol: MCP ${escapeRegExp(protocol)}`));
-      await vs.page.mouse.move(0, 0);
-      await hover.waitFor({ state: 'hidden', timeout: WAIT });
+      // Hovers close on a key press; the mouse stays where it is, so no other hover opens.
+      await vs.page.keyboard.press('Escape');
+      await card.first().waitFor({ state: 'hidden', timeout: WAIT });
       await runCommandThenPick(vs, 'MCP Host: Show Server Details', /Show Server Details/);
       await quickInput(vs).input.fill(server);
       await quickInput(vs).input.press('Enter');

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { artifactsDir, EVERYTHING, killMarked, repoRoot, startVSCode, stepRunner } from './harness.js';
+import { openTerminal, runInTerminal, TERMINAL_SETTINGS } from './support/terminal.js';
 import { poll } from './support/workbench.js';
 
 const SDK = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm');
@@ -17,7 +18,7 @@ const SDK = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist
 function agentScript(out: string): string {
   return `import { Client } from ${JSON.stringify(pathToFileURL(join(SDK, 'client', 'index.js')).href)};
 import { StreamableHTTPClientTransport } from ${JSON.stringify(pathToFileURL(join(SDK, 'client', 'streamableHttp.js')).href)};
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 const url = process.env.MCP_HOST_GATEWAY_URL;
 const token = process.env.MCP_HOST_GATEWAY_TOKEN;
 const client = new Client({ name: 'terminal-agent', version: '1.0.0' });
@@ -25,7 +26,9 @@ const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit:
 await client.connect(transport);
 const tools = (await client.listTools()).tools.map((t) => t.name);
 const r = await client.callTool({ name: 'everything__echo', arguments: { message: 'from the terminal' } });
-writeFileSync(${JSON.stringify(out)}, JSON.stringify({ url, tools, text: r.content.map((c) => c.text).join('') }));
+// Written whole, then renamed: the test polls for the file and must never read half of it.
+writeFileSync(${JSON.stringify(out + '.part')}, JSON.stringify({ url, tools, text: r.content.map((c) => c.text).join('') }));
+renameSync(${JSON.stringify(out + '.part')}, ${JSON.stringify(out)});
 await transport.terminateSession();
 await client.close();
 `;
@@ -42,7 +45,10 @@ test(
       workspace: 'gateway',
       name: 'gateway',
       env: { MCP_HOST_HOME: home },
-      settings: { 'mcpHost.servers': { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', mark] } } },
+      settings: {
+        ...TERMINAL_SETTINGS,
+        'mcpHost.servers': { everything: { command: process.execPath, args: [EVERYTHING, 'stdio', mark] } },
+      },
     });
     // On a failure, keep what the extension host said (the session folder is removed at the end).
     const step = stepRunner(t, vs, () => {
@@ -95,19 +101,11 @@ test(
         const out = join(vs.workspaceDir, 'agent-result.json');
         const script = join(vs.workspaceDir, 'agent.mjs');
         writeFileSync(script, agentScript(out));
-        await vs.runCommand('Terminal: Create New Terminal');
-        const term = vs.page.locator('.part.panel .xterm').first();
-        await term.waitFor({ state: 'visible' });
-        await term.click();
-        const line = `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`;
-        // The shell may still be starting; type again until the result appears.
-        const result = await poll('the terminal agent to write its result', 120_000, async () => {
-          if (existsSync(out)) return readFileSync(out, 'utf8') || undefined;
-          await vs.page.keyboard.type(line);
-          await vs.page.keyboard.press('Enter');
-          await new Promise((r) => setTimeout(r, 3000));
-          return existsSync(out) ? readFileSync(out, 'utf8') || undefined : undefined;
-        });
+        await openTerminal(vs, 120_000);
+        await runInTerminal(vs, `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`, 60_000);
+        const result = await poll('the terminal agent to write its result', 120_000, async () =>
+          existsSync(out) ? readFileSync(out, 'utf8') || undefined : undefined,
+        );
         const r = JSON.parse(result) as { url: string; tools: string[]; text: string };
         assert.equal(r.url, discovered!.url);
         assert.ok(r.tools.includes('everything__echo'), r.tools.join(', '));

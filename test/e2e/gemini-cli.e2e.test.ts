@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { poll, repoRoot, startVSCode, type VSCode } from './harness.js';
+import { openTerminal, runInTerminal, TERMINAL_SETTINGS, waitForTerminal } from './support/terminal.js';
 import { editorContext, FakeGeminiApi, type ApiRequest } from '../integration/ide/fake-gemini-api.js';
 import { MARKER_VAR, reapMarked } from '../integration/ide/gemini-reaper.js';
 
@@ -19,19 +20,6 @@ const WAIT = 120_000;
 
 const streamed = (r: ApiRequest): boolean => r.path.includes(':streamGenerateContent');
 const turnOf = (file: string) => (r: ApiRequest) => streamed(r) && r.raw.includes(`make ${file} say`);
-
-/** What the terminal panel shows (the DOM renderer: gpuAcceleration off), rows joined. */
-async function terminalText(vs: VSCode): Promise<string> {
-  return (await vs.page.locator('.terminal-wrapper.active .xterm-rows').first().innerText()).replace(/\u00a0/g, ' ');
-}
-
-async function waitForTerminal(vs: VSCode, re: RegExp, what: string): Promise<void> {
-  try {
-    await poll(what, WAIT, async () => (re.test(await terminalText(vs)) ? true : undefined));
-  } catch (err) {
-    throw new Error(`${String(err)}; the terminal shows:\n${await terminalText(vs).catch(() => '?')}`);
-  }
-}
 
 /** Selects the text of `name` in a fresh editor (opened from the Explorer), so the CLI's first context has it. */
 async function selectAll(vs: VSCode, name: string): Promise<void> {
@@ -61,23 +49,20 @@ async function runGemini(
   opts: { unset: string[]; set: string[]; file: string; prompt: string },
 ): Promise<void> {
   const { page } = vs;
-  await vs.runCommand('Terminal: Create New Terminal');
+  await openTerminal(vs, WAIT);
   const term = page.locator('.terminal-wrapper.active .xterm').first();
-  await term.waitFor({ state: 'visible', timeout: WAIT });
-  await term.click();
-  await waitForTerminal(vs, /[$#] *$/m, 'the shell prompt');
   const unset = ['CI', 'GITHUB_ACTIONS', ...opts.unset].map((v) => `-u ${v}`).join(' ');
   // REMOTE_CONTAINERS: in a container Gemini CLI would dial host.docker.internal; a dev container keeps it on 127.0.0.1.
   const set = [`${MARKER_VAR}=${marker}`, 'REMOTE_CONTAINERS=1', ...opts.set].join(' ');
-  await page.keyboard.type(`env ${unset} ${set} node ${GEMINI}\n`);
-  await waitForTerminal(vs, /Type your message/, 'Gemini CLI’s input box');
+  await runInTerminal(vs, `env ${unset} ${set} node ${GEMINI}`, WAIT);
+  await waitForTerminal(vs, /Type your message/, 'Gemini CLI’s input box', WAIT);
   await poll('the status bar to count Gemini CLI', WAIT, async () =>
     (await vs.statusBar()).find((e) => /1 agent connected/.test(e.label)),
   );
   await selectAll(vs, opts.file);
   await term.click();
   await page.keyboard.type(opts.prompt);
-  await waitForTerminal(vs, new RegExp(`> +${opts.prompt.slice(0, 20)}`), 'the typed prompt');
+  await waitForTerminal(vs, new RegExp(`> +${opts.prompt.slice(0, 20)}`), 'the typed prompt', WAIT);
   await page.keyboard.press('Enter');
 }
 
@@ -106,7 +91,7 @@ test(
     const vs: VSCode = await startVSCode({
       workspace: ws,
       name: 'gemini-cli',
-      settings: { 'terminal.integrated.gpuAcceleration': 'off', 'terminal.integrated.enablePersistentSessions': false },
+      settings: TERMINAL_SETTINGS,
       env: { GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: api.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
     });
     const markers: string[] = [];
@@ -187,7 +172,12 @@ test(
         assert.equal(editorContext(await api.next(turnOf('b.txt'))).activeFile?.selectedText, 'hello');
         await accept.waitFor({ state: 'visible', timeout: WAIT });
         await editorAction('Reject Proposed Change').click();
-        await waitForTerminal(vs, /Request cancelled/, 'the rejection in the CLI (its rows above are out of view)');
+        await waitForTerminal(
+          vs,
+          /Request cancelled/,
+          'the rejection in the CLI (its rows above are out of view)',
+          WAIT,
+        );
         assert.equal(readFileSync(b, 'utf8'), 'hello');
         assert.equal(api.requests.filter(turnOf('b.txt')).length, 1, 'a rejected edit ends the turn');
         assert.deepEqual(await reapMarked(marker), []);

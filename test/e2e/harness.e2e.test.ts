@@ -3,11 +3,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { extensionHostErrors, packagedVsix, poll, repoRoot, startVSCode } from './harness.js';
+import { extensionHostErrors, extensionHostLogFiles, packagedVsix, poll, repoRoot, startVSCode } from './harness.js';
+import { SESSION_ENV, processesWithEnv } from './support/processes.js';
+import { openTerminal, runInTerminal, TERMINAL_SETTINGS } from './support/terminal.js';
 
 test('the extension host log check picks our errors and only those', (t) => {
   const userData = mkdtempSync(join(tmpdir(), 'exthost-log-'));
@@ -79,6 +90,46 @@ test('helpers drive the palette, editors, quick picks, the status bar and dialog
   await assert.rejects(vs.runCommand('MCP Host: No Such Command Here'), /is not in the palette/);
   await vs.screenshot('done');
 });
+
+test(
+  'dispose fails a session whose extension host log has an error from our extension, or whose process outlives code-server',
+  { timeout: 600_000 },
+  async (t) => {
+    const vs = await startVSCode({ workspace: 'empty', name: 'harness-dispose', settings: TERMINAL_SETTINGS });
+    t.after(() => vs.dispose().catch(() => undefined));
+    await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
+    // The check reads the log this VS Code writes: it names our extension (a moved log would pass everything).
+    const logs = await poll('the extension host log naming our extension', 60_000, async () => {
+      const files = extensionHostLogFiles(vs.userDataDir).filter((f) => /mcp-host/i.test(readFileSync(f, 'utf8')));
+      return files.length > 0 ? files : undefined;
+    });
+    assert.deepEqual(extensionHostErrors(vs.userDataDir), []);
+    // The error of the CI run that found the tree race, as VS Code writes it.
+    appendFileSync(
+      logs[0]!,
+      `${new Date().toISOString().replace('T', ' ').slice(0, 23)} [error] Error: No tree item with id '1/server/everything/tools' found.\n`,
+    );
+    // A process that leaves its parent, as a server's daemon would: the tree kill cannot find it.
+    await openTerminal(vs, 120_000);
+    await runInTerminal(vs, '(setsid sleep 3599 &)', 60_000);
+    const entry = `${SESSION_ENV}=${vs.root}`;
+    const orphan = await poll('the detached sleep', 60_000, async () =>
+      processesWithEnv(entry).find((p) => p.cmd === 'sleep 3599'),
+    );
+    await assert.rejects(vs.dispose(), (err: Error) => {
+      assert.match(
+        err.message,
+        /1 error\(s\) from our extension[\s\S]*No tree item with id '1\/server\/everything\/tools'/,
+      );
+      assert.match(
+        err.message,
+        new RegExp(`1 process\\(es\\) of the session outlived code-server[\\s\\S]*${orphan.pid} sleep 3599`),
+      );
+      return true;
+    });
+    assert.deepEqual(processesWithEnv(entry), [], 'dispose killed it');
+  },
+);
 
 /** Processes (any owner) whose command line mentions `dir`. */
 function processesMentioning(dir: string): string[] {

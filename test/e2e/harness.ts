@@ -15,7 +15,14 @@ import { basename, isAbsolute, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { filesUnder } from './support/files.js';
-import { killTree, killTreeSync, startWatchdog } from './support/processes.js';
+import {
+  SESSION_ENV,
+  killTree,
+  killTreeSync,
+  processesWithEnv,
+  reapSession,
+  startWatchdog,
+} from './support/processes.js';
 import {
   artifactsDir,
   chromiumPath,
@@ -127,6 +134,12 @@ export interface VSCode {
   waitForTreeItem(text: string | RegExp, timeoutMs?: number): Promise<Locator>;
   /** Clicks a tree row containing `text` (button: 'right' opens its context menu). */
   clickTreeItem(text: string | RegExp, options?: { button?: 'left' | 'right' }): Promise<void>;
+  /**
+   * Expands the servers-view row containing `text` and returns once it shows as expanded. A click
+   * toggles (an expanded row would close), and a click on a row that is not focused yet may only
+   * select it: so it looks first, and clicks only a row that does not have the keyboard (ArrowRight then).
+   */
+  expandTreeItem(text: string | RegExp): Promise<void>;
   /** Labels of every rendered row of the `mcpHost.servers` tree. */
   treeItems(): Promise<string[]>;
   /** Text of the active editor's rendered lines (scroll for long documents). */
@@ -177,7 +190,9 @@ export interface VSCode {
    * Saves `<name>-last.png` and `<name>-code-server.log` to the artifacts folder, stops the browser
    * and code-server's whole process tree, and removes the temp folders. Idempotent. Rejects (so the
    * test fails) when the extension host log has an error from our extension that the test did not
-   * allow (StartOptions.allowExtensionHostErrors); the log is saved as `<name>-exthost.log`.
+   * allow (StartOptions.allowExtensionHostErrors); the log is saved as `<name>-exthost.log`. Rejects
+   * too when a process of the session (found by SESSION_ENV in its environment) outlives code-server's
+   * tree kill by 10 s: it is killed then, and named in the error.
    */
   dispose(): Promise<void>;
 }
@@ -221,14 +236,15 @@ const OURS = new RegExp(
   'i',
 );
 
-/**
- * Error lines of the extension host logs under `userDataDir` that come from our extension (VS Code
- * writes `exthost.log` per extension host; code-server's is the remote one).
- */
+/** The extension host logs under `userDataDir` (VS Code writes `exthost.log` per host; code-server's is the remote one). */
+export function extensionHostLogFiles(userDataDir: string): string[] {
+  return filesUnder(join(userDataDir, 'logs')).filter((p) => /(^|[\\/])(remote)?exthost\.log$/.test(p));
+}
+
+/** Error lines of the extension host logs under `userDataDir` that come from our extension. */
 export function extensionHostErrors(userDataDir: string): string[] {
   const lines: string[] = [];
-  for (const p of filesUnder(join(userDataDir, 'logs'))) {
-    if (!/(^|[\\/])(remote)?exthost\.log$/.test(p)) continue;
+  for (const p of extensionHostLogFiles(userDataDir)) {
     let text: string;
     try {
       text = readFileSync(p, 'utf8');
@@ -250,6 +266,13 @@ function installHooks(): void {
   const hardStop = (): void => {
     for (const s of live) {
       killTreeSync(s.pid);
+      for (const p of processesWithEnv(`${SESSION_ENV}=${s.root}`)) {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
       rmSync(s.root, { recursive: true, force: true });
     }
     live.clear();
@@ -362,6 +385,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     XDG_CACHE_HOME: join(homeDir, '.cache'),
     CLAUDE_CONFIG_DIR: join(homeDir, '.claude'),
     ...options.env,
+    [SESSION_ENV]: root,
   };
   delete env.VSCODE_IPC_HOOK_CLI;
   delete env.NODE_OPTIONS;
@@ -399,6 +423,8 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       await browser.close().catch(() => undefined);
     }
     if (child?.pid) await killTree(child.pid);
+    // The tree kill walks parent links; a process that left its parent is found by its environment.
+    const outlived = await reapSession(`${SESSION_ENV}=${root}`, 10_000);
     if (watchdogPid) {
       try {
         process.kill(watchdogPid, 'SIGKILL');
@@ -413,8 +439,19 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
       // artifacts are best effort
     }
     rmSync(root, { recursive: true, force: true });
-    if (errors.length > 0)
-      throw new Error(`the extension host log has ${errors.length} error(s) from our extension:\n${errors.join('\n')}`);
+    const problems = [
+      ...(errors.length > 0
+        ? [`the extension host log has ${errors.length} error(s) from our extension:\n${errors.join('\n')}`]
+        : []),
+      ...(outlived.length > 0
+        ? [
+            `${outlived.length} process(es) of the session outlived code-server (killed now):\n${outlived
+              .map((p) => `${p.pid} ${p.cmd.slice(0, 200)}`)
+              .join('\n')}`,
+          ]
+        : []),
+    ];
+    if (problems.length > 0) throw new Error(problems.join('\n'));
   };
 
   try {
@@ -498,6 +535,28 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
         // A hover card left by the previous row can lie over this row and take the click.
         await clearHoversOver(page, row, timeoutMs);
         await row.click({ button: opts?.button ?? 'left' });
+      },
+      expandTreeItem: async (text) => {
+        await poll(`the tree row ${String(text)} to expand`, timeoutMs, async () => {
+          const row = await vs.waitForTreeItem(text);
+          if ((await row.getAttribute('aria-expanded')) === 'true') return true;
+          const keyboard = await row.evaluate(
+            (el) =>
+              el.classList.contains('focused') && el.closest('.monaco-list')?.contains(document.activeElement) === true,
+          );
+          if (keyboard) await page.keyboard.press('ArrowRight');
+          else {
+            await clearHoversOver(page, row, timeoutMs);
+            await row.click();
+          }
+          return row
+            .and(page.locator('[aria-expanded="true"]'))
+            .waitFor({ state: 'visible', timeout: 3000 })
+            .then(
+              () => true,
+              () => undefined,
+            );
+        });
       },
       treeItems: async () => {
         await focusMcpHostView();

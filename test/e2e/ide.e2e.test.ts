@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { fixturesDir, poll, startVSCode } from './harness.js';
+import { openTerminal, runInTerminal, TERMINAL_SETTINGS } from './support/terminal.js';
 import { connectAgent, jsonOf, openSocket, readLocks, texts, type Agent } from '../integration/ide/agent.js';
 import type { IdeFileDiagnostics, IdeSelection } from '../../src/core/ide/editor-port.js';
 
@@ -27,7 +28,12 @@ test(
     const fixture = join(copyDir, 'ide');
     cpSync(join(fixturesDir, 'ide'), fixture, { recursive: true });
     writeFileSync(join(fixture, 'broken.ts'), BROKEN_TS);
-    const vs = await startVSCode({ workspace: fixture, name: 'ide', env: { CLAUDE_CONFIG_DIR: claudeDir } });
+    const vs = await startVSCode({
+      workspace: fixture,
+      name: 'ide',
+      settings: TERMINAL_SETTINGS,
+      env: { CLAUDE_CONFIG_DIR: claudeDir },
+    });
     let agent: Agent | undefined;
     t.after(async () => {
       await agent?.close().catch(() => undefined);
@@ -230,20 +236,12 @@ test(
 
     await t.test('an integrated terminal gets CLAUDE_CODE_SSE_PORT and ENABLE_IDE_INTEGRATION', async () => {
       const lock = readLocks(lockDir).find((l) => l.content.workspaceFolders.includes(vs.workspaceDir))!;
-      await vs.runCommand('Terminal: Create New Terminal');
-      const term = page.locator('.part.panel .xterm').first();
-      await term.waitFor({ state: 'visible' });
-      await term.click();
+      await openTerminal(vs, 120_000);
       const out = join(vs.workspaceDir, 'ide-env.txt');
-      const line = `echo "$CLAUDE_CODE_SSE_PORT $ENABLE_IDE_INTEGRATION" > ${out}`;
-      // The shell may still be starting; type again until the file appears.
-      const content = await poll('the terminal to report its environment', 90_000, async () => {
-        if (existsSync(out)) return readFileSync(out, 'utf8').trim() || undefined;
-        await page.keyboard.type(line);
-        await page.keyboard.press('Enter');
-        await new Promise((r) => setTimeout(r, 2000));
-        return existsSync(out) ? readFileSync(out, 'utf8').trim() || undefined : undefined;
-      });
+      await runInTerminal(vs, `echo "$CLAUDE_CODE_SSE_PORT $ENABLE_IDE_INTEGRATION" > ${out}`, 60_000);
+      const content = await poll('the terminal to report its environment', 90_000, async () =>
+        existsSync(out) ? readFileSync(out, 'utf8').trim() || undefined : undefined,
+      );
       assert.equal(content, `${lock.port} true`);
     });
   },

@@ -131,16 +131,9 @@ test(
         `no request went without it: ${JSON.stringify(secure.requests)}`,
       );
       // The tree with the server's tools showing, cropped to the rows (a small PNG for the README).
-      await v.clickTreeItem(/secure.*1 tool/);
-      if (!(await v.treeItems()).some((l) => /^Tools/.test(l))) await v.page.keyboard.press('ArrowRight');
-      await v.waitForTreeItem(/^Tools/, 30_000);
-      await v.clickTreeItem(/^Tools/);
-      // A click on a row that is not focused yet may only select it: the keyboard expands it then.
-      await poll('the echo tool row', 30_000, async () => {
-        if ((await v.treeItems()).some((l) => /^echo/.test(l))) return true;
-        await v.page.keyboard.press('ArrowRight');
-        return undefined;
-      });
+      await v.expandTreeItem(/secure.*1 tool/);
+      await v.expandTreeItem(/^Tools/);
+      await v.waitForTreeItem(/^\s*echo/, 30_000);
       const box = (await v.page.locator('.part.sidebar').boundingBox())!;
       await v.page.screenshot({
         path: join(SHOTS, 'tree.png'),

@@ -46,8 +46,14 @@ async function answerFileDialog(vs: VSCode, path: string, folder = false): Promi
   });
 }
 
-/** Pastes the clipboard into a new untitled editor and returns what the editor then holds. */
+/** Pastes the clipboard, once it matches `expect`, into a new untitled editor; returns what the editor then holds. */
 async function pasteIntoEditor(vs: VSCode, expect: RegExp): Promise<string> {
+  // The copy command returns before the extension host has written the clipboard: a paste made
+  // then pastes the previous copy, once. So the clipboard is read until it holds the new text.
+  await poll(`the clipboard to match ${String(expect)}`, WAIT, async () => {
+    const clip = await vs.page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
+    return expect.test(clip) ? true : undefined;
+  });
   await vs.runCommand('File: New Untitled Text File');
   // A new untitled editor has the focus (its hint is switched off in the settings: a click could hit it).
   await vs.page

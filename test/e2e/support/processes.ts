@@ -1,6 +1,7 @@
 // Process-tree hygiene for the e2e harness: the tree kill is core's (src/core/connection/process-tree.ts,
 // also used by scripts/start.mjs); the watchdog and the per-run marker kill are the harness's own.
 import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { killTree as killProcessTree } from '../../../src/core/connection/process-tree.js';
 
 export { killTreeSync, processTree } from '../../../src/core/connection/process-tree.js';
@@ -44,4 +45,51 @@ export function killMarked(mark: string): void {
       // gone
     }
   }
+}
+
+/**
+ * Set in code-server's environment to the session's folder: every process the session starts
+ * inherits it (extension hosts, MCP servers, terminals, what they start), however it detaches.
+ */
+export const SESSION_ENV = 'MCP_HOST_E2E_SESSION';
+
+/** Pid and command line of every process whose environment holds `entry` (`NAME=value`). */
+export function processesWithEnv(entry: string): { pid: number; cmd: string }[] {
+  const found: { pid: number; cmd: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // A zombie's environ reads empty: it has exited and only waits for its parent.
+      if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(entry)) continue;
+      found.push({
+        pid: Number(name),
+        cmd: readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0/g, ' ').trim(),
+      });
+    } catch {
+      // exited meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
+ * After code-server's tree is gone: waits up to `graceMs` for every other process of the session to
+ * end, then SIGKILLs what is left and returns it. What outlives the tree kill left its parent
+ * (setsid, a daemon) and would otherwise run on after the test.
+ */
+export async function reapSession(entry: string, graceMs: number): Promise<{ pid: number; cmd: string }[]> {
+  const deadline = Date.now() + graceMs;
+  let left = processesWithEnv(entry);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    left = processesWithEnv(entry);
+  }
+  for (const p of left) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+  return left;
 }

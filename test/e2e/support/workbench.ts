@@ -28,7 +28,8 @@ export async function poll<T>(what: string, timeoutMs: number, probe: () => Prom
   }
 }
 
-const HOVER = '.workbench-hover, .monaco-hover:not(.hidden)';
+/** Hover cards (a tree row's tooltip, a button's hover). */
+export const HOVER = '.workbench-hover, .monaco-hover:not(.hidden)';
 
 function overlaps(a: { x: number; y: number; width: number; height: number }, b: typeof a): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
