@@ -34,7 +34,8 @@ import {
 import type { ToolFilter } from '../../core/tools/tool-filter.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
 import { planRefresh, type TreeShape } from './refresh-plan.js';
-import { RefreshGate } from './refresh-gate.js';
+import { RefreshGate, type GateTimers } from './refresh-gate.js';
+import { DeliveryCheck } from './delivery-check.js';
 
 export type { TreeSource } from './tree-source.js';
 
@@ -52,12 +53,18 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly filterSub?: { dispose(): void };
   /** Refreshes wait until the workbench stops asking for rows (refresh-gate.ts). */
   private readonly gate = new RefreshGate(
-    (what) => (what.root ? this.changed.fire(undefined) : this.fireNow([...what.ids])),
-    {
-      now: () => Date.now(),
-      setTimeout: (fn, ms) => setTimeout(fn, ms),
-      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    (what) => (what.root ? this.fireRoot() : this.fireNow([...what.ids])),
+    TIMERS,
+  );
+  /** A row refresh VS Code dropped becomes a refresh of the whole tree (delivery-check.ts). */
+  private readonly check = new DeliveryCheck(
+    (id) => {
+      const n = this.nodes.get(id);
+      return n && look(this.view(n));
     },
+    () => this.gate.request(),
+    () => this.gate.waiting,
+    TIMERS,
   );
 
   constructor(
@@ -90,9 +97,21 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     this.gate.request(ids);
   }
 
+  /** Refresh the whole tree (the view was shown: what it rendered while it opened may be stale). */
+  refreshAll(): void {
+    this.gate.request();
+  }
+
+  private fireRoot(): void {
+    this.check.firedRoot();
+    this.changed.fire(undefined);
+  }
+
   private fireNow(ids: string[]): void {
     const rows = ids.map((id) => this.nodes.get(id)).filter((n): n is TreeNode => n !== undefined);
-    if (rows.length > 0) this.changed.fire(rows);
+    if (rows.length === 0) return;
+    this.check.fired(rows.map((r) => r.id));
+    this.changed.fire(rows);
   }
 
   /** Everything that decides which rows exist. */
@@ -188,7 +207,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
-    const item = toTreeItem(this.view(element), element.id);
+    const v = this.view(element);
+    this.check.gave(element.id, look(v));
+    const item = toTreeItem(v, element.id);
     applyToolCheckbox(item, element, this.toolFilter, () =>
       'server' in element ? (this.source.server(element.server)?.tools.map((t) => t.name) ?? []) : [],
     );
@@ -260,11 +281,23 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   dispose(): void {
+    this.check.dispose();
     this.gate.dispose();
     this.sub.dispose();
     this.filterSub?.dispose();
     this.changed.dispose();
   }
+}
+
+const TIMERS: GateTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** What a row shows, to tell whether VS Code has its latest look (the tooltip is left out). */
+function look(v: ItemView): string {
+  return JSON.stringify([v.label, v.description, v.icon, v.color, v.contextValue, v.collapsible]);
 }
 
 function serverId(name: string): string {

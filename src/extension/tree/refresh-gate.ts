@@ -34,6 +34,11 @@ export class RefreshGate {
     private readonly maxDelayMs = 1000,
   ) {}
 
+  /** A refresh is waiting to go out. */
+  get waiting(): boolean {
+    return this.pending !== undefined;
+  }
+
   /** The workbench asked for the children of a row. */
   asked(): void {
     this.lastAskedAt = this.timers.now();
