@@ -12,6 +12,7 @@ import { readConfig } from '../../src/core/config/load.js';
 import { ServerRegistry, type DisabledServersPort } from '../../src/core/config/server-registry.js';
 import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures } from '../../src/core/gateway/index.js';
 import { createHost, type McpHost } from '../../src/core/host.js';
+import { INSTANCE_ENV } from '../../src/core/connection/process-tree.js';
 import { nullLogger } from '../../src/core/ports.js';
 
 export const CHAOS_SERVER = join(__dirname, '../fixtures/chaos-server.mjs');
@@ -95,13 +96,20 @@ export function processesWith(marker: string): number[] {
   return out;
 }
 
-/** `pid ppid argv…` of a process the run left, to tell which fault or operation leaked it. */
+/**
+ * `pid ppid instance argv…` of a process the run left, to tell which fault or operation leaked it;
+ * the host's instance marker pairs a leftover grandchild with its server's start.
+ */
 export function describeProcess(pid: number): string {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
     const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim();
-    return `${pid} (parent ${ppid}) ${argv.replace(/\S*chaos-server\.mjs/, 'chaos-server.mjs').slice(0, 200)}`;
+    const instance = readFileSync(`/proc/${pid}/environ`, 'latin1')
+      .split('\0')
+      .find((e) => e.startsWith(`${INSTANCE_ENV}=`))
+      ?.slice(INSTANCE_ENV.length + 1, INSTANCE_ENV.length + 9);
+    return `${pid} (parent ${ppid}, instance ${instance ?? 'none'}) ${argv.replace(/\S*chaos-server\.mjs/, 'chaos-server.mjs').slice(0, 200)}`;
   } catch {
     return `${pid} (gone)`;
   }

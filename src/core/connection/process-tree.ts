@@ -225,6 +225,20 @@ export async function killTree(rootPid: number, opts: KillTreeOptions = {}): Pro
     });
     return;
   }
+  const pgid = rootPid;
+  await escalate(rootPid, opts);
+  // A process the tree started while it was being signalled was in no collection: a server that
+  // starts a detached helper when asked to stop, then exits, leaves it to init once the root is
+  // gone. What still carries the group or the marker now is such a straggler (issue 30).
+  for (let round = 0; round < 3; round++) {
+    const late = collectTree([], [pgid], opts.marker);
+    if (late.size === 0) return;
+    signalTree(late, 'SIGKILL', pgid);
+    await waitGone(late, 2000);
+  }
+}
+
+async function escalate(rootPid: number, opts: KillTreeOptions): Promise<void> {
   const termAfter = opts.termAfterMs ?? 100;
   const killAfter = opts.killAfterMs ?? 400;
   const pgid = rootPid;

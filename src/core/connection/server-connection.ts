@@ -56,6 +56,13 @@ export class ServerConnection {
   private lastStdio: StdioProcessTransport | undefined;
   /** Killing what a dead connection left (its server's orphans): a stop or dispose waits for it. */
   private reaping: Promise<void> | undefined;
+  /**
+   * The stop under way (shutdown). An attempt begun meanwhile starts its process only once this
+   * resolves, and a lazy connect joins the attempt instead of starting one of its own: a process
+   * spawned while the old one was still being killed (0.5 s for a tree that ignores SIGTERM) was
+   * connected by the time the restart's own attempt replaced it, and nobody closed it (issue 30).
+   */
+  private stopping: Promise<void> | undefined;
   private removed = false;
 
   constructor(
@@ -124,8 +131,9 @@ export class ServerConnection {
     const stopping = this.shutdown();
     // Show the restart at once, not a stale "connected" while the old process is stopping.
     if (runs(def)) this.setState(this.pending(1, 1));
+    // Runs before any call that waited for the same stop (connectNow), which then joins this attempt.
     void stopping.then(() => {
-      if (this.removed) return;
+      if (this.superseded() || this.def !== def) return;
       if (!runs(def)) this.setState(heldState(def));
       else void this.connect(1);
     });
@@ -147,13 +155,15 @@ export class ServerConnection {
 
   async stop(): Promise<void> {
     await this.shutdown();
-    if (!this.removed) this.setState({ kind: 'disabled', reason: 'user', message: 'stopped' });
+    if (!this.superseded()) this.setState({ kind: 'disabled', reason: 'user', message: 'stopped' });
   }
 
   /** `reason` is shown while it reconnects (a restart the host decided on, not the user). */
   async restart(reason?: string): Promise<void> {
     await this.shutdown();
+    if (this.superseded()) return this.attempt;
     if (!runs(this.def)) return this.setState(heldState(this.def));
+    // A call that waited for the same stop joins this attempt (connectNow).
     await this.connect(1, reason);
   }
 
@@ -163,28 +173,48 @@ export class ServerConnection {
     await this.shutdown();
   }
 
-  /** The attempt under way, or a new one (lazy connect). */
-  connectNow(): Promise<void> {
-    return this.attempt ?? this.connect(1);
+  /**
+   * The attempt under way, or a new one (lazy connect). During a stop, whatever follows it: the
+   * restart's attempt, or nothing once the server is stopped, disabled or waits for authentication.
+   */
+  async connectNow(): Promise<void> {
+    if (!this.attempt && this.stopping) this.log.debug('waiting for the stop under way before connecting');
+    while (!this.attempt && this.stopping) await this.stopping;
+    if (this.attempt) return this.attempt;
+    if (this.conn || this.removed || !runs(this.def)) return;
+    if (this.state.kind === 'disabled' || this.state.kind === 'needs-auth') return;
+    return this.connect(1);
   }
 
   /** The server ended the session of `conn`: a new session, unless another one replaced it already. */
   async renewSession(conn: LiveConnection): Promise<void> {
     if (this.conn !== conn) return;
     await this.shutdown();
-    await this.connect(1);
+    await (this.superseded() ? this.attempt : this.connect(1));
   }
 
   /** The token stopped working mid-session (revoked, or refresh failed): same as at connect time. */
   tokenRejected(conn: LiveConnection, message: string): void {
     if (this.conn !== conn) return;
-    void this.shutdown()
-      .then(undefined, () => undefined)
-      .then(() => this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() }));
+    // One step after the stop, before a call that waited for it (connectNow) looks at the state.
+    void this.shutdown().then(() => {
+      if (!this.superseded()) this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() });
+    });
   }
 
-  /** Drops the live connection and whatever the current scope runs; resolves when every process is gone. */
-  private async shutdown(): Promise<void> {
+  /**
+   * After a stop: removed, or something that began meanwhile (a newer stop, restart or edit, a
+   * start, a lazy connect) decides what follows, not the operation that was waiting for the stop.
+   */
+  private superseded(): boolean {
+    return this.removed || this.stopping !== undefined || this.attempt !== undefined || this.conn !== undefined;
+  }
+
+  /**
+   * Drops the live connection and whatever the current scope runs; resolves when every process is
+   * gone, those of an earlier stop still under way included.
+   */
+  private shutdown(): Promise<void> {
     this.scope?.dispose();
     this.scope = undefined;
     const attempt = this.attempt;
@@ -192,20 +222,33 @@ export class ServerConnection {
     this.conn = undefined;
     this.owner.listsLost();
     if (conn) conn.closedBecause = `${this.name} was stopped`;
-    await Promise.all([conn?.close(), attempt, this.reaping]);
+    if (!conn && !attempt && !this.reaping && !this.stopping) return Promise.resolve();
+    const stopping: Promise<void> = Promise.all([conn?.close(), attempt, this.reaping, this.stopping]).then(() => {
+      if (this.stopping === stopping) this.stopping = undefined;
+    });
+    this.stopping = stopping;
+    return stopping;
   }
 
   // ---- connecting --------------------------------------------------------------------------
 
   /** Starts an attempt in a new scope; resolves when it settled (never rejects: the outcome is the state). */
   private connect(attemptNo: number, reason?: string): Promise<void> {
+    if (this.removed) return Promise.resolve();
     this.scope?.dispose();
     const scope = new AttemptScope(this.ctx.clock);
     this.scope = scope;
     const maxAttempts = attemptNo > 1 ? this.ctx.settings.maxReconnectAttempts : 1;
     this.setState(this.pending(attemptNo, maxAttempts, reason));
     const pool = this.ctx.poolFor(this.def);
+    // The process of the stop under way and of an attempt this one replaces must be gone first.
+    const before = this.stopping || this.attempt ? Promise.all([this.stopping, this.attempt]) : undefined;
     const promise = (async () => {
+      if (before) {
+        this.log.debug('waiting for the previous process to stop before starting a new one');
+        await before;
+        if (scope.disposed) return;
+      }
       let release: () => void;
       try {
         release = pool ? await pool.acquire(scope.signal) : () => {};
@@ -369,8 +412,8 @@ export class ServerConnection {
         : (conn.closedBecause ?? `${this.name} closed the connection`);
       conn.closedBecause ??= why;
       this.log.warn(`connection closed: ${why}`);
-      // Kill what is left of the tree (grandchildren of a server that died).
-      const reaping = conn.close().finally(() => {
+      // Kill what is left of the tree (grandchildren of a server that died); an earlier reap may still run.
+      const reaping = Promise.all([this.reaping, conn.close()]).then(() => {
         if (this.reaping === reaping) this.reaping = undefined;
       });
       this.reaping = reaping;

@@ -232,15 +232,7 @@ export class ServerEntry {
     if (c.live) return c.live;
     if (c.isRemoved) throw new HostError('stopped', `${this.name} has been removed`);
     const s = this.state;
-    if (s.kind === 'disabled') {
-      throw new HostError(
-        'disabled',
-        s.reason === 'user'
-          ? `${this.name} is stopped`
-          : `${this.name} is disabled${s.message ? `: ${s.message}` : ''}`,
-        'Start or enable the server first.',
-      );
-    }
+    if (s.kind === 'disabled') throw this.disabledError(s);
     if (s.kind === 'needs-auth')
       throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
     if (c.waitingToReconnect && s.kind === 'pending') {
@@ -254,9 +246,19 @@ export class ServerEntry {
     if (c.live) return c.live;
     const after = this.state;
     if (after.kind === 'failed') throw new HostError(after.error.code, after.error.message, after.error.hint);
+    // Stopped or disabled while the call waited for a stop under way.
+    if (after.kind === 'disabled') throw this.disabledError(after);
     if (after.kind === 'needs-auth')
       throw new HostError('needs-auth', after.message, 'Run "MCP Host: Authenticate" for this server.');
     throw new HostError('connect-failed', `${this.name} is not connected (${after.kind})`);
+  }
+
+  private disabledError(s: Extract<ConnectionState, { kind: 'disabled' }>): HostError {
+    return new HostError(
+      'disabled',
+      s.reason === 'user' ? `${this.name} is stopped` : `${this.name} is disabled${s.message ? `: ${s.message}` : ''}`,
+      'Start or enable the server first.',
+    );
   }
 
   /** Runs `op` on the live connection, its caller on record meanwhile; session expiry gets a new session and one retry. */

@@ -130,3 +130,28 @@ test('a write to a server that is exiting fails saying how it exited, not "write
     await t.close();
   }
 });
+
+test('a server that starts a detached helper when told to stop, then exits: the helper is killed too', async () => {
+  const rec = path.join(dir, 'late-helper.rec');
+  // The helper is forked in the SIGINT handler, after the kill collected the tree (the server alone).
+  const script = [
+    "const { spawn } = require('node:child_process');",
+    "const keep = \"process.on('SIGINT',()=>{});process.on('SIGTERM',()=>{});setInterval(()=>{},1e9)\";",
+    "process.on('SIGINT', () => {",
+    "  const c = spawn(process.execPath, ['-e', keep], { detached: true, stdio: 'ignore' });",
+    `  require('node:fs').writeFileSync(${JSON.stringify(rec)}, String(c.pid));`,
+    '  process.exit(0);',
+    '});',
+    "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'ready' }) + '\\n');",
+    'setInterval(() => {}, 1e9);',
+  ].join('\n');
+  const t = new StdioProcessTransport({ command: process.execPath, args: ['-e', script], logger: new MemoryLogger() });
+  const ready = new Promise<void>((resolve) => (t.onmessage = () => resolve()));
+  await t.start();
+  await ready;
+  await t.close();
+  const helper = Number(fs.readFileSync(rec, 'utf8'));
+  leftovers.push(helper);
+  assert.ok(helper > 0, 'the server started its helper on SIGINT');
+  assert.equal(isAlive(helper), false, 'the helper started during the stop outlived it');
+});
