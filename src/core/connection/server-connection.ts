@@ -189,7 +189,11 @@ export class ServerConnection {
   /** The server ended the session of `conn`: a new session, unless another one replaced it already. */
   async renewSession(conn: LiveConnection): Promise<void> {
     if (this.conn !== conn) return;
-    await this.shutdown();
+    // Other calls still open on the old session end with this, not with "was stopped": the server
+    // ended the session, and such a call may have run, so it is not repeated on the new one.
+    await this.shutdown(
+      `${this.name} ended the session while the call was open (a new session was started; the call may or may not have run)`,
+    );
     await (this.superseded() ? this.attempt : this.connect(1));
   }
 
@@ -214,14 +218,14 @@ export class ServerConnection {
    * Drops the live connection and whatever the current scope runs; resolves when every process is
    * gone, those of an earlier stop still under way included.
    */
-  private shutdown(): Promise<void> {
+  private shutdown(why = `${this.name} was stopped`): Promise<void> {
     this.scope?.dispose();
     this.scope = undefined;
     const attempt = this.attempt;
     const conn = this.conn;
     this.conn = undefined;
     this.owner.listsLost();
-    if (conn) conn.closedBecause = `${this.name} was stopped`;
+    if (conn) conn.closedBecause = why;
     if (!conn && !attempt && !this.reaping && !this.stopping) return Promise.resolve();
     const stopping: Promise<void> = Promise.all([conn?.close(), attempt, this.reaping, this.stopping]).then(() => {
       if (this.stopping === stopping) this.stopping = undefined;

@@ -108,6 +108,20 @@ describe('remote transports', () => {
     assert.equal(host.server('h')!.state.kind, 'connected');
   });
 
+  test('session expired: a call still open on the old session says the server ended it, and is not repeated', async () => {
+    const srv = await httpFixture();
+    const host = newHost();
+    host.setDefinitions([def('h', { type: 'http', url: srv.url })]);
+    await host.whenSettled();
+    const open = host.callTool('h', 'hang', {}).then(
+      () => 'answered',
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    await host.callTool('h', 'expire_session', {});
+    assert.equal(textOf(await host.callTool('h', 'echo', { text: 'renewed' })), 'echo: renewed');
+    assert.match(await open, /h ended the session while the call was open .*may or may not have run/);
+  });
+
   test('WebSocket with custom headers and subprotocol mcp; refused without the header', async () => {
     const srv = await track(startPortServer('ws-server.mjs', ['--require-header', 'x-api-key:secret']));
     const url = srv.url.replace('http:', 'ws:');
