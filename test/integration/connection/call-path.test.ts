@@ -7,33 +7,25 @@
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHost, type McpHost } from '../../../src/core/host.js';
+import type { McpHost } from '../../../src/core/host.js';
 import type { HostOptions } from '../../../src/core/host-api.js';
-import { FIXTURES, MemoryLogger, def, startPortServer, tempDir, textOf, waitFor } from './helpers.js';
+import { eraHosts } from './era-hosts.js';
+import { FIXTURES, def, startPortServer, textOf } from './helpers.js';
 
 const SERVER = path.join(FIXTURES, 'call-path-server.mjs');
-const dir = tempDir('call-path');
-const hosts: McpHost[] = [];
+const hosts = eraHosts('call-path', { env: {} });
 const stops: (() => Promise<void>)[] = [];
-after(async () => {
-  await Promise.all(hosts.map((h) => h.dispose()));
-  await Promise.all(stops.map((s) => s()));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => Promise.all(stops.map((stop) => stop())));
 
 async function connect(
   config: { type: 'stdio'; command: string; args: string[] } | { type: 'http'; url: string },
   o: Partial<HostOptions>,
   protocolVersion: string,
 ): Promise<McpHost> {
-  const host = createHost({ logger: new MemoryLogger(), blobDir: dir, env: {}, ...o });
-  hosts.push(host);
+  const { host } = hosts.newHost(o);
   host.setDefinitions([def('s', config)]);
-  await waitFor(host, 's', (s) => s.state.kind === 'connected' || s.state.kind === 'failed');
-  const state = host.server('s')!.state;
-  assert.equal(state.kind === 'connected' && state.protocolVersion, protocolVersion, JSON.stringify(state));
+  await hosts.connected(host, 's', protocolVersion);
   return host;
 }
 
