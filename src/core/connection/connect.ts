@@ -174,6 +174,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     capabilities: o.capabilities,
     ...(o.era ? { versionNegotiation: { mode: 'auto' as const } } : {}),
   });
+  client.sendsToolHeaders = def.config.type === 'http';
   o.setupClient(client);
 
   let timer: Disposable | undefined;
@@ -273,17 +274,6 @@ async function paged<T>(
 
 export type ListKind = keyof ServerLists;
 
-/**
- * The SDK Client keeps output-schema validators only for the tools of the last `listTools` page
- * it saw (each call clears the cache), so with a paged list `structuredContent` of earlier pages
- * would go unchecked. Hand it the whole list once paging is done.
- */
-function cacheAllToolMetadata(client: Client, tools: Tool[]): Tool[] {
-  const c = client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void };
-  c.cacheToolMetadata?.(tools);
-  return tools;
-}
-
 /** Fetches one list if the server advertises it; an error is logged and yields an empty list. */
 export async function fetchList(
   client: Client,
@@ -293,18 +283,17 @@ export async function fetchList(
   rethrowAuth = false,
 ): Promise<ServerLists[ListKind]> {
   const caps: ServerCapabilities = client.getServerCapabilities() ?? {};
-  const opts = { timeout: timeoutMs };
+  // Not into the SDK's response cache unless it reads the list from there (HostClient.keepsListInSdkCache).
+  const keep = client instanceof HostClient && client.keepsListInSdkCache(kind);
+  const opts = { timeout: timeoutMs, ...(keep ? {} : { cacheMode: 'bypass' as const }) };
   try {
     switch (kind) {
       case 'tools':
         if (!caps.tools) return [];
-        return cacheAllToolMetadata(
-          client,
-          await paged(async (cursor) => {
-            const r = await client.listTools(cursor ? { cursor } : undefined, opts);
-            return { items: r.tools, nextCursor: r.nextCursor };
-          }),
-        );
+        return await paged(async (cursor) => {
+          const r = await client.listTools(cursor ? { cursor } : undefined, opts);
+          return { items: r.tools, nextCursor: r.nextCursor };
+        });
       case 'resources':
         if (!caps.resources) return [];
         return await paged(async (cursor) => {

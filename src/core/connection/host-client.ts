@@ -8,7 +8,12 @@
  * connection, with `resources/subscribe` / `/unsubscribe` answered from it, so callers use the same
  * subscription API on both eras. Everything else goes through the SDK's checks unchanged.
  */
-import { Client, isTaskAugmentedRequestParams } from '@modelcontextprotocol/client';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  Client,
+  LOG_LEVEL_META_KEY,
+  isTaskAugmentedRequestParams,
+} from '@modelcontextprotocol/client';
 import type {
   ClientContext,
   EmptyResult,
@@ -26,13 +31,30 @@ import { HOST_TASK_META_KEY, asTaskHandle, type TaskInputRequest } from '../feat
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
-const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
-
 export class HostClient extends Client {
   /** Sent with each request on a modern connection (features/logging.ts applyLogLevel). */
   logLevel: LoggingLevel | undefined;
   /** The change-notification stream of a modern connection (startListening). */
   listenStream: ListenStream | undefined;
+  /**
+   * Streamable HTTP: on 2026-07-28 the SDK copies a tool's `x-mcp-header` arguments into request
+   * headers, read from the tool list in its response cache (and refetches that list when the server
+   * says the headers are stale). Set by connect.ts.
+   */
+  sendsToolHeaders = false;
+  /** The capabilities sent on 2026-07-28, made once from those of `initialize` (_outboundMetaEnvelope). */
+  private modernCaps: { from: unknown; value: unknown } | undefined;
+
+  /**
+   * Whether the SDK keeps its own copy of a list (its response cache). The host keeps every list
+   * itself, so the SDK's copy is needed only where the SDK reads it on each call: the tool list of a
+   * modern Streamable HTTP connection (header mirroring, above). Everywhere else it would be one more
+   * copy of every list per server, and each call would look it up (and check the tool's output
+   * schema from it: capabilities/output-check.ts does that instead).
+   */
+  keepsListInSdkCache(kind: 'tools' | 'resources' | 'resourceTemplates' | 'prompts'): boolean {
+    return kind === 'tools' && this.sendsToolHeaders && this.getProtocolEra() === 'modern';
+  }
 
   /**
    * On a modern connection, opens the change-notification stream; resolves once it is acknowledged
@@ -127,9 +149,23 @@ export class HostClient extends Client {
     await super.close();
   }
 
+  /**
+   * The `_meta` every 2026-07-28 request carries. Its capabilities leave out `tasks`: that is the
+   * 2025-11-25 capability (on 2026-07-28 tasks are the extension declared under `extensions`), and
+   * the server would parse it on every request.
+   */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
-    return envelope && this.logLevel ? { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel } : envelope;
+    if (!envelope) return envelope;
+    const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
+    if (this.modernCaps?.from !== caps) this.modernCaps = { from: caps, value: withoutLegacyTasks(caps) };
+    const modern = this.modernCaps!.value;
+    if (modern === caps && !this.logLevel) return envelope;
+    return {
+      ...envelope,
+      [CLIENT_CAPABILITIES_META_KEY]: modern,
+      ...(this.logLevel ? { [LOG_LEVEL_META_KEY]: this.logLevel } : {}),
+    };
   }
 
   protected override _wrapHandler(method: string, handler: Handler): Handler {
@@ -143,4 +179,10 @@ export class HostClient extends Client {
       return 'task' in result ? CreateTaskResultSchema.parse(result) : result;
     };
   }
+}
+
+function withoutLegacyTasks(caps: unknown): unknown {
+  if (!caps || typeof caps !== 'object' || !('tasks' in caps)) return caps;
+  const { tasks: _legacy, ...rest } = caps as Record<string, unknown>;
+  return rest;
 }

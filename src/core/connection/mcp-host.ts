@@ -17,6 +17,7 @@ import type {
   ToolCallResult,
 } from '../host-api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
+import { outputCheckFor } from '../capabilities/output-check.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
@@ -28,6 +29,7 @@ import { clientCapabilities } from './client-handlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
+import { HostClient } from './host-client.js';
 import { ServerEntry } from './server-entry.js';
 import type { ServerContext } from './server-context.js';
 import { EraVerdicts, memoryStore } from './era.js';
@@ -280,13 +282,18 @@ export class McpHost {
     const problems = validateToolArgs(t, args);
     if (problems.length)
       throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
+    // The SDK checks structured output itself only from a list in its own cache (HostClient.keepsListInSdkCache).
+    const client = conn.client;
+    const checkOutput =
+      client instanceof HostClient && client.keepsListInSdkCache('tools') ? undefined : outputCheckFor(t);
     const started = this.ctx.clock.now();
     const onTaskStatus = opts.onTaskStatus;
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
-    const raw = await this.features.callTool(e.name, conn.client, t, args, this.requestOptions(opts), e.log, (task) => {
+    const raw = await this.features.callTool(e.name, client, t, args, this.requestOptions(opts), e.log, (task) => {
       e.calls.tagTask(opts.origin, task.taskId);
       onTaskStatus?.(task);
     });
+    checkOutput?.(raw);
     return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
   }
 

@@ -5,6 +5,7 @@ import { authFetchFor } from '../auth/index.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Logger } from '../ports.js';
 import { assertNever } from './state.js';
+import { withRequestSignal } from './fetch-signal.js';
 import { StdioProcessTransport } from './stdio-transport.js';
 import { WebSocketClientTransport } from './ws-transport.js';
 import type { SandboxSpawn } from '../sandbox/spawn.js';
@@ -20,9 +21,9 @@ export interface TransportContext {
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
-function fetchFor(ctx: TransportContext): FetchLike | undefined {
+function fetchFor(ctx: TransportContext): FetchLike {
   const f = authFetchFor(ctx.authProvider);
-  return ctx.wrapFetch ? ctx.wrapFetch(f) : f;
+  return withRequestSignal(ctx.wrapFetch ? ctx.wrapFetch(f) : f);
 }
 
 export interface CreatedTransport {

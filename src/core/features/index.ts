@@ -25,6 +25,7 @@ import {
   runsAsTask,
   tasksCapability,
   type RunningTask,
+  type TaskCallOptions,
 } from './tasks.js';
 import type { FeatureOptions } from './types.js';
 import {
@@ -142,19 +143,20 @@ export class ClientFeatures {
     log: Logger,
     onTaskStatus?: (t: RunningTask) => void,
   ): Promise<CallToolResult> {
-    const taskOptions = {
+    const params = { name: tool.name, arguments: args };
+    if (!this.tasksEnabled) return client.callTool(params, opts) as Promise<CallToolResult>;
+    // Made only for the task paths: a plain call is most calls.
+    const taskOptions = (): TaskCallOptions => ({
       server,
       registry: this.tasks,
       log,
       now: () => this.clock.now(),
       ...(onTaskStatus ? { onStatus: onTaskStatus } : {}),
-    };
+    });
     // The server decides per call; HostClient is what reads a task answer (host-client.ts).
-    if (this.tasksEnabled && offersTasksExtension(client) && 'answerInputRequest' in client)
-      return callToolMaybeAsTask(client as ModernTaskClient, { name: tool.name, arguments: args }, opts, taskOptions);
-    if (this.tasksEnabled && runsAsTask(client, tool)) {
-      return callToolAsTask(client, { name: tool.name, arguments: args }, opts, taskOptions);
-    }
-    return client.callTool({ name: tool.name, arguments: args }, opts) as Promise<CallToolResult>;
+    if (offersTasksExtension(client) && 'answerInputRequest' in client)
+      return callToolMaybeAsTask(client as ModernTaskClient, params, opts, taskOptions());
+    if (runsAsTask(client, tool)) return callToolAsTask(client, params, opts, taskOptions());
+    return client.callTool(params, opts) as Promise<CallToolResult>;
   }
 }
