@@ -12,7 +12,7 @@
 // The files are bundled first (scripts/lib/test-bundle.mjs) and run on plain Node with source maps;
 // --tsx runs the sources through tsx instead.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bundleTests } from './lib/test-bundle.mjs';
 
@@ -45,6 +45,16 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// Longest first, so the run does not end waiting on one long file started last (the runner
+// starts files in name order, and the wrappers below are named in this order). Times come from
+// the last run in this checkout (.tmp/test-times.json), else from scripts/test-times.json; a file
+// in neither goes first.
+const TIMES = resolve('.tmp', 'test-times.json');
+const readTimes = (p) => (existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : {});
+const known = { ...readTimes(resolve('scripts', 'test-times.json')), ...readTimes(TIMES) };
+const weight = (f) => known[f] ?? Infinity;
+files.sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+
 // One wrapper per process: each test file's top-level tests become children of a suite with a
 // timeout, because require() runs the file inside the suite's callback.
 const tmp = resolve('.tmp', `test-run-${process.pid}`);
@@ -69,7 +79,14 @@ const entries = onePass
   : files.map((f, i) => wrapper(`${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`, [f]));
 
 const loader = viaTsx ? ['--import', 'tsx'] : ['--enable-source-maps'];
-const child = spawn(process.execPath, [...loader, '--test', '--test-reporter=spec', ...extra, ...entries], {
+const timesOut = join(tmp, 'times.tsv');
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${resolve('scripts', 'lib', 'test-times-reporter.mjs')}`,
+  `--test-reporter-destination=${timesOut}`,
+];
+const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...extra, ...entries], {
   stdio: 'inherit',
   // Test files may share what they build for this run here (the CLI harness's bundles); removed at the end.
   env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp },
@@ -90,8 +107,18 @@ const watchdog = setTimeout(() => {
   stop('SIGKILL');
 }, runTimeout);
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => stop(s));
+function saveTimes() {
+  if (onePass || !existsSync(timesOut)) return;
+  const times = readTimes(TIMES);
+  for (const line of readFileSync(timesOut, 'utf8').split('\n')) {
+    const [file, ms] = line.split('\t');
+    if (file && ms) times[file] = Number(ms);
+  }
+  writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
+}
 child.on('exit', (code, signal) => {
   clearTimeout(watchdog);
+  saveTimes();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });
