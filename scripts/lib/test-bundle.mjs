@@ -4,7 +4,7 @@
 // process on this machine, most of a small file's cost). One esbuild call for all files.
 import { build } from 'esbuild';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 /**
  * A bundled module keeps the `__dirname` and `__filename` of its source file: tests find their
@@ -26,10 +26,13 @@ const ownPaths = {
 
 /**
  * Writes one bundle per test file below `outDir` and returns the bundle of each file, in order.
- * `root` is the repository: bundles keep each file's path below it.
+ * `files` are relative to `root` (the repository) or absolute; bundles keep each file's path below `root`.
  */
 export async function bundleTests(files, { root, outDir }) {
-  const entryPoints = files.map((f) => ({ in: join(root, f), out: relative(root, f).replace(/\.ts$/, '') }));
+  const entryPoints = files.map((f) => ({
+    in: resolve(root, f),
+    out: relative(root, resolve(root, f)).replace(/\.ts$/, ''),
+  }));
   await build({
     entryPoints,
     outdir: outDir,
