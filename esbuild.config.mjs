@@ -12,6 +12,9 @@ const watch = process.argv.includes('--watch');
 // dist/ then: integration files run side by side, and others read (build.test.ts) or package
 // (package.test.ts) dist/ meanwhile; a half-written source map there failed build.test.ts once.
 const metafileDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
+// `--outdir=DIR`: the bundles go to DIR instead of dist/ (build.test.ts builds into a folder of its
+// own, so it never reads a dist/ that package.test.ts is rebuilding beside it).
+const outDir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
 
 /**
  * zod 4 re-exports all of its ~50 error-message locales as `z.locales`, and `import * as z` keeps
@@ -44,9 +47,9 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 const IMPORT_META_URL = "const __importMetaUrl = require('url').pathToFileURL(__filename).href;";
 function copySandboxVendor() {
   const from = dirname(fileURLToPath(import.meta.resolve('@anthropic-ai/sandbox-runtime/package.json')));
-  mkdirSync('dist/vendor', { recursive: true });
+  mkdirSync(`${outDir}/vendor`, { recursive: true });
   for (const sub of ['seccomp/x64', 'seccomp/arm64', 'java-proxy-agent/srt-proxy-agent.jar'])
-    cpSync(`${from}/vendor/${sub}`, `dist/vendor/${sub}`, { recursive: true });
+    cpSync(`${from}/vendor/${sub}`, `${outDir}/vendor/${sub}`, { recursive: true });
 }
 
 /** @type {import('esbuild').BuildOptions} */
@@ -180,7 +183,7 @@ const targets = [
   {
     ...common,
     entryPoints: ['src/extension/main.ts'],
-    outfile: 'dist/extension.js',
+    outfile: `${outDir}/extension.js`,
     plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
@@ -188,18 +191,18 @@ const targets = [
   {
     ...common,
     stdin: { contents: SANDBOX_RUNTIME_EXPORTS, resolveDir: '.', loader: 'js' },
-    outfile: `dist/${SANDBOX_RUNTIME_FILE}`,
+    outfile: `${outDir}/${SANDBOX_RUNTIME_FILE}`,
   },
   {
     ...common,
     stdin: { contents: `export * from '${APP_BRIDGE}';`, resolveDir: '.', loader: 'js' },
-    outfile: `dist/${APP_BRIDGE_FILE}`,
+    outfile: `${outDir}/${APP_BRIDGE_FILE}`,
     plugins: [appBridgeSharesSdk],
   },
   {
     ...common,
     entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
+    outfile: `${outDir}/cli.js`,
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
     plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, sandboxRuntimeOutside],
     supported: { 'dynamic-import': false },
@@ -222,7 +225,7 @@ if (watch) {
       writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
     );
   } else {
-    chmodSync('dist/cli.js', 0o755);
+    chmodSync(`${outDir}/cli.js`, 0o755);
     copySandboxVendor();
   }
 }

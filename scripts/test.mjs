@@ -8,9 +8,13 @@
 // --one-process loads every file into one process (one tsx start-up and one load of the shared
 // modules instead of one per file: most of the unit tier's time was start-up). Files that need a
 // process of their own (they spawn servers, change process-wide state) run without it.
+//
+// The files are bundled first (scripts/lib/test-bundle.mjs) and run on plain Node with source maps;
+// --tsx runs the sources through tsx instead.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { bundleTests } from './lib/test-bundle.mjs';
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
@@ -19,6 +23,7 @@ const extra = sep === -1 ? [] : argv.slice(sep + 1);
 
 const flag = (name) => own.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const onePass = own.includes('--one-process');
+const viaTsx = own.includes('--tsx');
 const fileTimeout = Number(flag('file-timeout') ?? 120_000);
 const runTimeout = Number(flag('run-timeout') ?? 30 * 60_000);
 const dirs = own.filter((a) => !a.startsWith('--'));
@@ -40,15 +45,29 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// Longest first, so the run does not end waiting on one long file started last (the runner
+// starts files in name order, and the wrappers below are named in this order). Times come from
+// the last run in this checkout (.tmp/test-times.json), else from scripts/test-times.json; a file
+// in neither goes first.
+const TIMES = resolve('.tmp', 'test-times.json');
+const readTimes = (p) => (existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : {});
+const known = { ...readTimes(resolve('scripts', 'test-times.json')), ...readTimes(TIMES) };
+const weight = (f) => known[f] ?? Infinity;
+files.sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+
 // One wrapper per process: each test file's top-level tests become children of a suite with a
 // timeout, because require() runs the file inside the suite's callback.
 const tmp = resolve('.tmp', `test-run-${process.pid}`);
 mkdirSync(tmp, { recursive: true });
+const modules = viaTsx
+  ? files.map((f) => resolve(f))
+  : await bundleTests(files, { root: process.cwd(), outDir: join(tmp, 'bundles') });
+const moduleOf = new Map(files.map((f, i) => [f, modules[i]]));
 function wrapper(name, group) {
   const body = group
     .map(
       (f) =>
-        `describe(${JSON.stringify(f)}, { timeout: ${fileTimeout} }, () => { require(${JSON.stringify(resolve(f))}); });`,
+        `describe(${JSON.stringify(f)}, { timeout: ${fileTimeout} }, () => { require(${JSON.stringify(moduleOf.get(f))}); });`,
     )
     .join('\n');
   const path = join(tmp, `${name}.cjs`);
@@ -59,7 +78,15 @@ const entries = onePass
   ? [wrapper('all', files)]
   : files.map((f, i) => wrapper(`${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`, [f]));
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...entries], {
+const loader = viaTsx ? ['--import', 'tsx'] : ['--enable-source-maps'];
+const timesOut = join(tmp, 'times.tsv');
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${resolve('scripts', 'lib', 'test-times-reporter.mjs')}`,
+  `--test-reporter-destination=${timesOut}`,
+];
+const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...extra, ...entries], {
   stdio: 'inherit',
   // Test files may share what they build for this run here (the CLI harness's bundles); removed at the end.
   env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp },
@@ -80,8 +107,18 @@ const watchdog = setTimeout(() => {
   stop('SIGKILL');
 }, runTimeout);
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => stop(s));
+function saveTimes() {
+  if (onePass || !existsSync(timesOut)) return;
+  const times = readTimes(TIMES);
+  for (const line of readFileSync(timesOut, 'utf8').split('\n')) {
+    const [file, ms] = line.split('\t');
+    if (file && ms) times[file] = Number(ms);
+  }
+  writeFileSync(TIMES, `${JSON.stringify(times, null, 1)}\n`);
+}
 child.on('exit', (code, signal) => {
   clearTimeout(watchdog);
+  saveTimes();
   rmSync(tmp, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -1,7 +1,8 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { PipeTransport } from '../../src/core/apps/transport.js';
@@ -12,20 +13,31 @@ import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with 
 import { pipeOf } from './apps/message-pipe.js';
 import { shareSdkWithBridge } from '../../src/core/apps/load-bridge.js';
 
+// Built into a folder of this file's own, not dist/: package.test.ts rebuilds dist/ for its .vsix
+// while this file runs beside it.
+const out = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
+after(() => rmSync(out, { recursive: true, force: true }));
+let built = false;
+function build(): void {
+  if (built) return;
+  execFileSync(process.execPath, ['esbuild.config.mjs', `--outdir=${out}`], { stdio: 'pipe' });
+  built = true;
+}
+
 test('the bundle builds and the CLI prints its version', () => {
-  execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
-  assert.ok(existsSync('dist/extension.js'));
-  const out = execFileSync(process.execPath, ['dist/cli.js', '--version'], { encoding: 'utf8' });
-  assert.match(out, /^\d+\.\d+\.\d+/);
+  build();
+  assert.ok(existsSync(join(out, 'extension.js')));
+  const version = execFileSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8' });
+  assert.match(version, /^\d+\.\d+\.\d+/);
 });
 
 // The bridge bundle takes the SDK and zod from the process that loads it (esbuild.config.mjs,
 // core/apps/load-bridge.ts); this proves what ships still speaks to the official app side.
 test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handshake and serves a tool call', async () => {
-  if (!existsSync('dist/ext-apps-bridge.js')) execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
+  build();
   shareSdkWithBridge();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { AppBridge: Bridge } = require(join(process.cwd(), 'dist/ext-apps-bridge.js')) as {
+  const { AppBridge: Bridge } = require(join(out, 'ext-apps-bridge.js')) as {
     AppBridge: typeof AppBridge;
   };
   const { App: AppClass } = (await import('@modelcontextprotocol/ext-apps')) as { App: typeof App };
@@ -57,9 +69,9 @@ test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handsh
 // One protocol stack: the 1.x SDK left with the move to v2 (its maintenance line has no 2026-07-28),
 // and no v2 package may come in twice (a nested copy at another version beside the hoisted one).
 test('the bundles hold the MCP SDK v2 only, each package from one place', () => {
-  if (!existsSync('dist/extension.js.map')) execFileSync(process.execPath, ['esbuild.config.mjs'], { stdio: 'pipe' });
+  build();
   for (const file of ['extension.js', 'cli.js', 'ext-apps-bridge.js']) {
-    const { sources } = JSON.parse(readFileSync(join('dist', `${file}.map`), 'utf8')) as { sources: string[] };
+    const { sources } = JSON.parse(readFileSync(join(out, `${file}.map`), 'utf8')) as { sources: string[] };
     const sdk = sources.filter((s) => /node_modules\/@modelcontextprotocol\//.test(s));
     // The bridge carries ext-apps alone: its SDK is extension.js's (bundle-copies.test.ts).
     if (file === 'ext-apps-bridge.js')

@@ -10,8 +10,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServer } from '@modelcontextprotocol/server';
+import { serveStatelessRequest } from './stateless-mcp.js';
 
 export const IDP_CLIENT_ID = 'mcp-host-desktop';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -222,16 +222,7 @@ export async function startCrossAppFixture(
         server.registerTool('whoami', { description: 'Who the token is for and how it was obtained' }, async () => ({
           content: [{ type: 'text', text: `hello ${String(claims.sub)} via ${String(claims.via)}` }],
         }));
-        const transport = new NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-        });
-        res.on('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        await server.connect(transport);
-        await transport.handleRequest(req, res);
+        await serveStatelessRequest(server, req, res);
       })().catch((e: unknown) => {
         if (!res.headersSent) json(res, 500, { error: String(e) });
       });

@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runCli } from '../../../src/cli/main.js';
-import type { Io } from '../../../src/cli/session.js';
+import { capturedIo, type CapturedIo } from '../../support/cli-io.js';
 import { M2M_BASIC, startOidcFixture, type OidcFixture } from './oidc-fixture.js';
 
 let fx: OidcFixture;
@@ -23,16 +23,8 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function io(env: Record<string, string>): Io & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (r.out += s),
-    stderr: (s: string) => void (r.err += s),
-    env: { PATH: process.env.PATH, ...env },
-    cwd: work,
-  };
-  return r;
+function io(env: Record<string, string>): CapturedIo {
+  return capturedIo(work, env);
 }
 
 test(

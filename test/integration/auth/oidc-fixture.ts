@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 import { McpServer } from '@modelcontextprotocol/server';
+import { serveStatelessRequest } from '../../support/stateless-mcp.js';
 import { generateKeyPairSync } from 'node:crypto';
 import Provider from 'oidc-provider';
 
@@ -217,17 +217,7 @@ export async function startOidcFixture(): Promise<OidcFixture> {
         res.writeHead(405).end();
         return;
       }
-      const server = newServer(token!.accountId ?? token!.clientId);
-      const transport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await serveStatelessRequest(newServer(token!.accountId ?? token!.clientId), req, res);
     })().catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     });

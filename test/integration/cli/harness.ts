@@ -4,7 +4,7 @@
  * new process. Everything created is removed in `dispose`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, watch } from 'node:fs';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -39,13 +39,58 @@ export interface Harness {
 /**
  * The CLI and fixture bundles. scripts/test.mjs names a folder for its run (MCP_HOST_TEST_RUN_DIR):
  * the files that use this harness then share one build of this run's sources instead of bundling
- * the CLI each. A build goes to a folder of its own and is renamed into place, so two files building
- * at once never see half a bundle; the loser's copy is dropped.
+ * the CLI each. The first file to ask builds (it holds `cli-bin.lock`) while the others, started at
+ * the same moment, wait for its result; the build goes to a folder of its own and is renamed into
+ * place, so nobody sees half a bundle. A builder that fails releases the lock without a result, and
+ * a waiter then builds for itself.
  */
 async function bundles(own: string): Promise<string> {
   const run = process.env.MCP_HOST_TEST_RUN_DIR;
   const shared = run ? join(run, 'cli-bin') : undefined;
   if (shared && existsSync(shared)) return shared;
+  const lock = shared && `${shared}.lock`;
+  const mine = !run || !lock || (await takeLock(lock));
+  if (!mine && (await builtElsewhere(run, shared, lock))) return shared;
+  try {
+    return await buildBundles(own, run, shared);
+  } finally {
+    if (lock && mine) await rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function takeLock(lock: string): Promise<boolean> {
+  try {
+    await mkdir(lock);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves true once another file's build is in place, false once its lock goes without one. */
+function builtElsewhere(run: string, shared: string, lock: string, timeoutMs = 120_000): Promise<boolean> {
+  return new Promise((done, fail) => {
+    const check = (): boolean => {
+      if (existsSync(shared)) return finish(true);
+      if (!existsSync(lock)) return finish(false);
+      return false;
+    };
+    const watcher = watch(run, check);
+    const timer = setTimeout(
+      () => fail(new Error(`no CLI build in ${shared} within ${timeoutMs} ms (${lock} still held)`)),
+      timeoutMs,
+    );
+    const finish = (built: boolean): boolean => {
+      watcher.close();
+      clearTimeout(timer);
+      done(built);
+      return true;
+    };
+    check();
+  });
+}
+
+async function buildBundles(own: string, run: string | undefined, shared: string | undefined): Promise<string> {
   const out = run ? await mkdtemp(join(run, 'cli-bin-')) : join(own, 'bin');
   const common = {
     bundle: true,
@@ -58,17 +103,19 @@ async function bundles(own: string): Promise<string> {
     // As esbuild.config.mjs does: the version of package.json (src/core/version.ts).
     define: { __MCP_HOST_VERSION__: JSON.stringify(VERSION) },
   };
-  await build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(out, 'cli.js') });
-  await build({
-    ...common,
-    entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')],
-    outfile: join(out, 'errors-server.js'),
-  });
-  await build({
-    ...common,
-    entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')],
-    outfile: join(out, 'unicode-tools.js'),
-  });
+  await Promise.all([
+    build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(out, 'cli.js') }),
+    build({
+      ...common,
+      entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')],
+      outfile: join(out, 'errors-server.js'),
+    }),
+    build({
+      ...common,
+      entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')],
+      outfile: join(out, 'unicode-tools.js'),
+    }),
+  ]);
   if (!shared) return out;
   try {
     await rename(out, shared);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main.js';
-import type { Io } from '../../../src/cli/session.js';
+import { capturedIo, type CapturedIo } from '../../support/cli-io.js';
 import { ToolFilter } from '../../../src/core/tools/tool-filter.js';
 import { WorkspaceStateStore } from '../../../src/core/tools/workspace-state.js';
 import { STDIO_FIXTURE, tempDir } from '../connection/helpers.js';
@@ -15,16 +15,8 @@ import { STDIO_FIXTURE, tempDir } from '../connection/helpers.js';
 const work = tempDir('cli-tool-filter');
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function io(env: Record<string, string>, cwd: string): Io & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (r.out += s),
-    stderr: (s: string) => void (r.err += s),
-    env: { PATH: process.env.PATH, ...env },
-    cwd,
-  };
-  return r;
+function io(env: Record<string, string>, cwd: string): CapturedIo {
+  return capturedIo(cwd, env);
 }
 
 test(

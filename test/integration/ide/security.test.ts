@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
@@ -13,6 +12,7 @@ import { AUTH_HEADER } from '../../../src/core/ide/auth.js';
 import { IdeServer } from '../../../src/core/ide/server.js';
 import { connectAgent, jsonOf, openSocket, readLocks, type FoundLock } from './agent.js';
 import { FakeEditor } from './fake-editor.js';
+import { assertLoopbackOnly, tcpConnects } from '../../support/loopback-only.js';
 
 /** Opens a socket and reports the HTTP status of a refused upgrade (or 101 when it opened). */
 async function upgradeStatus(port: number, headers: Record<string, string>): Promise<number> {
@@ -25,21 +25,6 @@ async function upgradeStatus(port: number, headers: Record<string, string>): Pro
     assert.ok(status, `expected an HTTP refusal, got ${String(err)}`);
     return status;
   }
-}
-
-function tcpConnects(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ host, port, timeout: 10_000 });
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-  });
 }
 
 /** Deterministic PRNG so a failing fuzz run can be replayed. */
@@ -130,14 +115,7 @@ describe('IDE server security', () => {
   });
 
   test('the port is reachable on 127.0.0.1 only', async () => {
-    assert.equal(await tcpConnects('127.0.0.1', lock.port), true);
-    const others = Object.values(networkInterfaces())
-      .flat()
-      .filter((a) => a !== undefined && a.address !== '127.0.0.1')
-      .map((a) => a!.address.split('%')[0]!);
-    for (const addr of new Set(['::1', ...others])) {
-      assert.equal(await tcpConnects(addr, lock.port), false, `must not accept on ${addr}`);
-    }
+    await assertLoopbackOnly(lock.port);
   });
 
   test('the lock file is 0600 in a 0700 folder', { skip: process.platform === 'win32' }, () => {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { runCli } from '../../../src/cli/main.js';
-import type { Io } from '../../../src/cli/session.js';
+import { capturedIo, type CapturedIo } from '../../support/cli-io.js';
 
 const LEAKY = resolve(__dirname, 'fixtures', 'leaky-server.mjs');
 let work: string;
@@ -19,21 +19,12 @@ before(() => {
 });
 after(() => rmSync(work, { recursive: true, force: true }));
 
-function io(env: Record<string, string> = {}): Io & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (r.out += s),
-    stderr: (s: string) => void (r.err += s),
-    env: {
-      PATH: process.env.PATH,
-      MCP_HOST_CONFIG_DIR: join(work, 'config'),
-      MCP_HOST_BLOB_DIR: join(work, 'blobs'),
-      ...env,
-    },
-    cwd: work,
-  };
-  return r;
+function io(env: Record<string, string> = {}): CapturedIo {
+  return capturedIo(work, {
+    MCP_HOST_CONFIG_DIR: join(work, 'config'),
+    MCP_HOST_BLOB_DIR: join(work, 'blobs'),
+    ...env,
+  });
 }
 
 function project(name: string, servers: Record<string, unknown>): string {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { runCli } from '../../../src/cli/main.js';
-import type { Io } from '../../../src/cli/session.js';
+import { capturedIo, type CapturedIo } from '../../support/cli-io.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import type { LoadedConfig } from '../../../src/core/config/types.js';
 
@@ -37,16 +37,8 @@ function problemFor(c: LoadedConfig, file: string) {
   return p;
 }
 
-function io(cwd: string): Io & { out: string; err: string } {
-  const r = {
-    out: '',
-    err: '',
-    stdout: (s: string) => void (r.out += s),
-    stderr: (s: string) => void (r.err += s),
-    env: { PATH: process.env.PATH },
-    cwd,
-  };
-  return r;
+function io(cwd: string): CapturedIo {
+  return capturedIo(cwd);
 }
 
 test('a file nested 5,000 levels deep is a problem naming it; the other sources load', async (t) => {
