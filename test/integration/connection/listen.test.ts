@@ -64,16 +64,18 @@ describe('change notifications and resource subscriptions', () => {
   });
 
   test('modern HTTP: a dropped stream is re-opened on the same connection, and the gap is caught up', async () => {
-    const first = await http();
+    // The stream's socket is cut while the server stays up (a proxy or network drop): restarting the
+    // server instead raced the host's re-open against the new process's start under load, and a
+    // re-open that finds nobody listening may end the connection, which this test is not about.
+    const server = await http();
     const { host, log } = newHost();
-    host.setDefinitions([def('remote', { type: 'http', url: first.url })]);
+    host.setDefinitions([def('remote', { type: 'http', url: server.url })]);
     await connected(host, 'remote', '2026-07-28');
     const state = host.server('remote')!.state;
     const connectedAt = state.kind === 'connected' ? state.connectedAt : 0;
-    await first.stop();
-    // The same server back on the same port: it does not know the tool the host is about to see.
-    const second = await http(first.port);
-    await log.nextLine(/subscriptions\/listen stream ended/);
+    const ended = log.nextLine(/subscriptions\/listen stream ended/);
+    assert.equal(textOf(await host.callTool('remote', 'drop-listen', {})), '1', 'one stream was open');
+    await ended;
     assert.equal(textOf(await host.callTool('remote', 'add-tool', { name: 'after-drop' })), 'added after-drop');
     await waitFor(host, 'remote', (s) => s.tools.some((t) => t.name === 'after-drop'), 30_000);
     const now = host.server('remote')!.state;
@@ -83,9 +85,8 @@ describe('change notifications and resource subscriptions', () => {
         while (textOf(await host.callTool('remote', 'listeners', {})) !== '1')
           await new Promise((r) => setTimeout(r, 50));
       })(),
-      'one open stream on the restarted server',
+      'one open stream on the server',
     );
-    void second;
   });
 
   test('modern HTTP: restarts leave exactly one open stream on the server', async () => {
