@@ -47,20 +47,24 @@ export async function clearHoversOver(page: Page, target: Locator, timeoutMs: nu
   const started = Date.now();
   let escaped = false;
   await poll('no hover card over the element to click', timeoutMs, async () => {
-    const box = await target.boundingBox();
+    // Each read is bounded: a locator read waits (60 s by default) for an element that is not
+    // there, and a card can close between finding it and reading its box (a CI run waited so).
+    const box = await target.boundingBox({ timeout: 2000 });
     if (!box) return undefined;
-    const cards = await page.locator(HOVER).all();
-    for (const card of cards) {
-      const cardBox = await card.boundingBox();
-      if (cardBox && (await card.isVisible()) && overlaps(box, cardBox)) {
-        if (!escaped && Date.now() - started > 1500) {
-          escaped = true;
-          await page.keyboard.press('Escape');
-        }
-        return undefined;
-      }
+    const cards = await page.locator(HOVER).evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        const st = getComputedStyle(e);
+        const shown = st.display !== 'none' && st.visibility !== 'hidden' && r.width > 0 && r.height > 0;
+        return { x: r.x, y: r.y, width: r.width, height: r.height, shown };
+      }),
+    );
+    if (!cards.some((c) => c.shown && overlaps(box, c))) return true;
+    if (!escaped && Date.now() - started > 1500) {
+      escaped = true;
+      await page.keyboard.press('Escape');
     }
-    return true;
+    return undefined;
   });
 }
 
