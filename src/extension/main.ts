@@ -268,10 +268,6 @@ function showServers(p: {
     manageCheckboxStateManually: true,
   });
   const checkboxes = bindToolCheckboxes(view, toolFilter, p.logger);
-  // A row refreshed while the view was still opening can be lost on the workbench's side.
-  const shown = view.onDidChangeVisibility((e) => {
-    if (e.visible) tree.refreshAll();
-  });
   const status = new StatusBar(controller);
   const notifier = new Notifier();
   const updateViewMessage = (): void => {
@@ -287,7 +283,6 @@ function showServers(p: {
       sandbox,
       toolFilter,
       checkboxes,
-      shown,
       tree,
       view,
       status,

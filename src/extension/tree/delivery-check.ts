@@ -12,19 +12,26 @@ import type { GateTimers } from './refresh-gate.js';
  * A refresh that was not dropped makes the extension host call `getTreeItem` for the row, so each
  * row's last delivered look is remembered, and a fired row whose look still differs from what it
  * would show now, once `deadlineMs` has passed and no other refresh is waiting, means the refresh
- * was lost.
+ * was lost. It is refreshed once more first; only a second loss refreshes the whole tree, since a
+ * root refresh makes the extension host forget every row while the workbench may be asking for the
+ * children of expanded ones ("No tree item with id '1/group/project' found.", seen when the tree
+ * was refreshed as the view opened).
  */
 export class DeliveryCheck {
   /** Row id → how it looked when VS Code last asked for it (`getTreeItem`). */
   private readonly delivered = new Map<string, string>();
   private readonly watching = new Set<string>();
+  /** Rows refreshed again after one loss: a second loss refreshes the whole tree. */
+  private readonly retried = new Set<string>();
   private timer: unknown;
   private disposed = false;
 
   constructor(
     /** How the row would look now; undefined for a row that no longer exists. */
     private readonly current: (id: string) => string | undefined,
-    /** Refresh the whole tree. */
+    /** Refresh these rows again (first loss). */
+    private readonly retry: (ids: string[]) => void,
+    /** Refresh the whole tree (second loss). */
     private readonly lost: (ids: string[]) => void,
     /** True while a refresh is waiting to go out: a newer change is on its way, check after it. */
     private readonly busy: () => boolean,
@@ -35,6 +42,7 @@ export class DeliveryCheck {
   /** VS Code asked how a row looks. */
   gave(id: string, look: string): void {
     this.delivered.set(id, look);
+    if (look === this.current(id)) this.retried.delete(id);
   }
 
   /** These rows were refreshed: VS Code should ask for each row it knew again. */
@@ -53,6 +61,7 @@ export class DeliveryCheck {
   firedRoot(): void {
     this.delivered.clear();
     this.watching.clear();
+    this.retried.clear();
   }
 
   private forgetUnder(id: string): void {
@@ -74,7 +83,10 @@ export class DeliveryCheck {
       return given !== undefined && now !== undefined && given !== now;
     });
     this.watching.clear();
-    if (lost.length > 0) this.lost(lost);
+    const again = lost.filter((id) => this.retried.has(id));
+    if (again.length > 0) return this.lost(again);
+    for (const id of lost) this.retried.add(id);
+    if (lost.length > 0) this.retry(lost);
   }
 
   dispose(): void {

@@ -62,6 +62,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       const n = this.nodes.get(id);
       return n && look(this.view(n));
     },
+    (ids) => this.gate.request(ids),
     () => this.gate.request(),
     () => this.gate.waiting,
     TIMERS,
@@ -95,11 +96,6 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   private fireRows(ids: string[]): void {
     this.gate.request(ids);
-  }
-
-  /** Refresh the whole tree (the view was shown: what it rendered while it opened may be stale). */
-  refreshAll(): void {
-    this.gate.request();
   }
 
   private fireRoot(): void {
