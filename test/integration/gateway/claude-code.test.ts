@@ -16,6 +16,7 @@ import { killTree, killTreeSync, processesMarked } from '../../../src/core/conne
 import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js';
 import { FakeAnthropicApi, toolResults, resultText, type Script } from '../../support/fake-anthropic-api.js';
 import { withDeadline } from '../../support/wait.js';
+import { startOidcFixture, type OidcFixture } from '../auth/oidc-fixture.js';
 
 const CLAUDE = join(ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 const MARKER_VAR = 'MCP_HOST_CLAUDE_TEST_RUN';
@@ -24,6 +25,9 @@ const P = 'mcp__host__';
 
 let h: Harness;
 let ws: string;
+/** A folder whose one server needs an OAuth sign-in first. */
+let wsAuth: string;
+let oidc: OidcFixture;
 let settings: string;
 let unavailable: string | false = false;
 const live = new Set<{ pid: number; marker: string }>();
@@ -42,6 +46,8 @@ before(async () => {
   ws = await h.workspace('claude-code', {
     everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
   });
+  oidc = await startOidcFixture();
+  wsAuth = await h.workspace('claude-code-auth', { prot: { type: 'http', url: oidc.mcpUrl } });
   settings = join(h.dir, 'settings.json');
   await writeFile(
     settings,
@@ -50,6 +56,7 @@ before(async () => {
 });
 
 after(async () => {
+  await oidc?.close();
   await h?.dispose();
 });
 
@@ -63,7 +70,13 @@ interface ClaudeRun {
 }
 
 /** One `claude -p` run against `mcp-host serve <serveArgs>`, allowed to use `allowed` (names without the prefix). */
-async function claude(serveArgs: string[], allowed: string[], script: Script, prompt: string): Promise<ClaudeRun> {
+async function claude(
+  serveArgs: string[],
+  allowed: string[],
+  script: Script,
+  prompt: string,
+  workspace = ws,
+): Promise<ClaudeRun> {
   const api = await FakeAnthropicApi.start(script);
   const marker = randomBytes(12).toString('hex');
   const home = join(h.dir, `claude-home-${marker}`);
@@ -80,7 +93,7 @@ async function claude(serveArgs: string[], allowed: string[], script: Script, pr
             h.cli,
             'serve',
             '--workspace',
-            ws,
+            workspace,
             '--allow-project-servers',
             '--user-settings',
             settings,
@@ -259,5 +272,23 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
     const [search, call] = results(r);
     assert.ok(search?.includes('everything__get-sum'), `${search}\n${show(r)}`);
     assert.match(call ?? '', /\b5\b/, show(r));
+  });
+
+  test('sign-in from the agent: a server that needs it is one tool, and calling it gives the URL to open', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    const r = await claude(
+      [],
+      ['prot__authenticate'],
+      (step, last) => (step === 0 ? { tool: `${P}prot__authenticate`, input: {} } : { text: `to do: ${last}` }),
+      'Use the prot server.',
+      wsAuth,
+    );
+    assert.deepEqual(mcpTools(r), [`${P}prot__authenticate`]);
+    const [answer] = results(r);
+    assert.match(
+      answer ?? '',
+      /open this URL in a browser to sign in to prot:\s+http:\/\/127\.0\.0\.1:\d+\/auth\?\S*code_challenge=/,
+      show(r),
+    );
   });
 });
