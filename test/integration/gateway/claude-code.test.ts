@@ -80,7 +80,7 @@ async function claude(
   const api = await FakeAnthropicApi.start(script);
   const marker = randomBytes(12).toString('hex');
   const home = join(h.dir, `claude-home-${marker}`);
-  await mkdir(home, { recursive: true });
+  await mkdir(join(home, 'tmp'), { recursive: true });
   const config = join(home, 'mcp.json');
   await writeFile(
     config,
@@ -131,6 +131,8 @@ async function claude(
         PATH: process.env.PATH ?? '',
         HOME: home,
         CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        // Claude Code keeps a folder per working directory under the temp dir: keep it in this run's.
+        TMPDIR: join(home, 'tmp'),
         ANTHROPIC_BASE_URL: api.url,
         ANTHROPIC_API_KEY: 'dummy',
         DISABLE_AUTOUPDATER: '1',
