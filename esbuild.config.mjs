@@ -168,6 +168,23 @@ const SANDBOX_RUNTIME_EXPORTS = [
     'sandbox-utils',
   ].map((m) => `export * from '@anthropic-ai/sandbox-runtime/dist/sandbox/${m}.js';`),
 ].join('\n');
+/**
+ * node-forge (300 KB minified, 60 % of sandbox-runtime.js) serves only the runtime's TLS termination
+ * (`network.tlsTerminate`: a MITM CA and leaf certificates), which MCP Host never configures: its own
+ * proxy filters by host name (core/sandbox/proxy.ts). The runtime's modules read a few properties of
+ * forge when they load, so the stand-in hands out nested stand-ins and throws when anything is called.
+ */
+const NO_FORGE = `const fail = () => { throw new Error('node-forge is not bundled: MCP Host never enables the sandbox runtime\\'s TLS termination'); };
+const stand = () => new Proxy(function () {}, { get: (_t, k) => (k === Symbol.toPrimitive ? undefined : stand()), apply: fail, construct: fail });
+module.exports = stand();`;
+const noForge = {
+  name: 'no-forge',
+  setup(build) {
+    build.onResolve({ filter: /^node-forge$/ }, () => ({ path: 'node-forge', namespace: 'no-forge' }));
+    build.onLoad({ filter: /.*/, namespace: 'no-forge' }, () => ({ contents: NO_FORGE, loader: 'js' }));
+  },
+};
+
 const sandboxRuntimeOutside = {
   name: 'sandbox-runtime-outside',
   setup(build) {
@@ -192,6 +209,7 @@ const targets = [
     ...common,
     stdin: { contents: SANDBOX_RUNTIME_EXPORTS, resolveDir: '.', loader: 'js' },
     outfile: `${outDir}/${SANDBOX_RUNTIME_FILE}`,
+    plugins: [zodEnglishOnly, noForge],
   },
   {
     ...common,

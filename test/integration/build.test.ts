@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -94,4 +94,41 @@ test('the bundles hold the MCP SDK v2 only, each package from one place', () => 
     for (const [name, dirs] of places)
       assert.equal(dirs.size, 1, `${file}: @modelcontextprotocol/${name} from ${[...dirs].join(', ')}`);
   }
+});
+
+// sandbox-runtime.js leaves node-forge out (esbuild.config.mjs `noForge`: only the runtime's TLS
+// termination uses it, which MCP Host never turns on); what ships must still load and sandbox a server.
+test('the bundled sandbox runtime holds no node-forge and the built CLI runs a server in its sandbox', () => {
+  build();
+  const { sources } = JSON.parse(readFileSync(join(out, 'sandbox-runtime.js.map'), 'utf8')) as { sources: string[] };
+  assert.ok(
+    sources.some((s) => s.includes('/@anthropic-ai/sandbox-runtime/')),
+    'sandbox-runtime.js bundles the runtime',
+  );
+  assert.deepEqual(
+    sources.filter((s) => s.includes('/node-forge/')),
+    [],
+    'sandbox-runtime.js bundles node-forge',
+  );
+  const folder = join(out, 'sandboxed');
+  const home = join(out, 'home');
+  mkdirSync(folder, { recursive: true });
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');
+  const probe = join(__dirname, '..', 'fixtures', 'servers', 'sandbox-probe.mjs');
+  writeFileSync(
+    join(folder, '.mcp.json'),
+    JSON.stringify({ mcpServers: { probe: { command: process.execPath, args: [probe], sandboxEnabled: true } } }),
+  );
+  const env = { ...process.env, HOME: home, MCP_HOST_HOME: join(home, '.mcp-host') };
+  const call = (path: string) =>
+    execFileSync(
+      process.execPath,
+      [join(out, 'cli.js'), '--workspace', folder, 'call', 'probe', 'read', '--args', JSON.stringify({ path })],
+      { encoding: 'utf8', env, timeout: 60_000 },
+    );
+  // The sandbox hides the credential stores: the same read works from the workspace.
+  writeFileSync(join(folder, 'note.txt'), 'in the workspace');
+  assert.match(call(join(folder, 'note.txt')), /ok: in the workspace/);
+  assert.match(call(join(home, '.ssh', 'id_ed25519')), /error: /);
 });
