@@ -3,14 +3,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 
 const repo = join(__dirname, '..', '..');
 
 /**
- * Names of the entries in a zip file, read from its central directory (a .vsix is a zip). Small
- * enough to write here, so the test needs neither `unzip` nor a zip library.
+ * The entries of a zip file, read from its central directory (a .vsix is a zip). Small enough to
+ * write here, so the test needs neither `unzip` nor a zip library.
  */
-function zipEntries(buf: Buffer): string[] {
+function zipDirectory(buf: Buffer): { name: string; method: number; size: number; local: number }[] {
   const EOCD = 0x06054b50;
   const CDH = 0x02014b50;
   // The end-of-central-directory record is in the last 22 + 65535 (max comment) bytes.
@@ -24,20 +25,36 @@ function zipEntries(buf: Buffer): string[] {
   assert.ok(eocd >= 0, 'not a zip file: no end-of-central-directory record');
   const count = buf.readUInt16LE(eocd + 10);
   let p = buf.readUInt32LE(eocd + 16);
-  const names: string[] = [];
+  const entries = [];
   for (let n = 0; n < count; n++) {
     assert.equal(buf.readUInt32LE(p), CDH, `bad central directory header at ${p}`);
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    names.push(buf.toString('utf8', p + 46, p + 46 + nameLen));
+    entries.push({
+      name: buf.toString('utf8', p + 46, p + 46 + nameLen),
+      method: buf.readUInt16LE(p + 10),
+      size: buf.readUInt32LE(p + 20),
+      local: buf.readUInt32LE(p + 42),
+    });
     p += 46 + nameLen + extraLen + commentLen;
   }
-  return names;
+  return entries;
+}
+
+const zipEntries = (buf: Buffer): string[] => zipDirectory(buf).map((e) => e.name);
+
+/** The text of `extension.vsixmanifest` (stored or deflated, the two methods vsce writes). */
+function unzipManifest(buf: Buffer): string {
+  const entry = zipDirectory(buf).find((e) => e.name === 'extension.vsixmanifest');
+  assert.ok(entry, 'manifest missing');
+  const start = entry.local + 30 + buf.readUInt16LE(entry.local + 26) + buf.readUInt16LE(entry.local + 28);
+  const data = buf.subarray(start, start + entry.size);
+  return (entry.method === 8 ? inflateRawSync(data) : data).toString('utf8');
 }
 
 test(
-  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.4 MB',
+  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.25 MB',
   { timeout: 180_000 },
   () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -52,9 +69,9 @@ test(
     const st = statSync(vsix);
     // Rounded down to the second by some file systems; the file must come from this run.
     assert.ok(st.mtimeMs >= startedAt - 2000, `${vsix} was not written by this run`);
-    // 1,391,381 bytes with one copy of each package (docs/packaging.md), 0.63 MB of it the sandbox's
-    // seccomp helpers (x64 and arm64 static binaries, dist/vendor) and 0.16 MB the sandbox runtime.
-    assert.ok(st.size < 1.4 * 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1.4 MB`);
+    // 1,254,934 bytes (docs/packaging.md), 0.63 MB of it the sandbox's seccomp helpers (x64 and arm64
+    // static binaries, dist/vendor): the universal package carries both.
+    assert.ok(st.size < 1.25 * 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1.25 MB`);
 
     const entries = zipEntries(readFileSync(vsix));
     const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
@@ -87,3 +104,40 @@ test(
     );
   },
 );
+
+// Runs after the test above, on the dist/ it built (the tests of a file run one after another).
+test('the per-target packages carry only the sandbox helper of their platform', { timeout: 180_000 }, () => {
+  const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string };
+  const targets = { 'linux-x64': 'x64', 'linux-arm64': 'arm64', 'darwin-arm64': undefined, 'win32-x64': undefined };
+  execFileSync(
+    process.execPath,
+    ['scripts/package-targets.mjs', `--target=${Object.keys(targets).join(',')}`, '--no-build'],
+    {
+      cwd: repo,
+      stdio: 'pipe',
+    },
+  );
+  const universal = zipEntries(readFileSync(join(repo, `${pkg.name}-${pkg.version}.vsix`))).filter(
+    (e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest',
+  );
+  for (const [target, arch] of Object.entries(targets)) {
+    const vsix = readFileSync(join(repo, `${pkg.name}-${pkg.version}-${target}.vsix`));
+    const entries = zipEntries(vsix);
+    const vendor = entries.filter((e) => e.includes('/vendor/')).sort();
+    const expected = [
+      ...(target.startsWith('win32-') ? [] : ['extension/dist/vendor/java-proxy-agent/srt-proxy-agent.jar']),
+      ...(arch ? [`extension/dist/vendor/seccomp/${arch}/apply-seccomp`] : []),
+    ];
+    assert.deepEqual(vendor, expected, `${target}: the sandbox helpers it carries`);
+    // Everything else is the universal package's.
+    assert.deepEqual(
+      entries.filter((e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest'),
+      universal,
+      `${target}: files besides the helpers`,
+    );
+    const manifest = /TargetPlatform="([^"]+)"/.exec(unzipManifest(vsix));
+    assert.equal(manifest?.[1], target, `${target}: the manifest's TargetPlatform`);
+    // linux-x64: 970,929 bytes, 0.35 MB of it its helper.
+    assert.ok(vsix.length < 1024 * 1024, `${target}: ${vsix.length} bytes; it must stay under 1 MB`);
+  }
+});
