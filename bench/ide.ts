@@ -12,6 +12,8 @@ import { connectAgent, readLocks } from '../test/integration/ide/agent.js';
 import { FakeEditor } from '../test/integration/ide/fake-editor.js';
 import { figure, ratioAtLeast, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import { sdkOverWs } from './lib/sdk-over-ws.js';
+import { rawAgent } from './lib/raw-agent.js';
+import { AUTH_HEADER } from '../src/core/ide/auth.js';
 
 function manyDiagnostics(files: number, perFile: number): FakeEditor['diags'] {
   return Array.from({ length: files }, (_, f) => ({
@@ -144,6 +146,24 @@ export async function ide(quick: boolean): Promise<Figure[]> {
       hostAgainMs += await concurrent(small, k, 16);
       sdkMs += await concurrent(sdkSmall, k, 16);
     }
+    // The server's own cost: the same requests from an agent that costs nothing (raw-agent.ts),
+    // against the same echo and the bare SDK server, in the same alternating blocks.
+    const lock = readLocks(lockDir)[0]!;
+    const raw = await rawAgent(lock.port, { [AUTH_HEADER]: lock.content.authToken });
+    const rawFloor = await rawAgent(floor.port, {});
+    const rawSmall = () => raw.call('getWorkspaceFolders');
+    const rawSdkSmall = () => rawFloor.call('getWorkspaceFolders');
+    let rawMs = 0;
+    let rawEchoMs = 0;
+    let rawSdkMs = 0;
+    for (let done = 0; done < n; done += 2 * BLOCK) {
+      const k = Math.min(2 * BLOCK, n - done);
+      rawMs += await concurrent(rawSmall, k, 16);
+      rawEchoMs += await concurrent(echoSmall.once, k, 16);
+      rawSdkMs += await concurrent(rawSdkSmall, k, 16);
+    }
+    raw.close();
+    rawFloor.close();
     await echoSmall.close();
     await floor.close();
     out.push(
@@ -169,6 +189,22 @@ export async function ide(quick: boolean): Promise<Figure[]> {
         (n / sdkMs) * 1000,
         'req/s',
         { name: 'IDE server', value: (n / hostAgainMs) * 1000 },
+      ),
+    );
+    out.push(
+      figure(
+        'ide',
+        'small requests, throughput (16 in flight), agent without an SDK (raw JSON-RPC)',
+        (n / rawMs) * 1000,
+        'req/s',
+        { name: 'ws echo', value: (n / rawEchoMs) * 1000 },
+      ),
+      figure(
+        'ide',
+        'small requests, throughput, agent without an SDK: bare SDK server / IDE server',
+        (n / rawSdkMs) * 1000,
+        'req/s',
+        { name: 'IDE server', value: (n / rawMs) * 1000 },
       ),
     );
   } finally {

@@ -13,6 +13,8 @@ import { openSocket } from '../../test/integration/ide/agent.js';
 export interface SdkOverWs {
   /** One tool call whose result is `text(name)`, as the agent makes it. */
   call(name: string): Promise<unknown>;
+  /** The server's port, for another agent (bench/lib/raw-agent.ts). */
+  port: number;
   close(): Promise<void>;
 }
 
@@ -32,11 +34,13 @@ export async function sdkOverWs(answers: Record<string, () => string>): Promise<
     void server.connect(new WebSocketServerTransport(ws));
   });
   await new Promise((r) => wss.once('listening', r));
-  const ws = await openSocket((wss.address() as { port: number }).port, {});
+  const port = (wss.address() as { port: number }).port;
+  const ws = await openSocket(port, {});
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
   await client.connect(new WebSocketServerTransport(ws));
   return {
     call: (name) => client.callTool({ name, arguments: {} }, { timeout: 180_000 }),
+    port,
     close: async () => {
       await client.close();
       ws.terminate();
