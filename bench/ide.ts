@@ -73,6 +73,16 @@ async function concurrent(call: Call, n: number, inFlight: number): Promise<numb
   return performance.now() - t0;
 }
 
+/** Milliseconds `n` calls of each side take, 16 in flight, the sides taking turns in blocks of 2 × BLOCK. */
+async function alternating(sides: Call[], n: number): Promise<number[]> {
+  const ms = sides.map(() => 0);
+  for (let done = 0; done < n; done += 2 * BLOCK) {
+    const k = Math.min(2 * BLOCK, n - done);
+    for (const [i, call] of sides.entries()) ms[i]! += await concurrent(call, k, 16);
+  }
+  return ms;
+}
+
 // The IDE server and the echo take turns (call by call, or in blocks of BLOCK), so load from
 // elsewhere on the machine lands on both sides of each ratio rather than on one.
 const BLOCK = 500;
@@ -126,42 +136,23 @@ export async function ide(quick: boolean): Promise<Figure[]> {
     const echoSmall = await echoPair(200);
     const host: number[] = [];
     const echo: number[] = [];
-    let hostMs = 0;
-    let echoMs = 0;
     for (let done = 0; done < n; done += BLOCK) {
       for (let i = 0; i < BLOCK && done + i < n; i++) host.push(await timed(small));
       for (let i = 0; i < BLOCK && done + i < n; i++) echo.push(await timed(echoSmall.once));
     }
-    for (let done = 0; done < n; done += 2 * BLOCK) {
-      const k = Math.min(2 * BLOCK, n - done);
-      hostMs += await concurrent(small, k, 16);
-      echoMs += await concurrent(echoSmall.once, k, 16);
-    }
+    const [hostMs, echoMs] = (await alternating([small, echoSmall.once], n)) as [number, number];
     // The MCP floor: the same small request through the bare SDK, in the same alternating blocks.
     const sdkSmall = () => floor.call('getWorkspaceFolders');
-    let sdkMs = 0;
-    let hostAgainMs = 0;
-    for (let done = 0; done < n; done += 2 * BLOCK) {
-      const k = Math.min(2 * BLOCK, n - done);
-      hostAgainMs += await concurrent(small, k, 16);
-      sdkMs += await concurrent(sdkSmall, k, 16);
-    }
+    const [hostAgainMs, sdkMs] = (await alternating([small, sdkSmall], n)) as [number, number];
     // The server's own cost: the same requests from an agent that costs nothing (raw-agent.ts),
     // against the same echo and the bare SDK server, in the same alternating blocks.
     const lock = readLocks(lockDir)[0]!;
     const raw = await rawAgent(lock.port, { [AUTH_HEADER]: lock.content.authToken });
     const rawFloor = await rawAgent(floor.port, {});
-    const rawSmall = () => raw.call('getWorkspaceFolders');
-    const rawSdkSmall = () => rawFloor.call('getWorkspaceFolders');
-    let rawMs = 0;
-    let rawEchoMs = 0;
-    let rawSdkMs = 0;
-    for (let done = 0; done < n; done += 2 * BLOCK) {
-      const k = Math.min(2 * BLOCK, n - done);
-      rawMs += await concurrent(rawSmall, k, 16);
-      rawEchoMs += await concurrent(echoSmall.once, k, 16);
-      rawSdkMs += await concurrent(rawSdkSmall, k, 16);
-    }
+    const [rawMs, rawEchoMs, rawSdkMs] = (await alternating(
+      [() => raw.call('getWorkspaceFolders'), echoSmall.once, () => rawFloor.call('getWorkspaceFolders')],
+      n,
+    )) as [number, number, number];
     raw.close();
     rawFloor.close();
     await echoSmall.close();
