@@ -9,7 +9,10 @@
  *   work and the agent client's take turns on one thread, which neither an editor nor the direct row has.
  * - serve: an SDK Client that launched `mcp-host serve` over stdio → host → the tiny stdio server,
  *   against an SDK Client that launched the tiny server itself over stdio; and, as its floor, the
- *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs).
+ *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs);
+ *   under it the physical floors, with no MCP library: a process that forwards bytes only
+ *   (fixtures/pipe-relay.mjs), and one that parses, re-ids, renames and re-serialises each line
+ *   (fixtures/json-relay.mjs), the least a relay that renames tools does.
  * Same tool, same arguments; every side takes turns in blocks, so load from elsewhere lands on all.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -20,7 +23,7 @@ import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
 import { gatewayAgent } from './lib/gateway-over-http.js';
-import { relayAgent, serveAgent } from './lib/serve-over-stdio.js';
+import { JSON_RELAY, PIPE_RELAY, relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
 
@@ -114,6 +117,8 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const served = await serveAgent();
   const stdio = await rawConnect();
   const relay = await relayAgent();
+  const pipeRelay = await relayAgent(PIPE_RELAY);
+  const jsonRelay = await relayAgent(JSON_RELAY);
   const args = { text: 'hello' };
   const viaHttp = side(() => own.client.callTool({ name: 'tiny__echo', arguments: args }));
   const inBench = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
@@ -121,7 +126,9 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
   const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
-  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay];
+  const viaPipe = side(() => pipeRelay.callTool({ name: 'echo', arguments: args }));
+  const viaJson = side(() => jsonRelay.callTool({ name: 'tiny__echo', arguments: args }));
+  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay, viaPipe, viaJson];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
@@ -132,6 +139,23 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       ...floor('HTTP gateway', inBench, viaHttp, 'the gateway in a process of its own', 'in the agent’s process'),
       ...pair('mcp-host serve (stdio)', viaServe, directStdio, 'straight to the server over stdio'),
       ...floor('mcp-host serve (stdio)', viaServe, viaRelay, 'bare SDK relay over stdio (the floor)'),
+      ...floor(
+        'mcp-host serve (stdio)',
+        viaServe,
+        viaJson,
+        'a JSON relay (parse, re-id, rename)',
+        'against the JSON relay',
+      ),
+      ...floor(
+        'mcp-host serve (stdio)',
+        viaServe,
+        viaPipe,
+        'a byte relay (forwards, reads nothing)',
+        'against the byte relay',
+      ),
+      ...floor('a byte relay (stdio)', viaPipe, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...floor('a JSON relay (stdio)', viaJson, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...floor('bare SDK relay (stdio)', viaRelay, directStdio, 'straight to the server over stdio', 'against direct'),
     ];
   } finally {
     await agent.close();
@@ -140,6 +164,8 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     await served.close();
     await stdio.close();
     await relay.close();
+    await pipeRelay.close();
+    await jsonRelay.close();
     await http.dispose();
     await gw.dispose();
     await host.dispose();

@@ -14,6 +14,10 @@ import { TINY_SERVER } from './rawsdk.js';
 
 /** The bare SDK relay: the floor of the serve row (fixtures/sdk-relay.mjs). */
 export const SDK_RELAY = join(__dirname, '../fixtures/sdk-relay.mjs');
+/** The physical floor: a process that forwards bytes and reads nothing. */
+export const PIPE_RELAY = join(__dirname, '../fixtures/pipe-relay.mjs');
+/** The least a renaming relay does: JSON.parse, new id, JSON.stringify per line. */
+export const JSON_RELAY = join(__dirname, '../fixtures/json-relay.mjs');
 
 /** Beside run.cjs in bench/.tmp (scripts/bench.mjs builds both). */
 export const BENCH_CLI = join(__dirname, 'cli.cjs');
@@ -59,9 +63,12 @@ export async function serveAgent(): Promise<ServeAgent> {
   };
 }
 
-/** An agent of the bare SDK relay, which offers the tiny server's tools under their own names. */
-export async function relayAgent(): Promise<Client> {
+/**
+ * An agent of a relay fixture: the SDK and pipe relays offer the tiny server's tools under their own
+ * names, the JSON relay as `tiny__<name>`.
+ */
+export async function relayAgent(script = SDK_RELAY): Promise<Client> {
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SDK_RELAY], stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' }));
   return client;
 }
