@@ -28,11 +28,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * The agent's copy of an upstream result, or a sentence saying why it is not a tool result (the
  * agent then gets a tool error naming the server, as a result the SDK refused gave before).
  */
-export function forwardedResult(raw: Readonly<Record<string, unknown>>, mapUri: (uri: string) => string): ForwardedResult | string {
+export function forwardedResult(
+  raw: Readonly<Record<string, unknown>>,
+  mapUri: (uri: string) => string,
+): ForwardedResult | string {
   let content: unknown = raw.content;
   // Protocol 2024-10-07 servers answer `{ toolResult }` instead of content blocks (results.ts).
-  if (content === undefined && 'toolResult' in raw)
-    content = [{ type: 'text', text: JSON.stringify(raw.toolResult) }];
+  if (content === undefined && 'toolResult' in raw) content = [{ type: 'text', text: JSON.stringify(raw.toolResult) }];
   if (content === undefined) content = [];
   if (!Array.isArray(content)) return 'its result has no content list';
   const out: WireItem[] = [];
@@ -79,7 +81,10 @@ export function forwardingToolsCall(
     if (request.method !== 'tools/call') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     const p = request.params;
     if (!isRecord(p) || typeof p.name !== 'string')
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid tools/call request: params.name must be a string');
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Invalid tools/call request: params.name must be a string',
+      );
     const args = p.arguments ?? {};
     if (!isRecord(args))
       throw new ProtocolError(
