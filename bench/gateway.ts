@@ -23,7 +23,7 @@ import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
 import { gatewayAgent } from './lib/gateway-over-http.js';
-import { JSON_RELAY, PIPE_RELAY, relayAgent, serveAgent } from './lib/serve-over-stdio.js';
+import { JSON_RELAY, PIPE_RELAY, procCpuMs, relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
 
@@ -52,10 +52,38 @@ interface Side {
   call: Call;
   samples: number[];
   rate: { calls: number; ms: number };
+  /** The process between agent and server, if it has one of its own: its CPU time is counted per block. */
+  pid?: number;
+  cpu: { calls: number; ms: number };
 }
 
-function side(call: Call): Side {
-  return { call, samples: [], rate: { calls: 0, ms: 0 } };
+function side(call: Call, pid?: number): Side {
+  return { call, samples: [], rate: { calls: 0, ms: 0 }, cpu: { calls: 0, ms: 0 }, ...(pid ? { pid } : {}) };
+}
+
+/** Runs one block of `s` and adds its relay process's CPU time to `s.cpu`. */
+async function counted(s: Side, calls: number, block: () => Promise<void>): Promise<void> {
+  const before = s.pid ? procCpuMs(s.pid) : undefined;
+  await block();
+  const after = s.pid ? procCpuMs(s.pid) : undefined;
+  if (before === undefined || after === undefined) return;
+  s.cpu.ms += after - before;
+  s.cpu.calls += calls;
+}
+
+/**
+ * CPU time of the process between agent and server per call, against a floor's: what a loaded
+ * machine changes least (latency there is mostly waiting for a core). /proc counts in 10 ms ticks.
+ */
+function cpuPerCall(what: string, via: Side, bare: Side, bareName: string): Figure[] {
+  if (via.cpu.calls === 0 || bare.cpu.calls === 0) return [];
+  const per = (s: Side): number => (s.cpu.ms / s.cpu.calls) * 1000;
+  return [
+    figure('gateway', `relay process CPU per call via ${what}`, per(via), 'µs', {
+      name: bareName,
+      value: per(bare),
+    }),
+  ];
 }
 
 function pair(what: string, via: Side, direct: Side, directName: string): Figure[] {
@@ -123,17 +151,19 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const viaHttp = side(() => own.client.callTool({ name: 'tiny__echo', arguments: args }));
   const inBench = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
   const directHttp = side(() => overHttp.echo('hello'));
-  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
+  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }), served.pid);
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
-  const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
-  const viaPipe = side(() => pipeRelay.callTool({ name: 'echo', arguments: args }));
-  const viaJson = side(() => jsonRelay.callTool({ name: 'tiny__echo', arguments: args }));
+  const viaRelay = side(() => relay.client.callTool({ name: 'echo', arguments: args }), relay.pid);
+  const viaPipe = side(() => pipeRelay.client.callTool({ name: 'echo', arguments: args }), pipeRelay.pid);
+  const viaJson = side(() => jsonRelay.client.callTool({ name: 'tiny__echo', arguments: args }), jsonRelay.pid);
   const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay, viaPipe, viaJson];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
-    for (let i = 0; i < blocks; i++) for (const s of all) await timed(s.call, block, s.samples);
-    for (let i = 0; i < blocks; i++) for (const s of all) await burst(s.call, block, 8, s.rate);
+    for (let i = 0; i < blocks; i++)
+      for (const s of all) await counted(s, block, () => timed(s.call, block, s.samples));
+    for (let i = 0; i < blocks; i++)
+      for (const s of all) await counted(s, block, () => burst(s.call, block, 8, s.rate));
     return [
       ...pair('HTTP gateway', viaHttp, directHttp, 'straight to the server over the same HTTP transport'),
       ...floor('HTTP gateway', inBench, viaHttp, 'the gateway in a process of its own', 'in the agent’s process'),
@@ -156,6 +186,10 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       ...floor('a byte relay (stdio)', viaPipe, directStdio, 'straight to the server over stdio', 'against direct'),
       ...floor('a JSON relay (stdio)', viaJson, directStdio, 'straight to the server over stdio', 'against direct'),
       ...floor('bare SDK relay (stdio)', viaRelay, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...cpuPerCall('mcp-host serve', viaServe, viaRelay, 'bare SDK relay'),
+      ...cpuPerCall('mcp-host serve', viaServe, viaJson, 'JSON relay'),
+      ...cpuPerCall('bare SDK relay', viaRelay, viaJson, 'JSON relay'),
+      ...cpuPerCall('JSON relay', viaJson, viaPipe, 'byte relay'),
     ];
   } finally {
     await agent.close();
