@@ -112,6 +112,7 @@ async function claude(
   script: Script,
   prompt: string,
   workspace = ws,
+  maxTurns = 6,
 ): Promise<ClaudeRun> {
   const api = await FakeAnthropicApi.start(script);
   const marker = randomBytes(12).toString('hex');
@@ -139,7 +140,7 @@ async function claude(
       config,
       '--strict-mcp-config',
       '--max-turns',
-      '6',
+      String(maxTurns),
       '--allowedTools',
       allowed.map((t) => (t.startsWith('mcp__') || !/__/.test(t) ? t : P + t)).join(','),
     ],
@@ -313,7 +314,70 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
       show(r),
     );
   });
+
+  test('sign-in from the agent to the end: the user signs in at the URL, the server’s tools reach Claude Code and a call succeeds', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    let signedIn = false;
+    let whoami = '';
+    const r = await claude(
+      [],
+      ['prot__authenticate', 'prot__whoami', 'ListMcpResourcesTool'],
+      async (step, last, req) => {
+        if ((req.tools ?? []).some((x) => x.name === `${P}prot__whoami`)) {
+          if (!whoami) {
+            if (/^hello /.test(last ?? '')) whoami = last!;
+            else return { tool: `${P}prot__whoami`, input: {} };
+          }
+          // Claude Code still offers the stand-in beside the real tools: the gateway no longer has it.
+          if (last === whoami) return { tool: `${P}prot__authenticate`, input: {} };
+          return { text: `whoami: ${whoami}; authenticate now: ${last}` };
+        }
+        if (step === 0) return { tool: `${P}prot__authenticate`, input: {} };
+        if (!signedIn) {
+          const url = /http:\/\/127\.0\.0\.1:\d+\/auth\?\S+/.exec(last ?? '')?.[0];
+          if (!url) return { text: `no URL in: ${last}` };
+          // The user, in a browser: the redirect reaches serve's loopback listener, serve gets the
+          // tokens and reconnects prot with them (then lists its tools and sends list_changed).
+          const reached = whenMcpRequest((m) => m.authorized);
+          const back = await oidc.follow(url);
+          await (await fetch(back)).text();
+          await withDeadline(reached, 'serve to reach prot with the new token', 60_000);
+          signedIn = true;
+        }
+        // Claude Code takes the tools/list_changed in on its own time; until its next request offers
+        // the real tool, each turn is one more request through serve (bounded by --max-turns).
+        return { tool: 'ListMcpResourcesTool', input: { server: 'host' } };
+      },
+      'Use the prot server.',
+      wsAuth,
+      30,
+    );
+    assert.ok(signedIn, show(r));
+    assert.match(whoami, /^hello \S+/, show(r));
+    assert.match(
+      r.result,
+      /whoami: hello \S+; authenticate now: .*No such tool available: mcp__host__prot__authenticate/,
+      show(r),
+    );
+  });
 });
+
+/** Resolves once the OAuth fixture's MCP endpoint receives a request that passes `test` (now or later). */
+function whenMcpRequest(test: (r: OidcFixture['mcpRequests'][number]) => boolean): Promise<void> {
+  const list = oidc.mcpRequests;
+  if (list.some(test)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const push = list.push.bind(list);
+    list.push = (...items) => {
+      const n = push(...items);
+      if (items.some(test)) {
+        list.push = push;
+        resolve();
+      }
+      return n;
+    };
+  });
+}
 
 describe('the real Claude Code through the HTTP gateway', { timeout: 600_000 }, () => {
   let rig: Rig;
