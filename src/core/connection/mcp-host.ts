@@ -58,7 +58,10 @@ async function forwardedCall(
 ): Promise<CallToolResult> {
   const r: unknown = await client.request({ method: 'tools/call', params: { name, arguments: args } }, asItCame, opts);
   if (typeof r !== 'object' || r === null || Array.isArray(r))
-    throw new HostError('server-error', `the server answered tools/call with ${JSON.stringify(r)}, not a tool result`);
+    throw new HostError(
+      'server-error',
+      `the server answered tools/call with ${String(JSON.stringify(r)).slice(0, 200)}, not a tool result`,
+    );
   return r as CallToolResult;
 }
 
@@ -280,7 +283,11 @@ export class McpHost {
   ): Promise<ToolCallResult> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts));
+    return await e.use(`tool ${tool}`, opts, async (conn) => {
+      const started = this.ctx.clock.now();
+      const raw = await this.callOn(e, conn, tool, args, opts, false);
+      return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    });
   }
 
   /**
@@ -301,30 +308,18 @@ export class McpHost {
     return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts, true));
   }
 
-  /** A tool call on the live connection: the only work between the caller and the SDK's `callTool`. */
+  /**
+   * A tool call on the live connection: the only work between the caller and the SDK's `callTool`;
+   * `forward`: the plain request of forwardToolCall where it applies.
+   */
   private async callOn(
     e: ServerEntry,
     conn: LiveConnection,
     tool: string,
     args: Record<string, unknown>,
     opts: CallOptions & { timeoutMs: number },
-  ): Promise<ToolCallResult>;
-  private async callOn(
-    e: ServerEntry,
-    conn: LiveConnection,
-    tool: string,
-    args: Record<string, unknown>,
-    opts: CallOptions & { timeoutMs: number },
-    wire: true,
-  ): Promise<CallToolResult>;
-  private async callOn(
-    e: ServerEntry,
-    conn: LiveConnection,
-    tool: string,
-    args: Record<string, unknown>,
-    opts: CallOptions & { timeoutMs: number },
-    wire = false,
-  ): Promise<ToolCallResult | CallToolResult> {
+    forward: boolean,
+  ): Promise<CallToolResult> {
     const t = toolNamed(e.tools, tool);
     if (!t) {
       const names = e.tools.map((x) => x.name);
@@ -341,19 +336,17 @@ export class McpHost {
     const client = conn.client;
     const checkOutput =
       client instanceof HostClient && client.keepsListInSdkCache('tools') ? undefined : outputCheckFor(t);
-    const started = this.ctx.clock.now();
     const onTaskStatus = opts.onTaskStatus;
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
     const raw =
-      wire && client.getProtocolEra() !== 'modern' && this.features.isPlainCall(client, t)
+      forward && client.getProtocolEra() !== 'modern' && this.features.isPlainCall(client, t)
         ? await forwardedCall(client, t.name, args, this.requestOptions(opts))
         : await this.features.callTool(e.name, client, t, args, this.requestOptions(opts), e.log, (task) => {
             e.calls.tagTask(opts.origin, task.taskId);
             onTaskStatus?.(task);
           });
     checkOutput?.(raw);
-    if (wire) return raw;
-    return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    return raw;
   }
 
   private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {
