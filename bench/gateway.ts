@@ -9,7 +9,10 @@
  *   work and the agent client's take turns on one thread, which neither an editor nor the direct row has.
  * - serve: an SDK Client that launched `mcp-host serve` over stdio → host → the tiny stdio server,
  *   against an SDK Client that launched the tiny server itself over stdio; and, as its floor, the
- *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs).
+ *   least any SDK stdio gateway costs: a bare SDK Server relaying to an SDK Client (fixtures/sdk-relay.mjs);
+ *   under it the physical floors, with no MCP library: a process that forwards bytes only
+ *   (fixtures/pipe-relay.mjs), and one that parses, re-ids, renames and re-serialises each line
+ *   (fixtures/json-relay.mjs), the least a relay that renames tools does.
  * Same tool, same arguments; every side takes turns in blocks, so load from elsewhere lands on all.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -20,7 +23,7 @@ import { quietHost, tinyServer } from './lib/host.js';
 import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
 import { gatewayAgent } from './lib/gateway-over-http.js';
-import { relayAgent, serveAgent } from './lib/serve-over-stdio.js';
+import { JSON_RELAY, PIPE_RELAY, procCpuMs, relayAgent, serveAgent } from './lib/serve-over-stdio.js';
 
 type Call = () => Promise<unknown>;
 
@@ -49,10 +52,38 @@ interface Side {
   call: Call;
   samples: number[];
   rate: { calls: number; ms: number };
+  /** The process between agent and server, if it has one of its own: its CPU time is counted per block. */
+  pid?: number;
+  cpu: { calls: number; ms: number };
 }
 
-function side(call: Call): Side {
-  return { call, samples: [], rate: { calls: 0, ms: 0 } };
+function side(call: Call, pid?: number): Side {
+  return { call, samples: [], rate: { calls: 0, ms: 0 }, cpu: { calls: 0, ms: 0 }, ...(pid ? { pid } : {}) };
+}
+
+/** Runs one block of `s` and adds its relay process's CPU time to `s.cpu`. */
+async function counted(s: Side, calls: number, block: () => Promise<void>): Promise<void> {
+  const before = s.pid ? procCpuMs(s.pid) : undefined;
+  await block();
+  const after = s.pid ? procCpuMs(s.pid) : undefined;
+  if (before === undefined || after === undefined) return;
+  s.cpu.ms += after - before;
+  s.cpu.calls += calls;
+}
+
+/**
+ * CPU time of the process between agent and server per call, against a floor's: what a loaded
+ * machine changes least (latency there is mostly waiting for a core). /proc counts in 10 ms ticks.
+ */
+function cpuPerCall(what: string, via: Side, bare: Side, bareName: string): Figure[] {
+  if (via.cpu.calls === 0 || bare.cpu.calls === 0) return [];
+  const per = (s: Side): number => (s.cpu.ms / s.cpu.calls) * 1000;
+  return [
+    figure('gateway', `relay process CPU per call via ${what}`, per(via), 'µs', {
+      name: bareName,
+      value: per(bare),
+    }),
+  ];
 }
 
 function pair(what: string, via: Side, direct: Side, directName: string): Figure[] {
@@ -114,24 +145,51 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const served = await serveAgent();
   const stdio = await rawConnect();
   const relay = await relayAgent();
+  const pipeRelay = await relayAgent(PIPE_RELAY);
+  const jsonRelay = await relayAgent(JSON_RELAY);
   const args = { text: 'hello' };
   const viaHttp = side(() => own.client.callTool({ name: 'tiny__echo', arguments: args }));
   const inBench = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
   const directHttp = side(() => overHttp.echo('hello'));
-  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }));
+  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }), served.pid);
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
-  const viaRelay = side(() => relay.callTool({ name: 'echo', arguments: args }));
-  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay];
+  const viaRelay = side(() => relay.client.callTool({ name: 'echo', arguments: args }), relay.pid);
+  const viaPipe = side(() => pipeRelay.client.callTool({ name: 'echo', arguments: args }), pipeRelay.pid);
+  const viaJson = side(() => jsonRelay.client.callTool({ name: 'tiny__echo', arguments: args }), jsonRelay.pid);
+  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay, viaPipe, viaJson];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
-    for (let i = 0; i < blocks; i++) for (const s of all) await timed(s.call, block, s.samples);
-    for (let i = 0; i < blocks; i++) for (const s of all) await burst(s.call, block, 8, s.rate);
+    for (let i = 0; i < blocks; i++)
+      for (const s of all) await counted(s, block, () => timed(s.call, block, s.samples));
+    for (let i = 0; i < blocks; i++)
+      for (const s of all) await counted(s, block, () => burst(s.call, block, 8, s.rate));
     return [
       ...pair('HTTP gateway', viaHttp, directHttp, 'straight to the server over the same HTTP transport'),
       ...floor('HTTP gateway', inBench, viaHttp, 'the gateway in a process of its own', 'in the agent’s process'),
       ...pair('mcp-host serve (stdio)', viaServe, directStdio, 'straight to the server over stdio'),
       ...floor('mcp-host serve (stdio)', viaServe, viaRelay, 'bare SDK relay over stdio (the floor)'),
+      ...floor(
+        'mcp-host serve (stdio)',
+        viaServe,
+        viaJson,
+        'a JSON relay (parse, re-id, rename)',
+        'against the JSON relay',
+      ),
+      ...floor(
+        'mcp-host serve (stdio)',
+        viaServe,
+        viaPipe,
+        'a byte relay (forwards, reads nothing)',
+        'against the byte relay',
+      ),
+      ...floor('a byte relay (stdio)', viaPipe, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...floor('a JSON relay (stdio)', viaJson, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...floor('bare SDK relay (stdio)', viaRelay, directStdio, 'straight to the server over stdio', 'against direct'),
+      ...cpuPerCall('mcp-host serve', viaServe, viaRelay, 'bare SDK relay'),
+      ...cpuPerCall('mcp-host serve', viaServe, viaJson, 'JSON relay'),
+      ...cpuPerCall('bare SDK relay', viaRelay, viaJson, 'JSON relay'),
+      ...cpuPerCall('JSON relay', viaJson, viaPipe, 'byte relay'),
     ];
   } finally {
     await agent.close();
@@ -140,6 +198,8 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     await served.close();
     await stdio.close();
     await relay.close();
+    await pipeRelay.close();
+    await jsonRelay.close();
     await http.dispose();
     await gw.dispose();
     await host.dispose();

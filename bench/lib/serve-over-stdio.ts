@@ -5,7 +5,7 @@
  * bundled as it ships; HOME and the CLI's state live in a fresh folder, so nothing of this machine's
  * configuration joins in.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -14,6 +14,10 @@ import { TINY_SERVER } from './rawsdk.js';
 
 /** The bare SDK relay: the floor of the serve row (fixtures/sdk-relay.mjs). */
 export const SDK_RELAY = join(__dirname, '../fixtures/sdk-relay.mjs');
+/** The physical floor: a process that forwards bytes and reads nothing. */
+export const PIPE_RELAY = join(__dirname, '../fixtures/pipe-relay.mjs');
+/** The least a renaming relay does: JSON.parse, new id, JSON.stringify per line. */
+export const JSON_RELAY = join(__dirname, '../fixtures/json-relay.mjs');
 
 /** Beside run.cjs in bench/.tmp (scripts/bench.mjs builds both). */
 export const BENCH_CLI = join(__dirname, 'cli.cjs');
@@ -25,8 +29,25 @@ function cpuProf(): string[] {
 
 export interface ServeAgent {
   client: Client;
+  /** The serve process, whose CPU time the gateway group reads (procCpuMs). */
+  pid: number;
   close(): Promise<void>;
 }
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc; undefined elsewhere. */
+export function procCpuMs(pid: number): number | undefined {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: /proc counts CPU time in these on every Linux architecture Node supports. */
+const CLOCK_TICKS = 100;
 
 export async function serveAgent(): Promise<ServeAgent> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-serve-'));
@@ -35,23 +56,23 @@ export async function serveAgent(): Promise<ServeAgent> {
     JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [TINY_SERVER] } } }),
   );
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      // BENCH_CPU_PROF=DIR: a CPU profile of the serve process, written to DIR when it exits.
-      args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers'],
-      cwd: dir,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        MCP_HOST_HOME: join(dir, 'mcp-host-home'),
-        MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
-      },
-      stderr: 'ignore',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    // BENCH_CPU_PROF=DIR: a CPU profile of the serve process, written to DIR when it exits.
+    args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers'],
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dir,
+      MCP_HOST_HOME: join(dir, 'mcp-host-home'),
+      MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
+    },
+    stderr: 'ignore',
+  });
+  await client.connect(transport);
   return {
     client,
+    pid: transport.pid!,
     close: async () => {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
@@ -59,9 +80,13 @@ export async function serveAgent(): Promise<ServeAgent> {
   };
 }
 
-/** An agent of the bare SDK relay, which offers the tiny server's tools under their own names. */
-export async function relayAgent(): Promise<Client> {
+/**
+ * An agent of a relay fixture: the SDK and pipe relays offer the tiny server's tools under their own
+ * names, the JSON relay as `tiny__<name>`.
+ */
+export async function relayAgent(script = SDK_RELAY): Promise<ServeAgent> {
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [SDK_RELAY], stderr: 'ignore' }));
-  return client;
+  const transport = new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' });
+  await client.connect(transport);
+  return { client, pid: transport.pid!, close: () => client.close() };
 }

@@ -43,7 +43,7 @@ export interface MessagesRequest {
 export type ModelTurn = { tool: string; input: Record<string, unknown> } | { text: string };
 
 /** The turn for step `step` (0 first; 1 after the first tool result …); `last` is the latest tool result's text. */
-export type Script = (step: number, last: string | undefined, req: MessagesRequest) => ModelTurn;
+export type Script = (step: number, last: string | undefined, req: MessagesRequest) => ModelTurn | Promise<ModelTurn>;
 
 function blocks(m: ApiMessage): ContentBlock[] {
   return typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
@@ -103,7 +103,7 @@ export class FakeAnthropicApi {
         }
         const r: MessagesRequest = { ...body, messages: body.messages ?? [], path };
         api.requests.push(r);
-        api.answer(r, res);
+        void api.answer(r, res);
         for (const w of [...api.waiters]) {
           if (!w.test(r)) continue;
           api.waiters.splice(api.waiters.indexOf(w), 1);
@@ -135,14 +135,15 @@ export class FakeAnthropicApi {
     });
   }
 
-  private answer(r: MessagesRequest, res: ServerResponse): void {
+  /** A script may take its time (an async step, e.g. a sign-in the "user" completes): Claude Code waits. */
+  private async answer(r: MessagesRequest, res: ServerResponse): Promise<void> {
     let turn: ModelTurn;
     if ((r.tools?.length ?? 0) === 0) turn = { text: 'ok' };
     else {
       const results = toolResults(r);
       const last = results.at(-1);
       try {
-        turn = this.script(results.length, last && resultText(last), r);
+        turn = await this.script(results.length, last && resultText(last), r);
       } catch (e) {
         // A script that cannot go on says why, so the test's assertion on the final text shows it.
         turn = { text: `script failed: ${(e as Error).message}` };

@@ -4,7 +4,7 @@
  * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
  * (src/core/host.ts) makes one.
  */
-import type { Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,
@@ -40,6 +40,30 @@ import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
 const anyResult = z.looseObject({});
+
+/**
+ * A result schema that accepts what came: for a forwarded call, whose peer's own client checks the
+ * result, so the SDK's full tool-result parse here would be a second one (forwardToolCall).
+ */
+const asItCame = {
+  '~standard': { version: 1, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) },
+} as const;
+
+/** The request `client.callTool` makes, with the result as it came; one that is not an object is refused. */
+async function forwardedCall(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  opts: RequestOptions,
+): Promise<CallToolResult> {
+  const r: unknown = await client.request({ method: 'tools/call', params: { name, arguments: args } }, asItCame, opts);
+  if (typeof r !== 'object' || r === null || Array.isArray(r))
+    throw new HostError(
+      'server-error',
+      `the server answered tools/call with ${String(JSON.stringify(r)).slice(0, 200)}, not a tool result`,
+    );
+  return r as CallToolResult;
+}
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
@@ -259,17 +283,43 @@ export class McpHost {
   ): Promise<ToolCallResult> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts));
+    return await e.use(`tool ${tool}`, opts, async (conn) => {
+      const started = this.ctx.clock.now();
+      const raw = await this.callOn(e, conn, tool, args, opts, false);
+      return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    });
   }
 
-  /** A tool call on the live connection: the only work between the caller and the SDK's `callTool`. */
+  /**
+   * A tool call for a peer that speaks MCP itself (the gateway): the same checks, timeout, origin
+   * and in-flight record as `callTool`, but the result is the server's wire result, not the host's
+   * shape (blobs moved to files) the peer would turn back. A plain call on a 2025-11-25 connection
+   * also skips the SDK's parse of the result: the peer's own client checks what reaches it, and an
+   * era-2026 connection keeps the SDK's handling of `input_required` and header mirroring.
+   */
+  async forwardToolCall(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    callOpts?: CallOptions,
+  ): Promise<CallToolResult> {
+    const e = this.entry(server);
+    const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
+    return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts, true));
+  }
+
+  /**
+   * A tool call on the live connection: the only work between the caller and the SDK's `callTool`;
+   * `forward`: the plain request of forwardToolCall where it applies.
+   */
   private async callOn(
     e: ServerEntry,
     conn: LiveConnection,
     tool: string,
     args: Record<string, unknown>,
     opts: CallOptions & { timeoutMs: number },
-  ): Promise<ToolCallResult> {
+    forward: boolean,
+  ): Promise<CallToolResult> {
     const t = toolNamed(e.tools, tool);
     if (!t) {
       const names = e.tools.map((x) => x.name);
@@ -286,15 +336,17 @@ export class McpHost {
     const client = conn.client;
     const checkOutput =
       client instanceof HostClient && client.keepsListInSdkCache('tools') ? undefined : outputCheckFor(t);
-    const started = this.ctx.clock.now();
     const onTaskStatus = opts.onTaskStatus;
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
-    const raw = await this.features.callTool(e.name, client, t, args, this.requestOptions(opts), e.log, (task) => {
-      e.calls.tagTask(opts.origin, task.taskId);
-      onTaskStatus?.(task);
-    });
+    const raw =
+      forward && client.getProtocolEra() !== 'modern' && this.features.isPlainCall(client, t)
+        ? await forwardedCall(client, t.name, args, this.requestOptions(opts))
+        : await this.features.callTool(e.name, client, t, args, this.requestOptions(opts), e.log, (task) => {
+            e.calls.tagTask(opts.origin, task.taskId);
+            onTaskStatus?.(task);
+          });
     checkOutput?.(raw);
-    return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    return raw;
   }
 
   private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {

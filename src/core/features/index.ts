@@ -133,6 +133,11 @@ export class ClientFeatures {
     };
   }
 
+  /** Whether `callTool` makes a plain request of this call: no task on either era. */
+  isPlainCall(client: Client, tool: HostTool): boolean {
+    return !this.tasksEnabled || (!offersTasksExtension(client) && !runsAsTask(client, tool));
+  }
+
   /** Calls a tool, as a task when the tool and server allow it (status reported through `onTaskStatus`). */
   callTool(
     server: string,

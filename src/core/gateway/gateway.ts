@@ -37,7 +37,8 @@ import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } fr
 import { hintOf } from '../errors.js';
 import { VERSION } from '../version.js';
 import { agentTools, type AgentView, type GatewayViews } from './views.js';
-import { limitToolResult, ResultStore, type ResultLimitOptions, type WireItem } from './result-limit.js';
+import { limitToolResult, ResultStore, type ResultLimitOptions } from './result-limit.js';
+import { forwardedResult, forwardingToolsCall } from './forward.js';
 import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
@@ -389,16 +390,13 @@ export class Gateway {
       return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, parked?.signal ?? ctx.mcpReq.signal);
     const opts = this.callOptions(agent, entry.tool.server, ctx, parked);
     try {
-      const r = await this.opts.host.callTool(entry.tool.server, entry.tool.name, args, opts);
-      const content = await toWireContents(r.content, {
-        mapUri: this.mapUri(entry.tool.server, this.catalogOf(agent)),
-      });
+      // The server's wire result, forwarded (forward.ts): not turned into the host's shape and back.
+      const raw = await this.opts.host.forwardToolCall(entry.tool.server, entry.tool.name, args, opts);
+      const r = forwardedResult(raw, this.mapUri(entry.tool.server, this.catalogOf(agent)));
+      if (typeof r === 'string')
+        return { content: [{ type: 'text', text: `${entry.tool.server}: ${r}` }], isError: true };
       return limitToolResult(
-        {
-          content: content as WireItem[],
-          ...(r.structuredContent !== undefined ? { structuredContent: r.structuredContent } : {}),
-          ...(r.isError ? { isError: true } : {}),
-        },
+        r,
         this.opts.resultLimit?.() ?? {},
         this.results,
         entry.tool.outputSchema !== undefined,
@@ -423,9 +421,11 @@ export class Gateway {
     s.setRequestHandler('tools/list', () => ({
       tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[],
     }));
-    s.setRequestHandler('tools/call', async (req, ctx): Promise<CallToolResult> => {
-      let name = req.params.name;
-      let args = req.params.arguments ?? {};
+    const toolsCall = async (
+      name: string,
+      args: Record<string, unknown>,
+      ctx: ServerContext,
+    ): Promise<CallToolResult> => {
       const listing = SEARCH_TOOL_NAMES.includes(name) ? this.listTools(agent) : undefined;
       if (listing?.search) {
         const step = searchModeCall(name, args, listing.search, listing.definition);
@@ -446,7 +446,11 @@ export class Gateway {
         },
         (ask, signal) => this.callExposed(agent, name, args, ctx, { ask, signal }),
       )) as CallToolResult;
-    });
+    };
+    // A legacy agent's call skips the SDK server's parse of request and result (forward.ts).
+    if (agent.modern)
+      s.setRequestHandler('tools/call', (req, ctx) => toolsCall(req.params.name, req.params.arguments ?? {}, ctx));
+    else s.fallbackRequestHandler = forwardingToolsCall((c, ctx) => toolsCall(c.name, c.arguments, ctx));
     s.setRequestHandler('prompts/list', () => ({
       prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
         name,

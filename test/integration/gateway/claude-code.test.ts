@@ -1,7 +1,8 @@
 /**
  * The real Claude Code (`@anthropic-ai/claude-code`, pinned) with `mcp-host serve` as its one MCP
  * server (`--mcp-config`, as `claude mcp add mcp-host -- mcp-host serve` registers it), over a
- * workspace with server-everything, and a scripted model behind a fake Messages API on loopback.
+ * workspace with server-everything, or with the HTTP gateway (`claude mcp add --transport http`,
+ * its bearer token in the entry's headers) of a host running server-everything, and a scripted model behind a fake Messages API on loopback.
  * What Claude Code offered the model and the tool results it sent back are read from the requests
  * the fake API recorded.
  */
@@ -17,6 +18,9 @@ import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js
 import { FakeAnthropicApi, toolResults, resultText, type Script } from '../../support/fake-anthropic-api.js';
 import { withDeadline } from '../../support/wait.js';
 import { startOidcFixture, type OidcFixture } from '../auth/oidc-fixture.js';
+import { def } from '../connection/helpers.js';
+import { GatewayViews } from '../../../src/core/gateway/index.js';
+import { startRig, type Rig } from './helpers.js';
 
 const CLAUDE = join(ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 const MARKER_VAR = 'MCP_HOST_CLAUDE_TEST_RUN';
@@ -69,13 +73,46 @@ interface ClaudeRun {
   result: string;
 }
 
-/** One `claude -p` run against `mcp-host serve <serveArgs>`, allowed to use `allowed` (names without the prefix). */
+/** serve's entry, as `claude mcp add host -- mcp-host serve …` registers it. */
+function serveEntry(serveArgs: string[], workspace: string, marker: string): Record<string, unknown> {
+  return {
+    type: 'stdio',
+    command: process.execPath,
+    args: [
+      h.cli,
+      'serve',
+      '--workspace',
+      workspace,
+      '--allow-project-servers',
+      '--user-settings',
+      settings,
+      ...serveArgs,
+    ],
+    env: {
+      MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+      MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      [MARKER_VAR]: marker,
+    },
+  };
+}
+
+/** The HTTP gateway's endpoint as `claude mcp add --transport http` registers it. */
+interface HttpEntry {
+  url: string;
+  token: string;
+}
+
+/**
+ * One `claude -p` run against `mcp-host serve <serveArgs>` or the HTTP gateway at `entry`,
+ * allowed to use `allowed` (names without the prefix).
+ */
 async function claude(
-  serveArgs: string[],
+  serveArgs: string[] | HttpEntry,
   allowed: string[],
   script: Script,
   prompt: string,
   workspace = ws,
+  maxTurns = 6,
 ): Promise<ClaudeRun> {
   const api = await FakeAnthropicApi.start(script);
   const marker = randomBytes(12).toString('hex');
@@ -86,25 +123,9 @@ async function claude(
     config,
     JSON.stringify({
       mcpServers: {
-        host: {
-          type: 'stdio',
-          command: process.execPath,
-          args: [
-            h.cli,
-            'serve',
-            '--workspace',
-            workspace,
-            '--allow-project-servers',
-            '--user-settings',
-            settings,
-            ...serveArgs,
-          ],
-          env: {
-            MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
-            MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
-            [MARKER_VAR]: marker,
-          },
-        },
+        host: Array.isArray(serveArgs)
+          ? serveEntry(serveArgs, workspace, marker)
+          : { type: 'http', url: serveArgs.url, headers: { Authorization: `Bearer ${serveArgs.token}` } },
       },
     }),
   );
@@ -119,7 +140,7 @@ async function claude(
       config,
       '--strict-mcp-config',
       '--max-turns',
-      '6',
+      String(maxTurns),
       '--allowedTools',
       allowed.map((t) => (t.startsWith('mcp__') || !/__/.test(t) ? t : P + t)).join(','),
     ],
@@ -292,5 +313,115 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
       /open this URL in a browser to sign in to prot:\s+http:\/\/127\.0\.0\.1:\d+\/auth\?\S*code_challenge=/,
       show(r),
     );
+  });
+
+  test('sign-in from the agent to the end: the user signs in at the URL, the server’s tools reach Claude Code and a call succeeds', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    let signedIn = false;
+    let whoami = '';
+    const r = await claude(
+      [],
+      ['prot__authenticate', 'prot__whoami', 'ListMcpResourcesTool'],
+      async (step, last, req) => {
+        if ((req.tools ?? []).some((x) => x.name === `${P}prot__whoami`)) {
+          if (!whoami) {
+            if (/^hello /.test(last ?? '')) whoami = last!;
+            else return { tool: `${P}prot__whoami`, input: {} };
+          }
+          // Claude Code still offers the stand-in beside the real tools: the gateway no longer has it.
+          if (last === whoami) return { tool: `${P}prot__authenticate`, input: {} };
+          return { text: `whoami: ${whoami}; authenticate now: ${last}` };
+        }
+        if (step === 0) return { tool: `${P}prot__authenticate`, input: {} };
+        if (!signedIn) {
+          const url = /http:\/\/127\.0\.0\.1:\d+\/auth\?\S+/.exec(last ?? '')?.[0];
+          if (!url) return { text: `no URL in: ${last}` };
+          // The user, in a browser: the redirect reaches serve's loopback listener, serve gets the
+          // tokens and reconnects prot with them (then lists its tools and sends list_changed).
+          const reached = whenMcpRequest((m) => m.authorized);
+          const back = await oidc.follow(url);
+          await (await fetch(back)).text();
+          await withDeadline(reached, 'serve to reach prot with the new token', 60_000);
+          signedIn = true;
+        }
+        // Claude Code takes the tools/list_changed in on its own time; until its next request offers
+        // the real tool, each turn is one more request through serve (bounded by --max-turns).
+        return { tool: 'ListMcpResourcesTool', input: { server: 'host' } };
+      },
+      'Use the prot server.',
+      wsAuth,
+      30,
+    );
+    assert.ok(signedIn, show(r));
+    assert.match(whoami, /^hello \S+/, show(r));
+    assert.match(
+      r.result,
+      /whoami: hello \S+; authenticate now: .*No such tool available: mcp__host__prot__authenticate/,
+      show(r),
+    );
+  });
+});
+
+/** Resolves once the OAuth fixture's MCP endpoint receives a request that passes `test` (now or later). */
+function whenMcpRequest(test: (r: OidcFixture['mcpRequests'][number]) => boolean): Promise<void> {
+  const list = oidc.mcpRequests;
+  if (list.some(test)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const push = list.push.bind(list);
+    list.push = (...items) => {
+      const n = push(...items);
+      if (items.some(test)) {
+        list.push = push;
+        resolve();
+      }
+      return n;
+    };
+  });
+}
+
+describe('the real Claude Code through the HTTP gateway', { timeout: 600_000 }, () => {
+  let rig: Rig;
+  let entry: HttpEntry;
+
+  before(async () => {
+    rig = await startRig(
+      [def('everything', { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] })],
+      { views: new GatewayViews({ profiles: () => ({ sums: { tools: ['everything__get-sum'] } }) }) },
+    );
+    entry = { url: rig.http.url, token: rig.http.token };
+  });
+
+  after(async () => {
+    await rig?.dispose();
+  });
+
+  test('lists the gateway tools as mcp__host__<server>__<tool> and gets the fixture answer', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    const r = await claude(
+      entry,
+      ['everything__echo'],
+      (step, last) =>
+        step === 0 ? { tool: `${P}everything__echo`, input: { message: 'hi over http' } } : { text: `got: ${last}` },
+      'Echo hi over http.',
+    );
+    const tools = mcpTools(r);
+    assert.ok(tools.includes(`${P}everything__echo`), tools.join());
+    assert.ok(tools.includes(`${P}everything__get-sum`), tools.join());
+    assert.deepEqual(results(r), ['Echo: hi over http'], show(r));
+    assert.match(r.result, /got: Echo: hi over http/, show(r));
+  });
+
+  test('a profile endpoint (/mcp/sums): Claude Code is offered only the profile tools, and the call works', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    const r = await claude(
+      { ...entry, url: `${entry.url}/sums` },
+      ['everything__get-sum'],
+      (step, last) =>
+        step === 0 ? { tool: `${P}everything__get-sum`, input: { a: 4, b: 5 } } : { text: `sum: ${last}` },
+      'Add 4 and 5.',
+    );
+    assert.deepEqual(mcpTools(r), [`${P}everything__get-sum`]);
+    assert.equal(results(r).length, 1, show(r));
+    assert.match(results(r)[0]!, /\b9\b/, show(r));
   });
 });
