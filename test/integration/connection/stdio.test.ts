@@ -164,7 +164,12 @@ describe('misbehaving stdio servers', () => {
       assert.equal(err.code, 'server-exited');
       assert.match(err.message, /exited with code 3/);
       assert.match(err.message, /about to crash/);
-      assert.ok(diedAt > 0 && rejectedAt - diedAt < 1000, `rejected ${rejectedAt - diedAt} ms after the process died`);
+      // Promptly means on the exit, not on the call's 120 s timeout: a bound far below the timeout
+      // and far above a loaded machine's scheduling delay (1,017 ms was seen at load 45).
+      assert.ok(
+        diedAt > 0 && rejectedAt - diedAt < 20_000,
+        `rejected ${rejectedAt - diedAt} ms after the process died`,
+      );
       const s = host.server('crashy')!;
       assert.equal(s.state.kind, 'failed');
       assert.equal(s.tools.length, 0, 'cached lists dropped');
