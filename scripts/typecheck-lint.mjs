@@ -45,9 +45,14 @@ const parsed = ts.getParsedCommandLineOfConfigFile(
   { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
 );
 if (!parsed) throw new Error(`cannot read ${configPath}`);
+const host = ts.createCompilerHost(parsed.options);
+// As tsc does since TypeScript 5.3: JSDoc is parsed only where it can change a type error (JS files,
+// @see-style tags never do). No rule configured here reads JSDoc, and comments reach ESLint from the text.
+host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
 const program = ts.createProgram({
   rootNames: parsed.fileNames,
   options: parsed.options,
+  host,
   projectReferences: parsed.projectReferences,
   configFileParsingDiagnostics: parsed.errors,
 });
@@ -63,10 +68,14 @@ if (doTypecheck) {
     ...program.getSyntacticDiagnostics(),
   ];
   if (diagnostics.length === 0) diagnostics = [...program.getGlobalDiagnostics(), ...program.getSemanticDiagnostics()];
-  const host = { getCurrentDirectory: () => root, getCanonicalFileName: (f) => f, getNewLine: () => ts.sys.newLine };
+  const formatHost = {
+    getCurrentDirectory: () => root,
+    getCanonicalFileName: (f) => f,
+    getNewLine: () => ts.sys.newLine,
+  };
   if (diagnostics.length) {
     const format = process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
-    process.stdout.write(`${format(diagnostics, host)}\n`);
+    process.stdout.write(`${format(diagnostics, formatHost)}\n`);
     const errors = diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error).length;
     console.log(`typecheck: ${errors} error${errors === 1 ? '' : 's'}`);
     if (errors) failed = true;

@@ -6,7 +6,7 @@
  * run the bundled CLI as a new process, for what only a process shows (exit code and flushed
  * output of the binary, signals, what is left running after it exits). A process of the CLI costs
  * about 0.2 s of CPU to load before it does anything, paid once per command line: these files run
- * a few hundred. Everything created is removed in `dispose`.
+ * more than a hundred. Everything created is removed in `dispose`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
