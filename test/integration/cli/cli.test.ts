@@ -44,6 +44,21 @@ describe('basics', () => {
   });
 });
 
+describe('in process and as a process', () => {
+  test('a command line prints the same and exits the same through runCli as through the binary', async () => {
+    // What the other tests read through runCli is what a user of the binary gets (harness.ts).
+    for (const args of [
+      ['--json', 'list'],
+      ['tools', 'errors'],
+      ['call', 'nosuch', 'echo'],
+      ['call', 'errors', 'fail'],
+    ]) {
+      const [inProcess, binary] = [await h.run(args, { cwd: ws }), await h.runBinary(args, { cwd: ws })];
+      assert.deepEqual(inProcess, binary, args.join(' '));
+    }
+  });
+});
+
 describe('list', () => {
   test('text: every server with its state and counts; a bad entry goes to stderr with file and JSON path', async () => {
     const r = await h.run(['list'], { cwd: ws });
