@@ -49,6 +49,8 @@ export function safeIo(io: Io): SafeIo {
   return {
     env: io.env,
     cwd: io.cwd,
+    // The caller's terminal (a test's, for runCli in its process); the process's when there is none.
+    ...(io.terminal ? { terminal: io.terminal } : {}),
     stdout: (s) => io.stdout(terminalSafe(s)),
     stderr: (s) => io.stderr(terminalSafe(redact(s))),
     learn(secrets) {

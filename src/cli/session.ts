@@ -128,10 +128,11 @@ export class Session {
     for (const [i, f] of configFiles.entries()) {
       if (!existsSync(f)) throw usageError(`--config ${o.configs[i]}: no such file (${f})`);
     }
+    const homeDir = io.env.HOME || homedir();
     const settingsFile = userSettingsFile({
       override: o.userSettings ? resolve(io.cwd, o.userSettings) : undefined,
       env: io.env,
-      homeDir: io.env.HOME || homedir(),
+      homeDir,
       platform: process.platform,
     });
     // The same user servers the editor runs (read again by each load); a broken settings.json is reported, not fatal.
@@ -143,6 +144,8 @@ export class Session {
       managedPath: managedPathFor(io.env, user.settings),
       configFiles,
       env: io.env,
+      // `${userHome}` is the home the settings file is found in (the env given, as for a test run in process).
+      homeDir,
     };
     const session = new Session(
       io,

@@ -13,8 +13,12 @@ let ws: string;
 withMainWorkspace((opened) => ({ h, ws } = opened));
 
 describe('call', () => {
+  // This one, the isError exit and the server-left-behind check run the binary: the exit code and
+  // the flushed stdout of a real process, and what is still running after it exits.
   test('prints the text of the result and exits 0', async () => {
-    const r = await h.run(['call', 'everything', 'echo', '--args', '{"message":"hello from the CLI"}'], { cwd: ws });
+    const r = await h.runBinary(['call', 'everything', 'echo', '--args', '{"message":"hello from the CLI"}'], {
+      cwd: ws,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'Echo: hello from the CLI\n');
   });
@@ -33,7 +37,7 @@ describe('call', () => {
   });
 
   test('a tool that returns isError exits 1 and still prints its output', async () => {
-    const r = await h.run(['call', 'errors', 'fail'], { cwd: ws });
+    const r = await h.runBinary(['call', 'errors', 'fail'], { cwd: ws });
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, 'the tool failed on purpose\n');
   });
@@ -81,7 +85,7 @@ describe('call', () => {
 
   test('a server that cannot start exits 3 with what to do', async () => {
     const dir = await h.workspace('only-missing', { missing: { command: 'no-such-command-for-mcp-host-tests' } });
-    const r = await h.run(['call', 'missing', 'anything'], { cwd: dir });
+    const r = await h.runBinary(['call', 'missing', 'anything'], { cwd: dir });
     assert.equal(r.code, 3);
     assert.match(r.stderr, /command not found/);
     assert.match(r.stderr, /absolute path/);
@@ -96,14 +100,14 @@ describe('call', () => {
         args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
       },
     });
-    const r = await h.run(['call', 'errors', 'pid'], { cwd: dir });
+    const r = await h.runBinary(['call', 'errors', 'pid'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     const pid = Number(r.stdout.trim());
     assert.ok(pid > 0);
     assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
     assert.equal(existsSync(marker), false, 'the other server was never started');
     // The sentinel does start when a command needs every server: the check above can fail.
-    await h.run(['list'], { cwd: dir });
+    await h.runBinary(['list'], { cwd: dir });
     assert.equal(existsSync(marker), true);
   });
 });

@@ -1,5 +1,6 @@
 // The `mcp-host` CLI run as a new user would: a folder with a `.mcp.json`, real servers over stdio
-// (server-everything and fixture servers), each command a fresh process of the bundled CLI.
+// (server-everything and fixture servers), each command line through the CLI's entry function
+// (harness.ts; a few on the bundled binary).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -13,10 +14,11 @@ withMainWorkspace((opened) => ({ h, ws } = opened));
 
 describe('basics', () => {
   test('--version and --help exit 0', async () => {
-    const v = await h.run(['--version'], { cwd: ws });
+    // On the binary: its version is the one the build put in (esbuild's define).
+    const v = await h.runBinary(['--version'], { cwd: ws });
     assert.equal(v.code, 0);
     assert.match(v.stdout, /^\d+\.\d+\.\d+\n$/);
-    const help = await h.run(['list', '--help'], { cwd: ws });
+    const help = await h.runBinary(['list', '--help'], { cwd: ws });
     assert.equal(help.code, 0);
     assert.match(help.stdout, /call SERVER TOOL/);
     assert.match(help.stdout, /exit codes/);
@@ -38,6 +40,21 @@ describe('basics', () => {
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, message, args.join(' '));
       assert.equal(r.stdout, '', args.join(' '));
+    }
+  });
+});
+
+describe('in process and as a process', () => {
+  test('a command line prints the same and exits the same through runCli as through the binary', async () => {
+    // What the other tests read through runCli is what a user of the binary gets (harness.ts).
+    for (const args of [
+      ['--json', 'list'],
+      ['tools', 'errors'],
+      ['call', 'nosuch', 'echo'],
+      ['call', 'errors', 'fail'],
+    ]) {
+      const [inProcess, binary] = [await h.run(args, { cwd: ws }), await h.runBinary(args, { cwd: ws })];
+      assert.deepEqual(inProcess, binary, args.join(' '));
     }
   });
 });

@@ -1,7 +1,12 @@
 /**
- * Runs the real CLI as a user would: the CLI and fixture servers are bundled with esbuild into a
- * temp folder, servers are configured in a temp workspace's `.mcp.json`, and each command is a
- * new process. Everything created is removed in `dispose`.
+ * Runs the CLI as a user would: servers are configured in a temp workspace's `.mcp.json` and
+ * started for real (fixture servers bundled with esbuild into a temp folder), each command line
+ * runs through the CLI's entry function (`runCli`) in the test's process with its own stdout,
+ * stderr, working folder and environment, as a new process would get them; `runBinary` and `start`
+ * run the bundled CLI as a new process, for what only a process shows (exit code and flushed
+ * output of the binary, signals, what is left running after it exits). A process of the CLI costs
+ * about 0.2 s of CPU to load before it does anything, paid once per command line: these files run
+ * more than a hundred. Everything created is removed in `dispose`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
@@ -9,6 +14,7 @@ import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
 import { VERSION } from '../../../src/core/version.js';
 
@@ -21,13 +27,22 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
 export interface Harness {
   dir: string;
   cli: string;
   fixture(name: 'errors-server' | 'unicode-tools'): string;
   /** A new folder with `.mcp.json` holding `servers`. */
   workspace(name: string, servers: Record<string, unknown>): Promise<string>;
-  run(args: string[], opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<CliRun>;
+  /** One command line through `runCli` in this process. */
+  run(args: string[], opts: RunOptions): Promise<CliRun>;
+  /** One command line as a new process of the bundled CLI. */
+  runBinary(args: string[], opts: RunOptions): Promise<CliRun>;
   /** Starts the CLI without waiting; `exit` resolves with its code or signal. */
   start(
     args: string[],
@@ -130,6 +145,13 @@ export async function createHarness(): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-cli-it-'));
   const bin = await bundles(dir);
   const children = new Set<ReturnType<typeof spawn>>();
+  // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
+  const envFor = (opts: Partial<RunOptions>): Record<string, string> => ({
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
+    ...opts.env,
+  });
   return {
     dir,
     cli: join(bin, 'cli.js'),
@@ -140,12 +162,46 @@ export async function createHarness(): Promise<Harness> {
       await writeFile(join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers }, null, 2));
       return ws;
     },
-    run(args, opts) {
+    async run(args, opts) {
+      let stdout = '';
+      let stderr = '';
+      const io = {
+        stdout: (s: string) => void (stdout += s),
+        stderr: (s: string) => void (stderr += s),
+        env: envFor(opts),
+        cwd: opts.cwd,
+        // As the binary's (stdin not a terminal, spawned with 'ignore'): nobody answers, and its notes go to stderr.
+        terminal: {
+          interactive: false,
+          question: () => Promise.resolve(undefined),
+          write: (s: string) => void (stderr += s),
+        },
+      };
+      const timeoutMs = opts.timeoutMs ?? 90_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, fail) => {
+        timer = setTimeout(
+          () =>
+            fail(
+              new Error(
+                `mcp-host ${args.join(' ')} did not end within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+              ),
+            ),
+          timeoutMs,
+        );
+      });
+      try {
+        const code = await Promise.race([runCli(args, io), timedOut]);
+        return { code, stdout, stderr };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    runBinary(args, opts) {
       return new Promise((done, fail) => {
         const child = spawn(process.execPath, [join(bin, 'cli.js'), ...args], {
           cwd: opts.cwd,
-          // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
-          env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs'), ...opts.env },
+          env: envFor(opts),
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         children.add(child);
@@ -172,7 +228,7 @@ export async function createHarness(): Promise<Harness> {
     start(args, opts) {
       const child = spawn(process.execPath, [join(bin, 'cli.js'), ...args], {
         cwd: opts.cwd,
-        env: { PATH: process.env.PATH ?? '', HOME: dir, MCP_HOST_BLOB_DIR: join(dir, 'blobs') },
+        env: envFor({}),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       children.add(child);
