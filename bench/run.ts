@@ -3,9 +3,9 @@
  * figure beside its same-run baseline, and writes bench/results.json when the run was complete
  * (see lib/results.ts). `--quick` is a smoke test for CI: tiny sizes, and no figure is judged.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { resultsFile, withBenchTable, type Results } from './lib/results.js';
 import { table, type Figure } from './lib/stats.js';
 import { suites } from './suites.js';
@@ -13,6 +13,12 @@ import { suites } from './suites.js';
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+
+// MCP Host's per-user folder for this run (era verdicts, list caches of the hosts and `serve`
+// processes it starts, which inherit it), not the developer's ~/.config/mcp-host.
+const userConfig = mkdtempSync(join(tmpdir(), 'mcp-host-bench-'));
+process.env.MCP_HOST_CONFIG_DIR = userConfig;
+process.on('exit', () => rmSync(userConfig, { recursive: true, force: true }));
 
 async function main(): Promise<void> {
   if (!globalThis.gc) console.warn('note: run with --expose-gc for stable heap figures (npm run bench does)');

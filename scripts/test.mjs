@@ -89,7 +89,9 @@ const reporters = [
 const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...extra, ...entries], {
   stdio: 'inherit',
   // Test files may share what they build for this run here (the CLI harness's bundles); removed at the end.
-  env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp },
+  // MCP Host's per-user folder too: a host a test makes without naming one keeps its era verdicts and
+  // list cache there, never in the developer's ~/.config/mcp-host (one run had written both).
+  env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp, MCP_HOST_CONFIG_DIR: join(tmp, 'user-config') },
   detached: process.platform !== 'win32',
 });
 const stop = (signal) => {
