@@ -21,6 +21,8 @@ import {
   type Era,
 } from './lib/chaos-rig.js';
 import { classifyError, Meddling } from './lib/chaos-errors.js';
+import { describeReading, settledMemory, type MemoryReading } from './lib/chaos-memory.js';
+import { writeHeapSnapshot } from 'node:v8';
 
 const SEED = 30;
 const HOST_TIMEOUT_MS = 2_000;
@@ -86,6 +88,39 @@ function tally(): Tally {
 /** Forced collections so far (memory samples): a call that saw one is no latency sample. */
 let forcedGcs = 0;
 
+/**
+ * Holds the callers and the meddler for a memory reading: no new call or operation starts while it
+ * is closed, and `drained` waits for those under way (a call past its watchdog is not waited for).
+ */
+class Pause {
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  /** Calls started and not yet ended or past their watchdog; meddling operations under way. */
+  busy = 0;
+
+  async wait(): Promise<void> {
+    while (this.gate) await this.gate;
+  }
+
+  close(): void {
+    this.gate ??= new Promise((r) => (this.open = r));
+  }
+
+  release(): void {
+    this.gate = undefined;
+    this.open?.();
+  }
+
+  /** True once nothing is under way, false if something still was after `limitMs`. */
+  async drained(limitMs: number): Promise<boolean> {
+    const end = performance.now() + limitMs;
+    while (this.busy > 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+    return this.busy === 0;
+  }
+}
+
+const pause = new Pause();
+
 type Caller = (server: string, nonce: string) => Promise<{ text: string; isError: boolean }>;
 
 function textOf(r: unknown): string {
@@ -138,11 +173,13 @@ async function oneCall(
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<'never'>((r) => (timer = setTimeout(() => r('never'), limitMs + 1000)));
+  pause.busy++;
   const p = call(s.name, nonce).then(
     (r) => ({ r }),
     (e: unknown) => ({ e }),
   );
   const first = await Promise.race([p, watchdog]);
+  pause.busy--;
   clearTimeout(timer);
   if (first === 'never') {
     t.neverEnded++;
@@ -199,6 +236,8 @@ async function load(
     callers.map(async (c, i) => {
       const rnd = prng(SEED * 100 + i);
       for (let n = 0; made < total; n++) {
+        await pause.wait();
+        if (made >= total) break;
         made++;
         const list = targets();
         const s = list[Math.floor(rnd() * list.length)];
@@ -220,8 +259,11 @@ async function meddle(
   const pick = () => faulty[Math.floor(rnd() * faulty.length)];
   while (!stop()) {
     await new Promise((r) => setTimeout(r, 300 + rnd() * 700));
+    await pause.wait();
+    if (stop()) break;
     const what = rnd();
     const s = pick();
+    pause.busy++;
     if (what < 0.4) {
       count.restarts++;
       const end = meddling.begin(s.name, 'restart');
@@ -241,12 +283,34 @@ async function meddle(
       await rig.writeConfig(SERVERS, s.transport === 'stdio' ? new Set([s.name]) : new Set());
       end();
     }
+    pause.busy--;
   }
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+/** Handles and timers by kind (`process.getActiveResourcesInfo`): a pipe or socket left per restart shows here. */
+function handles(): string {
+  const by = new Map<string, number>();
+  for (const k of process.getActiveResourcesInfo()) by.set(k, (by.get(k) ?? 0) + 1);
+  return [...by].map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/**
+ * One memory reading, taken the same way at the first tenth and at the end: callers and meddler
+ * paused, the calls under way drained (bounded), then settled readings (chaos-memory.ts).
+ * `CHAOS_HEAP_SNAPSHOTS=dir` also writes a heap snapshot there, to compare the two.
+ */
+async function memoryAt(label: string): Promise<MemoryReading & { drained: boolean; handles: string }> {
+  pause.close();
+  try {
+    const drained = await pause.drained(AGENT_TIMEOUT_MS + 2_000);
+    forcedGcs++;
+    const reading = await settledMemory();
+    const dir = process.env.CHAOS_HEAP_SNAPSHOTS;
+    if (dir) console.log(`[chaos] heap snapshot ${writeHeapSnapshot(`${dir}/chaos-${label}.heapsnapshot`)}`);
+    return { ...reading, drained, handles: handles() };
+  } finally {
+    pause.release();
+  }
 }
 
 /** Every connected server is on its era: a modern fixture that ended up on 2025-11-25 is not in the mix. */
@@ -258,10 +322,6 @@ function assertEras(rig: ChaosRig, servers: ChaosServer[]): void {
     if (state.protocolVersion !== want)
       throw new Error(`${s.name} connected on ${state.protocolVersion ?? 'an unknown version'}, not ${want}`);
   }
-}
-
-function mb(bytes: number): number {
-  return bytes / 1024 / 1024;
 }
 
 export async function chaos(quick: boolean): Promise<Figure[]> {
@@ -302,25 +362,11 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     await rig.host.whenSettled();
     assertEras(rig, SERVERS);
     const t = tally();
-    // Memory: five samples, each after a full collection, around the end of the first tenth of the
-    // calls and five more at the end; growth is the difference of the two medians (one sample of
-    // each was at the mercy of where the allocator happened to be: RSS read +22, -17 and +65 MB in
-    // three runs). Collections only there: one at every sample stalled every caller at once, and
-    // the healthy calls a collection ran during are left out of the latency figures.
-    const early: { heap: number; rss: number }[] = [];
-    const late: { heap: number; rss: number }[] = [];
-    const readMemory = (into: { heap: number; rss: number }[]) => {
-      forcedGcs++;
-      globalThis.gc?.();
-      const m = process.memoryUsage();
-      into.push({ heap: mb(m.heapUsed), rss: mb(m.rss) });
-    };
-    const SAMPLES = 5;
-    const step = chaosCalls / 100;
+    // Memory: one settled reading once a tenth of the calls were made, one at the end, both taken
+    // the same way (memoryAt: paused, drained, collected, read until two readings agree).
+    let early: Promise<Awaited<ReturnType<typeof memoryAt>>> | undefined;
     const sampler = setInterval(() => {
-      // At 6, 7, 8, 9 and 10 % of the calls, and at 96 … 100 %.
-      if (early.length < SAMPLES && t.calls >= (5 + early.length + 1) * step) readMemory(early);
-      else if (late.length < SAMPLES - 1 && t.calls >= (95 + late.length + 1) * step) readMemory(late);
+      if (!early && t.calls >= chaosCalls / 10) early = memoryAt('early');
     }, 20);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
@@ -332,9 +378,10 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     done = true;
     await meddler;
     clearInterval(sampler);
-    while (late.length < SAMPLES) readMemory(late);
+    const first = await (early ?? memoryAt('early'));
+    const last = await memoryAt('late');
     loopDelay.disable();
-    const growth = (k: 'heap' | 'rss') => median(late.map((m) => m[k])) - median(early.map((m) => m[k]));
+    const growth = (k: 'heap' | 'rss') => last[k] - first[k];
     const unexplained = [...t.causes].filter(([c]) => c.startsWith('unexplained')).reduce((n, [, v]) => n + v.n, 0);
 
     // Calls past their watchdog still end before the rig goes (or show as hung forever).
@@ -367,10 +414,13 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
         .map(([c, v]) => `${String(v.n).padStart(5)}  ${c}   e.g. ${v.example}`)
         .join('\n  ')}`,
     );
-    console.log(
-      `[chaos] memory after GC (MB), early: ${early.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')}; ` +
-        `late: ${late.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')} (heap/rss)`,
-    );
+    for (const [when, m] of [
+      ['first tenth', first],
+      ['end', last],
+    ] as const)
+      console.log(
+        `[chaos] memory at the ${when}: ${describeReading(m)}${m.drained ? '' : ' (calls still under way)'}; handles: ${m.handles}`,
+      );
     if (t.wrong.length) console.error(`[chaos] wrong results:\n  ${t.wrong.slice(0, 10).join('\n  ')}`);
     if (t.healthyErrors.length)
       console.error(`[chaos] errors on healthy servers:\n  ${t.healthyErrors.slice(0, 10).join('\n  ')}`);
@@ -451,7 +501,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       ...perEra('modern', '2026-07-28'),
       figure(
         'chaos',
-        'host heap growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        'host heap growth, settled reading at the first tenth to one at the end',
         growth('heap'),
         'MB',
         undefined,
@@ -462,7 +512,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       ),
       figure(
         'chaos',
-        'host RSS growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        'host RSS growth, settled reading at the first tenth to one at the end',
         growth('rss'),
         'MB',
         undefined,
