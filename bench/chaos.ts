@@ -6,7 +6,6 @@
  * latency baseline of the same run. Each call carries a nonce the server must answer, so a reply
  * routed to the wrong call or agent is counted, and each call has a watchdog at its timeout + 1 s.
  */
-import type { Client } from '@modelcontextprotocol/client';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import {
@@ -20,6 +19,7 @@ import {
   type ChaosServer,
   type Era,
 } from './lib/chaos-rig.js';
+import { startChaosAgents, type ChaosAgents } from './lib/chaos-agents.js';
 import { classifyError, Meddling } from './lib/chaos-errors.js';
 import { describeReading, settledMemory, type MemoryReading } from './lib/chaos-memory.js';
 import { writeHeapSnapshot } from 'node:v8';
@@ -123,19 +123,9 @@ const pause = new Pause();
 
 type Caller = (server: string, nonce: string) => Promise<{ text: string; isError: boolean }>;
 
-function textOf(r: unknown): string {
-  const content = (r as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((c) => c.text ?? '').join('');
-}
-
-function gatewayCaller(client: Client): Caller {
-  return async (server, nonce) => {
-    const r = await client.callTool(
-      { name: `${server}__echo`, arguments: { nonce } },
-      { timeout: AGENT_TIMEOUT_MS, maxTotalTimeout: AGENT_TIMEOUT_MS },
-    );
-    return { text: textOf(r), isError: r.isError === true };
-  };
+/** Agent `i` of the agents' process: its error text comes back as the rejection's message. */
+function gatewayCaller(agents: ChaosAgents, i: number): Caller {
+  return (server, nonce) => agents.call(i, `${server}__echo`, nonce, AGENT_TIMEOUT_MS);
 }
 
 function hostCaller(rig: ChaosRig): Caller {
@@ -330,17 +320,22 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
   const rig = await startChaosRig(SEED);
   const pending = new Set<Promise<unknown>>();
   const healthy = SERVERS.filter(isHealthy);
-  const agents: Client[] = [];
+  let agents: ChaosAgents | undefined;
   const counts = { restarts: 0, toggles: 0, edits: 0 };
   let disposed = false;
   try {
     await rig.writeConfig(healthy);
     await rig.host.whenSettled();
     const agentEra = (i: number): Era => (i < MODERN_AGENTS ? 'modern' : 'legacy');
-    for (let i = 0; i < AGENTS; i++) agents.push(await rig.agent(`chaos-agent-${i}`, agentEra(i)));
+    agents = await startChaosAgents(
+      rig.gatewayUrl,
+      rig.gatewayToken,
+      Array.from({ length: AGENTS }, (_, i) => ({ name: `chaos-agent-${i}`, era: agentEra(i) })),
+    );
+    const gatewayAgents = agents;
     const callers: CallerSpec[] = [
-      ...agents.map((a, i) => ({
-        call: gatewayCaller(a),
+      ...Array.from({ length: AGENTS }, (_, i) => ({
+        call: gatewayCaller(gatewayAgents, i),
         limitMs: AGENT_TIMEOUT_MS,
         id: `agent${i}-${agentEra(i)}`,
         era: agentEra(i),
@@ -389,8 +384,8 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     await Promise.race([Promise.allSettled([...pending]), lateLimit]);
     const stillPending = pending.size;
 
-    for (const a of agents) await a.close();
-    agents.length = 0;
+    await agents.close();
+    agents = undefined;
     disposed = true;
     await rig.dispose();
     let left = processesWith(rig.marker);
@@ -536,7 +531,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       figure('chaos', 'crash to calls succeeding again, max', Math.max(0, ...t.recoveryMs), 'ms'),
     ];
   } finally {
-    for (const a of agents) await a.close().catch(() => undefined);
+    await agents?.close().catch(() => undefined);
     if (!disposed) await rig.dispose();
   }
 }
