@@ -516,6 +516,14 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
           ok: (v) => v < 20,
         },
       ),
+      figure('chaos', 'host heap at the end (settled reading)', last.heap, 'MB', {
+        name: 'first tenth',
+        value: first.heap,
+      }),
+      figure('chaos', 'host RSS at the end (settled reading)', last.rss, 'MB', {
+        name: 'first tenth',
+        value: first.rss,
+      }),
       figure('chaos', 'healthy servers: p50 during the chaos', c.p50, 'ms', { name: 'no faults', value: b.p50 }),
       figure(
         'chaos',
