@@ -6,7 +6,6 @@
  * latency baseline of the same run. Each call carries a nonce the server must answer, so a reply
  * routed to the wrong call or agent is counted, and each call has a watchdog at its timeout + 1 s.
  */
-import type { Client } from '@modelcontextprotocol/client';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';
 import {
@@ -20,7 +19,10 @@ import {
   type ChaosServer,
   type Era,
 } from './lib/chaos-rig.js';
+import { startChaosAgents, type ChaosAgents } from './lib/chaos-agents.js';
 import { classifyError, Meddling } from './lib/chaos-errors.js';
+import { describeReading, settledMemory, type MemoryReading } from './lib/chaos-memory.js';
+import { writeHeapSnapshot } from 'node:v8';
 
 const SEED = 30;
 const HOST_TIMEOUT_MS = 2_000;
@@ -86,21 +88,44 @@ function tally(): Tally {
 /** Forced collections so far (memory samples): a call that saw one is no latency sample. */
 let forcedGcs = 0;
 
-type Caller = (server: string, nonce: string) => Promise<{ text: string; isError: boolean }>;
+/**
+ * Holds the callers and the meddler for a memory reading: no new call or operation starts while it
+ * is closed, and `drained` waits for those under way (a call past its watchdog is not waited for).
+ */
+class Pause {
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  /** Calls started and not yet ended or past their watchdog; meddling operations under way. */
+  busy = 0;
 
-function textOf(r: unknown): string {
-  const content = (r as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((c) => c.text ?? '').join('');
+  async wait(): Promise<void> {
+    while (this.gate) await this.gate;
+  }
+
+  close(): void {
+    this.gate ??= new Promise((r) => (this.open = r));
+  }
+
+  release(): void {
+    this.gate = undefined;
+    this.open?.();
+  }
+
+  /** True once nothing is under way, false if something still was after `limitMs`. */
+  async drained(limitMs: number): Promise<boolean> {
+    const end = performance.now() + limitMs;
+    while (this.busy > 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+    return this.busy === 0;
+  }
 }
 
-function gatewayCaller(client: Client): Caller {
-  return async (server, nonce) => {
-    const r = await client.callTool(
-      { name: `${server}__echo`, arguments: { nonce } },
-      { timeout: AGENT_TIMEOUT_MS, maxTotalTimeout: AGENT_TIMEOUT_MS },
-    );
-    return { text: textOf(r), isError: r.isError === true };
-  };
+const pause = new Pause();
+
+type Caller = (server: string, nonce: string) => Promise<{ text: string; isError: boolean }>;
+
+/** Agent `i` of the agents' process: its error text comes back as the rejection's message. */
+function gatewayCaller(agents: ChaosAgents, i: number): Caller {
+  return (server, nonce) => agents.call(i, `${server}__echo`, nonce, AGENT_TIMEOUT_MS);
 }
 
 function hostCaller(rig: ChaosRig): Caller {
@@ -138,11 +163,13 @@ async function oneCall(
   const t0 = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<'never'>((r) => (timer = setTimeout(() => r('never'), limitMs + 1000)));
+  pause.busy++;
   const p = call(s.name, nonce).then(
     (r) => ({ r }),
     (e: unknown) => ({ e }),
   );
   const first = await Promise.race([p, watchdog]);
+  pause.busy--;
   clearTimeout(timer);
   if (first === 'never') {
     t.neverEnded++;
@@ -199,6 +226,8 @@ async function load(
     callers.map(async (c, i) => {
       const rnd = prng(SEED * 100 + i);
       for (let n = 0; made < total; n++) {
+        await pause.wait();
+        if (made >= total) break;
         made++;
         const list = targets();
         const s = list[Math.floor(rnd() * list.length)];
@@ -220,8 +249,11 @@ async function meddle(
   const pick = () => faulty[Math.floor(rnd() * faulty.length)];
   while (!stop()) {
     await new Promise((r) => setTimeout(r, 300 + rnd() * 700));
+    await pause.wait();
+    if (stop()) break;
     const what = rnd();
     const s = pick();
+    pause.busy++;
     if (what < 0.4) {
       count.restarts++;
       const end = meddling.begin(s.name, 'restart');
@@ -241,12 +273,34 @@ async function meddle(
       await rig.writeConfig(SERVERS, s.transport === 'stdio' ? new Set([s.name]) : new Set());
       end();
     }
+    pause.busy--;
   }
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+/** Handles and timers by kind (`process.getActiveResourcesInfo`): a pipe or socket left per restart shows here. */
+function handles(): string {
+  const by = new Map<string, number>();
+  for (const k of process.getActiveResourcesInfo()) by.set(k, (by.get(k) ?? 0) + 1);
+  return [...by].map(([k, n]) => `${k} ${n}`).join(', ');
+}
+
+/**
+ * One memory reading, taken the same way at the first tenth and at the end: callers and meddler
+ * paused, the calls under way drained (bounded), then settled readings (chaos-memory.ts).
+ * `CHAOS_HEAP_SNAPSHOTS=dir` also writes a heap snapshot there, to compare the two.
+ */
+async function memoryAt(label: string): Promise<MemoryReading & { drained: boolean; handles: string }> {
+  pause.close();
+  try {
+    const drained = await pause.drained(AGENT_TIMEOUT_MS + 2_000);
+    forcedGcs++;
+    const reading = await settledMemory();
+    const dir = process.env.CHAOS_HEAP_SNAPSHOTS;
+    if (dir) console.log(`[chaos] heap snapshot ${writeHeapSnapshot(`${dir}/chaos-${label}.heapsnapshot`)}`);
+    return { ...reading, drained, handles: handles() };
+  } finally {
+    pause.release();
+  }
 }
 
 /** Every connected server is on its era: a modern fixture that ended up on 2025-11-25 is not in the mix. */
@@ -260,27 +314,28 @@ function assertEras(rig: ChaosRig, servers: ChaosServer[]): void {
   }
 }
 
-function mb(bytes: number): number {
-  return bytes / 1024 / 1024;
-}
-
 export async function chaos(quick: boolean): Promise<Figure[]> {
   const baseCalls = quick ? 500 : 10_000;
   const chaosCalls = quick ? 3_000 : 50_000;
   const rig = await startChaosRig(SEED);
   const pending = new Set<Promise<unknown>>();
   const healthy = SERVERS.filter(isHealthy);
-  const agents: Client[] = [];
+  let agents: ChaosAgents | undefined;
   const counts = { restarts: 0, toggles: 0, edits: 0 };
   let disposed = false;
   try {
     await rig.writeConfig(healthy);
     await rig.host.whenSettled();
     const agentEra = (i: number): Era => (i < MODERN_AGENTS ? 'modern' : 'legacy');
-    for (let i = 0; i < AGENTS; i++) agents.push(await rig.agent(`chaos-agent-${i}`, agentEra(i)));
+    agents = await startChaosAgents(
+      rig.gatewayUrl,
+      rig.gatewayToken,
+      Array.from({ length: AGENTS }, (_, i) => ({ name: `chaos-agent-${i}`, era: agentEra(i) })),
+    );
+    const gatewayAgents = agents;
     const callers: CallerSpec[] = [
-      ...agents.map((a, i) => ({
-        call: gatewayCaller(a),
+      ...Array.from({ length: AGENTS }, (_, i) => ({
+        call: gatewayCaller(gatewayAgents, i),
         limitMs: AGENT_TIMEOUT_MS,
         id: `agent${i}-${agentEra(i)}`,
         era: agentEra(i),
@@ -302,25 +357,11 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     await rig.host.whenSettled();
     assertEras(rig, SERVERS);
     const t = tally();
-    // Memory: five samples, each after a full collection, around the end of the first tenth of the
-    // calls and five more at the end; growth is the difference of the two medians (one sample of
-    // each was at the mercy of where the allocator happened to be: RSS read +22, -17 and +65 MB in
-    // three runs). Collections only there: one at every sample stalled every caller at once, and
-    // the healthy calls a collection ran during are left out of the latency figures.
-    const early: { heap: number; rss: number }[] = [];
-    const late: { heap: number; rss: number }[] = [];
-    const readMemory = (into: { heap: number; rss: number }[]) => {
-      forcedGcs++;
-      globalThis.gc?.();
-      const m = process.memoryUsage();
-      into.push({ heap: mb(m.heapUsed), rss: mb(m.rss) });
-    };
-    const SAMPLES = 5;
-    const step = chaosCalls / 100;
+    // Memory: one settled reading once a tenth of the calls were made, one at the end, both taken
+    // the same way (memoryAt: paused, drained, collected, read until two readings agree).
+    let early: Promise<Awaited<ReturnType<typeof memoryAt>>> | undefined;
     const sampler = setInterval(() => {
-      // At 6, 7, 8, 9 and 10 % of the calls, and at 96 … 100 %.
-      if (early.length < SAMPLES && t.calls >= (5 + early.length + 1) * step) readMemory(early);
-      else if (late.length < SAMPLES - 1 && t.calls >= (95 + late.length + 1) * step) readMemory(late);
+      if (!early && t.calls >= chaosCalls / 10) early = memoryAt('early');
     }, 20);
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
@@ -332,9 +373,10 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     done = true;
     await meddler;
     clearInterval(sampler);
-    while (late.length < SAMPLES) readMemory(late);
+    const first = await (early ?? memoryAt('early'));
+    const last = await memoryAt('late');
     loopDelay.disable();
-    const growth = (k: 'heap' | 'rss') => median(late.map((m) => m[k])) - median(early.map((m) => m[k]));
+    const growth = (k: 'heap' | 'rss') => last[k] - first[k];
     const unexplained = [...t.causes].filter(([c]) => c.startsWith('unexplained')).reduce((n, [, v]) => n + v.n, 0);
 
     // Calls past their watchdog still end before the rig goes (or show as hung forever).
@@ -342,8 +384,8 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
     await Promise.race([Promise.allSettled([...pending]), lateLimit]);
     const stillPending = pending.size;
 
-    for (const a of agents) await a.close();
-    agents.length = 0;
+    await agents.close();
+    agents = undefined;
     disposed = true;
     await rig.dispose();
     let left = processesWith(rig.marker);
@@ -367,10 +409,13 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
         .map(([c, v]) => `${String(v.n).padStart(5)}  ${c}   e.g. ${v.example}`)
         .join('\n  ')}`,
     );
-    console.log(
-      `[chaos] memory after GC (MB), early: ${early.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')}; ` +
-        `late: ${late.map((m) => `${m.heap.toFixed(1)}/${m.rss.toFixed(0)}`).join(' ')} (heap/rss)`,
-    );
+    for (const [when, m] of [
+      ['first tenth', first],
+      ['end', last],
+    ] as const)
+      console.log(
+        `[chaos] memory at the ${when}: ${describeReading(m)}${m.drained ? '' : ' (calls still under way)'}; handles: ${m.handles}`,
+      );
     if (t.wrong.length) console.error(`[chaos] wrong results:\n  ${t.wrong.slice(0, 10).join('\n  ')}`);
     if (t.healthyErrors.length)
       console.error(`[chaos] errors on healthy servers:\n  ${t.healthyErrors.slice(0, 10).join('\n  ')}`);
@@ -451,7 +496,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       ...perEra('modern', '2026-07-28'),
       figure(
         'chaos',
-        'host heap growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        'host heap growth, settled reading at the first tenth to one at the end',
         growth('heap'),
         'MB',
         undefined,
@@ -462,7 +507,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       ),
       figure(
         'chaos',
-        'host RSS growth after GC, median of 5 samples at the first tenth to 5 at the end',
+        'host RSS growth, settled reading at the first tenth to one at the end',
         growth('rss'),
         'MB',
         undefined,
@@ -471,6 +516,14 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
           ok: (v) => v < 20,
         },
       ),
+      figure('chaos', 'host heap at the end (settled reading)', last.heap, 'MB', {
+        name: 'first tenth',
+        value: first.heap,
+      }),
+      figure('chaos', 'host RSS at the end (settled reading)', last.rss, 'MB', {
+        name: 'first tenth',
+        value: first.rss,
+      }),
       figure('chaos', 'healthy servers: p50 during the chaos', c.p50, 'ms', { name: 'no faults', value: b.p50 }),
       figure(
         'chaos',
@@ -486,7 +539,7 @@ export async function chaos(quick: boolean): Promise<Figure[]> {
       figure('chaos', 'crash to calls succeeding again, max', Math.max(0, ...t.recoveryMs), 'ms'),
     ];
   } finally {
-    for (const a of agents) await a.close().catch(() => undefined);
+    await agents?.close().catch(() => undefined);
     if (!disposed) await rig.dispose();
   }
 }

@@ -13,6 +13,8 @@ await esbuild.build({
     run: 'bench/run.ts',
     'heap-child': 'bench/lib/heap-child.ts',
     'gateway-child': 'bench/lib/gateway-child.ts',
+    // chaos-agents-child: the chaos run's gateway agents, out of the host's process (bench/lib/chaos-agents.ts).
+    'chaos-agents-child': 'bench/lib/chaos-agents-child.ts',
     cli: 'src/cli/main.ts',
   },
   // Beside bench/fixtures, so `__dirname/../fixtures` means the same built or not.

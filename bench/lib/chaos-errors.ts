@@ -38,8 +38,9 @@ export class Meddling {
 /** What each fault may answer a call with: the patterns of the messages it causes. */
 const EXPECTED: Record<ChaosServer['fault'], RegExp | undefined> = {
   none: undefined,
-  crash: /exited|closed|was killed|not connected|connection|reconnect/i,
-  exit: /exited|closed|was killed|not connected|connection|reconnect/i,
+  // A call that ran out of time while the server that died was being started again.
+  crash: /exited|closed|was killed|not connected|connection|reconnect|waiting for the server to connect/i,
+  exit: /exited|closed|was killed|not connected|connection|reconnect|waiting for the server to connect/i,
   hang: /timed out|timeout/i,
   drop: /fetch failed|socket|ECONNRESET|terminated|other side closed|network|closed|connection|reconnect/i,
   expire: /session|404|not found|closed|connection|reconnect/i,

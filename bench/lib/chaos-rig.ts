@@ -1,13 +1,13 @@
 /**
  * What the chaos benchmark runs on: the servers of bench/fixtures/chaos-server.mjs, a `.mcp.json`
- * read by the core registry (as `mcp-host serve` reads one), the host, and the gateway over HTTP.
+ * read by the core registry (as `mcp-host serve` reads one), the host, and the gateway over HTTP
+ * (its agents run in a process of their own: chaos-agents.ts).
  * Every server process carries the run's marker in its argv, so a /proc scan finds what is left.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readConfig } from '../../src/core/config/load.js';
 import { ServerRegistry, type DisabledServersPort } from '../../src/core/config/server-registry.js';
 import { Gateway, GatewayBridge, GatewayHttpServer, gatewayFeatures } from '../../src/core/gateway/index.js';
@@ -124,8 +124,6 @@ export interface ChaosRig {
   /** Rewrites `.mcp.json` with `servers` (an edit bumps an env value of the ones in `bump`) and reloads. */
   writeConfig(servers: ChaosServer[], bump?: Set<string>): Promise<void>;
   setDisabled(name: string, disabled: boolean): Promise<void>;
-  /** An SDK v2 agent on the gateway: `modern` negotiates (and must land on 2026-07-28), `legacy` initializes. */
-  agent(name: string, era: Era): Promise<Client>;
   dispose(): Promise<void>;
 }
 
@@ -215,20 +213,6 @@ export async function startChaosRig(seed: number): Promise<ChaosRig> {
     async setDisabled(name, off) {
       await disabled.set(name, off);
       await registry.readmit();
-    },
-    async agent(name, era) {
-      const client = new Client(
-        { name, version: '1.0.0' },
-        era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
-      );
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(gw.url), {
-          requestInit: { headers: { Authorization: `Bearer ${gw.token}` } },
-        }),
-      );
-      const got = client.getProtocolEra() ?? 'legacy';
-      if (got !== era) throw new Error(`agent ${name} wanted the ${era} era and got ${got}`);
-      return client;
     },
     async dispose() {
       await gw.dispose();

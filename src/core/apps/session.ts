@@ -12,6 +12,7 @@ import type {
 } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-api.js';
 import { errorMessage } from '../errors.js';
+import { followSignal } from '../follow-signal.js';
 import type { Logger } from '../ports.js';
 import { boundedSize, checkAppLink, resolveAppToolCall } from './policy.js';
 import { toWireReadResult, toWireToolResult } from './results.js';
@@ -118,12 +119,12 @@ export class AppSession {
       const t = resolveAppToolCall(o.server, o.ports.tools(), params.name);
       const args = (params.arguments ?? {}) as Record<string, unknown>;
       o.log.info(`app of ${o.tool.name} calls ${t.name}`);
-      const signal = AbortSignal.any([extra.mcpReq.signal, this.closing.signal]);
+      const signal = followSignal(extra.mcpReq.signal, this.closing.signal);
       const r = await o.ports.callTool(t, args, signal);
       return (await toWireToolResult(r)) as never;
     };
     b.onreadresource = async (params, extra) => {
-      const signal = AbortSignal.any([extra.mcpReq.signal, this.closing.signal]);
+      const signal = followSignal(extra.mcpReq.signal, this.closing.signal);
       return (await toWireReadResult(await o.ports.readResource(params.uri, signal))) as never;
     };
     b.onlistresources = async () => ({

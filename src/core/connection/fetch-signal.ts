@@ -4,15 +4,17 @@
  * listener to the signal of each request and removes it only once that request is garbage
  * collected, so the one signal gathers thousands of listeners between collections, and each
  * add and remove walks the whole list (Node's MaxListenersExceededWarning at 16 calls in flight).
- * Each fetch here gets a signal of its own that follows the transport's (AbortSignal.any keeps
- * only a weak reference in the source, no listener): the listeners go with the request.
+ * Each fetch here gets a signal of its own that follows the transport's (followSignal: a weak
+ * reference in the source, no listener): the listeners go with the request.
  */
+import { followSignal } from '../follow-signal.js';
+
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 export function withRequestSignal(f: FetchLike | undefined): FetchLike {
   const base = f ?? ((url, init) => fetch(url, init));
   return (url, init) => {
     const signal = init?.signal;
-    return base(url, signal && !signal.aborted ? { ...init, signal: AbortSignal.any([signal]) } : init);
+    return base(url, signal && !signal.aborted ? { ...init, signal: followSignal(signal) } : init);
   };
 }

@@ -283,9 +283,9 @@ export class McpHost {
   ): Promise<ToolCallResult> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, async (conn) => {
+    return await e.use(`tool ${tool}`, opts, async (conn, left) => {
       const started = this.ctx.clock.now();
-      const raw = await this.callOn(e, conn, tool, args, opts, false);
+      const raw = await this.callOn(e, conn, tool, args, left ?? opts, false);
       return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
     });
   }
@@ -305,7 +305,7 @@ export class McpHost {
   ): Promise<CallToolResult> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, (conn) => this.callOn(e, conn, tool, args, opts, true));
+    return await e.use(`tool ${tool}`, opts, (conn, left) => this.callOn(e, conn, tool, args, left ?? opts, true));
   }
 
   /**
@@ -369,15 +369,15 @@ export class McpHost {
     opts?: CallOptions,
   ): Promise<unknown> {
     const e = this.entry(server);
-    return e.use(method, opts, (conn) =>
-      conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(opts)),
+    return e.use(method, opts, (conn, left) =>
+      conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(left)),
     );
   }
 
   async readResource(server: string, uri: string, opts?: CallOptions): Promise<ResourceReadResult> {
     const e = this.entry(server);
-    return e.use(`reading ${uri}`, opts, async (conn) =>
-      toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(opts)), this.options.blobDir),
+    return e.use(`reading ${uri}`, opts, async (conn, left) =>
+      toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(left)), this.options.blobDir),
     );
   }
 
@@ -388,9 +388,9 @@ export class McpHost {
     opts?: CallOptions,
   ): Promise<PromptGetResult> {
     const e = this.entry(server);
-    return e.use(`prompt ${name}`, opts, async (conn) =>
+    return e.use(`prompt ${name}`, opts, async (conn, left) =>
       toPromptGetResult(
-        await conn.client.getPrompt({ name, arguments: args }, this.requestOptions(opts)),
+        await conn.client.getPrompt({ name, arguments: args }, this.requestOptions(left)),
         this.options.blobDir,
       ),
     );

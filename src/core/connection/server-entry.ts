@@ -16,7 +16,7 @@ import type {
 import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
-import { prefixed, type Logger } from '../ports.js';
+import { prefixed, type Clock, type Disposable, type Logger } from '../ports.js';
 import { installClientHandlers } from './client-handlers.js';
 import type { TaskAnswerStore } from '../features/tasks.js';
 import { fetchList, type ListKind, type LiveConnection, type ServerLists } from './connect.js';
@@ -253,6 +253,47 @@ export class ServerEntry {
     throw new HostError('connect-failed', `${this.name} is not connected (${after.kind})`);
   }
 
+  /**
+   * `ensureConnected`, bounded by what is left of the call's timeout: a server that hangs while
+   * connecting (or a stop, or a queue for a launch slot before it) does not hold the call past it.
+   * The attempt goes on for the calls after this one, bounded by the connect timeout.
+   */
+  private async connectWithin(
+    what: string,
+    budget: CallBudget,
+    signal: AbortSignal | undefined,
+  ): Promise<LiveConnection> {
+    const connecting = this.ensureConnected();
+    let timer: Disposable | undefined;
+    let onAbort: (() => void) | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = this.ctx.clock.setTimeout(() => {
+        const s = this.state;
+        const where = s.kind === 'pending' ? `still connecting, attempt ${s.attempt} of ${s.maxAttempts}` : s.kind;
+        reject(
+          new HostError(
+            'request-timeout',
+            `${what} on ${this.name} timed out after ${budget.totalMs} ms waiting for the server to connect (${where})`,
+            'The server is slow to start or hangs while connecting: see its log. Raise its "toolTimeout" if it only starts slowly.',
+          ),
+        );
+      }, budget.leftMs());
+      if (signal) {
+        onAbort = () =>
+          reject(new HostError('cancelled', `${what} was cancelled while waiting for ${this.name} to connect`));
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    // The attempt's own outcome arrives later if the limit won; it is the state's then, not this call's.
+    connecting.catch(() => {});
+    try {
+      return await Promise.race([connecting, limit]);
+    } finally {
+      timer?.dispose();
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private disabledError(s: Extract<ConnectionState, { kind: 'disabled' }>): HostError {
     return new HostError(
       'disabled',
@@ -261,23 +302,39 @@ export class ServerEntry {
     );
   }
 
-  /** Runs `op` on the live connection, its caller on record meanwhile; session expiry gets a new session and one retry. */
-  async use<T>(what: string, opts: CallOptions | undefined, op: (conn: LiveConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs `op` on the live connection, its caller on record meanwhile; session expiry gets a new
+   * session and one retry. The call's timeout covers a wait for the connection: `op` is handed the
+   * options with the time that is left (errors still name the whole timeout).
+   */
+  async use<T, O extends CallOptions = CallOptions>(
+    what: string,
+    opts: O | undefined,
+    op: (conn: LiveConnection, opts: O | undefined) => Promise<T>,
+  ): Promise<T> {
     if (opts?.signal?.aborted) throw new HostError('cancelled', `${what} was cancelled`);
     const call = this.calls.begin(opts?.origin);
     const linked = streamLinked(this.def.config.type);
+    const run = (conn: LiveConnection, o: O | undefined) => call.run((c) => op(c, o), conn, linked);
     try {
       // Connected is the common case: no extra await (each one is a turn of the microtask queue per call).
-      let conn = this.connection.live ?? (await this.ensureConnected());
+      let conn = this.connection.live;
+      let left = opts;
+      if (!conn) {
+        const budget = new CallBudget(this.ctx.clock, opts?.timeoutMs ?? this.ctx.settings.toolTimeoutMs);
+        conn = await this.connectWithin(what, budget, opts?.signal);
+        left = budget.rest(opts);
+      }
       try {
-        return await call.run(op, conn, linked);
+        return await run(conn, left);
       } catch (err) {
         if (!isSessionExpired(err)) throw this.callError(err, conn, what, opts);
         this.log.info('the server ended our session (HTTP 404, -32001); starting a new session and retrying once');
+        const budget = new CallBudget(this.ctx.clock, opts?.timeoutMs ?? this.ctx.settings.toolTimeoutMs);
         await this.connection.renewSession(conn);
-        conn = await this.ensureConnected();
+        conn = await this.connectWithin(what, budget, opts?.signal);
         try {
-          return await call.run(op, conn, linked);
+          return await run(conn, budget.rest(opts));
         } catch (err2) {
           throw this.callError(err2, conn, what, opts);
         }
@@ -302,4 +359,27 @@ export class ServerEntry {
 /** Transports on which a server's question arrives in the context of the request it serves (in-flight.ts). */
 function streamLinked(type: ServerDefinition['config']['type']): boolean {
   return type === 'http' || type === 'inprocess';
+}
+
+/** A call's timeout, counted from its start: what a wait for the connection leaves for the request. */
+class CallBudget {
+  private readonly started: number;
+
+  constructor(
+    private readonly clock: Clock,
+    readonly totalMs: number,
+  ) {
+    this.started = clock.now();
+  }
+
+  leftMs(): number {
+    return Math.max(1, this.totalMs - (this.clock.now() - this.started));
+  }
+
+  /** `opts` with the time left as its timeout (unchanged if nothing was spent). */
+  rest<O extends CallOptions>(opts: O | undefined): O | undefined {
+    const left = this.leftMs();
+    if (left >= this.totalMs) return opts;
+    return { ...(opts ?? ({} as O)), timeoutMs: left };
+  }
 }

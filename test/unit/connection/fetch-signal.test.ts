@@ -20,7 +20,8 @@ test('the transport signal gathers no listener per request, and its abort reache
   const seen: AbortSignal[] = [];
   const f = withRequestSignal(listeningFetch(seen));
   for (let i = 0; i < 100; i++) await f('http://127.0.0.1/mcp', { method: 'POST', signal: transport.signal });
-  assert.equal(getEventListeners(transport.signal, 'abort').length, 0);
+  // One listener of its own (followSignal), whatever the number of requests.
+  assert.ok(getEventListeners(transport.signal, 'abort').length <= 1);
   assert.equal(new Set(seen).size, 100);
   transport.abort(new Error('closed'));
   assert.ok(seen.every((s) => s.aborted && (s.reason as Error).message === 'closed'));
