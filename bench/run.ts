@@ -3,6 +3,7 @@
  * figure beside its same-run baseline, and writes bench/results.json when the run was complete
  * (see lib/results.ts). `--quick` is a smoke test for CI: tiny sizes, and no figure is judged.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,12 +14,39 @@ import { suites } from './suites.js';
 const quick = process.argv.includes('--quick');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',')) : undefined;
+/** `--group-child=name:file`: this process runs one group for its parent and writes its figures to file. */
+const childArg = process.argv.find((a) => a.startsWith('--group-child='))?.slice('--group-child='.length);
+
+/**
+ * Groups that judge the process's own memory (heap and RSS growth, handle counts) run in a process
+ * of their own: after the groups before them, the allocator's state is theirs (a complete run's
+ * chaos RSS figure moved with what the earlier groups had left behind).
+ */
+const OWN_PROCESS = new Set(['chaos', 'soak']);
+
+function inOwnProcess(name: string): Figure[] {
+  const out = join(userConfig, `${name}-figures.json`);
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, __filename, `--group-child=${name}:${out}`, ...(quick ? ['--quick'] : [])],
+    { stdio: 'inherit' },
+  );
+  if (r.status !== 0) throw new Error(`the ${name} group's process ended with ${r.status ?? r.signal}`);
+  return JSON.parse(readFileSync(out, 'utf8')) as Figure[];
+}
 
 // MCP Host's per-user folder for this run (era verdicts, list caches of the hosts and `serve`
 // processes it starts, which inherit it), not the developer's ~/.config/mcp-host.
 const userConfig = mkdtempSync(join(tmpdir(), 'mcp-host-bench-'));
 process.env.MCP_HOST_CONFIG_DIR = userConfig;
 process.on('exit', () => rmSync(userConfig, { recursive: true, force: true }));
+
+async function runChild(spec: string): Promise<void> {
+  const [name, out] = [spec.slice(0, spec.indexOf(':')), spec.slice(spec.indexOf(':') + 1)];
+  const suite = suites.find(([n]) => n === name);
+  if (!suite) throw new Error(`no such group: ${name}`);
+  writeFileSync(out, JSON.stringify(await suite[1](quick)));
+}
 
 async function main(): Promise<void> {
   if (!globalThis.gc) console.warn('note: run with --expose-gc for stable heap figures (npm run bench does)');
@@ -28,7 +56,7 @@ async function main(): Promise<void> {
     if (only && !only.has(name)) continue;
     const t0 = performance.now();
     try {
-      const f = await run(quick);
+      const f = OWN_PROCESS.has(name) ? inOwnProcess(name) : await run(quick);
       figures.push(...f);
       console.log(`[bench] ${name}: ${f.length} figures in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } catch (err) {
@@ -64,4 +92,9 @@ async function main(): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-void main();
+if (childArg)
+  runChild(childArg).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.stack : String(err));
+    process.exitCode = 1;
+  });
+else void main();
