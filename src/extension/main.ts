@@ -268,6 +268,10 @@ function showServers(p: {
     manageCheckboxStateManually: true,
   });
   const checkboxes = bindToolCheckboxes(view, toolFilter, p.logger);
+  const expansion = [
+    view.onDidExpandElement((e) => tree.setExpanded(e.element.id, true)),
+    view.onDidCollapseElement((e) => tree.setExpanded(e.element.id, false)),
+  ];
   const status = new StatusBar(controller);
   const notifier = new Notifier();
   const updateViewMessage = (): void => {
@@ -283,6 +287,7 @@ function showServers(p: {
       sandbox,
       toolFilter,
       checkboxes,
+      ...expansion,
       tree,
       view,
       status,

@@ -51,6 +51,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   private readonly sub: { dispose(): void };
 
   private readonly filterSub?: { dispose(): void };
+  /** Rows the user expanded (true) or collapsed (false) in this window. */
+  private readonly expansion = new Map<string, boolean>();
   /** Refreshes wait until the workbench stops asking for rows (refresh-gate.ts). */
   private readonly gate = new RefreshGate(
     (what) => (what.root ? this.fireRoot() : this.fireNow([...what.ids])),
@@ -135,7 +137,28 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   getChildren(element?: TreeNode): TreeNode[] {
-    this.gate.asked();
+    const children = this.children(element);
+    // Rows shown expanded are asked for next: those the user expanded, and the ones given expanded
+    // (a server's Tools folder) unless the user collapsed them (VS Code keeps the user's choice).
+    const expanded = children.filter((c) => {
+      const chosen = this.expansion.get(c.id);
+      if (chosen !== undefined) return chosen;
+      return (c.type === 'category' || c.type === 'group') && this.view(c).collapsible === 'expanded';
+    });
+    this.gate.asked(
+      element?.id,
+      expanded.map((c) => c.id),
+    );
+    return children;
+  }
+
+  /** The user expanded or collapsed a row (the view's events). */
+  setExpanded(id: string, expanded: boolean): void {
+    this.expansion.set(id, expanded);
+    if (!expanded) this.gate.collapsed(id);
+  }
+
+  private children(element?: TreeNode): TreeNode[] {
     const servers = this.source.servers();
     if (!element) {
       const problems = visibleProblems(this.source.problems()).map((p) => {

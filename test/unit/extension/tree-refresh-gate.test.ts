@@ -69,3 +69,51 @@ test('nothing fires after dispose', () => {
   assert.deepEqual(fired, []);
   assert.equal(clock.pending(), 0);
 });
+
+test('a refresh waits for the children of a row given as expanded, however long the workbench was quiet', () => {
+  const { g, clock, fired } = gate();
+  // The workbench got everything's groups, the Tools folder among them expanded, then went quiet.
+  g.asked('server/everything', ['server/everything/tools']);
+  g.request(['server/everything']);
+  clock.advance(1500);
+  assert.equal(fired.length, 0, 'not while the expanded folder’s children are still owed');
+  g.asked('server/everything/tools');
+  // Past the second a refresh may wait for quiet: it goes once the owed request was served.
+  clock.advance(0);
+  assert.deepEqual(fired, [{ root: false, ids: new Set(['server/everything']) }]);
+
+  // Within the second, the owed request is followed by the usual quiet.
+  g.asked('server/everything', ['server/everything/tools']);
+  g.request(['server/everything']);
+  clock.advance(300);
+  g.asked('server/everything/tools');
+  clock.advance(199);
+  assert.equal(fired.length, 1, 'then quiet as before');
+  clock.advance(1);
+  assert.equal(fired.length, 2);
+});
+
+test('a row owed but never asked for (collapsed, hidden, gone) holds a refresh 4 s at most', () => {
+  const { g, clock, fired } = gate();
+  g.asked(undefined, ['group/project']);
+  g.request();
+  clock.advance(3999);
+  assert.equal(fired.length, 0);
+  clock.advance(1);
+  assert.deepEqual(fired, [{ root: true }]);
+  // Forgotten once it expired: the next refresh waits only for quiet.
+  g.request(['server/a']);
+  clock.advance(200);
+  assert.equal(fired.length, 2);
+});
+
+test('collapsing an owed row lets the refresh go at once', () => {
+  const { g, clock, fired } = gate();
+  g.asked('server/a', ['server/a/tools']);
+  g.request(['server/a']);
+  clock.advance(300);
+  assert.equal(fired.length, 0);
+  g.collapsed('server/a/tools');
+  clock.advance(0);
+  assert.equal(fired.length, 1);
+});
