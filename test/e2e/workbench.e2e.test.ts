@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { EVERYTHING, killMarked, poll, startVSCode, stepRunner, type VSCode } from './harness.js';
 import {
   WAIT,
+  commandThenPickItem,
   pickRow,
   previewText,
   quickInput,
@@ -117,8 +118,7 @@ test(
         });
         await callTool(vs, 'echo', ['traced call']);
         await previewText(vs, /Echo: traced call/);
-        await vs.runCommand('MCP Host: Show Protocol Trace');
-        await vs.pickQuickItem(/everything/);
+        await commandThenPickItem(vs, 'MCP Host: Show Protocol Trace', /everything/);
         const trace = await poll('the call in the trace', WAIT, async () => {
           const text = await vs.activeEditorText();
           return /←\s+response\s+#\d+\s+tools\/call\s+\d+ ms/.test(text) ? text : undefined;

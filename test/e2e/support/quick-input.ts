@@ -24,6 +24,29 @@ export async function waitForQuickInput(vs: VSCode, title: RegExp): Promise<void
   });
 }
 
+/**
+ * Runs a palette command whose pick offers `item`, and clicks it. A result preview from the step
+ * before can take the focus late (VS Code 1.139 does it after the pick has opened), which closes
+ * the pick: then the command is run again, until the click lands on an open pick (WAIT at most).
+ */
+export async function commandThenPickItem(vs: VSCode, command: string, item: RegExp): Promise<void> {
+  const q = quickInput(vs);
+  await poll(`${command} → ${item}`, WAIT, async () => {
+    if (!(await q.widget.isVisible())) await vs.runCommand(command);
+    const row = q.widget
+      .locator('.monaco-list-row')
+      .filter({ has: vs.page.locator('.label-name').filter({ hasText: item }) });
+    const clicked = await row
+      .first()
+      .click({ timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    return clicked ? true : undefined;
+  });
+}
+
 /** Runs a palette command (the harness's runCommand) and waits for the quick input it opens. */
 export async function runCommandThenPick(vs: VSCode, command: string, nextTitle: RegExp): Promise<void> {
   await vs.runCommand(command);
