@@ -294,7 +294,8 @@ export class McpHost {
       onTaskStatus?.(task);
     });
     checkOutput?.(raw);
-    return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    const result = toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
+    return result instanceof Promise ? await result : result;
   }
 
   private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {
