@@ -55,31 +55,12 @@ function toHostContent(block: ContentBlock, blobDir: string): HostContent | Prom
   }
 }
 
-/**
- * The blocks converted, synchronously unless one is an embedded blob: text (nearly every result)
- * then costs the caller no async step at all.
- */
-function toHostContents(blocks: ContentBlock[], blobDir: string): HostContent[] | Promise<HostContent[]> {
+async function toHostContents(blocks: ContentBlock[], blobDir: string): Promise<HostContent[]> {
   const out: HostContent[] = [];
-  for (let i = 0; i < blocks.length; i++) {
-    const c = toHostContent(blocks[i], blobDir);
-    if (c instanceof Promise) return c.then((first) => withBlobs(out, first, blocks, i + 1, blobDir));
-    out.push(c);
-  }
-  return out;
-}
-
-/** The rest after a blob: in order, one at a time, as blobs may be large and the order of content matters. */
-async function withBlobs(
-  out: HostContent[],
-  first: HostContent,
-  blocks: ContentBlock[],
-  from: number,
-  blobDir: string,
-): Promise<HostContent[]> {
-  out.push(first);
-  for (let i = from; i < blocks.length; i++) {
-    const c = toHostContent(blocks[i], blobDir);
+  // In order, one at a time: blobs may be large and the order of content matters. Only a blob is
+  // awaited: text (nearly every result) costs no extra turn of the microtask queue per block.
+  for (const b of blocks) {
+    const c = toHostContent(b, blobDir);
     out.push(c instanceof Promise ? await c : c);
   }
   return out;
@@ -87,26 +68,24 @@ async function withBlobs(
 
 /**
  * The host's view of a tool result. `structuredContent` was already checked against the tool's
- * `outputSchema` (output-check.ts, or the SDK's Client where it keeps the tool list); it is passed
- * through unchanged. A promise only when a blob is written to a file.
+ * `outputSchema` by the SDK's Client (it throws on a mismatch when the tools were listed through
+ * the same client); it is passed through unchanged.
  */
-export function toToolCallResult(
+export async function toToolCallResult(
   raw: CallToolResult,
   durationMs: number,
   blobDir: string,
-): ToolCallResult | Promise<ToolCallResult> {
+): Promise<ToolCallResult> {
   let blocks = Array.isArray(raw.content) ? raw.content : [];
   // Protocol 2024-10-07 servers answer `{ toolResult }` instead of content blocks.
   if (!Array.isArray(raw.content) && 'toolResult' in raw) {
     blocks = [{ type: 'text', text: JSON.stringify((raw as unknown as { toolResult: unknown }).toolResult) }];
   }
-  const content = toHostContents(blocks, blobDir);
-  if (content instanceof Promise) return content.then((c) => toolCallResult(raw, c, durationMs));
-  return toolCallResult(raw, content, durationMs);
-}
-
-function toolCallResult(raw: CallToolResult, content: HostContent[], durationMs: number): ToolCallResult {
-  const out: ToolCallResult = { content, isError: raw.isError === true, durationMs };
+  const out: ToolCallResult = {
+    content: await toHostContents(blocks, blobDir),
+    isError: raw.isError === true,
+    durationMs,
+  };
   const sc = raw.structuredContent;
   if (sc !== undefined && sc !== null && typeof sc === 'object' && !Array.isArray(sc))
     out.structuredContent = sc as Record<string, unknown>;

@@ -42,17 +42,8 @@ export class HostClient extends Client {
    * says the headers are stale). Set by connect.ts.
    */
   sendsToolHeaders = false;
-  /**
-   * The `_meta` envelope last sent on 2026-07-28 and what it was made from (_outboundMetaEnvelope):
-   * the SDK spreads it into each request, so one object serves every request until an input changes.
-   */
-  private envelope:
-    | {
-        from: Readonly<Record<string, unknown>>;
-        logLevel: LoggingLevel | undefined;
-        value: Readonly<Record<string, unknown>>;
-      }
-    | undefined;
+  /** The capabilities sent on 2026-07-28, made once from those of `initialize` (_outboundMetaEnvelope). */
+  private modernCaps: { from: unknown; value: unknown } | undefined;
 
   /**
    * Whether the SDK keeps its own copy of a list (its response cache). The host keeps every list
@@ -166,20 +157,15 @@ export class HostClient extends Client {
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
     if (!envelope) return envelope;
-    const last = this.envelope;
-    if (last && last.logLevel === this.logLevel && sameEntries(last.from, envelope)) return last.value;
     const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
-    const modern = withoutLegacyTasks(caps);
-    const value =
-      modern === caps && !this.logLevel
-        ? envelope
-        : {
-            ...envelope,
-            [CLIENT_CAPABILITIES_META_KEY]: modern,
-            ...(this.logLevel ? { [LOG_LEVEL_META_KEY]: this.logLevel } : {}),
-          };
-    this.envelope = { from: envelope, logLevel: this.logLevel, value };
-    return value;
+    if (this.modernCaps?.from !== caps) this.modernCaps = { from: caps, value: withoutLegacyTasks(caps) };
+    const modern = this.modernCaps!.value;
+    if (modern === caps && !this.logLevel) return envelope;
+    return {
+      ...envelope,
+      [CLIENT_CAPABILITIES_META_KEY]: modern,
+      ...(this.logLevel ? { [LOG_LEVEL_META_KEY]: this.logLevel } : {}),
+    };
   }
 
   protected override _wrapHandler(method: string, handler: Handler): Handler {
@@ -193,17 +179,6 @@ export class HostClient extends Client {
       return 'task' in result ? CreateTaskResultSchema.parse(result) : result;
     };
   }
-}
-
-/** The SDK builds its envelope afresh per request from the same values: compared by entry, not by object. */
-function sameEntries(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
-  let n = 0;
-  for (const key in b) {
-    if (a[key] !== b[key]) return false;
-    n++;
-  }
-  for (const _ in a) n--;
-  return n === 0;
 }
 
 function withoutLegacyTasks(caps: unknown): unknown {

@@ -294,8 +294,7 @@ export class McpHost {
       onTaskStatus?.(task);
     });
     checkOutput?.(raw);
-    const result = toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
-    return result instanceof Promise ? await result : result;
+    return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
   }
 
   private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {
