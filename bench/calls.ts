@@ -21,16 +21,23 @@ async function sequential(call: Call, n: number, out: number[] = []): Promise<nu
   return out;
 }
 
-/** Milliseconds `n` calls take with `inFlight` of them outstanding at a time. */
-async function concurrent(call: Call, n: number, inFlight: number): Promise<number> {
+/**
+ * Milliseconds `n` calls take with `inFlight` of them outstanding at a time, and the CPU this
+ * process spent meanwhile (µs): the client side's own work, which load elsewhere moves far less
+ * than it moves the time (only one side runs at a time, so it is that side's).
+ */
+async function concurrent(call: Call, n: number, inFlight: number): Promise<{ ms: number; cpuUs: number }> {
   let next = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next++ < n) await call();
     }),
   );
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(c0);
+  return { ms, cpuUs: cpu.user + cpu.system };
 }
 
 /**
@@ -66,15 +73,19 @@ async function throughputPair(
   bare: Call[],
   n: number,
   inFlight: number,
-): Promise<{ host: number; bare: number }> {
-  let hostMs = 0;
-  let bareMs = 0;
+): Promise<{ host: number; bare: number; hostCpu: number; bareCpu: number }> {
+  const h = { ms: 0, cpuUs: 0 };
+  const b = { ms: 0, cpuUs: 0 };
   for (let done = 0, i = 0; done < n; done += 2 * BLOCK, i++) {
     const k = Math.min(2 * BLOCK, n - done);
-    hostMs += await concurrent(host[i % host.length], k, inFlight);
-    bareMs += await concurrent(bare[i % bare.length], k, inFlight);
+    const hb = await concurrent(host[i % host.length], k, inFlight);
+    const bb = await concurrent(bare[i % bare.length], k, inFlight);
+    h.ms += hb.ms;
+    h.cpuUs += hb.cpuUs;
+    b.ms += bb.ms;
+    b.cpuUs += bb.cpuUs;
   }
-  return { host: (n / hostMs) * 1000, bare: (n / bareMs) * 1000 };
+  return { host: (n / h.ms) * 1000, bare: (n / b.ms) * 1000, hostCpu: h.cpuUs / n, bareCpu: b.cpuUs / n };
 }
 
 /** The goals of issue 16, per transport: what the host may add over the bare SDK. */
@@ -94,7 +105,7 @@ async function measurePair(label: keyof typeof GOALS, host: Call[], bare: Call[]
   const seq = await sequentialPair(host, bare, n);
   const h = summarize(seq.host.flat());
   const b = summarize(seq.bare.flat());
-  const { host: ht, bare: bt } = await throughputPair(host, bare, n, 16);
+  const { host: ht, bare: bt, hostCpu, bareCpu } = await throughputPair(host, bare, n, 16);
   const out = [
     figure('calls', `${label}: p50 sequential`, h.p50, 'ms', { name: 'bare SDK', value: b.p50 }, ratioAtMost(goal.p50)),
     figure(
@@ -113,6 +124,7 @@ async function measurePair(label: keyof typeof GOALS, host: Call[], bare: Call[]
       { name: 'bare SDK', value: bt },
       goal.throughput ? ratioAtLeast(goal.throughput) : undefined,
     ),
+    figure('calls', `${label}: client CPU per call, 16 in flight`, hostCpu, 'µs', { name: 'bare SDK', value: bareCpu }),
   ];
   if (bare.length >= 2) {
     // How far apart two identical sides land in this run: the bare SDK's processes split in two
@@ -142,7 +154,9 @@ export async function calls(quick: boolean): Promise<Figure[]> {
     definition('inproc', { type: 'inprocess', id: 'bench-echo', start: (t) => startEcho(t) }),
   ]);
   await host.whenSettled();
-  const bareStdio = await Promise.all(stdioNames.map(() => rawConnect()));
+  // The bare SDK's servers in sessions of their own too, as the host's are: the rows compare the
+  // two call paths; what a session of its own costs is the "stdio floor" row below.
+  const bareStdio = await Promise.all(stdioNames.map(() => rawConnect({}, false, true)));
   expectEra(host, stdioNames, bareStdio, LEGACY);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await startEcho(serverSide);
@@ -163,7 +177,7 @@ export async function calls(quick: boolean): Promise<Figure[]> {
   const modernHost = quietHost();
   modernHost.setDefinitions(stdioNames.map((name) => tinyServer(name, { ERAS: 'both' })));
   await modernHost.whenSettled();
-  const bareModern = await Promise.all(stdioNames.map(() => rawConnect({ ERAS: 'both' }, true)));
+  const bareModern = await Promise.all(stdioNames.map(() => rawConnect({ ERAS: 'both' }, true, true)));
   expectEra(modernHost, stdioNames, bareModern, MODERN);
   out.push(
     ...(await measurePair(

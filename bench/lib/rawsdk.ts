@@ -2,20 +2,35 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');
 
-/** `modern`: negotiate the era (2026-07-28 with the tiny server), as the host does; else 2025-11-25 only. */
-export async function rawConnect(env: Record<string, string> = {}, modern = false): Promise<Client> {
+/** util-linux's setsid(1): runs a command in a session of its own (it execs, no extra process). */
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => process.platform === 'linux' && existsSync(p));
+
+/**
+ * `modern`: negotiate the era (2026-07-28 with the tiny server), as the host does; else 2025-11-25 only.
+ * `ownSession`: the server in a session of its own, as the host starts every stdio server (so it can
+ * stop the whole tree). On Linux a session is also a scheduling group (autogroup), and on a loaded
+ * machine which group the server is in moves a stdio round trip more than the client's own work
+ * does (bench/README.md, "stdio floor"); where setsid(1) is missing the server stays in ours.
+ */
+export async function rawConnect(
+  env: Record<string, string> = {},
+  modern = false,
+  ownSession = false,
+): Promise<Client> {
+  const launch = ownSession && SETSID ? { command: SETSID, args: [process.execPath, TINY_SERVER] } : undefined;
   const client = new Client(
     { name: 'bench-baseline', version: '1.0.0' },
     modern ? { versionNegotiation: { mode: 'auto' } } : {},
   );
   await client.connect(
     new StdioClientTransport({
-      command: process.execPath,
-      args: [TINY_SERVER],
+      command: launch?.command ?? process.execPath,
+      args: launch?.args ?? [TINY_SERVER],
       env: { ...(process.env as Record<string, string>), ...env },
       stderr: 'ignore',
     }),

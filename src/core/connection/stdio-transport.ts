@@ -68,6 +68,8 @@ export class StdioProcessTransport implements Transport {
   /** The server closed its stdout while it lived on: it can never answer again. */
   private stdoutEnded = false;
   private garbageLogged = 0;
+  /** Sends written while the pipe was full, each waiting for it to drain (send). */
+  private heldBack: { resolve: () => void; reject: (err: Error) => void }[] = [];
   private readonly maxLine: number;
   private release: (() => void) | undefined;
   /** Finds the tree again once the server has exited and its detached helpers belong to init. */
@@ -201,7 +203,11 @@ export class StdioProcessTransport implements Transport {
       child.stderr!.on('data', (chunk: string) => this.stderr.push(chunk));
       // Writing to a dead server raises EPIPE here; the exit handler reports the real cause. An
       // unheard stream 'error' would crash the whole host.
-      child.stdin!.on('error', () => {});
+      child.stdin!.on('error', (err) => this.settleHeldBack(err));
+      child.stdin!.on('drain', () => this.settleHeldBack());
+      child.stdin!.on('close', () =>
+        this.settleHeldBack(new Error('the pipe to the server closed before the message was written')),
+      );
       child.stdout!.on('error', (err) => this.onerror?.(err));
       // An exiting server ends stdout too; one still running after a moment has only hung up.
       child.stdout!.once('end', () => {
@@ -278,13 +284,22 @@ export class StdioProcessTransport implements Transport {
     if (!stdin || this.closed || this.exitInfo) {
       return Promise.reject(new HostError('connection-closed', `the server ${this.describeExit()}`));
     }
-    return new Promise((resolve, reject) => {
-      const ok = stdin.write(JSON.stringify(message) + '\n', (err) => {
-        if (err) void this.writeFailed(err).then(reject);
-      });
-      if (ok) resolve();
-      else stdin.once('drain', resolve);
-    });
+    // No per-write callback: each one costs a closure and a tick of its own, and once the write
+    // was accepted nothing waits on it (a failure then shows as the server's exit). A send held
+    // back by a full pipe is the one that can still fail, and hears it from the stream's events.
+    if (stdin.write(JSON.stringify(message) + '\n')) return Promise.resolve();
+    // One set of stream listeners for every send held back (spawnChild), not one per send: with
+    // many calls in flight behind a full pipe that would pile up listeners.
+    return new Promise((resolve, reject) => this.heldBack.push({ resolve, reject }));
+  }
+
+  /** The pipe drained (each held-back send went out) or failed (none will). */
+  private settleHeldBack(err?: Error): void {
+    const held = this.heldBack;
+    if (held.length === 0) return;
+    this.heldBack = [];
+    if (!err) for (const h of held) h.resolve();
+    else void this.writeFailed(err).then((e) => held.forEach((h) => h.reject(e)));
   }
 
   /**
