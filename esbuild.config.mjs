@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkCoreOnce } from './scripts/lib/sdk-core-once.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -201,7 +202,7 @@ const targets = [
     ...common,
     entryPoints: ['src/extension/main.ts'],
     outfile: `${outDir}/extension.js`,
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
     // `import()` of the bridge becomes a `require` of the file next to this one.
     supported: { 'dynamic-import': false },
   },
@@ -222,7 +223,7 @@ const targets = [
     entryPoints: ['src/cli/main.ts'],
     outfile: `${outDir}/cli.js`,
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkChunksOnce, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, sandboxRuntimeOutside],
     supported: { 'dynamic-import': false },
   },
 ];

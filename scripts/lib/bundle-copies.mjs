@@ -6,21 +6,13 @@
 // maps name what they inlined).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SDK_CORE_NAMESPACE, SDK_CORE_PACKAGE } from './sdk-core-once.mjs';
 
 /** Outputs that one process loads together (the bridge and the sandbox runtime are required on demand). */
 export const LOADED_TOGETHER = [
   ['extension.js', 'ext-apps-bridge.js', 'sandbox-runtime.js'],
   ['cli.js', 'sandbox-runtime.js'],
 ];
-
-/**
- * Duplication the SDK's packaging leaves no way around without forking it: `@modelcontextprotocol/client`
- * and `/server` 2.4.0 each inline the protocol core (`Protocol`, the era codecs, the frozen
- * 2025-11-25 wire schemas, with `content-type`) from their shared workspace package into their own
- * `src-<hash>.mjs`; the two files differ (each keeps what its side uses), so neither can stand in
- * for the other. Only the spec schemas come from `@modelcontextprotocol/core`, once.
- */
-export const SDK_INLINED_PER_PACKAGE = ['src'];
 
 const SDK = '@modelcontextprotocol/';
 
@@ -65,6 +57,9 @@ export function placesOf(root, output) {
   const packages = new Map();
   const stems = new Map();
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    // The protocol core that esbuild.config.mjs compiles once for the SDK's client and server.
+    if (input.startsWith(`${SDK_CORE_NAMESPACE}:`) && bytesInOutput > 0)
+      add(packages, SDK_CORE_PACKAGE, `${SDK_CORE_NAMESPACE} (scripts/lib/sdk-core-once.mjs)`);
     const p = packageOf(input);
     if (!p || bytesInOutput === 0) continue;
     add(packages, p.name, p.dir);
@@ -72,7 +67,6 @@ export function placesOf(root, output) {
     const stem = sdkChunkStem(p.file);
     if (stem === undefined) continue;
     add(stems, stem, p.name);
-    if (SDK_INLINED_PER_PACKAGE.includes(stem)) continue;
     for (const name of inlinedPackages(root, input)) add(packages, name, `${input} (inlined)`);
   }
   return { packages, stems };
@@ -97,7 +91,7 @@ export function findCopies(root, metafiles) {
     for (const [name, from] of packages)
       if (from.size > 1) problems.push(`${file}: ${name} ${from.size} times, from ${[...from].join(', ')}`);
     for (const [stem, from] of stems)
-      if (from.size > 1 && !SDK_INLINED_PER_PACKAGE.includes(stem))
+      if (from.size > 1)
         problems.push(`${file}: the SDK chunk ${stem} ${from.size} times, from ${[...from].join(', ')}`);
   }
   for (const group of LOADED_TOGETHER) {
