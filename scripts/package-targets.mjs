@@ -5,8 +5,12 @@
 // universal `npm run package` build (both helpers) stays for installing by hand anywhere.
 //
 //   node scripts/package-targets.mjs [--target=linux-x64,darwin-arm64|--target=host] [--no-build]
+//   node scripts/package-targets.mjs --check FILE.vsix
 //
-// `--no-build` packages the dist/ already built by `npm run package`.
+// `--no-build` packages the dist/ already built by `npm run package`. `--check` exits 1, naming the
+// package to install instead, when FILE is built for another platform than this machine's: VS Code and
+// code-server install such a package without a word, and on Linux its sandbox then runs without the seccomp
+// helper (Unix sockets no longer blocked).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -56,7 +60,44 @@ function ignoreFor(target) {
 
 export const targetVsix = (target) => `${name}-${version}-${target}.vsix`;
 
+/** The platform a .vsix is built for (its manifest's TargetPlatform), or undefined for a universal one. */
+export async function vsixTarget(file) {
+  // vsce's own reader of the packages it writes.
+  const { readZip } = createRequire(import.meta.url)('@vscode/vsce/out/zip');
+  const entries = await readZip(file, (n) => n === 'extension.vsixmanifest');
+  const xml = entries.get('extension.vsixmanifest')?.toString('utf8');
+  if (xml === undefined)
+    throw new Error(`${file} is not a VS Code extension package: it has no extension.vsixmanifest`);
+  return /<Identity\b[^>]*\bTargetPlatform="([^"]+)"/.exec(xml)?.[1];
+}
+
+/** Why `file` would not run right on this machine, or undefined when it would (its platform's or universal). */
+export async function wrongPlatform(file) {
+  const target = await vsixTarget(file);
+  const host = hostTarget();
+  if (target === undefined || target === host) return undefined;
+  return `${file} is built for ${target}, and this machine is ${host}: install ${targetVsix(host)} (npm run package:targets -- --target=host) or the universal ${name}-${version}.vsix (npm run package)`;
+}
+
 async function main() {
+  const check = process.argv.indexOf('--check');
+  if (check !== -1) {
+    const file = process.argv[check + 1];
+    if (!file) {
+      console.error('--check takes the .vsix to check');
+      process.exit(2);
+    }
+    const problem = await wrongPlatform(file).catch((err) => {
+      console.error(`${file}: cannot read it as a .vsix: ${err.message}`);
+      process.exit(2);
+    });
+    if (problem) {
+      console.error(problem);
+      process.exit(1);
+    }
+    console.log(`${file}: for ${(await vsixTarget(file)) ?? 'every platform'}, so for this machine (${hostTarget()})`);
+    return;
+  }
   const arg = process.argv.find((a) => a.startsWith('--target='))?.slice('--target='.length);
   const targets = !arg ? Object.keys(TARGETS) : arg === 'host' ? [hostTarget()] : arg.split(',');
   const unknown = targets.filter((t) => !(t in TARGETS));
@@ -90,6 +131,8 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const host = hostTarget();
+  if (targets.includes(host)) console.log(`this machine (${host}): code --install-extension ${targetVsix(host)}`);
 }
 
 if (process.argv[1] === import.meta.filename) await main();

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -140,4 +140,28 @@ test('the per-target packages carry only the sandbox helper of their platform', 
     // linux-x64: 970,929 bytes, 0.35 MB of it its helper.
     assert.ok(vsix.length < 1024 * 1024, `${target}: ${vsix.length} bytes; it must stay under 1 MB`);
   }
+});
+
+// Runs after the test above, on the packages it wrote. VS Code and code-server install a package of
+// another platform without a word (its sandbox then runs without the seccomp helper): the install
+// paths check first.
+test('package-targets --check passes the package of this machine and names it when given another', async () => {
+  const { hostTarget, targetVsix } = (await import(join(repo, 'scripts/package-targets.mjs'))) as {
+    hostTarget: () => string;
+    targetVsix: (target: string) => string;
+  };
+  const host = hostTarget();
+  const check = (file: string) =>
+    spawnSync(process.execPath, ['scripts/package-targets.mjs', '--check', file], { cwd: repo, encoding: 'utf8' });
+  if (['linux-x64', 'linux-arm64', 'darwin-arm64', 'win32-x64'].includes(host)) {
+    const own = check(targetVsix(host));
+    assert.equal(own.status, 0, own.stderr);
+  }
+  const other = host === 'darwin-arm64' ? 'linux-x64' : 'darwin-arm64';
+  const wrong = check(targetVsix(other));
+  assert.equal(wrong.status, 1, `${targetVsix(other)} passed the check on ${host}`);
+  assert.match(
+    wrong.stderr,
+    new RegExp(`built for ${other}, and this machine is ${host}: install ${targetVsix(host)}`),
+  );
 });

@@ -79,6 +79,21 @@ export function chromiumPath(): string {
 }
 
 /** Installs a .vsix into an extensions folder with code-server's CLI. */
+const checkedVsix = new Set<string>();
+
+/**
+ * code-server installs a package built for another platform without a word, and the sandbox then
+ * runs without its seccomp helper: a .vsix of another platform is refused (scripts/package-targets.mjs --check).
+ */
+function checkVsixPlatform(vsixPath: string): void {
+  if (checkedVsix.has(vsixPath)) return;
+  const r = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'package-targets.mjs'), '--check', vsixPath], {
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(r.stderr.trim() || `scripts/package-targets.mjs --check ${vsixPath} failed`);
+  checkedVsix.add(vsixPath);
+}
+
 export function installExtension(
   vsixPath: string,
   extensionsDir: string,
@@ -86,6 +101,7 @@ export function installExtension(
   env: NodeJS.ProcessEnv,
   cs: CodeServerInstall = codeServer(),
 ): void {
+  checkVsixPlatform(vsixPath);
   execFileSync(
     cs.node,
     [cs.entry, '--extensions-dir', extensionsDir, '--user-data-dir', userDataDir, '--install-extension', vsixPath],
