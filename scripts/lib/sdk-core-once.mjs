@@ -13,9 +13,11 @@
 // a mix: a module present in both packages must have the same text; a core-internal import must resolve
 // to a module from the maps or to one of the four that hold no code (STAND_INS); a package the chunks
 // inlined must be installed at the version they inlined; every name a chunk exports must be exported by
-// the rebuilt core (esbuild fails on a missing or ambiguous re-export). `sdkCoreShapes` (used by
+// the rebuilt core (esbuild fails on a missing or ambiguous re-export); the packages it imports must
+// resolve to the same place from the client and the server. `sdkCoreShapes` (used by
 // test/integration/bundle-copies.test.ts) compares the rebuilt core with both chunks at run time.
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -136,14 +138,22 @@ export const sdkCoreOnce = {
     const load = () => {
       if (state) return state;
       const { modules, inlined } = coreSources();
+      const from = PACKAGES.map((p) => createRequire(join(sdkDist(p), 'index.mjs')));
       for (const [name, version] of inlined) {
-        const installed = JSON.parse(
-          readFileSync(join(dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`))), 'package.json')),
-        ).version;
+        const installed = JSON.parse(readFileSync(from[0].resolve(`${name}/package.json`), 'utf8')).version;
         if (installed !== version)
           throw new Error(
             `the SDK's core inlined ${name} ${version}; ${installed} is installed: the one-core build would change it`,
           );
+      }
+      // The one core resolves its packages from the client's folder: each must be the server's too.
+      const imports = /^(?:import|export)\b[^;]*?\bfrom '([^./'][^']*)'/gm;
+      const own = new Set(PACKAGES.flatMap(chunkModules));
+      const bare = new Set([...own].flatMap((m) => [...modules.get(m).matchAll(imports)].map((x) => x[1])));
+      for (const spec of bare) {
+        const places = new Set(from.map((r) => r.resolve(spec)));
+        if (places.size > 1)
+          throw new Error(`the SDK's client and server find ${spec} in different places (${[...places].join(', ')})`);
       }
       const dists = Object.fromEntries(PACKAGES.map((p) => [sdkDist(p), p]));
       state = { modules, dists, resolveDir: sdkDist('client') };
