@@ -21,7 +21,8 @@ import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
 import { managedPolicyFiles } from '../core/config/policy-scope.js';
 import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
-import { cliRoots, printServerLog, processTerminal, terminalElicitation } from './elicitation.js';
+import { cliRoots, printServerLog, terminalElicitation } from './elicitation.js';
+import { processTerminal } from './process-terminal.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
@@ -194,7 +195,7 @@ export class Session {
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),
-      elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
+      elicitation: terminalElicitation(this.io.terminal ?? processTerminal(), this.io.stderr),
       features: this.featuresFor(
         this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       ),
