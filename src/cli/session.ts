@@ -190,6 +190,8 @@ export class Session {
     this.hostInstance ??= createHost({
       logger: stderrLogger(this.io.env, this.io.stderr),
       env: this.io.env,
+      // Servers inherit from the run's environment (the process's in the binary, a test's in runCli).
+      serverEnv: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
