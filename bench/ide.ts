@@ -163,39 +163,39 @@ export async function ide(quick: boolean): Promise<Figure[]> {
         value: summarize(echo).p50,
       }),
     );
+    /** A throughput row: `n` requests in `ms`, beside the same `n` of `base` in `baseMs`. */
+    const throughput = (
+      name: string,
+      ms: number,
+      base: string,
+      baseMs: number,
+      target?: Parameters<typeof figure>[5],
+    ): Figure => figure('ide', name, (n / ms) * 1000, 'req/s', { name: base, value: (n / baseMs) * 1000 }, target);
     out.push(
-      figure(
-        'ide',
+      throughput(
         `${n} small requests, throughput (16 in flight)`,
-        (n / hostMs) * 1000,
-        'req/s',
-        { name: 'ws echo', value: (n / echoMs) * 1000 },
+        hostMs,
+        'ws echo',
+        echoMs,
         ratioAtLeast(0.5, 'host/echo'),
       ),
-    );
-    out.push(
-      figure(
-        'ide',
+      throughput(
         'small requests, throughput: bare SDK over ws (no IDE code) / IDE server',
-        (n / sdkMs) * 1000,
-        'req/s',
-        { name: 'IDE server', value: (n / hostAgainMs) * 1000 },
+        sdkMs,
+        'IDE server',
+        hostAgainMs,
       ),
-    );
-    out.push(
-      figure(
-        'ide',
+      throughput(
         'small requests, throughput (16 in flight), agent without an SDK (raw JSON-RPC)',
-        (n / rawMs) * 1000,
-        'req/s',
-        { name: 'ws echo', value: (n / rawEchoMs) * 1000 },
+        rawMs,
+        'ws echo',
+        rawEchoMs,
       ),
-      figure(
-        'ide',
+      throughput(
         'small requests, throughput, agent without an SDK: bare SDK server / IDE server',
-        (n / rawSdkMs) * 1000,
-        'req/s',
-        { name: 'IDE server', value: (n / rawMs) * 1000 },
+        rawSdkMs,
+        'IDE server',
+        rawMs,
       ),
     );
   } finally {

@@ -7,7 +7,6 @@
  * yes (the CLI never opens it itself). Without a terminal (CI, pipes) every request is declined
  * and stderr says why, so a server never waits on an answer nobody can give.
  */
-import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import type { ElicitationPort, RootsPort } from '../core/host-api.js';
 import { formatLogMessage } from '../core/features/logging.js';
@@ -21,24 +20,6 @@ import { terminalSafe } from './output.js';
 import type { Terminal } from './io.js';
 
 export type { Terminal } from './io.js';
-
-export function processTerminal(): Terminal {
-  return {
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
-    async question(prompt, signal) {
-      // Prompts go to stderr so a command's stdout stays clean for pipes.
-      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-      try {
-        return await rl.question(prompt, signal ? { signal } : {});
-      } catch {
-        return undefined;
-      } finally {
-        rl.close();
-      }
-    },
-    write: (s) => void process.stderr.write(s),
-  };
-}
 
 export function cliRoots(workspace: string): RootsPort {
   return {
@@ -57,16 +38,20 @@ async function yes(t: Terminal, prompt: string, signal?: AbortSignal): Promise<b
  * the same terminal-safety filter as the rest of the CLI's output: an OSC 8 link or an OSC 52
  * clipboard write in a message must reach the terminal as visible `\u001b` text.
  */
-function safeTerminal(t: Terminal): Terminal {
+function safeTerminal(t: Terminal, write: (s: string) => void): Terminal & { write(s: string): void } {
   return {
     interactive: t.interactive,
     question: (prompt, signal) => t.question(terminalSafe(prompt), signal),
-    write: (s) => t.write(terminalSafe(s)),
+    write: (s) => write(terminalSafe(s)),
   };
 }
 
-export function terminalElicitation(raw: Terminal): ElicitationPort {
-  const t = safeTerminal(raw);
+/**
+ * `write` is where the notes around the questions go: the CLI's stderr, which redacts (output.ts
+ * `safeIo`), as the terminal it is given asks its questions through the same redaction.
+ */
+export function terminalElicitation(raw: Terminal, write: (s: string) => void): ElicitationPort {
+  const t = safeTerminal(raw, write);
   return {
     async elicit(server, req, signal) {
       if (!t.interactive) {

@@ -5,7 +5,7 @@ export interface Io {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Where elicitation questions are asked; defaults to the process's terminal. */
+  /** Where elicitation questions are asked; defaults to the process's terminal (the notes around them go to stderr). */
   terminal?: Terminal;
 }
 
@@ -15,5 +15,4 @@ export interface Terminal {
   interactive: boolean;
   /** Asks one line; resolves undefined at end of input (Ctrl+D). */
   question(prompt: string, signal?: AbortSignal): Promise<string | undefined>;
-  write(s: string): void;
 }

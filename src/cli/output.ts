@@ -7,6 +7,7 @@
 import { isSecretKey, redactKnownValues, redactString, secretValuesOf } from '../core/redact.js';
 import type { ServerDefinition } from '../core/config/types.js';
 import type { Io } from './io.js';
+import { processTerminal } from './process-terminal.js';
 
 // Tab and newline stay (tables, multi-line output); CR only as part of CRLF (a lone CR overwrites a line).
 const TERMINAL_UNSAFE =
@@ -41,16 +42,23 @@ export function redactWith(secrets: readonly string[]): (text: string) => string
   return (text) => redactString(redactKnownValues(text, secrets));
 }
 
-export type SafeIo = Io & { learn(secrets: readonly string[]): void };
+export type SafeIo = Io & { learn(secrets: readonly string[]): void; terminal: NonNullable<Io['terminal']> };
 
-/** An Io whose output is terminal-safe, stderr also redacted; `learn` adds known secrets later. */
+/**
+ * An Io whose output is terminal-safe, stderr also redacted; `learn` adds known secrets later.
+ * Its terminal's prompts pass the same redaction: they are written to stderr too (server text).
+ */
 export function safeIo(io: Io): SafeIo {
   let redact = redactWith([]);
+  // The caller's terminal (a test's, for runCli in its process); the process's when there is none.
+  const terminal = io.terminal ?? processTerminal();
   return {
     env: io.env,
     cwd: io.cwd,
-    // The caller's terminal (a test's, for runCli in its process); the process's when there is none.
-    ...(io.terminal ? { terminal: io.terminal } : {}),
+    terminal: {
+      interactive: terminal.interactive,
+      question: (prompt, signal) => terminal.question(terminalSafe(redact(prompt)), signal),
+    },
     stdout: (s) => io.stdout(terminalSafe(s)),
     stderr: (s) => io.stderr(terminalSafe(redact(s))),
     learn(secrets) {

@@ -21,7 +21,8 @@ import { cliAuthProvider, createCliAuth } from './host-auth.js';
 import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
 import { managedPolicyFiles } from '../core/config/policy-scope.js';
 import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
-import { cliRoots, printServerLog, processTerminal, terminalElicitation } from './elicitation.js';
+import { cliRoots, printServerLog, terminalElicitation } from './elicitation.js';
+import { processTerminal } from './process-terminal.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
@@ -189,12 +190,14 @@ export class Session {
     this.hostInstance ??= createHost({
       logger: stderrLogger(this.io.env, this.io.stderr),
       env: this.io.env,
+      // Servers inherit from the run's environment (the process's in the binary, a test's in runCli).
+      serverEnv: this.io.env,
       blobDir: blobDirFor(this.io.env),
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
       // no sampling: the CLI has no model to serve it.
       roots: cliRoots(this.workspace),
-      elicitation: terminalElicitation(this.io.terminal ?? processTerminal()),
+      elicitation: terminalElicitation(this.io.terminal ?? processTerminal(), this.io.stderr),
       features: this.featuresFor(
         this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
       ),

@@ -38,10 +38,18 @@ export class PendingSockets {
 
   /** A new TCP connection. Evicting the oldest (not refusing the newest) lets a real agent in during a flood. */
   add(socket: Socket): void {
-    const timer = setTimeout(
-      () => this.drop(socket, `no ${this.what} within ${Math.round(this.timeoutMs / 1000)} s`),
-      this.timeoutMs,
-    );
+    const due = Date.now() + this.timeoutMs;
+    const judge = (): void => {
+      if (this.pending.has(socket)) this.drop(socket, `no ${this.what} within ${Math.round(this.timeoutMs / 1000)} s`);
+    };
+    // The deadline counts time this process ran. After a stall (GC, a busy extension host) the timer
+    // fires late, before the loop has read what came in meanwhile or let a client in this process
+    // write: the stall is given back once, and the socket judged after that turn's reads.
+    const timer = setTimeout(() => {
+      const grace = setTimeout(() => setImmediate(judge).unref(), Math.min(Date.now() - due, this.timeoutMs));
+      grace.unref();
+      if (this.pending.has(socket)) this.pending.set(socket, grace);
+    }, this.timeoutMs);
     timer.unref();
     this.pending.set(socket, timer);
     socket.once('close', () => this.forget(socket));

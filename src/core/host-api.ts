@@ -170,6 +170,8 @@ export interface HostOptions {
   clock?: Clock;
   /** Environment used for MCP_* overrides and `${VAR}`; defaults to process.env. */
   env?: Record<string, string | undefined>;
+  /** The environment stdio servers inherit the SDK's safe subset of (HOME, PATH…); defaults to process.env. */
+  serverEnv?: Record<string, string | undefined>;
   /** Folder where resource blobs are written. */
   blobDir: string;
   concurrency?: { local?: number; remote?: number };

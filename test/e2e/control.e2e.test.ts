@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { EVERYTHING, killMarked, pidsWith, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 import { WAIT, quickInput, runCommandThenPick, waitForQuickInput } from './support/quick-input.js';
+import { liveRowText, watchFor } from './support/views.js';
 
 /** The command line of the marked server process (its args carry the input's value). */
 function serverCommandLines(mark: string): string[] {
@@ -125,8 +126,10 @@ test(
       async () => {
         const before = pidsWith(mark);
         await vs.reload();
-        await vs.waitForTreeItem(/everything.*\d+ tools/, WAIT);
-        assert.equal(await quickInput(vs).widget.isVisible(), false, 'the remembered answer is used, nothing is asked');
+        // Until the server is connected and listed (not the cached list), with the input it needed.
+        const asked = watchFor(quickInput(vs).widget);
+        await liveRowText(vs, 'everything', /\d+ tools/, WAIT);
+        assert.equal(await asked.stop(), undefined, 'the remembered answer is used, nothing is asked');
         const fresh = await poll('a server process started after the reload', 60_000, async () =>
           pidsWith(mark).find((p) => !before.includes(p)),
         );

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVERYTHING, killMarked, pidsWith, startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
-import { rowText, serverLog } from './support/views.js';
+import { liveRowText, rowText, serverLog, watchFor } from './support/views.js';
 
 function alive(pid: number): boolean {
   try {
@@ -152,13 +152,10 @@ test(
         await waitTitle(/Add MCP Server \(3\/3\)/);
         await vs.submitQuickInput('added');
         await waitTitle(/Save "added" where\?/);
+        const prompts = watchFor(vs.page.locator('.monaco-dialog-box'));
         await vs.pickQuickItem(/Project: \.mcp\.json/);
-        assert.match(await rowText(vs, /added.*\d+ tools/), /\d+ tools/);
-        assert.equal(
-          await vs.page.locator('.monaco-dialog-box').isVisible(),
-          false,
-          'no approval prompt for a server the user just added',
-        );
+        assert.match(await liveRowText(vs, 'added', /\d+ tools/), /\d+ tools/);
+        assert.equal(await prompts.stop(), undefined, 'no approval prompt for a server the user just added');
         const written = JSON.parse(readFileSync(join(vs.workspaceDir, '.mcp.json'), 'utf8')) as {
           mcpServers: Record<string, { command?: unknown; args?: unknown }>;
         };
@@ -178,13 +175,16 @@ test(
       const before = pidsWith(mark);
       assert.ok(before.length >= 3, `three servers run: ${before.join(',')}`);
       await vs.reload();
+      // From the new window's first paint until both servers are connected and listed (not the
+      // last run's cached lists): a prompt at any point in between would fail the step.
+      const prompts = watchFor(vs.page.locator('.monaco-dialog-box'));
       await vs.focusMcpHostView();
       await poll('every old server process to exit', 60_000, async () =>
         before.every((p) => !alive(p)) ? true : undefined,
       );
-      assert.match(await rowText(vs, /second.*\d+ tools/), /\d+ tools/);
-      assert.match(await rowText(vs, /everything.*\d+ tools/), /\d+ tools/);
-      assert.equal(await vs.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt after reload');
+      assert.match(await liveRowText(vs, 'second', /\d+ tools/), /\d+ tools/);
+      assert.match(await liveRowText(vs, 'everything', /\d+ tools/), /\d+ tools/);
+      assert.equal(await prompts.stop(), undefined, 'no approval prompt after reload');
     });
   },
 );

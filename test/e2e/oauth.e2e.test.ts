@@ -14,7 +14,7 @@ import { startOidcFixture, type OidcFixture } from '../integration/auth/oidc-fix
 import { startVSCode, stepRunner, type VSCode } from './harness.js';
 import { poll } from './support/workbench.js';
 import { filesUnder } from './support/files.js';
-import { rowText } from './support/views.js';
+import { liveRowText, rowText, watchFor } from './support/views.js';
 
 /**
  * code-server opens a loopback URL given to `openExternal` through its port proxy
@@ -178,16 +178,17 @@ test(
       const grantsBefore = tokens.length;
       for (const p of opened) await p.close().catch(() => undefined);
       await v.reload();
+      const prompts = watchFor(v.page.locator('.monaco-dialog-box'));
       await v.focusMcpHostView();
-      assert.match(await rowText(v, /secure.*1 tool/), /1 tool/);
-      // The row can show the last run's tools (the list cache) before the server has connected, so
-      // the authorized request is waited for, not expected at once (CI: checked 4 s after reload).
-      await poll('the reconnect to carry a valid token', 60_000, async () =>
-        fx.mcpRequests.filter((r) => r.authorized).length > authorizedBefore ? true : undefined,
+      // Connected and listed, not the last run's cached list: the reconnect has happened.
+      assert.match(await liveRowText(v, 'secure', /1 tool/), /1 tool/);
+      assert.ok(
+        fx.mcpRequests.filter((r) => r.authorized).length > authorizedBefore,
+        'the reconnect carried a valid token',
       );
       assert.equal(opened.length, tabsBefore, 'no browser tab was opened');
       assert.equal(tokens.length, grantsBefore, 'no new grant: the stored token was used');
-      assert.equal(await v.page.locator('.monaco-dialog-box').isVisible(), false, 'no approval prompt after reload');
+      assert.equal(await prompts.stop(), undefined, 'no approval prompt after reload');
     });
 
     await step('Sign Out from the palette revokes the tokens and sends the server back to needs-auth', async () => {

@@ -57,6 +57,8 @@ export interface ConnectOptions {
   era?: { prior?: PriorDiscovery };
   /** Runs sandboxed servers (HostOptions.sandbox); default the process-wide one. */
   sandbox?: SandboxRuntime;
+  /** What a stdio server's environment starts from (HostOptions.serverEnv); default the SDK's subset of process.env. */
+  baseEnv?: Record<string, string>;
 }
 
 /** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
@@ -161,6 +163,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
       authProvider: o.authProvider,
       ...(helper ? { wrapFetch: (f) => helper.wrap(f) } : {}),
       sandbox: sandboxSpawnFor(def, o.logger, o.sandbox),
+      ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
     });
   const { stdio } = created;
   const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;

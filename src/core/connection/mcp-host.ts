@@ -281,11 +281,9 @@ export class McpHost {
     args: Record<string, unknown>,
     callOpts?: CallOptions,
   ): Promise<ToolCallResult> {
-    const e = this.entry(server);
-    const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, async (conn, left) => {
+    return await this.onTool(server, tool, callOpts, async (e, conn, opts) => {
       const started = this.ctx.clock.now();
-      const raw = await this.callOn(e, conn, tool, args, left ?? opts, false);
+      const raw = await this.callOn(e, conn, tool, args, opts, false);
       return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
     });
   }
@@ -303,9 +301,19 @@ export class McpHost {
     args: Record<string, unknown>,
     callOpts?: CallOptions,
   ): Promise<CallToolResult> {
+    return await this.onTool(server, tool, callOpts, (e, conn, opts) => this.callOn(e, conn, tool, args, opts, true));
+  }
+
+  /** The head callTool and forwardToolCall share: the server's entry, the tool timeout, `use`. */
+  private onTool<T>(
+    server: string,
+    tool: string,
+    callOpts: CallOptions | undefined,
+    run: (e: ServerEntry, conn: LiveConnection, opts: CallOptions & { timeoutMs: number }) => Promise<T>,
+  ): Promise<T> {
     const e = this.entry(server);
     const opts = withToolTimeout(callOpts, e.def.config, this.ctx.settings);
-    return await e.use(`tool ${tool}`, opts, (conn, left) => this.callOn(e, conn, tool, args, left ?? opts, true));
+    return e.use(`tool ${tool}`, opts, (conn, left) => run(e, conn, left ?? opts));
   }
 
   /**

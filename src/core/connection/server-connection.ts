@@ -5,6 +5,7 @@
  * how calls use it is the entry's (server-entry.ts), which owns this object.
  */
 import type { Client } from '@modelcontextprotocol/client';
+import { inheritedEnv } from './inherited-env.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
@@ -309,6 +310,7 @@ export class ServerConnection {
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
         sandbox: this.ctx.options.sandbox,
+        ...(this.ctx.options.serverEnv ? { baseEnv: inheritedEnv(this.ctx.options.serverEnv) } : {}),
       });
     } catch (err) {
       // A remembered verdict that no longer holds (the server changed): the next connect probes.

@@ -17,6 +17,8 @@ export interface TransportContext {
   wrapFetch?: (f: FetchLike | undefined) => FetchLike;
   /** stdio under the sandbox (src/core/sandbox/spawn.ts). */
   sandbox?: SandboxSpawn;
+  /** What a stdio server's environment starts from (StdioTransportOptions.baseEnv). */
+  baseEnv?: Record<string, string>;
 }
 
 type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -52,6 +54,7 @@ export function createTransport(config: ServerConfig, ctx: TransportContext): Cr
         cwd: config.cwd,
         logger: ctx.sandbox?.logger ?? ctx.logger,
         ...(ctx.sandbox ? { prepareSpawn: ctx.sandbox.prepareSpawn } : {}),
+        ...(ctx.baseEnv ? { baseEnv: ctx.baseEnv } : {}),
       });
       return { transport: t, stdio: t };
     }

@@ -91,6 +91,16 @@ describe('call', () => {
     assert.match(r.stderr, /absolute path/);
   });
 
+  test('a server gets the environment the run was given, in this process as from the binary', async () => {
+    const env = { USER: 'cli-test-user', SHELL: '/bin/cli-test-sh' };
+    const inProcess = await h.run(['call', 'errors', 'env'], { cwd: ws, env });
+    const binary = await h.runBinary(['call', 'errors', 'env'], { cwd: ws, env });
+    assert.equal(inProcess.code, 0, inProcess.stderr);
+    assert.equal(binary.code, 0, binary.stderr);
+    assert.deepEqual(JSON.parse(inProcess.stdout), { HOME: h.dir, PATH: process.env.PATH, ...env });
+    assert.equal(inProcess.stdout, binary.stdout);
+  });
+
   test('only the named server is started, and its process is gone when the CLI exits', async () => {
     const marker = join(h.dir, 'sentinel-started');
     const dir = await h.workspace('only-needed', {

@@ -65,7 +65,7 @@ describe('list', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^NAME\s+TRANSPORT\s+SCOPE\s+TOOLS/m);
     assert.match(r.stdout, /^everything\s+stdio\s+project\s+\d+\s+\d+\s+\d+\s+connected/m);
-    assert.match(r.stdout, /^errors\s+stdio\s+project\s+4\s+0\s+0\s+connected/m);
+    assert.match(r.stdout, /^errors\s+stdio\s+project\s+5\s+0\s+0\s+connected/m);
     assert.ok(!r.stdout.includes('broken'));
     assert.ok(r.stderr.includes(`${join(ws, '.mcp.json')}:`), r.stderr);
     assert.match(r.stderr, /error: .*"command" of server "broken".*\(at mcpServers\.broken\.command\)/);

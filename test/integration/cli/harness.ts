@@ -170,12 +170,8 @@ export async function createHarness(): Promise<Harness> {
         stderr: (s: string) => void (stderr += s),
         env: envFor(opts),
         cwd: opts.cwd,
-        // As the binary's (stdin not a terminal, spawned with 'ignore'): nobody answers, and its notes go to stderr.
-        terminal: {
-          interactive: false,
-          question: () => Promise.resolve(undefined),
-          write: (s: string) => void (stderr += s),
-        },
+        // As the binary's (stdin not a terminal, spawned with 'ignore'): nobody answers.
+        terminal: { interactive: false, question: () => Promise.resolve(undefined) },
       };
       const timeoutMs = opts.timeoutMs ?? 90_000;
       let timer: NodeJS.Timeout | undefined;

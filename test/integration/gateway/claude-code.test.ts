@@ -216,35 +216,43 @@ function show(r: ClaudeRun): string {
   return `exit ${r.code}\nstdout: ${r.stdout.slice(-1500)}\nstderr: ${r.stderr.slice(-1500)}`;
 }
 
+/** The case both ways in run: Claude Code lists the gateway's tools and one echo call answers. */
+async function listsAndEchoes(target: string[] | HttpEntry, message: string): Promise<void> {
+  const r = await claude(
+    target,
+    ['everything__echo'],
+    (step, last) => (step === 0 ? { tool: `${P}everything__echo`, input: { message } } : { text: `got: ${last}` }),
+    `Echo ${message}.`,
+  );
+  const tools = mcpTools(r);
+  assert.ok(tools.includes(`${P}everything__echo`), tools.join());
+  assert.ok(tools.includes(`${P}everything__get-sum`), tools.join());
+  assert.deepEqual(results(r), [`Echo: ${message}`], show(r));
+  assert.ok(r.result.includes(`got: Echo: ${message}`), show(r));
+}
+
+/** The profile case both ways in run: only the profile's tool is offered (the `sums` profile), and its call works. */
+async function addsInProfile(target: string[] | HttpEntry, a: number, b: number): Promise<void> {
+  const r = await claude(
+    target,
+    ['everything__get-sum'],
+    (step, last) => (step === 0 ? { tool: `${P}everything__get-sum`, input: { a, b } } : { text: `sum: ${last}` }),
+    `Add ${a} and ${b}.`,
+  );
+  assert.deepEqual(mcpTools(r), [`${P}everything__get-sum`]);
+  assert.equal(results(r).length, 1, show(r));
+  assert.match(results(r)[0]!, new RegExp(`\\b${a + b}\\b`), show(r));
+}
+
 describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, () => {
   test('lists the gateway tools as mcp__host__<server>__<tool> and gets the fixture answer', async (t) => {
     if (unavailable) return t.skip(unavailable);
-    const r = await claude(
-      [],
-      ['everything__echo'],
-      (step, last) =>
-        step === 0 ? { tool: `${P}everything__echo`, input: { message: 'hi from claude' } } : { text: `got: ${last}` },
-      'Echo hi from claude.',
-    );
-    const tools = mcpTools(r);
-    assert.ok(tools.includes(`${P}everything__echo`), tools.join());
-    assert.ok(tools.includes(`${P}everything__get-sum`), tools.join());
-    assert.deepEqual(results(r), ['Echo: hi from claude'], show(r));
-    assert.match(r.result, /got: Echo: hi from claude/, show(r));
+    await listsAndEchoes([], 'hi from claude');
   });
 
   test('--profile: Claude Code is offered only the profile tools, and the call works', async (t) => {
     if (unavailable) return t.skip(unavailable);
-    const r = await claude(
-      ['--profile', 'sums'],
-      ['everything__get-sum'],
-      (step, last) =>
-        step === 0 ? { tool: `${P}everything__get-sum`, input: { a: 2, b: 3 } } : { text: `sum: ${last}` },
-      'Add 2 and 3.',
-    );
-    assert.deepEqual(mcpTools(r), [`${P}everything__get-sum`]);
-    assert.equal(results(r).length, 1, show(r));
-    assert.match(results(r)[0]!, /\b5\b/, show(r));
+    await addsInProfile(['--profile', 'sums'], 2, 3);
   });
 
   test('--max-result-tokens: a long result reaches Claude Code cut, with a pointer it can read back', async (t) => {
@@ -397,31 +405,11 @@ describe('the real Claude Code through the HTTP gateway', { timeout: 600_000 }, 
 
   test('lists the gateway tools as mcp__host__<server>__<tool> and gets the fixture answer', async (t) => {
     if (unavailable) return t.skip(unavailable);
-    const r = await claude(
-      entry,
-      ['everything__echo'],
-      (step, last) =>
-        step === 0 ? { tool: `${P}everything__echo`, input: { message: 'hi over http' } } : { text: `got: ${last}` },
-      'Echo hi over http.',
-    );
-    const tools = mcpTools(r);
-    assert.ok(tools.includes(`${P}everything__echo`), tools.join());
-    assert.ok(tools.includes(`${P}everything__get-sum`), tools.join());
-    assert.deepEqual(results(r), ['Echo: hi over http'], show(r));
-    assert.match(r.result, /got: Echo: hi over http/, show(r));
+    await listsAndEchoes(entry, 'hi over http');
   });
 
   test('a profile endpoint (/mcp/sums): Claude Code is offered only the profile tools, and the call works', async (t) => {
     if (unavailable) return t.skip(unavailable);
-    const r = await claude(
-      { ...entry, url: `${entry.url}/sums` },
-      ['everything__get-sum'],
-      (step, last) =>
-        step === 0 ? { tool: `${P}everything__get-sum`, input: { a: 4, b: 5 } } : { text: `sum: ${last}` },
-      'Add 4 and 5.',
-    );
-    assert.deepEqual(mcpTools(r), [`${P}everything__get-sum`]);
-    assert.equal(results(r).length, 1, show(r));
-    assert.match(results(r)[0]!, /\b9\b/, show(r));
+    await addsInProfile({ ...entry, url: `${entry.url}/sums` }, 4, 5);
   });
 });

@@ -4,8 +4,9 @@
  * dropped after a deadline, a real agent still gets in, and refusals are logged at a bounded rate.
  */
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, test } from 'node:test';
+import { PendingSockets } from '../../../src/core/connection-limits.js';
 import { agent, askerDef, rawPost, startRig, type Rig } from '../gateway/helpers.js';
 
 let rig: Rig | undefined;
@@ -46,11 +47,55 @@ test('a socket that never sends an authenticated request is closed at the deadli
   rig = await startRig([], {}, undefined, { limits: { handshakeTimeoutMs: 200 } });
   const s = await silentSocket(rig.http.port);
   await within(5_000, 'the silent socket closed', new Promise<void>((resolve) => s.once('close', () => resolve())));
-  // An agent that authenticates keeps its connection past the deadline.
+  // An agent that authenticates keeps its connection past the deadline: a silent socket opened
+  // after it has been closed, so the agent's sockets have been through theirs.
   const client = await agent(rig);
-  await new Promise<void>((resolve) => setTimeout(resolve, 400).unref());
+  const later = await silentSocket(rig.http.port);
+  await within(
+    5_000,
+    'the later silent socket closed',
+    new Promise<void>((resolve) => later.once('close', () => resolve())),
+  );
   await client.listTools();
   await client.close();
+});
+
+test('a request that came in time is served when the process stalled past the deadline', async () => {
+  // The gateway's and the IDE server's limits, on a plain server: the first connection's handler
+  // stalls the event loop past the deadline (as GC or a busy extension host does) before this
+  // process's client has even written its request.
+  const pending = new PendingSockets({ handshakeTimeoutMs: 200 }, () => {}, 'authenticated request');
+  let stalled = false;
+  const server = createServer((socket) => {
+    pending.add(socket);
+    socket.once('data', () => {
+      pending.forget(socket);
+      socket.end('served');
+    });
+    if (stalled) return;
+    stalled = true;
+    const until = Date.now() + 400;
+    while (Date.now() < until);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const reply = await within(
+      5_000,
+      'the reply',
+      new Promise<string>((resolve, reject) => {
+        const s = connect((server.address() as AddressInfo).port, '127.0.0.1', () => s.write('request'));
+        sockets.push(s);
+        let got = '';
+        s.on('data', (d: Buffer) => (got += d.toString()));
+        s.on('error', reject);
+        s.on('close', () => resolve(got));
+      }),
+    );
+    assert.equal(reply, 'served');
+  } finally {
+    pending.dispose();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test('refused requests are logged at a bounded rate', async () => {

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { parseArgs } from '../../../src/cli/args.js';
 import { terminalElicitation, type Terminal } from '../../../src/cli/elicitation.js';
 
-function scripted(answers: string[], interactive = true): Terminal & { out: string; asked: string[] } {
+type Scripted = Terminal & { out: string; asked: string[]; write(s: string): void };
+
+function scripted(answers: string[], interactive = true): Scripted {
   const t = {
     interactive,
     out: '',
@@ -19,6 +21,9 @@ function scripted(answers: string[], interactive = true): Terminal & { out: stri
   return t;
 }
 
+/** The notes go where the session sends them (its stderr); here, beside the answers. */
+const ask = (t: Scripted) => terminalElicitation(t, (s) => t.write(s));
+
 const schema = {
   type: 'object',
   properties: {
@@ -32,7 +37,7 @@ const schema = {
 
 test('a form is asked field by field; a bad answer is asked again; enum by number; confirmed before sending', async () => {
   const t = scripted(['Ada', '2', 'old', '36', '', 'y']);
-  const r = await terminalElicitation(t).elicit('srv', {
+  const r = await ask(t).elicit('srv', {
     mode: 'form',
     message: 'Who are you?',
     requestedSchema: schema,
@@ -46,28 +51,26 @@ test('a form is asked field by field; a bad answer is asked again; enum by numbe
 
 test('not confirming declines; end of input cancels; no terminal declines with a message', async () => {
   assert.deepEqual(
-    await terminalElicitation(scripted(['Ada', '', '', '', 'n'])).elicit('srv', {
+    await ask(scripted(['Ada', '', '', '', 'n'])).elicit('srv', {
       mode: 'form',
       message: 'm',
       requestedSchema: schema,
     }),
     { action: 'decline' },
   );
-  assert.deepEqual(
-    await terminalElicitation(scripted([])).elicit('srv', { mode: 'form', message: 'm', requestedSchema: schema }),
-    { action: 'cancel' },
-  );
+  assert.deepEqual(await ask(scripted([])).elicit('srv', { mode: 'form', message: 'm', requestedSchema: schema }), {
+    action: 'cancel',
+  });
   const none = scripted([], false);
-  assert.deepEqual(
-    await terminalElicitation(none).elicit('srv', { mode: 'form', message: 'Who?', requestedSchema: schema }),
-    { action: 'decline' },
-  );
+  assert.deepEqual(await ask(none).elicit('srv', { mode: 'form', message: 'Who?', requestedSchema: schema }), {
+    action: 'decline',
+  });
   assert.match(none.out, /srv asked for input \("Who\?"\); declined because stdin is not a terminal/);
 });
 
 test('URL elicitation prints the URL and waits for consent', async () => {
   const t = scripted(['yes']);
-  const r = await terminalElicitation(t).elicit('srv', {
+  const r = await ask(t).elicit('srv', {
     mode: 'url',
     message: 'Sign in',
     url: 'https://example.test/x',
@@ -76,7 +79,7 @@ test('URL elicitation prints the URL and waits for consent', async () => {
   assert.deepEqual(r, { action: 'accept' });
   assert.match(t.out, /https:\/\/example\.test\/x/);
   assert.deepEqual(
-    await terminalElicitation(scripted([''])).elicit('srv', {
+    await ask(scripted([''])).elicit('srv', {
       mode: 'url',
       message: 'Sign in',
       url: 'https://example.test/x',
@@ -120,13 +123,13 @@ test('server text reaches the terminal escaped: no OSC 8 link, no OSC 52 clipboa
   const osc8 = '\u001b]8;;https://evil.example/\u0007click\u001b]8;;\u0007';
   const osc52 = '\u001b]52;c;ZWNobyBoaQ==\u0007';
   const t = scripted(['n', 'x', 'n']);
-  await terminalElicitation(t).elicit('srv', {
+  await ask(t).elicit('srv', {
     mode: 'url',
     message: `Sign in ${osc8}${osc52}`,
     url: 'https://accounts.google.com\\@evil.example/',
     elicitationId: 'e1',
   });
-  await terminalElicitation(t).elicit('srv', {
+  await ask(t).elicit('srv', {
     mode: 'form',
     message: osc52,
     requestedSchema: { type: 'object', properties: { a: { type: 'string', title: `A${osc8}` } } },

@@ -10,6 +10,8 @@ function check(): {
   lost: string[][];
   retried: string[][];
   busy: { now: boolean };
+  /** `server/a` was shown connecting, is connected now, and its row was refreshed. */
+  refreshed: () => void;
 } {
   const clock = new FakeClock();
   const looks = new Map<string, string>();
@@ -27,15 +29,18 @@ function check(): {
       clearTimeout: (h) => (h as { dispose(): void }).dispose(),
     },
   );
-  return { c, clock, looks, lost, retried, busy };
+  const refreshed = (): void => {
+    c.gave('server/a', 'connecting');
+    looks.set('server/a', 'connected');
+    c.fired(['server/a']);
+  };
+  return { c, clock, looks, lost, retried, busy, refreshed };
 }
 
 test('a refreshed row VS Code never asked for again is refreshed once more, then the whole tree', () => {
-  const { c, clock, looks, lost, retried } = check();
+  const { c, clock, looks, lost, retried, refreshed } = check();
   looks.set('server/a', 'connecting');
-  c.gave('server/a', 'connecting');
-  looks.set('server/a', 'connected');
-  c.fired(['server/a']);
+  refreshed();
   clock.advance(2999);
   assert.equal(retried.length, 0, 'not before the deadline');
   clock.advance(1);
@@ -47,10 +52,8 @@ test('a refreshed row VS Code never asked for again is refreshed once more, then
 });
 
 test('a row that arrives after its retry is not escalated later', () => {
-  const { c, clock, looks, lost, retried } = check();
-  c.gave('server/a', 'connecting');
-  looks.set('server/a', 'connected');
-  c.fired(['server/a']);
+  const { c, clock, looks, lost, retried, refreshed } = check();
+  refreshed();
   clock.advance(3000);
   assert.deepEqual(retried, [['server/a']]);
   c.fired(['server/a']);
@@ -64,10 +67,8 @@ test('a row that arrives after its retry is not escalated later', () => {
 });
 
 test('a refresh VS Code acted on (it asked for the row again) is not reported', () => {
-  const { c, clock, looks, retried } = check();
-  c.gave('server/a', 'connecting');
-  looks.set('server/a', 'connected');
-  c.fired(['server/a']);
+  const { c, clock, retried, refreshed } = check();
+  refreshed();
   clock.advance(500);
   c.gave('server/a', 'connected');
   clock.advance(5000);
@@ -86,10 +87,8 @@ test('rows VS Code was never given, and rows under a refreshed one, are not expe
 });
 
 test('while another refresh waits to go out the check waits for it', () => {
-  const { c, clock, looks, retried, busy } = check();
-  c.gave('server/a', 'connecting');
-  looks.set('server/a', 'connected');
-  c.fired(['server/a']);
+  const { clock, retried, busy, refreshed } = check();
+  refreshed();
   busy.now = true;
   clock.advance(3000);
   assert.deepEqual(retried, []);
@@ -99,10 +98,8 @@ test('while another refresh waits to go out the check waits for it', () => {
 });
 
 test('after a refresh of the whole tree nothing is expected, and dispose stops the check', () => {
-  const { c, clock, looks, lost, retried } = check();
-  c.gave('server/a', 'connecting');
-  looks.set('server/a', 'connected');
-  c.fired(['server/a']);
+  const { c, clock, lost, retried, refreshed } = check();
+  refreshed();
   c.firedRoot();
   clock.advance(5000);
   assert.deepEqual(lost, []);
