@@ -8,7 +8,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { readFileSync, readdirSync } from 'node:fs';
-import { hostLikeCapabilities, rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
+import { CANNED_SERVER, hostLikeCapabilities, rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
 import { summarize } from './lib/stats.js';
 import type { McpHost } from '../src/core/host.js';
 import type { ServerDefinition } from '../src/core/config/types.js';
@@ -31,8 +31,13 @@ const reps = Number(arg('reps', '5'));
 const block = Number(arg('block', '1000'));
 const blocksPerRep = Number(arg('blocks', '6'));
 const processes = Number(arg('processes', transport === 'http' ? '2' : '4'));
+/** `tiny`: the SDK v2 tiny server; `canned`: one with no MCP library, so the client's work decides. */
+const server = arg('server', 'tiny') as 'tiny' | 'canned';
 const only = process.argv.find((a) => a.startsWith('--side='))?.slice('--side='.length);
 const args = { text: 'hello' };
+const warm = Number(arg('warm', '2000'));
+/** `--seq=0`: throughput blocks only (a profile of the 16-in-flight path alone). */
+const seq = arg('seq', '1') !== '0';
 
 async function concurrent(call: Call, n: number, inFlight: number): Promise<{ ms: number; cpuUs: number }> {
   let next = 0;
@@ -109,7 +114,14 @@ async function hostSide(name: string, build: HostBuild, urls: string[]): Promise
     names.map((n, i) =>
       transport === 'http'
         ? build.definition(n, { type: 'http', url: urls[i % urls.length] })
-        : build.tinyServer(n, era === 'modern' ? { ERAS: 'both' } : {}),
+        : server === 'canned'
+          ? build.definition(n, {
+              type: 'stdio',
+              command: process.execPath,
+              args: [CANNED_SERVER, `--id=${n}`],
+              env: era === 'modern' ? { ERAS: 'both' } : {},
+            })
+          : build.tinyServer(n, era === 'modern' ? { ERAS: 'both' } : {}),
     ),
   );
   await host.whenSettled();
@@ -133,7 +145,13 @@ async function bareSide(urls: string[], variant: string): Promise<Omit<Side, 'pi
     Array.from({ length: processes }, (_, i) =>
       transport === 'http'
         ? rawConnectHttp(urls[i % urls.length], modern, caps)
-        : rawConnect(modern ? { ERAS: 'both' } : {}, modern, true, caps),
+        : rawConnect(
+            modern ? { ERAS: 'both' } : {},
+            modern,
+            true,
+            caps,
+            server === 'canned' ? CANNED_SERVER : undefined,
+          ),
     ),
   );
   if (modern && (variant === 'listen' || variant === 'like'))
@@ -160,10 +178,12 @@ async function main(): Promise<void> {
     if (!only || only === 'bare') all.push(await withPids(() => bareSide(urls, v)));
   if (!only || only === 'a') all.push(await withPids(() => hostSide('a', a, urls)));
   if (!only || only === 'b') all.push(await withPids(() => hostSide('b', b, urls)));
-  for (const s of all) for (const c of s.calls) await sequential(c, 2000, []);
+  for (const s of all) for (const c of s.calls) await sequential(c, warm, []);
   const rows: Record<string, { tput: number[]; cpu: number[]; p50: number[]; srv: number[] }> = {};
   for (const s of all) rows[s.name] = { tput: [], cpu: [], p50: [], srv: [] };
-  console.log(`[ab] ${transport} ${era}, ${processes} servers per side, ${reps} reps × ${blocksPerRep} blocks of ${block}`);
+  console.log(
+    `[ab] ${transport} ${era} (${server} server), ${processes} servers per side, ${reps} reps × ${blocksPerRep} blocks of ${block}`,
+  );
   for (let r = 0; r < reps; r++) {
     const acc = new Map(all.map((s) => [s.name, { ms: 0, cpuUs: 0, srvUs: 0, n: 0, lat: [] as number[] }]));
     for (let i = 0; i < blocksPerRep; i++) {
@@ -177,7 +197,7 @@ async function main(): Promise<void> {
         x.ms += t.ms;
         x.cpuUs += t.cpuUs;
         x.n += block;
-        await sequential(s.calls[(i + 1) % s.calls.length], block / 2, x.lat);
+        if (seq) await sequential(s.calls[(i + 1) % s.calls.length], block / 2, x.lat);
       }
     }
     const line: string[] = [];

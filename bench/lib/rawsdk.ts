@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');
+/** A server with no MCP library, answering from canned lines (fixtures/canned-server.mjs). */
+export const CANNED_SERVER = join(__dirname, '../fixtures/canned-server.mjs');
 
 /**
  * What the bench's quiet host declares (no sampling, elicitation or roots port): the 2025-11-25
@@ -15,7 +17,9 @@ export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');
  */
 export function hostLikeCapabilities(modern: boolean): ClientCapabilities {
   const extensions = { 'io.modelcontextprotocol/tasks': {} };
-  return modern ? { extensions } : { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } }, extensions };
+  return modern
+    ? { extensions }
+    : { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } }, extensions };
 }
 
 /** util-linux's setsid(1): runs a command in a session of its own (it execs, no extra process). */
@@ -33,8 +37,9 @@ export async function rawConnect(
   modern = false,
   ownSession = false,
   capabilities?: ClientCapabilities,
+  script = TINY_SERVER,
 ): Promise<Client> {
-  const launch = ownSession && SETSID ? { command: SETSID, args: [process.execPath, TINY_SERVER] } : undefined;
+  const launch = ownSession && SETSID ? { command: SETSID, args: [process.execPath, script] } : undefined;
   const client = new Client(
     { name: 'bench-baseline', version: '1.0.0' },
     { ...(modern ? { versionNegotiation: { mode: 'auto' } } : {}), ...(capabilities ? { capabilities } : {}) },
@@ -42,7 +47,7 @@ export async function rawConnect(
   await client.connect(
     new StdioClientTransport({
       command: launch?.command ?? process.execPath,
-      args: launch?.args ?? [TINY_SERVER],
+      args: launch?.args ?? [script],
       env: { ...(process.env as Record<string, string>), ...env },
       stderr: 'ignore',
     }),
