@@ -8,6 +8,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { CANNED_SERVER, hostLikeCapabilities, rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
 import { summarize } from './lib/stats.js';
 import type { McpHost } from '../src/core/host.js';
@@ -169,8 +170,10 @@ function spread(xs: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const a = require(arg('a', './ab-a.cjs')) as HostBuild;
-  const b = require(arg('b', './ab-b.cjs')) as HostBuild;
+  // The host bundles sit beside this one (scripts/bench-ab.mjs), loaded at run time, not bundled in.
+  const load = createRequire(__filename);
+  const a = load(arg('a', './ab-a.cjs')) as HostBuild;
+  const b = load(arg('b', './ab-b.cjs')) as HostBuild;
   const servers = transport === 'http' ? await Promise.all([startTinyHttp(), startTinyHttp()]) : [];
   const urls = servers.map((s) => s.url);
   const all: Side[] = [];
