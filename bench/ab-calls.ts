@@ -40,7 +40,11 @@ const warm = Number(arg('warm', '2000'));
 /** `--seq=0`: throughput blocks only (a profile of the 16-in-flight path alone). */
 const seq = arg('seq', '1') !== '0';
 
-async function concurrent(call: Call, n: number, inFlight: number): Promise<{ ms: number; cpuUs: number }> {
+async function concurrent(
+  call: Call,
+  n: number,
+  inFlight: number,
+): Promise<{ ms: number; cpuUs: number; sysUs: number }> {
   let next = 0;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -50,7 +54,7 @@ async function concurrent(call: Call, n: number, inFlight: number): Promise<{ ms
     }),
   );
   const cpu = process.cpuUsage(c0);
-  return { ms: performance.now() - t0, cpuUs: cpu.user + cpu.system };
+  return { ms: performance.now() - t0, cpuUs: cpu.user + cpu.system, sysUs: cpu.system };
 }
 
 async function sequential(call: Call, n: number, out: number[]): Promise<void> {
@@ -188,7 +192,7 @@ async function main(): Promise<void> {
     `[ab] ${transport} ${era} (${server} server), ${processes} servers per side, ${reps} reps × ${blocksPerRep} blocks of ${block}`,
   );
   for (let r = 0; r < reps; r++) {
-    const acc = new Map(all.map((s) => [s.name, { ms: 0, cpuUs: 0, srvUs: 0, n: 0, lat: [] as number[] }]));
+    const acc = new Map(all.map((s) => [s.name, { ms: 0, cpuUs: 0, sysUs: 0, srvUs: 0, n: 0, lat: [] as number[] }]));
     for (let i = 0; i < blocksPerRep; i++) {
       // Rotate which side goes first, so none always follows another.
       for (let k = 0; k < all.length; k++) {
@@ -199,6 +203,7 @@ async function main(): Promise<void> {
         x.srvUs += serverCpuUs(s.pids) - srv0;
         x.ms += t.ms;
         x.cpuUs += t.cpuUs;
+        x.sysUs += t.sysUs;
         x.n += block;
         if (seq) await sequential(s.calls[(i + 1) % s.calls.length], block / 2, x.lat);
       }
@@ -211,7 +216,7 @@ async function main(): Promise<void> {
       rows[s.name].p50.push(summarize(x.lat).p50);
       rows[s.name].srv.push(x.srvUs / x.n);
       line.push(
-        `${s.name} ${((x.n / x.ms) * 1000).toFixed(0)}/s ${(x.cpuUs / x.n).toFixed(1)}µs srv ${(x.srvUs / x.n).toFixed(0)}µs p50 ${summarize(x.lat).p50.toFixed(3)}ms`,
+        `${s.name} ${((x.n / x.ms) * 1000).toFixed(0)}/s ${(x.cpuUs / x.n).toFixed(1)}µs (sys ${(x.sysUs / x.n).toFixed(1)}) srv ${(x.srvUs / x.n).toFixed(0)}µs p50 ${summarize(x.lat).p50.toFixed(3)}ms`,
       );
     }
     console.log(`[ab] rep ${r + 1}: ${line.join(' | ')}`);

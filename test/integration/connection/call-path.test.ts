@@ -66,6 +66,13 @@ for (const [label, open] of cases) {
       // The server's list is fresh for ten minutes (ttlMs): a copy in the SDK's cache answers instead.
       assert.equal(after - before, label === 'Streamable HTTP, 2026-07-28' ? 0 : 1);
     });
+
+    test("a call is checked against the host's list, not a later copy the SDK holds", async () => {
+      // The listing above left the server's second list (where `shaped` wants a string) in the SDK's
+      // cache, except on Streamable HTTP 2026-07-28, where the SDK's copy is the one list (from cache).
+      const good = await host.callTool('s', 'shaped', { mode: 'good' });
+      assert.deepEqual(good.structuredContent, { n: 1 });
+    });
   });
 }
 
