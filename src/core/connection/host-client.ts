@@ -19,9 +19,11 @@ import {
 import type {
   ClientContext,
   EmptyResult,
+  JSONRPCNotification,
   JSONRPCRequest,
   JSONRPCResponse,
   LoggingLevel,
+  MessageExtraInfo,
   RequestOptions,
   Result,
   ServerCapabilities,
@@ -126,8 +128,21 @@ export class HostClient extends Client {
     }
     // The SDK runs notification handlers a microtask late but a response at once, and the response
     // drops the request's progress handler: progress sent just before the result (same stdout
-    // chunk) was lost. One microtask puts the response behind the notifications that came first.
-    queueMicrotask(() => super._onresponse(response));
+    // chunk) was lost. One microtask puts the response behind the notifications that came first;
+    // with none of them waiting (most responses) it is handled at once, as the SDK would.
+    if (this.notificationsQueued > 0) queueMicrotask(() => super._onresponse(response));
+    else super._onresponse(response);
+  }
+
+  /** Notifications whose handlers the SDK has queued and not yet run (_onresponse). */
+  private notificationsQueued = 0;
+  private readonly notificationRan = (): void => void this.notificationsQueued--;
+
+  protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    super._onnotification(raw, extra);
+    // Queued after the SDK's own microtask for the handler, so it runs once that one has.
+    this.notificationsQueued++;
+    queueMicrotask(this.notificationRan);
   }
 
   /** Answers one `inputRequests` entry of a task through the handler a server request would reach. */
