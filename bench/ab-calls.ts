@@ -9,6 +9,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
 import { CANNED_SERVER, hostLikeCapabilities, rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
 import { summarize } from './lib/stats.js';
 import type { McpHost } from '../src/core/host.js';
@@ -186,6 +188,18 @@ async function main(): Promise<void> {
   if (!only || only === 'a') all.push(await withPids(() => hostSide('a', a, urls)));
   if (!only || only === 'b') all.push(await withPids(() => hostSide('b', b, urls)));
   for (const s of all) for (const c of s.calls) await sequential(c, warm, []);
+  // `--alloc-prof=FILE`: a sampling heap profile of the measured blocks, collected objects included
+  // (what a call allocates, not what stays).
+  const allocFile = arg('alloc-prof', '');
+  const inspector = allocFile ? new Session() : undefined;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 4096,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   const rows: Record<string, { tput: number[]; cpu: number[]; p50: number[]; srv: number[] }> = {};
   for (const s of all) rows[s.name] = { tput: [], cpu: [], p50: [], srv: [] };
   console.log(
@@ -220,6 +234,11 @@ async function main(): Promise<void> {
       );
     }
     console.log(`[ab] rep ${r + 1}: ${line.join(' | ')}`);
+  }
+  if (inspector) {
+    const { profile } = await inspector.post('HeapProfiler.stopSampling');
+    writeFileSync(allocFile, JSON.stringify(profile));
+    inspector.disconnect();
   }
   const ratios = (num: string, den: string, k: 'tput' | 'cpu' | 'p50' | 'srv'): number[] =>
     rows[num][k].map((v, i) => v / rows[den][k][i]);
