@@ -13,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { CANNED_SERVER, hostLikeCapabilities, rawConnect, rawConnectHttp, startTinyHttp } from './lib/rawsdk.js';
 import { summarize } from './lib/stats.js';
+import { concurrent, sequential, type Call } from './lib/drive.js';
 import type { McpHost } from '../src/core/host.js';
 import type { ServerDefinition } from '../src/core/config/types.js';
 
@@ -22,8 +23,6 @@ interface HostBuild {
   tinyServer(name: string, env?: Record<string, string>): ServerDefinition;
   definition(name: string, config: ServerDefinition['config']): ServerDefinition;
 }
-
-type Call = () => Promise<unknown>;
 
 const arg = (name: string, fallback: string): string =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -41,31 +40,6 @@ const args = { text: 'hello' };
 const warm = Number(arg('warm', '2000'));
 /** `--seq=0`: throughput blocks only (a profile of the 16-in-flight path alone). */
 const seq = arg('seq', '1') !== '0';
-
-async function concurrent(
-  call: Call,
-  n: number,
-  inFlight: number,
-): Promise<{ ms: number; cpuUs: number; sysUs: number }> {
-  let next = 0;
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next++ < n) await call();
-    }),
-  );
-  const cpu = process.cpuUsage(c0);
-  return { ms: performance.now() - t0, cpuUs: cpu.user + cpu.system, sysUs: cpu.system };
-}
-
-async function sequential(call: Call, n: number, out: number[]): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call();
-    out.push(performance.now() - t);
-  }
-}
 
 interface Side {
   name: string;

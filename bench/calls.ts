@@ -9,36 +9,7 @@ import type { McpHost } from '../src/core/host.js';
 import { definition, quietHost, tinyServer } from './lib/host.js';
 import { startEcho } from './lib/inproc.js';
 import { pipeEchoThroughput } from './lib/pipe-echo.js';
-
-type Call = () => Promise<unknown>;
-
-async function sequential(call: Call, n: number, out: number[] = []): Promise<number[]> {
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await call();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
-
-/**
- * Milliseconds `n` calls take with `inFlight` of them outstanding at a time, and the CPU this
- * process spent meanwhile (µs): the client side's own work, which load elsewhere moves far less
- * than it moves the time (only one side runs at a time, so it is that side's).
- */
-async function concurrent(call: Call, n: number, inFlight: number): Promise<{ ms: number; cpuUs: number }> {
-  let next = 0;
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next++ < n) await call();
-    }),
-  );
-  const ms = performance.now() - t0;
-  const cpu = process.cpuUsage(c0);
-  return { ms, cpuUs: cpu.user + cpu.system };
-}
+import { concurrent, sequential, type Call } from './lib/drive.js';
 
 /**
  * Host and bare SDK take turns in blocks, so a burst of load from elsewhere on the machine lands on
