@@ -1,11 +1,26 @@
 /** Baselines: the bare SDK, with none of the host around it. */
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const TINY_SERVER = join(__dirname, '../fixtures/tiny-server.mjs');
+/** A server with no MCP library, answering from canned lines (fixtures/canned-server.mjs). */
+export const CANNED_SERVER = join(__dirname, '../fixtures/canned-server.mjs');
+
+/**
+ * What the bench's quiet host declares (no sampling, elicitation or roots port): the 2025-11-25
+ * tasks capability and the 2026-07-28 tasks extension. On 2026-07-28 the host sends the extension
+ * alone in every request's `_meta` (HostClient), so a bare client declaring this sends the same.
+ */
+export function hostLikeCapabilities(modern: boolean): ClientCapabilities {
+  const extensions = { 'io.modelcontextprotocol/tasks': {} };
+  return modern
+    ? { extensions }
+    : { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } }, extensions };
+}
 
 /** util-linux's setsid(1): runs a command in a session of its own (it execs, no extra process). */
 const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => process.platform === 'linux' && existsSync(p));
@@ -21,16 +36,18 @@ export async function rawConnect(
   env: Record<string, string> = {},
   modern = false,
   ownSession = false,
+  capabilities?: ClientCapabilities,
+  script = TINY_SERVER,
 ): Promise<Client> {
-  const launch = ownSession && SETSID ? { command: SETSID, args: [process.execPath, TINY_SERVER] } : undefined;
+  const launch = ownSession && SETSID ? { command: SETSID, args: [process.execPath, script] } : undefined;
   const client = new Client(
     { name: 'bench-baseline', version: '1.0.0' },
-    modern ? { versionNegotiation: { mode: 'auto' } } : {},
+    { ...(modern ? { versionNegotiation: { mode: 'auto' } } : {}), ...(capabilities ? { capabilities } : {}) },
   );
   await client.connect(
     new StdioClientTransport({
       command: launch?.command ?? process.execPath,
-      args: launch?.args ?? [TINY_SERVER],
+      args: launch?.args ?? [script],
       env: { ...(process.env as Record<string, string>), ...env },
       stderr: 'ignore',
     }),
@@ -56,11 +73,11 @@ export async function startTinyHttp(): Promise<{ url: string; stop(): void }> {
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
 }
 
-/** A bare SDK client over Streamable HTTP; `modern` as in rawConnect. */
-export async function rawConnectHttp(url: string, modern = false): Promise<Client> {
+/** A bare SDK client over Streamable HTTP; `modern` and `capabilities` as in rawConnect. */
+export async function rawConnectHttp(url: string, modern = false, capabilities?: ClientCapabilities): Promise<Client> {
   const client = new Client(
     { name: 'bench-baseline', version: '1.0.0' },
-    modern ? { versionNegotiation: { mode: 'auto' } } : {},
+    { ...(modern ? { versionNegotiation: { mode: 'auto' } } : {}), ...(capabilities ? { capabilities } : {}) },
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;

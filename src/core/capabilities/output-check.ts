@@ -9,7 +9,7 @@
  * Compiled on a tool's first call, not when the list arrives (most tools of a server are never
  * called), once per schema object: a list's identical schemas are one object (wrap.ts interns them).
  */
-import { ProtocolError, ProtocolErrorCode, type JsonSchemaValidator } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type JsonSchemaValidator, type Tool } from '@modelcontextprotocol/client';
 import type { HostTool } from '../host-api.js';
 import { hostJsonSchemaValidator } from './sdk-validator.js';
 
@@ -59,4 +59,29 @@ export function outputCheckFor(
         `Structured content does not match the tool's output schema: ${r.errorMessage}`,
       );
   };
+}
+
+const definitions = new WeakMap<HostTool, Tool>();
+
+/**
+ * The input schema given with it: the SDK reads a `toolDefinition`'s input schema only for the
+ * `x-mcp-header` mirroring of a 2026-07-28 Streamable HTTP connection, which keeps the SDK's own list
+ * and is not given one (HostClient.keepsListInSdkCache); anywhere else it would walk the tool's real
+ * schema on every call for headers nothing sends.
+ */
+const NO_HEADERS: Tool['inputSchema'] = Object.freeze({ type: 'object' as const });
+
+/**
+ * The tool as the SDK's `callTool` is told it (`toolDefinition`) where the host checks the output:
+ * without it the SDK looks the tool up in its response cache on every call (twice on 2026-07-28:
+ * output validator and header declarations), a lookup that never finds the lists the host keeps;
+ * without `outputSchema`, so it does not check the result a second time.
+ */
+export function sdkToolDefinition(tool: HostTool): Tool {
+  let d = definitions.get(tool);
+  if (!d) {
+    d = { name: tool.name, inputSchema: NO_HEADERS };
+    definitions.set(tool, d);
+  }
+  return d;
 }

@@ -10,24 +10,34 @@
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   Client,
   LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
   isTaskAugmentedRequestParams,
 } from '@modelcontextprotocol/client';
 import type {
   ClientContext,
   EmptyResult,
+  JSONRPCNotification,
   JSONRPCRequest,
   JSONRPCResponse,
   LoggingLevel,
+  MessageExtraInfo,
   RequestOptions,
   Result,
+  ServerCapabilities,
   SubscribeRequest,
   UnsubscribeRequest,
 } from '@modelcontextprotocol/client';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
 import { ListenStream, type ListenOptions } from './listen.js';
-import { HOST_TASK_META_KEY, asTaskHandle, type TaskInputRequest } from '../features/modern-tasks.js';
+import {
+  HOST_TASK_META_KEY,
+  TASKS_EXTENSION_ID,
+  asTaskHandle,
+  type TaskInputRequest,
+} from '../features/modern-tasks.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
@@ -42,8 +52,17 @@ export class HostClient extends Client {
    * says the headers are stale). Set by connect.ts.
    */
   sendsToolHeaders = false;
-  /** The capabilities sent on 2026-07-28, made once from those of `initialize` (_outboundMetaEnvelope). */
-  private modernCaps: { from: unknown; value: unknown } | undefined;
+  /** The last 2026-07-28 `_meta` envelope and what it was made from (_outboundMetaEnvelope). */
+  private sentEnvelope:
+    | {
+        caps: unknown;
+        server: unknown;
+        logLevel: unknown;
+        version: unknown;
+        info: unknown;
+        value: Record<string, unknown>;
+      }
+    | undefined;
 
   /**
    * Whether the SDK keeps its own copy of a list (its response cache). The host keeps every list
@@ -109,8 +128,21 @@ export class HostClient extends Client {
     }
     // The SDK runs notification handlers a microtask late but a response at once, and the response
     // drops the request's progress handler: progress sent just before the result (same stdout
-    // chunk) was lost. One microtask puts the response behind the notifications that came first.
-    queueMicrotask(() => super._onresponse(response));
+    // chunk) was lost. One microtask puts the response behind the notifications that came first;
+    // with none of them waiting (most responses) it is handled at once, as the SDK would.
+    if (this.notificationsQueued > 0) queueMicrotask(() => super._onresponse(response));
+    else super._onresponse(response);
+  }
+
+  /** Notifications whose handlers the SDK has queued and not yet run (_onresponse). */
+  private notificationsQueued = 0;
+  private readonly notificationRan = (): void => void this.notificationsQueued--;
+
+  protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    super._onnotification(raw, extra);
+    // Queued after the SDK's own microtask for the handler, so it runs once that one has.
+    this.notificationsQueued++;
+    queueMicrotask(this.notificationRan);
   }
 
   /** Answers one `inputRequests` entry of a task through the handler a server request would reach. */
@@ -152,20 +184,46 @@ export class HostClient extends Client {
   /**
    * The `_meta` every 2026-07-28 request carries. Its capabilities leave out `tasks`: that is the
    * 2025-11-25 capability (on 2026-07-28 tasks are the extension declared under `extensions`), and
-   * the server would parse it on every request.
+   * the server would parse it on every request. They also leave out the tasks extension where the
+   * server does not offer it: such a server makes no task of a request (features/modern-tasks.ts reads
+   * the same declaration), and parsing the declaration on each request was a measurable share of a
+   * small server's work per call (bench/README.md). The result is made again only when one of its
+   * parts changes, not per request.
    */
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
     if (!envelope) return envelope;
     const caps = envelope[CLIENT_CAPABILITIES_META_KEY];
-    if (this.modernCaps?.from !== caps) this.modernCaps = { from: caps, value: withoutLegacyTasks(caps) };
-    const modern = this.modernCaps!.value;
-    if (modern === caps && !this.logLevel) return envelope;
-    return {
-      ...envelope,
-      [CLIENT_CAPABILITIES_META_KEY]: modern,
-      ...(this.logLevel ? { [LOG_LEVEL_META_KEY]: this.logLevel } : {}),
+    const server = this.getServerCapabilities();
+    const logLevel = this.logLevel;
+    const last = this.sentEnvelope;
+    if (
+      last &&
+      last.caps === caps &&
+      last.server === server &&
+      last.logLevel === logLevel &&
+      last.version === envelope[PROTOCOL_VERSION_META_KEY] &&
+      last.info === envelope[CLIENT_INFO_META_KEY]
+    )
+      return last.value;
+    const modern = modernCapabilities(caps, server);
+    const value =
+      modern === caps && !logLevel
+        ? envelope
+        : {
+            ...envelope,
+            [CLIENT_CAPABILITIES_META_KEY]: modern,
+            ...(logLevel ? { [LOG_LEVEL_META_KEY]: logLevel } : {}),
+          };
+    this.sentEnvelope = {
+      caps,
+      server,
+      logLevel,
+      version: envelope[PROTOCOL_VERSION_META_KEY],
+      info: envelope[CLIENT_INFO_META_KEY],
+      value,
     };
+    return value;
   }
 
   protected override _wrapHandler(method: string, handler: Handler): Handler {
@@ -181,8 +239,15 @@ export class HostClient extends Client {
   }
 }
 
-function withoutLegacyTasks(caps: unknown): unknown {
-  if (!caps || typeof caps !== 'object' || !('tasks' in caps)) return caps;
-  const { tasks: _legacy, ...rest } = caps as Record<string, unknown>;
-  return rest;
+/** The capabilities of a 2026-07-28 request: without `tasks`, and the tasks extension only for a server offering it. */
+function modernCapabilities(caps: unknown, server: ServerCapabilities | undefined): unknown {
+  if (!caps || typeof caps !== 'object') return caps;
+  const { tasks, extensions, ...rest } = caps as { tasks?: unknown; extensions?: Record<string, unknown> };
+  const offered = (server as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  const dropTasksExtension =
+    extensions?.[TASKS_EXTENSION_ID] !== undefined && offered?.[TASKS_EXTENSION_ID] === undefined;
+  if (tasks === undefined && !dropTasksExtension) return caps;
+  if (!dropTasksExtension) return extensions === undefined ? rest : { ...rest, extensions };
+  const { [TASKS_EXTENSION_ID]: _unoffered, ...others } = extensions!;
+  return Object.keys(others).length ? { ...rest, extensions: others } : rest;
 }

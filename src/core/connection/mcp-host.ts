@@ -4,7 +4,13 @@
  * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
  * (src/core/host.ts) makes one.
  */
-import type { CallToolResult, Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
+import type {
+  CallToolRequestOptions,
+  CallToolResult,
+  Client,
+  RequestOptions,
+  ClientCapabilities,
+} from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,
@@ -17,7 +23,7 @@ import type {
   ToolCallResult,
 } from '../host-api.js';
 import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
-import { outputCheckFor } from '../capabilities/output-check.js';
+import { outputCheckFor, sdkToolDefinition } from '../capabilities/output-check.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
@@ -340,16 +346,19 @@ export class McpHost {
     const problems = validateToolArgs(t, args);
     if (problems.length)
       throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
-    // The SDK checks structured output itself only from a list in its own cache (HostClient.keepsListInSdkCache).
+    // The SDK checks structured output itself only from a list in its own cache (HostClient.keepsListInSdkCache);
+    // elsewhere the host checks it, and tells the SDK the tool so it does not search its cache.
     const client = conn.client;
-    const checkOutput =
-      client instanceof HostClient && client.keepsListInSdkCache('tools') ? undefined : outputCheckFor(t);
+    const sdkKeepsTools = client instanceof HostClient && client.keepsListInSdkCache('tools');
+    const checkOutput = sdkKeepsTools ? undefined : outputCheckFor(t);
     const onTaskStatus = opts.onTaskStatus;
+    const reqOpts: CallToolRequestOptions = this.requestOptions(opts);
+    if (!sdkKeepsTools) reqOpts.toolDefinition = sdkToolDefinition(t);
     // A task the call runs as is named in the server's questions about it: tie the id to the caller.
     const raw =
       forward && client.getProtocolEra() !== 'modern' && this.features.isPlainCall(client, t)
-        ? await forwardedCall(client, t.name, args, this.requestOptions(opts))
-        : await this.features.callTool(e.name, client, t, args, this.requestOptions(opts), e.log, (task) => {
+        ? await forwardedCall(client, t.name, args, reqOpts)
+        : await this.features.callTool(e.name, client, t, args, reqOpts, e.log, (task) => {
             e.calls.tagTask(opts.origin, task.taskId);
             onTaskStatus?.(task);
           });

@@ -5,9 +5,9 @@
  * re-subscribe), and `callTool` (plain or as a task).
  */
 import type {
+  CallToolRequestOptions,
   Client,
   ClientOptions,
-  RequestOptions,
   CallToolResult,
   ClientCapabilities,
 } from '@modelcontextprotocol/client';
@@ -144,7 +144,7 @@ export class ClientFeatures {
     client: Client,
     tool: HostTool,
     args: Record<string, unknown>,
-    opts: RequestOptions,
+    opts: CallToolRequestOptions,
     log: Logger,
     onTaskStatus?: (t: RunningTask) => void,
   ): Promise<CallToolResult> {

@@ -3,7 +3,7 @@
  * the SDK keeps no second copy of the lists the host keeps (except the tool list of a 2026-07-28
  * Streamable HTTP connection, which it reads for header mirroring), structured output is checked
  * against the tool's output schema all the same, and a 2026-07-28 request declares the tasks
- * extension without the 2025-11-25 `tasks` capability.
+ * extension (to a server that offers it) without the 2025-11-25 `tasks` capability.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,12 +66,28 @@ for (const [label, open] of cases) {
       // The server's list is fresh for ten minutes (ttlMs): a copy in the SDK's cache answers instead.
       assert.equal(after - before, label === 'Streamable HTTP, 2026-07-28' ? 0 : 1);
     });
+
+    test("a call is checked against the host's list, not a later copy the SDK holds", async () => {
+      // The listing above left the server's second list (where `shaped` wants a string) in the SDK's
+      // cache, except on Streamable HTTP 2026-07-28, where the SDK's copy is the one list (from cache).
+      const good = await host.callTool('s', 'shaped', { mode: 'good' });
+      assert.deepEqual(good.structuredContent, { n: 1 });
+    });
   });
 }
 
+async function requestCapabilities(extraArgs: string[]): Promise<Record<string, unknown>> {
+  const host = await connect({ ...stdio, args: [SERVER, ...extraArgs] }, {}, '2026-07-28');
+  return JSON.parse(textOf(await host.callTool('s', 'capabilities', {}))) as Record<string, unknown>;
+}
+
 test('a 2026-07-28 request declares the tasks extension, not the 2025-11-25 tasks capability', async () => {
-  const host = await connect(stdio, {}, '2026-07-28');
-  const caps = JSON.parse(textOf(await host.callTool('s', 'capabilities', {}))) as Record<string, unknown>;
+  const caps = await requestCapabilities(['--tasks-extension']);
   assert.equal('tasks' in caps, false, JSON.stringify(caps));
-  assert.deepEqual((caps.extensions as Record<string, unknown>)['io.modelcontextprotocol/tasks'], {});
+  assert.deepEqual((caps.extensions as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/tasks'], {});
+});
+
+test('a 2026-07-28 request leaves the tasks extension out for a server that does not offer it', async () => {
+  const caps = await requestCapabilities([]);
+  assert.deepEqual(caps, {}, JSON.stringify(caps));
 });

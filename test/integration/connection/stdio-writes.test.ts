@@ -77,3 +77,26 @@ test('a server that dies with sends held back: each send fails saying how it end
   assert.ok(failed.length >= 8, `held-back sends that failed: ${failed.length} of ${results.length}`);
   for (const f of failed) assert.match(String((f.reason as Error).message), /exited with code 3/);
 });
+
+test('the sends of one turn of the event loop go to the pipe in one write', async () => {
+  const t = await started();
+  process.kill(t.pid!, 'SIGUSR1');
+  // The pipe's own write calls: one per message, or one for all of those a turn queued (cork).
+  const stdin = (t as unknown as { child: { stdin: { _write: unknown; _writev: unknown } } }).child.stdin;
+  let writes = 0;
+  for (const key of ['_write', '_writev'] as const) {
+    const original = stdin[key] as ((...a: unknown[]) => unknown) | undefined;
+    if (!original) continue;
+    stdin[key] = function (this: unknown, ...a: unknown[]) {
+      writes++;
+      return original.apply(this, a);
+    };
+  }
+  const small = (i: number): JSONRPCMessage => ({ jsonrpc: '2.0', method: 'note', params: { i } });
+  await withDeadline(Promise.all(Array.from({ length: 10 }, (_, i) => t.send(small(i)))), 'ten small sends');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(writes, 1, `pipe writes for ten sends of one turn: ${writes}`);
+  await withDeadline(t.send(small(10)), 'a send of a later turn');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(writes, 2, 'a send of a later turn is a write of its own');
+});

@@ -20,11 +20,19 @@ test('the transport signal gathers no listener per request, and its abort reache
   const seen: AbortSignal[] = [];
   const f = withRequestSignal(listeningFetch(seen));
   for (let i = 0; i < 100; i++) await f('http://127.0.0.1/mcp', { method: 'POST', signal: transport.signal });
-  // One listener of its own (followSignal), whatever the number of requests.
-  assert.ok(getEventListeners(transport.signal, 'abort').length <= 1);
+  // The first request's own and followSignal's one, whatever the number of requests.
+  assert.ok(getEventListeners(transport.signal, 'abort').length <= 2);
   assert.equal(new Set(seen).size, 100);
   transport.abort(new Error('closed'));
   assert.ok(seen.every((s) => s.aborted && (s.reason as Error).message === 'closed'));
+});
+
+test('a signal of one request (2026-07-28: the SDK makes one per request) is passed on as it is', async () => {
+  const seen: AbortSignal[] = [];
+  const f = withRequestSignal(listeningFetch(seen));
+  const own = Array.from({ length: 3 }, () => new AbortController().signal);
+  for (const signal of own) await f('http://127.0.0.1/mcp', { method: 'POST', signal });
+  assert.deepEqual(seen, own);
 });
 
 test('a request without a signal, or with an aborted one, is passed on as it is', async () => {
