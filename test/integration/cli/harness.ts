@@ -17,9 +17,12 @@ import { build } from 'esbuild';
 import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
 import { VERSION } from '../../../src/core/version.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
-export const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING = serverScript(
+  join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
+);
 
 export interface CliRun {
   code: number | null;
