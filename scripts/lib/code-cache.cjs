@@ -10,7 +10,8 @@ const { dirname } = require('node:path');
 const vm = require('node:vm');
 
 function runCached(file) {
-  const source = readFileSync(file, 'utf8');
+  // As Node's loader: a hashbang line is not JavaScript inside the module wrapper.
+  const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
   const cacheFile = `${file}.v8cache`;
   let cachedData;
   try {
@@ -24,9 +25,13 @@ function runCached(file) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (!cachedData || script.cachedDataRejected) {
-    // After start-up, so the functions it ran are in the cache too; unref'd, so it never keeps a
-    // process alive, and a process that ends sooner leaves the cache to the next one.
-    setTimeout(() => {
+    // After start-up, so the functions it ran are in the cache too: shortly after, or at exit if
+    // that comes first (a server whose input ends at once). Unref'd, so it never keeps a process
+    // alive; a process killed sooner leaves the cache to the next one.
+    let written = false;
+    const write = () => {
+      if (written) return;
+      written = true;
       try {
         const tmp = `${cacheFile}.${process.pid}`;
         writeFileSync(tmp, script.createCachedData());
@@ -35,14 +40,32 @@ function runCached(file) {
       } catch {
         // A cache is only a saving.
       }
-    }, 300).unref();
+    };
+    setTimeout(write, 100).unref();
+    process.once('exit', write);
   }
   const mod = new Module(file, null);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(dirname(file));
+  // The bundle is the program: its `require.main === module` test holds, as when run directly.
+  const req = Module.createRequire(file);
+  req.main = mod;
   const fn = script.runInThisContext();
-  fn.call(mod.exports, mod.exports, Module.createRequire(file), mod, file, dirname(file));
+  fn.call(mod.exports, mod.exports, req, mod, file, dirname(file));
   mod.loaded = true;
 }
 
-module.exports = { runCached };
+/**
+ * The text of a launcher that runs a bundle through {@link runCached}: `bundle` is its path from
+ * the launcher's folder, so the folder can be moved whole. CommonJS, or an ES module (`esm`) for a
+ * launcher that takes the name of an `.mjs` file.
+ */
+function launcherSource(bundle, esm = false) {
+  const rel = JSON.stringify(bundle.split(/[\\/]/).join('/'));
+  return esm
+    ? `import { createRequire } from 'node:module';\nimport { fileURLToPath } from 'node:url';\n` +
+        `createRequire(import.meta.url)(${JSON.stringify(__filename)}).runCached(fileURLToPath(new URL(${rel}, import.meta.url)));\n`
+    : `'use strict';\nrequire(${JSON.stringify(__filename)}).runCached(require('node:path').join(__dirname, ${rel}));\n`;
+}
+
+module.exports = { runCached, launcherSource };

@@ -16,8 +16,11 @@
 // (everything after its imports) wrapped in an async function, which only an entry module may need.
 import { build } from 'esbuild';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+
+const { launcherSource } = createRequire(import.meta.url)('./code-cache.cjs');
 
 /** Fixture servers started from bundles; the others read files beside them or run in a sandbox. */
 export const BUNDLED_FIXTURES = [
@@ -107,17 +110,12 @@ export async function bundleFixtures({ root, outDir }) {
     logLevel: 'error',
     plugins: [ownMeta(new Set(sources))],
   });
-  const codeCache = resolve(dirname(new URL(import.meta.url).pathname), 'code-cache.cjs');
   const out = {};
   for (const src of sources) {
     const launcher = launcherOf(src);
     await mkdir(dirname(launcher), { recursive: true });
-    const call = `runCached(${JSON.stringify(bundleOf(src))})`;
-    // A launcher of the source's name and kind: an .mjs one is an ES module, so it imports the loader.
-    const text = launcher.endsWith('.mjs')
-      ? `import { createRequire } from 'node:module';\nconst { runCached } = createRequire(import.meta.url)(${JSON.stringify(codeCache)});\n${call};\n`
-      : `'use strict';\nconst { runCached } = require(${JSON.stringify(codeCache)});\n${call};\n`;
-    await writeFile(launcher, text);
+    // Of the source's name and kind: an .mjs launcher is an ES module.
+    await writeFile(launcher, launcherSource(relative(dirname(launcher), bundleOf(src)), launcher.endsWith('.mjs')));
     out[src] = launcher;
   }
   return out;

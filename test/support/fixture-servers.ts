@@ -6,6 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const codeCache = require(resolve(__dirname, '..', '..', 'scripts', 'lib', 'code-cache.cjs')) as {
+  launcherSource(bundle: string, esm?: boolean): string;
+};
+
+/**
+ * The text of a launcher that runs a CommonJS bundle from a V8 code cache (scripts/lib/code-cache.cjs);
+ * `bundle` is the bundle's path from the launcher's folder.
+ */
+export const launcherSource = (bundle: string): string => codeCache.launcherSource(bundle);
+
 let launchers: Record<string, string> | undefined;
 
 export function serverScript(source: string): string {
