@@ -117,9 +117,10 @@ test('the per-target packages carry only the sandbox helper of their platform', 
       stdio: 'pipe',
     },
   );
-  const universal = zipEntries(readFileSync(join(repo, `${pkg.name}-${pkg.version}.vsix`))).filter(
-    (e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest',
-  );
+  // Sorted: vsce walks the folders concurrently, so the order of the entries differs between builds.
+  const universal = zipEntries(readFileSync(join(repo, `${pkg.name}-${pkg.version}.vsix`)))
+    .filter((e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest')
+    .sort();
   for (const [target, arch] of Object.entries(targets)) {
     const vsix = readFileSync(join(repo, `${pkg.name}-${pkg.version}-${target}.vsix`));
     const entries = zipEntries(vsix);
@@ -131,7 +132,7 @@ test('the per-target packages carry only the sandbox helper of their platform', 
     assert.deepEqual(vendor, expected, `${target}: the sandbox helpers it carries`);
     // Everything else is the universal package's.
     assert.deepEqual(
-      entries.filter((e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest'),
+      entries.filter((e) => !e.includes('/vendor/') && e !== 'extension.vsixmanifest').sort(),
       universal,
       `${target}: files besides the helpers`,
     );
