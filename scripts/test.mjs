@@ -16,6 +16,7 @@ import { readdirSync, readFileSync, statSync, existsSync, mkdirSync, writeFileSy
 import { join, resolve } from 'node:path';
 import { bundleTests } from './lib/test-bundle.mjs';
 import { bundleFixtures } from './lib/fixture-bundles.mjs';
+import { keepPriority } from './lib/priority.mjs';
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
@@ -107,6 +108,7 @@ const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...ext
   },
   detached: process.platform !== 'win32',
 });
+keepPriority(child.pid);
 const stop = (signal) => {
   try {
     if (process.platform === 'win32') child.kill(signal);
