@@ -15,6 +15,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bundleTests } from './lib/test-bundle.mjs';
+import { bundleFixtures } from './lib/fixture-bundles.mjs';
+import { keepPriority } from './lib/priority.mjs';
 
 const argv = process.argv.slice(2);
 const sep = argv.indexOf('--');
@@ -59,9 +61,15 @@ files.sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 // timeout, because require() runs the file inside the suite's callback.
 const tmp = resolve('.tmp', `test-run-${process.pid}`);
 mkdirSync(tmp, { recursive: true });
+// The fixture servers the integration files start, bundled beside the tests (one esbuild call each, side by side).
+const fixtureLaunchers = files.some((f) => /(^|[\\/])test[\\/]integration[\\/]/.test(resolve(f)))
+  ? bundleFixtures({ root: process.cwd(), outDir: join(tmp, 'fixtures') })
+  : undefined;
 const modules = viaTsx
   ? files.map((f) => resolve(f))
   : await bundleTests(files, { root: process.cwd(), outDir: join(tmp, 'bundles') });
+const launchersFile = join(tmp, 'fixture-launchers.json');
+if (fixtureLaunchers) writeFileSync(launchersFile, JSON.stringify(await fixtureLaunchers));
 const moduleOf = new Map(files.map((f, i) => [f, modules[i]]));
 function wrapper(name, group) {
   const body = group
@@ -91,9 +99,16 @@ const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...ext
   // Test files may share what they build for this run here (the CLI harness's bundles); removed at the end.
   // MCP Host's per-user folder too: a host a test makes without naming one keeps its era verdicts and
   // list cache there, never in the developer's ~/.config/mcp-host (one run had written both).
-  env: { ...process.env, MCP_HOST_TEST_RUN_DIR: tmp, MCP_HOST_CONFIG_DIR: join(tmp, 'user-config') },
+  // MCP_HOST_TEST_FIXTURE_LAUNCHERS: the launcher of each bundled fixture server (test/support/fixture-servers.ts).
+  env: {
+    ...process.env,
+    MCP_HOST_TEST_RUN_DIR: tmp,
+    MCP_HOST_CONFIG_DIR: join(tmp, 'user-config'),
+    ...(fixtureLaunchers ? { MCP_HOST_TEST_FIXTURE_LAUNCHERS: launchersFile } : {}),
+  },
   detached: process.platform !== 'win32',
 });
+keepPriority(child.pid);
 const stop = (signal) => {
   try {
     if (process.platform === 'win32') child.kill(signal);

@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { EVERYTHING, ROOT, createHarness, type Harness } from './harness.js';
 import { startPortServer, type RunningServer } from '../connection/helpers.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
-const MODERN = join(ROOT, 'test', 'fixtures', 'servers', 'modern-server.mjs');
+const MODERN = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'modern-server.mjs'));
 let h: Harness;
 let ws: string;
 let http: RunningServer;

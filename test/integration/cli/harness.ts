@@ -17,9 +17,12 @@ import { build } from 'esbuild';
 import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
 import { VERSION } from '../../../src/core/version.js';
+import { launcherSource, serverScript } from '../../support/fixture-servers.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
-export const EVERYTHING = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING = serverScript(
+  join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'),
+);
 
 export interface CliRun {
   code: number | null;
@@ -118,19 +121,19 @@ async function buildBundles(own: string, run: string | undefined, shared: string
     // As esbuild.config.mjs does: the version of package.json (src/core/version.ts).
     define: { __MCP_HOST_VERSION__: JSON.stringify(VERSION) },
   };
-  await Promise.all([
-    build({ ...common, entryPoints: [join(ROOT, 'src', 'cli', 'main.ts')], outfile: join(out, 'cli.js') }),
-    build({
-      ...common,
-      entryPoints: [join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts')],
-      outfile: join(out, 'errors-server.js'),
+  const entries = {
+    cli: join(ROOT, 'src', 'cli', 'main.ts'),
+    'errors-server': join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts'),
+    'unicode-tools': join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts'),
+  };
+  // `<name>.js` runs the bundle `<name>.bundle.cjs` from a V8 code cache beside it: these files
+  // start the binary and its fixture servers about fifty times a run (scripts/lib/code-cache.cjs).
+  await Promise.all(
+    Object.entries(entries).map(async ([name, entry]) => {
+      await build({ ...common, entryPoints: [entry], outfile: join(out, `${name}.bundle.cjs`) });
+      await writeFile(join(out, `${name}.js`), launcherSource(`${name}.bundle.cjs`));
     }),
-    build({
-      ...common,
-      entryPoints: [join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts')],
-      outfile: join(out, 'unicode-tools.js'),
-    }),
-  ]);
+  );
   if (!shared) return out;
   try {
     await rename(out, shared);

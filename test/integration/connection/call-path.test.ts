@@ -12,8 +12,9 @@ import type { McpHost } from '../../../src/core/host.js';
 import type { HostOptions } from '../../../src/core/host-api.js';
 import { eraHosts } from './era-hosts.js';
 import { FIXTURES, def, startPortServer, textOf } from './helpers.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
-const SERVER = path.join(FIXTURES, 'call-path-server.mjs');
+const SERVER = serverScript(path.join(FIXTURES, 'call-path-server.mjs'));
 const hosts = eraHosts('call-path', { env: {} });
 const stops: (() => Promise<void>)[] = [];
 after(() => Promise.all(stops.map((stop) => stop())));

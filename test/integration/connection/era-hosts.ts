@@ -11,8 +11,9 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import type { HostOptions } from '../../../src/core/host-api.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { FIXTURES, MemoryLogger, def, startPortServer, tempDir, waitFor, type RunningServer } from './helpers.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
-export const MODERN = path.join(FIXTURES, 'modern-server.mjs');
+export const MODERN = serverScript(path.join(FIXTURES, 'modern-server.mjs'));
 
 export interface EraHosts {
   newHost(o?: Partial<HostOptions>): { host: McpHost; log: MemoryLogger };

@@ -23,9 +23,10 @@ import {
   textOf,
   waitFor,
 } from './helpers.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
 const dir = tempDir('eras');
-const MODERN = path.join(FIXTURES, 'modern-server.mjs');
+const MODERN = serverScript(path.join(FIXTURES, 'modern-server.mjs'));
 const hosts: McpHost[] = [];
 const stops: (() => Promise<void>)[] = [];
 

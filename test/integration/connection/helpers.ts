@@ -9,11 +9,14 @@ import type { ServerDefinition } from '../../../src/core/config/types.js';
 import type { McpHost } from '../../../src/core/host.js';
 import { def } from '../../support/defs.js';
 import { untilServer } from '../../support/wait.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
-export const STDIO_FIXTURE = path.join(FIXTURES, 'stdio-server.mjs');
-export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const STDIO_FIXTURE = serverScript(path.join(FIXTURES, 'stdio-server.mjs'));
+export const EVERYTHING = serverScript(
+  path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+);
 
 export { def } from '../../support/defs.js';
 
@@ -102,7 +105,9 @@ function stopper(proc: ChildProcess): () => Promise<void> {
 
 /** Starts a fixture that prints "PORT <n>" on stdout. */
 export function startPortServer(script: string, args: string[] = [], pathSuffix = '/'): Promise<RunningServer> {
-  const proc = spawn(process.execPath, [path.join(FIXTURES, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [serverScript(path.join(FIXTURES, script)), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   proc.stderr!.resume();
   return new Promise((resolve, reject) => {
     let buf = '';

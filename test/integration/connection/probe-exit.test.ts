@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import type { KeyValueStore } from '../../../src/core/ports.js';
 import { FIXTURES, MemoryLogger, def, isAlive, tempDir, textOf, waitFor } from './helpers.js';
+import { serverScript } from '../../support/fixture-servers.js';
 
 const dir = tempDir('probe-exit');
 const hosts: McpHost[] = [];
@@ -37,7 +38,7 @@ for (const mode of ['exit', 'close-stdout'] as const) {
       const server = def('quitter', {
         type: 'stdio',
         command: process.execPath,
-        args: [path.join(FIXTURES, 'probe-exit.mjs'), '--on-probe', mode, '--record', record],
+        args: [serverScript(path.join(FIXTURES, 'probe-exit.mjs')), '--on-probe', mode, '--record', record],
       });
       const store = memory();
       const log = new MemoryLogger();
