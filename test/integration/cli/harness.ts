@@ -13,7 +13,7 @@ import { existsSync, watch } from 'node:fs';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
 import { VERSION } from '../../../src/core/version.js';
@@ -126,11 +126,19 @@ async function buildBundles(own: string, run: string | undefined, shared: string
     'errors-server': join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts'),
     'unicode-tools': join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts'),
   };
+  // The binary gets the one protocol core the shipped cli.js has (esbuild.config.mjs), so the command
+  // lines run here on the real binary exercise it; the fixture servers keep the SDK as published.
+  const { sdkCoreOnce } = (await import(join(ROOT, 'scripts', 'lib', 'sdk-core-once.mjs'))) as { sdkCoreOnce: Plugin };
   // `<name>.js` runs the bundle `<name>.bundle.cjs` from a V8 code cache beside it: these files
   // start the binary and its fixture servers about fifty times a run (scripts/lib/code-cache.cjs).
   await Promise.all(
     Object.entries(entries).map(async ([name, entry]) => {
-      await build({ ...common, entryPoints: [entry], outfile: join(out, `${name}.bundle.cjs`) });
+      await build({
+        ...common,
+        entryPoints: [entry],
+        outfile: join(out, `${name}.bundle.cjs`),
+        plugins: name === 'cli' ? [sdkCoreOnce] : [],
+      });
       await writeFile(join(out, `${name}.js`), launcherSource(`${name}.bundle.cjs`));
     }),
   );
