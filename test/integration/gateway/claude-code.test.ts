@@ -10,8 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, watch } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { killTree, killTreeSync, processesMarked } from '../../../src/core/connection/process-tree.js';
 import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js';
@@ -23,6 +23,7 @@ import { GatewayViews } from '../../../src/core/gateway/index.js';
 import { startRig, type Rig } from './helpers.js';
 
 const CLAUDE = join(ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+const STDIO_TAP = join(ROOT, 'test', 'fixtures', 'servers', 'stdio-tap.mjs');
 const MARKER_VAR = 'MCP_HOST_CLAUDE_TEST_RUN';
 // Claude Code names an MCP tool mcp__<config key>__<tool>; the key of serve's entry below.
 const P = 'mcp__host__';
@@ -46,6 +47,9 @@ before(async () => {
     : { status: null, stdout: '', stderr: `${CLAUDE} is not installed`, error: undefined };
   if (probe.status !== 0 || !/\d+\.\d+\.\d+/.test(probe.stdout))
     unavailable = `the claude binary cannot run on ${process.platform}-${process.arch}: ${String(probe.error ?? probe.stderr).slice(0, 300)}`;
+  // npm ci installs it in CI (.ci/run): there a binary that does not run is a broken install, and
+  // skipping would let every case below pass unseen.
+  if (unavailable && process.env.CI) throw new Error(`${unavailable} (CI runs these cases: check npm ci's output)`);
   h = await createHarness();
   ws = await h.workspace('claude-code', {
     everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
@@ -74,11 +78,12 @@ interface ClaudeRun {
 }
 
 /** serve's entry, as `claude mcp add host -- mcp-host serve …` registers it. */
-function serveEntry(serveArgs: string[], workspace: string, marker: string): Record<string, unknown> {
+function serveEntry(serveArgs: string[], workspace: string, marker: string, tapLog?: string): Record<string, unknown> {
   return {
     type: 'stdio',
     command: process.execPath,
     args: [
+      ...(tapLog ? [STDIO_TAP, tapLog, process.execPath] : []),
       h.cli,
       'serve',
       '--workspace',
@@ -113,6 +118,7 @@ async function claude(
   prompt: string,
   workspace = ws,
   maxTurns = 6,
+  tapLog?: string,
 ): Promise<ClaudeRun> {
   const api = await FakeAnthropicApi.start(script);
   const marker = randomBytes(12).toString('hex');
@@ -124,7 +130,7 @@ async function claude(
     JSON.stringify({
       mcpServers: {
         host: Array.isArray(serveArgs)
-          ? serveEntry(serveArgs, workspace, marker)
+          ? serveEntry(serveArgs, workspace, marker, tapLog)
           : { type: 'http', url: serveArgs.url, headers: { Authorization: `Bearer ${serveArgs.token}` } },
       },
     }),
@@ -327,6 +333,9 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
     if (unavailable) return t.skip(unavailable);
     let signedIn = false;
     let whoami = '';
+    // What Claude Code and serve say to each other, to wait for the tools/list that brings prot's tools.
+    const sent = join(h.dir, `claude-sent-${randomBytes(6).toString('hex')}.ndjson`);
+    await writeFile(sent, '');
     const r = await claude(
       [],
       ['prot__authenticate', 'prot__whoami', 'ListMcpResourcesTool'],
@@ -347,18 +356,28 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
           // The user, in a browser: the redirect reaches serve's loopback listener, serve gets the
           // tokens and reconnects prot with them (then lists its tools and sends list_changed).
           const reached = whenMcpRequest((m) => m.authorized);
+          const from = (await stat(sent)).size;
           const back = await oidc.follow(url);
           await (await fetch(back)).text();
           await withDeadline(reached, 'serve to reach prot with the new token', 60_000);
+          // serve then lists prot's tools and sends tools/list_changed (two, in fact: the stand-in goes
+          // first, then the tools come). Claude Code asks again on its own time, a second or so after
+          // the second one: a fast turn loop used 30 turns before it had the new list.
+          await withDeadline(
+            whenWritten(sent, from, /"name":"prot__whoami"/),
+            'Claude Code to be given the tools of prot after the sign-in',
+            60_000,
+          );
           signedIn = true;
         }
-        // Claude Code takes the tools/list_changed in on its own time; until its next request offers
-        // the real tool, each turn is one more request through serve (bounded by --max-turns).
+        // Until its next request offers the real tool (the new list is taken in after the answer
+        // arrives), each turn is one more request through serve (bounded by --max-turns).
         return { tool: 'ListMcpResourcesTool', input: { server: 'host' } };
       },
       'Use the prot server.',
       wsAuth,
       30,
+      sent,
     );
     assert.ok(signedIn, show(r));
     assert.match(whoami, /^hello \S+/, show(r));
@@ -369,6 +388,31 @@ describe('the real Claude Code through mcp-host serve', { timeout: 600_000 }, ()
     );
   });
 });
+
+/** Resolves once the text written to `file` past byte `from` matches `re` (now or later). */
+function whenWritten(file: string, from: number, re: RegExp): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Unref'd: a run that ends at its deadline leaves nothing holding the file's process open.
+    const watcher = watch(file);
+    watcher.unref();
+    const check = (): void => {
+      readFile(file).then(
+        (b) => {
+          if (!re.test(b.subarray(from).toString('utf8'))) return;
+          watcher.close();
+          resolve();
+        },
+        (err: Error) => {
+          watcher.close();
+          reject(err);
+        },
+      );
+    };
+    watcher.on('change', check);
+    watcher.on('error', reject);
+    check();
+  });
+}
 
 /** Resolves once the OAuth fixture's MCP endpoint receives a request that passes `test` (now or later). */
 function whenMcpRequest(test: (r: OidcFixture['mcpRequests'][number]) => boolean): Promise<void> {
