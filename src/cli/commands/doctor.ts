@@ -33,6 +33,8 @@ interface ServerReport {
   state: string;
   connectMs?: number;
   protocolVersion?: string;
+  /** Protocol rules the server broke that the host made do without. */
+  protocolWarnings?: string[];
   error?: string;
   hint?: string;
   tools: number;
@@ -97,6 +99,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
   if (s.state.kind === 'connected') {
     r.connectMs = s.state.connectMs;
     if (s.state.protocolVersion) r.protocolVersion = s.state.protocolVersion;
+    if (s.state.protocolWarnings) r.protocolWarnings = s.state.protocolWarnings;
   }
   if (def.admission && !def.admission.run && def.admission.rule) r.policyRule = def.admission.rule;
   if (err) {
@@ -162,6 +165,7 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
     if (ok) {
       out(`    connected in ${s.connectMs} ms: ${s.tools} tools, ${s.resources} resources, ${s.prompts} prompts\n`);
       if (s.protocolVersion) out(`    protocol: MCP ${s.protocolVersion}\n`);
+      for (const w of s.protocolWarnings ?? []) out(`    ! server broke the protocol: ${w}\n`);
     } else {
       out(`    ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
       // A missing command already got its advice above; the connect error's hint would repeat it.

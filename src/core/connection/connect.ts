@@ -32,6 +32,7 @@ import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import { hostJsonSchemaValidator } from '../capabilities/sdk-validator.js';
 import type { ConnectionState } from './state.js';
 import { LEGACY_PROTOCOL_VERSION, type ProtocolEra } from './era.js';
+import type { CacheableMethod } from './cache-hints.js';
 
 export interface ConnectOptions {
   clientInfo: { name: string; version: string };
@@ -57,6 +58,8 @@ export interface ConnectOptions {
   era?: { prior?: PriorDiscovery };
   /** Runs sandboxed servers (HostOptions.sandbox); default the process-wide one. */
   sandbox?: SandboxRuntime;
+  /** A 2026-07-28 list or read result came without cache hints (cache-hints.ts): said once per method by the caller. */
+  onMissingCacheHints?: (method: CacheableMethod) => void;
   /** What a stdio server's environment starts from (HostOptions.serverEnv); default the SDK's subset of process.env. */
   baseEnv?: Record<string, string>;
 }
@@ -178,6 +181,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     ...(o.era ? { versionNegotiation: { mode: 'auto' as const } } : {}),
   });
   client.sendsToolHeaders = def.config.type === 'http';
+  client.onMissingCacheHints = o.onMissingCacheHints;
   o.setupClient(client);
 
   let timer: Disposable | undefined;

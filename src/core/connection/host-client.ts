@@ -6,7 +6,8 @@
  * every request's `_meta` (there is no `logging/setLevel`; without the key a server logs nothing).
  * And change notifications on 2026-07-28 (listen.ts): one `subscriptions/listen` stream per
  * connection, with `resources/subscribe` / `/unsubscribe` answered from it, so callers use the same
- * subscription API on both eras. Everything else goes through the SDK's checks unchanged.
+ * subscription API on both eras. And a 2026-07-28 list or read result without cache hints is
+ * taken as stale (cache-hints.ts) instead of refused. Everything else goes through the SDK's checks unchanged.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -33,6 +34,12 @@ import type {
 import { CreateTaskResultSchema } from '@modelcontextprotocol/core';
 import { ListenStream, type ListenOptions } from './listen.js';
 import {
+  noCacheableInFlight,
+  withAbsentCacheHints,
+  type CacheableInFlight,
+  type CacheableMethod,
+} from './cache-hints.js';
+import {
   HOST_TASK_META_KEY,
   TASKS_EXTENSION_ID,
   asTaskHandle,
@@ -52,6 +59,11 @@ export class HostClient extends Client {
    * says the headers are stale). Set by connect.ts.
    */
   sendsToolHeaders = false;
+  /** Told of each 2026-07-28 list or read result that came without cache hints (connect.ts). */
+  onMissingCacheHints: ((method: CacheableMethod) => void) | undefined;
+  /** Cacheable requests in flight on a modern connection: only then is a response looked at for hints. */
+  private readonly cacheableInFlight: CacheableInFlight = noCacheableInFlight();
+  private cacheableCount = 0;
   /** The last 2026-07-28 `_meta` envelope and what it was made from (_outboundMetaEnvelope). */
   private sentEnvelope:
     | {
@@ -90,6 +102,41 @@ export class HostClient extends Client {
     return stream.start();
   }
 
+  override listTools(...a: Parameters<Client['listTools']>): ReturnType<Client['listTools']> {
+    return this.cacheable('tools/list', () => super.listTools(...a));
+  }
+
+  override listPrompts(...a: Parameters<Client['listPrompts']>): ReturnType<Client['listPrompts']> {
+    return this.cacheable('prompts/list', () => super.listPrompts(...a));
+  }
+
+  override listResources(...a: Parameters<Client['listResources']>): ReturnType<Client['listResources']> {
+    return this.cacheable('resources/list', () => super.listResources(...a));
+  }
+
+  override listResourceTemplates(
+    ...a: Parameters<Client['listResourceTemplates']>
+  ): ReturnType<Client['listResourceTemplates']> {
+    return this.cacheable('resources/templates/list', () => super.listResourceTemplates(...a));
+  }
+
+  override readResource(...a: Parameters<Client['readResource']>): ReturnType<Client['readResource']> {
+    return this.cacheable('resources/read', () => super.readResource(...a));
+  }
+
+  /** Runs one cacheable request (all its pages), counted while it is in flight (_onresponse). */
+  private async cacheable<T>(method: CacheableMethod, run: () => Promise<T>): Promise<T> {
+    if (this.getProtocolEra() !== 'modern') return run();
+    this.cacheableInFlight[method]++;
+    this.cacheableCount++;
+    try {
+      return await run();
+    } finally {
+      this.cacheableInFlight[method]--;
+      this.cacheableCount--;
+    }
+  }
+
   override async subscribeResource(params: SubscribeRequest['params'], options?: RequestOptions): Promise<EmptyResult> {
     if (!this.listenStream) return super.subscribeResource(params, options);
     await this.listenStream.subscribe(params.uri);
@@ -111,6 +158,13 @@ export class HostClient extends Client {
    * so no output-schema check runs on it and only the task-aware call reads it.
    */
   protected override _onresponse(response: JSONRPCResponse): void {
+    if (this.cacheableCount > 0 && 'result' in response) {
+      const filled = withAbsentCacheHints(response.result, this.cacheableInFlight);
+      if (filled) {
+        response = { ...response, result: filled.result as Result };
+        this.onMissingCacheHints?.(filled.method);
+      }
+    }
     if ('result' in response) {
       const task = asTaskHandle(response.result);
       if (task) {

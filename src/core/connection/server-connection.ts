@@ -26,6 +26,7 @@ import type { ServerContext } from './server-context.js';
 import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
 import { heldState, redactState, type ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
+import { missingCacheHintsWarning, type CacheableMethod } from './cache-hints.js';
 
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
@@ -65,6 +66,8 @@ export class ServerConnection {
    */
   private stopping: Promise<void> | undefined;
   private removed = false;
+  /** 2026-07-28 methods whose results came without cache hints: each is logged once per server. */
+  private readonly missingCacheHints = new Set<CacheableMethod>();
 
   constructor(
     public def: ServerDefinition,
@@ -307,6 +310,7 @@ export class ServerConnection {
             client,
             this.ctx.features.setup(this.name, client, this.log, (meta) => this.owner.calls.relatedTo(meta)),
           ),
+        onMissingCacheHints: (method) => this.reportMissingCacheHints(method),
         wrapTransport: this.ctx.options.wrapTransport,
         transportFor: this.ctx.options.transportFor,
         sandbox: this.ctx.options.sandbox,
@@ -348,7 +352,20 @@ export class ServerConnection {
     this.conn = conn;
     this.ctx.features.attach(this.name, conn, this.log, (why) => this.unresponsive(conn, why));
     this.owner.listsArrived(lists, conn);
-    this.setState(connectedState(this.name, conn, this.ctx.clock.now()));
+    this.setState(this.withProtocolWarnings(connectedState(this.name, conn, this.ctx.clock.now())));
+  }
+
+  private reportMissingCacheHints(method: CacheableMethod): void {
+    if (this.missingCacheHints.has(method)) return;
+    this.missingCacheHints.add(method);
+    this.log.warn(missingCacheHintsWarning(method));
+    // Known once connected too (`mcp-host doctor`); a later list's warning joins the state it is in.
+    if (this.state.kind === 'connected' && this.conn) this.setState(this.withProtocolWarnings(this.state));
+  }
+
+  private withProtocolWarnings(state: ConnectionState): ConnectionState {
+    if (state.kind !== 'connected' || this.missingCacheHints.size === 0) return state;
+    return { ...state, protocolWarnings: [...this.missingCacheHints].map(missingCacheHintsWarning) };
   }
 
   private onAttemptFailed(err: unknown, attemptNo: number): void {

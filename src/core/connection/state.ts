@@ -22,6 +22,8 @@ export type ConnectionState =
       connectMs: number;
       /** The protocol revision negotiated (2026-07-28, or 2025-11-25 and older). */
       protocolVersion?: string;
+      /** Rules of the protocol the server broke and the host made do without (cache-hints.ts), one line each. */
+      protocolWarnings?: string[];
     }
   | { kind: 'failed'; error: HostErrorInfo; at: number }
   | { kind: 'needs-auth'; message: string; at: number }

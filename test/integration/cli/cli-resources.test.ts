@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { waitGone, type Harness } from './harness.js';
+import { ROOT, waitGone, type Harness } from './harness.js';
 import { everything, withMainWorkspace } from './main-workspace.js';
 
 let h: Harness;
@@ -85,6 +85,18 @@ describe('doctor', () => {
     assert.match(r.stdout, /✓ good \(stdio, project/);
     assert.match(r.stdout, /connected in \d+ ms: \d+ tools, \d+ resources, \d+ prompts/);
     assert.match(r.stdout, /1 server\(s\): 1 connected, 0 failed, 1 config error/);
+  });
+
+  test('a 2026-07-28 server without cache hints is connected, and doctor says which rule it broke', async () => {
+    const server = join(ROOT, 'test', 'fixtures', 'servers', 'no-cache-hints.mjs');
+    const dir = await h.workspace('doctor-hints', { hints: { command: process.execPath, args: [server] } });
+    const r = await h.run(['doctor'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /connected in \d+ ms: 2 tools, 2 resources, 1 prompts/);
+    assert.match(
+      r.stdout,
+      /protocol: MCP 2026-07-28\n +! server broke the protocol: tools\/list result without ttlMs\/cacheScope/,
+    );
   });
 
   test('a server that fails to connect makes doctor exit 3, with the command check and a hint', async () => {
