@@ -162,6 +162,9 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
     lines.push(`Server: ${code(`${st.serverInfo.name} ${st.serverInfo.version}`)}  `);
     lines.push(`Connected in ${Math.round(st.connectMs)} ms  `);
     if (st.protocolVersion) lines.push(`Protocol: MCP ${code(st.protocolVersion)}  `);
+    // What the host tolerated from this server (e.g. lists without cache hints), as doctor shows it.
+    for (const w of st.protocolWarnings ?? [])
+      lines.push(`$(warning) Breaks the protocol: ${escapeMarkdown(redact(w))}  `);
     if (st.instructions) {
       const start = st.instructions.length > 300 ? `${st.instructions.slice(0, 300)}…` : st.instructions;
       lines.push('', `Instructions: ${escapeMarkdown(redact(start))}`);

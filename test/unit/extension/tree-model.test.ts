@@ -197,3 +197,13 @@ test("a connecting server with the last run's lists shows them, marked cached, i
   // Without the mark, a connecting server shows no lists.
   assert.equal(serverView({ ...s, cached: undefined }, noRedact).collapsible, 'none');
 });
+
+test('the tooltip of a server the host had to be lenient with says what it broke', () => {
+  const warning = 'tools/list result without ttlMs/cacheScope: taken as stale';
+  const lenient = serverTooltip(snap('s', { ...connected, protocolWarnings: [warning] }), noRedact);
+  assert.match(
+    lenient,
+    /\$\(warning\) Breaks the protocol: tools\/list result without ttlMs\/cacheScope: taken as stale/,
+  );
+  assert.doesNotMatch(serverTooltip(snap('s', connected), noRedact), /Breaks the protocol/);
+});
