@@ -8,19 +8,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BENCH_BUILD } from './lib/bench-build.mjs';
 
 const base = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length) ?? 'main';
 const rest = process.argv.slice(2).filter((a) => !a.startsWith('--base='));
 const out = resolve('bench/.tmp');
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  sourcemap: 'inline',
-  logLevel: 'warning',
-};
+const common = BENCH_BUILD;
 const hostEntry = (root) => ({
   stdin: {
     contents: "export { quietHost, tinyServer, definition } from './bench/lib/host.ts';",

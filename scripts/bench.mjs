@@ -5,6 +5,7 @@
 // through its `__name` helper, about 0.8 µs of a 20 µs in-process call the shipped host never pays.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { BENCH_BUILD } from './lib/bench-build.mjs';
 
 await esbuild.build({
   // cli: `mcp-host serve` for the gateway group's serve row (bench/lib/serve-over-stdio.ts).
@@ -20,13 +21,7 @@ await esbuild.build({
   // Beside bench/fixtures, so `__dirname/../fixtures` means the same built or not.
   outdir: 'bench/.tmp',
   outExtension: { '.js': '.cjs' },
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  packages: 'external',
-  sourcemap: 'inline',
-  logLevel: 'warning',
+  ...BENCH_BUILD,
 });
 const r = spawnSync(
   process.execPath,
