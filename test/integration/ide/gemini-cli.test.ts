@@ -207,6 +207,10 @@ async function setup(): Promise<Setup> {
     // In a container Gemini CLI would dial host.docker.internal; a dev container keeps it on 127.0.0.1.
     REMOTE_CONTAINERS: '1',
     TERM: 'xterm-256color',
+    // Gemini CLI otherwise starts itself a second time with a larger heap (getNodeMemoryArgs in its
+    // bundle): two loads of its large bundle per run, half the CPU this file costs `npm test`. The
+    // IDE interface under test is the same in either process.
+    GEMINI_CLI_NO_RELAUNCH: 'true',
   };
   return { root, work, file, editor, api, env };
 }
