@@ -138,6 +138,9 @@ async function claude(
   const child = spawn(
     CLAUDE,
     [
+      // Minimal mode: no hooks, LSP, plugin sync, auto-memory, CLAUDE.md discovery or background
+      // prefetches, none of which the MCP client uses; --mcp-config still applies in it.
+      '--bare',
       '-p',
       prompt,
       '--output-format',
