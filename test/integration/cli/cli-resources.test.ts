@@ -118,16 +118,21 @@ describe('doctor', () => {
 describe('interruption', () => {
   test('Ctrl+C during a call stops the server process and exits 130', async () => {
     const pidFile = join(h.dir, 'hang.pid');
+    const calledFile = join(h.dir, 'hang.called');
     const dir = await h.workspace('interrupt', {
-      errors: { command: process.execPath, args: [h.fixture('errors-server')], env: { PID_FILE: pidFile } },
+      errors: {
+        command: process.execPath,
+        args: [h.fixture('errors-server')],
+        env: { PID_FILE: pidFile, CALLED_FILE: calledFile },
+      },
     });
     const { child, exit } = h.start(['call', 'errors', 'hang'], { cwd: dir });
+    // The server writes the second file when the call reaches it: the interrupt comes during the call.
     const deadline = Date.now() + 60_000;
-    while (!existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!existsSync(calledFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.ok(existsSync(pidFile), 'the server started');
+    assert.ok(existsSync(calledFile), 'the call reached the server');
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    // Give the CLI a moment to send the call; the interrupt must work at any point anyway.
-    await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGINT');
     const { code } = await exit;
     assert.equal(code, 130);
