@@ -23,11 +23,13 @@ export function withSandbox(v: ItemView, s: ServerSnapshot, blocked: number): It
   const plan = sandboxPlanOf(s);
   if (!plan) return v;
   const esc = (t: string) => t.replace(/[\\`*_[\]<>]/g, '\\$&');
+  const checked = sharedSandboxRuntime().lastCheck();
+  const weaker = (checked?.ok ? checked.weaker : []).map((w) => `  \n$(warning) Weaker than it should be: ${esc(w)}`);
   return {
     ...v,
     ...(s.state.kind === 'connected' ? { icon: 'shield' } : {}),
     description: [v.description, blocked ? `sandboxed, ${blocked} blocked` : 'sandboxed'].filter(Boolean).join(' · '),
-    tooltip: `${v.tooltip ?? ''}\n\n${describePlan(plan).map(esc).join('  \n')}${blocked ? `  \nBlocked so far: ${blocked} (use **Allow in Sandbox…**)` : ''}`,
+    tooltip: `${v.tooltip ?? ''}\n\n${describePlan(plan).map(esc).join('  \n')}${weaker.join('')}${blocked ? `  \nBlocked so far: ${blocked} (use **Allow in Sandbox…**)` : ''}`,
   };
 }
 

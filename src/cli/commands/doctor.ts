@@ -138,7 +138,9 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
   const out = session.io.stdout;
   out(`workspace: ${session.workspace}\n`);
   out(`config files: ${files.length ? files.join(', ') : '(none found)'}\n`);
-  out(sandbox.ok ? `sandbox: works here (${sandbox.detail})\n\n` : `sandbox: unavailable: ${sandbox.message}\n\n`);
+  out(sandbox.ok ? `sandbox: works here (${sandbox.detail})\n` : `sandbox: unavailable: ${sandbox.message}\n`);
+  for (const w of sandbox.ok ? sandbox.weaker : []) out(`  ! weaker than it should be: ${w}\n`);
+  out('\n');
   if (problems.length) {
     out(`config problems (${problems.length}):\n`);
     for (const p of problems) {

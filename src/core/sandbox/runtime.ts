@@ -15,7 +15,12 @@ import type { SandboxPlan } from './settings.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
 
-export type SandboxAvailability = { ok: true; detail: string } | { ok: false; message: string };
+/**
+ * `weaker`: what the runtime itself reports it cannot enforce here (its dependency check's warnings:
+ * on Linux "seccomp not available" when the apply-seccomp helper for this CPU is missing, as in a
+ * package built for another platform). The sandbox still runs, without that layer.
+ */
+export type SandboxAvailability = { ok: true; detail: string; weaker: string[] } | { ok: false; message: string };
 
 export interface SpawnSpec {
   file: string;
@@ -87,6 +92,7 @@ const LINUX_BRIDGE_PORTS = { http: 3128, socks: 1080 };
 
 export class SandboxRuntime {
   private availability: Promise<SandboxAvailability> | undefined;
+  private checked: SandboxAvailability | undefined;
   private manager: Promise<{ lib: Manager; proxy: SandboxProxy }> | undefined;
   private readonly active = new Map<string, Active>();
   private readonly listeners = new Set<(b: SandboxBlock) => void>();
@@ -104,7 +110,12 @@ export class SandboxRuntime {
 
   /** Whether servers can be sandboxed here; the message says what to install or change. Cached. */
   check(): Promise<SandboxAvailability> {
-    return (this.availability ??= this.probe());
+    return (this.availability ??= this.probe().then((a) => (this.checked = a)));
+  }
+
+  /** What `check` found, once it has finished: for views that cannot wait (a tree row's tooltip). */
+  lastCheck(): SandboxAvailability | undefined {
+    return this.checked;
   }
 
   private async probe(): Promise<SandboxAvailability> {
@@ -115,7 +126,12 @@ export class SandboxRuntime {
         message:
           'MCP Host cannot sandbox local servers on Windows. Run the server inside WSL 2, or (if policy allows) remove "sandboxEnabled" from its config.',
       };
-    if (p === 'darwin') return { ok: true, detail: 'macOS sandbox-exec (Seatbelt) and a filtering proxy' };
+    if (p === 'darwin')
+      return {
+        ok: true,
+        detail: 'macOS sandbox-exec (Seatbelt) and a filtering proxy',
+        weaker: await runtimeWarnings(),
+      };
     if (p !== 'linux')
       return {
         ok: false,
@@ -135,7 +151,7 @@ export class SandboxRuntime {
         ok: false,
         message: `bubblewrap cannot create the sandbox's namespaces here (${refusal}). Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0 or an AppArmor profile for bwrap), or run outside a container that forbids them.`,
       };
-    return { ok: true, detail: `bubblewrap (${bwrap}), socat and a filtering proxy` };
+    return { ok: true, detail: `bubblewrap (${bwrap}), socat and a filtering proxy`, weaker: await runtimeWarnings() };
   }
 
   /**
@@ -315,6 +331,16 @@ export class SandboxRuntime {
     await started.lib.reset();
     await started.proxy.close();
   }
+}
+
+/**
+ * The runtime's own dependency warnings (its initialize ignores them): the apply-seccomp helper is
+ * looked up where the library (or our bundle of it) keeps it, so a missing one is seen here.
+ */
+async function runtimeWarnings(): Promise<string[]> {
+  const { SandboxManager } = await loadLib();
+  // The async form: where the helper is not beside the library it asks `npm root -g`, off the event loop.
+  return (await SandboxManager.checkDependenciesAsync()).warnings;
 }
 
 /** Runs bwrap with the namespaces the sandbox uses; undefined when it works, else bwrap's complaint. */

@@ -66,6 +66,8 @@ export function sandboxSpawnFor(
         if (b.server === def.name) logger.warn(blockLine(b));
       });
       logger.info(describePlan(plan).join('; '));
+      const a = await runtime.check();
+      for (const w of a.ok ? a.weaker : []) logger.warn(`[sandbox] runs weaker than it should here: ${w}`);
       return {
         ...wrapped,
         env,
