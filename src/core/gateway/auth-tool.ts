@@ -25,16 +25,22 @@ export const SIGN_IN_TOOL = 'authenticate';
 /** How long a call waits for the server to connect once the sign-in is over. */
 const CONNECT_DEADLINE_MS = 60_000;
 
-/** One stand-in tool per exposed server that needs sign-in; `taken` holds the names already used. */
+/**
+ * One stand-in tool per exposed server that needs sign-in; `taken` holds the names already used.
+ * `connecting`: servers that needed sign-in and are now connecting: their stand-in stays until
+ * they connect, so agents see it replaced by the tools in one change, never an empty list between.
+ */
 export function signInTools(
   snapshots: readonly ServerSnapshot[],
   filter: ExposureFilter,
   taken: ReadonlySet<string>,
+  connecting: ReadonlySet<string> = new Set(),
 ): ExposedTool[] {
   const names = new Set(taken);
   const out: ExposedTool[] = [];
   for (const s of snapshots) {
-    if (s.state.kind !== 'needs-auth' || !(filter.isServerExposed?.(s.name) ?? true)) continue;
+    const waiting = s.state.kind === 'needs-auth' || (s.state.kind === 'pending' && connecting.has(s.name));
+    if (!waiting || !(filter.isServerExposed?.(s.name) ?? true)) continue;
     const name = gatewayName(s.name, SIGN_IN_TOOL, names);
     const tool: ExposedTool = {
       name,
@@ -111,9 +117,15 @@ export async function callSignIn(
   server: string,
   signal: AbortSignal,
 ): Promise<Text> {
-  if (host.server(server)?.state.kind === 'connected')
+  const kind = host.server(server)?.state.kind;
+  if (kind === 'connected')
     return say(`${server} is connected; its tools are listed (the stand-in is gone from the next tools/list).`);
   try {
+    if (kind === 'pending') {
+      // Signed in already (the stand-in stays while the server connects): wait for it, no second sign-in.
+      const s = await whenConnected(host, server, signal);
+      return say(`Signed in to ${server}; it is connected and offers ${s.tools.length} tool(s), now in the tool list.`);
+    }
     const { url, done } = await signIn.start(server, signal);
     if (url) {
       // Headless: the user signs in elsewhere; the tool list changes when the server connects.

@@ -121,6 +121,8 @@ export class Gateway {
   readonly presence: AgentPresence;
   /** Everyone told of list changes: agents with a connection, and the stateless endpoint's views. */
   private readonly listWatchers = new Set<ListWatcher>();
+  /** Servers that needed sign-in and have not connected or failed since (their stand-in stays). */
+  private readonly signingIn = new Set<string>();
 
   /** Fires when an agent connects or leaves. */
   readonly onDidChangeAgents: Event<void> = this.changed.event;
@@ -156,8 +158,15 @@ export class Gateway {
   private build(filter: ExposureFilter = this.opts): Catalog {
     const snapshots = this.opts.host.servers();
     const catalog = buildCatalog(snapshots, filter);
-    if (this.opts.signIn)
-      catalog.tools.push(...signInTools(snapshots, filter, new Set(catalog.tools.map((t) => t.name))));
+    if (this.opts.signIn) {
+      const names = new Set(snapshots.map((s) => s.name));
+      for (const n of this.signingIn) if (!names.has(n)) this.signingIn.delete(n);
+      for (const s of snapshots) {
+        if (s.state.kind === 'needs-auth') this.signingIn.add(s.name);
+        else if (s.state.kind !== 'pending') this.signingIn.delete(s.name);
+      }
+      catalog.tools.push(...signInTools(snapshots, filter, new Set(catalog.tools.map((t) => t.name)), this.signingIn));
+    }
     return catalog;
   }
 

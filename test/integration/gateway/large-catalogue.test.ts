@@ -197,10 +197,15 @@ describe('gateway with a large catalogue', { timeout: 120_000 }, () => {
     assert.equal(whole, `echo: ${BIG}`);
   });
 
-  test('a server that needs sign-in is one tool; calling it signs in, and its tools arrive by list_changed', async () => {
+  test('a server that needs sign-in is one tool; calling it signs in, and its tools replace it in one list_changed', async () => {
     const client = await connect({}, '?tools=all');
     const before = (await client.listTools()).tools.map((t) => t.name);
     const changed = nextToolsChanged(client);
+    let changes = 0;
+    changed.then(
+      () => client.setNotificationHandler('notifications/tools/list_changed', () => void changes++),
+      () => {},
+    );
     assert.ok(before.includes('locked__authenticate'));
     assert.ok(!before.includes('locked__headers'));
     const r = await client.callTool({ name: 'locked__authenticate', arguments: {} });
@@ -209,6 +214,8 @@ describe('gateway with a large catalogue', { timeout: 120_000 }, () => {
     await changed;
     const after = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(after.includes('locked__headers') && !after.includes('locked__authenticate'), after.join());
+    // The stand-in stays while the server connects: no list without both in between, so no second change.
+    assert.equal(changes, 0, 'a second tools/list_changed: the list was empty of the server while it connected');
   });
 
   test('list_changed in search mode: a new server’s tools are found by search', async () => {
