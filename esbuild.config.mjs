@@ -10,12 +10,18 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 // `--metafile=DIR`: each output's esbuild metafile as DIR/<output>.json, for the one-copy check
 // (scripts/lib/bundle-copies.mjs, test/integration/bundle-copies.test.ts). Nothing is written to
-// dist/ then: integration files run side by side, and others read (build.test.ts) or package
-// (package.test.ts) dist/ meanwhile; a half-written source map there failed build.test.ts once.
+// dist/ then: integration files run side by side, and another packages (package.test.ts) dist/
+// meanwhile; a half-written source map there failed a test once. With `--outdir` the bundles are
+// written there too (test/support/shipped-build.ts: one build a test run, metafiles of what ships).
 const metafileDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
-// `--outdir=DIR`: the bundles go to DIR instead of dist/ (build.test.ts builds into a folder of its
-// own, so it never reads a dist/ that package.test.ts is rebuilding beside it).
-const outDir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) ?? 'dist';
+// `--outdir=DIR`: the bundles go to DIR instead of dist/.
+const outDirArg = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length);
+const outDir = outDirArg ?? 'dist';
+// MCP_HOST_TEST_BUILT_DIST=DIR: DIR holds this run's production build of these sources, made by this
+// file with `--production --outdir=DIR` (test/support/shipped-build.ts); a production build into
+// dist/ copies it instead of building again, so package.test.ts packs the build the other test files
+// checked. Tests only: it is never set elsewhere.
+const builtDist = production && !watch && !outDirArg && !metafileDir ? process.env.MCP_HOST_TEST_BUILT_DIST : undefined;
 
 /**
  * zod 4 re-exports all of its ~50 error-message locales as `z.locales`, and `import * as z` keeps
@@ -235,15 +241,20 @@ if (watch) {
     await ctx.watch();
   }
   console.log('[esbuild] watching for changes');
+} else if (builtDist) {
+  cpSync(builtDist, outDir, { recursive: true });
+  console.log(`[esbuild] copied this test run's production build from ${builtDist}`);
 } else {
   const analysis = metafileDir !== undefined;
-  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: analysis, write: !analysis })));
+  const write = !analysis || outDirArg !== undefined;
+  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: analysis, write })));
   if (analysis) {
     mkdirSync(metafileDir, { recursive: true });
     results.forEach((r, i) =>
       writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
     );
-  } else {
+  }
+  if (write) {
     chmodSync(`${outDir}/cli.js`, 0o755);
     copySandboxVendor();
   }

@@ -12,7 +12,7 @@
 // code-server install such a package without a word, and on Linux its sandbox then runs without the seccomp
 // helper (Unix sockets no longer blocked).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,25 @@ function ignoreFor(target) {
 }
 
 export const targetVsix = (target) => `${name}-${version}-${target}.vsix`;
+
+/**
+ * vsce lists every file under the folder it packs (all but node_modules) and matches each against
+ * every ignore pattern, compiling the pattern again each time: about half a second of CPU a target
+ * here, nearly all of it on files no package carries (sources, tests, the tests' run folders). So
+ * the targets are packed from a folder holding copies of only the top-level entries the allow-list
+ * (the `!` lines of .vscodeignore) names; the repository itself when a line's first part is a pattern.
+ */
+function stage(dir) {
+  const kept = readFileSync(join(repo, '.vscodeignore'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('!'))
+    .map((l) => l.slice(1).split('/')[0]);
+  if (kept.some((n) => /[*?[\]{}]/.test(n))) return repo;
+  const staged = join(dir, 'stage');
+  for (const entry of new Set(kept))
+    if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(staged, entry), { recursive: true });
+  return staged;
+}
 
 /** The platform a .vsix is built for (its manifest's TargetPlatform), or undefined for a universal one. */
 export async function vsixTarget(file) {
@@ -114,11 +133,12 @@ async function main() {
   try {
     // vsce's API, once for every target: the options of `npm run package`.
     const { createVSIX } = createRequire(import.meta.url)('@vscode/vsce');
+    const cwd = stage(dir);
     for (const target of targets) {
       const ignoreFile = join(dir, `${target}.vscodeignore`);
       writeFileSync(ignoreFile, ignoreFor(target));
       await createVSIX({
-        cwd: repo,
+        cwd,
         target,
         ignoreFile,
         packagePath: join(repo, targetVsix(target)),

@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -12,21 +12,31 @@ import type { App } from '@modelcontextprotocol/ext-apps' with { 'resolution-mod
 import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 import { pipeOf } from './apps/message-pipe.js';
 import { shareSdkWithBridge } from '../../src/core/apps/load-bridge.js';
+import { shippedBuild } from '../support/shipped-build.js';
 
-// Built into a folder of this file's own, not dist/: package.test.ts rebuilds dist/ for its .vsix
-// while this file runs beside it.
-const out = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
-after(() => rmSync(out, { recursive: true, force: true }));
-let built = false;
-function build(): void {
-  if (built) return;
-  execFileSync(process.execPath, ['esbuild.config.mjs', `--outdir=${out}`], { stdio: 'pipe' });
-  built = true;
+// The run's production build (test/support/shipped-build.ts), made into a new folder, not dist/:
+// package.test.ts copies it into dist/ for its .vsix while this file runs beside it. That build is
+// shared with other files, so what this file writes goes to a folder of its own.
+let out = '';
+const own = mkdtempSync(join(tmpdir(), 'mcp-host-build-'));
+after(() => rmSync(own, { recursive: true, force: true }));
+async function build(): Promise<void> {
+  out ||= (await shippedBuild()).dist;
 }
 
-test('the bundle builds and the CLI prints its version', () => {
-  build();
-  assert.ok(existsSync(join(out, 'extension.js')));
+test('the bundle builds from an empty folder and the CLI prints its version', async () => {
+  await build();
+  assert.deepEqual(readdirSync(out).sort(), [
+    'cli.js',
+    'cli.js.map',
+    'ext-apps-bridge.js',
+    'ext-apps-bridge.js.map',
+    'extension.js',
+    'extension.js.map',
+    'sandbox-runtime.js',
+    'sandbox-runtime.js.map',
+    'vendor',
+  ]);
   const version = execFileSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8' });
   assert.match(version, /^\d+\.\d+\.\d+/);
 });
@@ -34,7 +44,7 @@ test('the bundle builds and the CLI prints its version', () => {
 // The bridge bundle takes the SDK and zod from the process that loads it (esbuild.config.mjs,
 // core/apps/load-bridge.ts); this proves what ships still speaks to the official app side.
 test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handshake and serves a tool call', async () => {
-  build();
+  await build();
   shareSdkWithBridge();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { AppBridge: Bridge } = require(join(out, 'ext-apps-bridge.js')) as {
@@ -68,8 +78,8 @@ test('the bundled MCP Apps bridge (dist/ext-apps-bridge.js) completes the handsh
 
 // One protocol stack: the 1.x SDK left with the move to v2 (its maintenance line has no 2026-07-28),
 // and no v2 package may come in twice (a nested copy at another version beside the hoisted one).
-test('the bundles hold the MCP SDK v2 only, each package from one place', () => {
-  build();
+test('the bundles hold the MCP SDK v2 only, each package from one place', async () => {
+  await build();
   for (const file of ['extension.js', 'cli.js', 'ext-apps-bridge.js']) {
     const { sources } = JSON.parse(readFileSync(join(out, `${file}.map`), 'utf8')) as { sources: string[] };
     const sdk = sources.filter((s) => /node_modules\/@modelcontextprotocol\//.test(s));
@@ -98,8 +108,8 @@ test('the bundles hold the MCP SDK v2 only, each package from one place', () => 
 
 // sandbox-runtime.js leaves node-forge out (esbuild.config.mjs `noForge`: only the runtime's TLS
 // termination uses it, which MCP Host never turns on); what ships must still load and sandbox a server.
-test('the bundled sandbox runtime holds no node-forge and the built CLI runs a server in its sandbox', () => {
-  build();
+test('the bundled sandbox runtime holds no node-forge and the built CLI runs a server in its sandbox', async () => {
+  await build();
   const { sources } = JSON.parse(readFileSync(join(out, 'sandbox-runtime.js.map'), 'utf8')) as { sources: string[] };
   assert.ok(
     sources.some((s) => s.includes('/@anthropic-ai/sandbox-runtime/')),
@@ -110,8 +120,8 @@ test('the bundled sandbox runtime holds no node-forge and the built CLI runs a s
     [],
     'sandbox-runtime.js bundles node-forge',
   );
-  const folder = join(out, 'sandboxed');
-  const home = join(out, 'home');
+  const folder = join(own, 'sandboxed');
+  const home = join(own, 'home');
   mkdirSync(folder, { recursive: true });
   mkdirSync(join(home, '.ssh'), { recursive: true });
   writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY');

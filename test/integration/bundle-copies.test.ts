@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { shippedBuild } from '../support/shipped-build.js';
 
 const repo = join(__dirname, '..', '..');
 
@@ -20,23 +20,11 @@ test(
   'every package is bundled once per output, and once across the outputs one process loads',
   { timeout: 180_000 },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcp-host-meta-'));
-    try {
-      execFileSync(process.execPath, ['esbuild.config.mjs', '--production', `--metafile=${dir}`], {
-        cwd: repo,
-        stdio: 'pipe',
-      });
-      const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
-      const metafiles = check.readMetafiles(dir, [
-        'extension.js',
-        'cli.js',
-        'ext-apps-bridge.js',
-        'sandbox-runtime.js',
-      ]);
-      assert.deepEqual(check.findCopies(repo, metafiles), []);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // The metafiles of the run's production build: what ships.
+    const { meta } = await shippedBuild();
+    const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
+    const metafiles = check.readMetafiles(meta, ['extension.js', 'cli.js', 'ext-apps-bridge.js', 'sandbox-runtime.js']);
+    assert.deepEqual(check.findCopies(repo, metafiles), []);
   },
 );
 

@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { shippedBuild } from '../support/shipped-build.js';
 
 const repo = join(__dirname, '..', '..');
 
@@ -56,14 +57,23 @@ function unzipManifest(buf: Buffer): string {
 test(
   'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.2 MB',
   { timeout: 180_000 },
-  () => {
+  async () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
       name: string;
       version: string;
       main: string;
     };
+    // The production build step copies the run's build (the one build.test.ts and bundle-copies.test.ts
+    // check) into dist/ instead of building it again (esbuild.config.mjs MCP_HOST_TEST_BUILT_DIST).
+    const { dist } = await shippedBuild();
     const startedAt = Date.now();
-    execFileSync('npm', ['run', 'package'], { cwd: repo, stdio: 'pipe', env: { ...process.env, CI: 'true' } });
+    const out = execFileSync('npm', ['run', 'package'], {
+      cwd: repo,
+      stdio: 'pipe',
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', MCP_HOST_TEST_BUILT_DIST: dist },
+    });
+    assert.match(out, /copied this test run's production build/);
 
     const vsix = join(repo, `${pkg.name}-${pkg.version}.vsix`);
     const st = statSync(vsix);

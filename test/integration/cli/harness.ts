@@ -9,15 +9,15 @@
  * more than a hundred. Everything created is removed in `dispose`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, watch } from 'node:fs';
-import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
-import { VERSION } from '../../../src/core/version.js';
 import { launcherSource, serverScript } from '../../support/fixture-servers.js';
+import { oncePerRun } from '../../support/once-per-run.js';
+import { shippedBuild } from '../../support/shipped-build.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const EVERYTHING = serverScript(
@@ -55,106 +55,46 @@ export interface Harness {
 }
 
 /**
- * The CLI and fixture bundles. scripts/test.mjs names a folder for its run (MCP_HOST_TEST_RUN_DIR):
- * the files that use this harness then share one build of this run's sources instead of bundling
- * the CLI each. The first file to ask builds (it holds `cli-bin.lock`) while the others, started at
- * the same moment, wait for its result; the build goes to a folder of its own and is renamed into
- * place, so nobody sees half a bundle. A builder that fails releases the lock without a result, and
- * a waiter then builds for itself.
+ * The CLI and fixture bundles, built once per test run (test/support/once-per-run.ts). The binary is
+ * the run's production cli.js (test/support/shipped-build.ts: what `npm run package` builds), copied
+ * beside the sandbox runtime it loads; `<name>.js` runs the bundle `<name>.bundle.cjs` from a V8 code
+ * cache beside it (scripts/lib/code-cache.cjs): these files start the binary and its fixture servers
+ * about fifty times a run. The copy keeps the cache out of the shared build, which package.test.ts packs.
  */
-async function bundles(own: string): Promise<string> {
-  const run = process.env.MCP_HOST_TEST_RUN_DIR;
-  const shared = run ? join(run, 'cli-bin') : undefined;
-  if (shared && existsSync(shared)) return shared;
-  const lock = shared && `${shared}.lock`;
-  const mine = !run || !lock || (await takeLock(lock));
-  if (!mine && (await builtElsewhere(run, shared, lock))) return shared;
-  try {
-    return await buildBundles(own, run, shared);
-  } finally {
-    if (lock && mine) await rm(lock, { recursive: true, force: true });
-  }
-}
-
-async function takeLock(lock: string): Promise<boolean> {
-  try {
-    await mkdir(lock);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Resolves true once another file's build is in place, false once its lock goes without one. */
-function builtElsewhere(run: string, shared: string, lock: string, timeoutMs = 120_000): Promise<boolean> {
-  return new Promise((done, fail) => {
-    const check = (): boolean => {
-      if (existsSync(shared)) return finish(true);
-      if (!existsSync(lock)) return finish(false);
-      return false;
-    };
-    const watcher = watch(run, check);
-    const timer = setTimeout(
-      () => fail(new Error(`no CLI build in ${shared} within ${timeoutMs} ms (${lock} still held)`)),
-      timeoutMs,
-    );
-    const finish = (built: boolean): boolean => {
-      watcher.close();
-      clearTimeout(timer);
-      done(built);
-      return true;
-    };
-    check();
+function bundles(): Promise<string> {
+  return oncePerRun('cli-bin', async (out) => {
+    const { dist } = await shippedBuild();
+    await Promise.all([
+      copyFile(join(dist, 'cli.js'), join(out, 'cli.bundle.cjs')),
+      copyFile(join(dist, 'sandbox-runtime.js'), join(out, 'sandbox-runtime.js')),
+      cp(join(dist, 'vendor'), join(out, 'vendor'), { recursive: true }),
+      writeFile(join(out, 'cli.js'), launcherSource('cli.bundle.cjs')),
+      ...Object.entries(FIXTURES).map(async ([name, entry]) => {
+        await build({
+          entryPoints: [entry],
+          outfile: join(out, `${name}.bundle.cjs`),
+          bundle: true,
+          platform: 'node',
+          target: 'node20',
+          format: 'cjs',
+          mainFields: ['module', 'main'],
+          external: ['bufferutil', 'utf-8-validate'],
+          logLevel: 'warning',
+        });
+        await writeFile(join(out, `${name}.js`), launcherSource(`${name}.bundle.cjs`));
+      }),
+    ]);
   });
 }
 
-async function buildBundles(own: string, run: string | undefined, shared: string | undefined): Promise<string> {
-  const out = run ? await mkdtemp(join(run, 'cli-bin-')) : join(own, 'bin');
-  const common = {
-    bundle: true,
-    platform: 'node' as const,
-    target: 'node20',
-    format: 'cjs' as const,
-    mainFields: ['module', 'main'],
-    external: ['bufferutil', 'utf-8-validate'],
-    logLevel: 'warning' as const,
-    // As esbuild.config.mjs does: the version of package.json (src/core/version.ts).
-    define: { __MCP_HOST_VERSION__: JSON.stringify(VERSION) },
-  };
-  const entries = {
-    cli: join(ROOT, 'src', 'cli', 'main.ts'),
-    'errors-server': join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts'),
-    'unicode-tools': join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts'),
-  };
-  // The binary gets the one protocol core the shipped cli.js has (esbuild.config.mjs), so the command
-  // lines run here on the real binary exercise it; the fixture servers keep the SDK as published.
-  const { sdkCoreOnce } = (await import(join(ROOT, 'scripts', 'lib', 'sdk-core-once.mjs'))) as { sdkCoreOnce: Plugin };
-  // `<name>.js` runs the bundle `<name>.bundle.cjs` from a V8 code cache beside it: these files
-  // start the binary and its fixture servers about fifty times a run (scripts/lib/code-cache.cjs).
-  await Promise.all(
-    Object.entries(entries).map(async ([name, entry]) => {
-      await build({
-        ...common,
-        entryPoints: [entry],
-        outfile: join(out, `${name}.bundle.cjs`),
-        plugins: name === 'cli' ? [sdkCoreOnce] : [],
-      });
-      await writeFile(join(out, `${name}.js`), launcherSource(`${name}.bundle.cjs`));
-    }),
-  );
-  if (!shared) return out;
-  try {
-    await rename(out, shared);
-  } catch {
-    // Another file's build got there first: it is the same sources.
-    await rm(out, { recursive: true, force: true });
-  }
-  return shared;
-}
+const FIXTURES = {
+  'errors-server': join(ROOT, 'test', 'integration', 'cli', 'fixtures', 'errors-server.ts'),
+  'unicode-tools': join(ROOT, 'test', 'fixtures', 'servers', 'unicode-tools.ts'),
+};
 
 export async function createHarness(): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'mcp-cli-it-'));
-  const bin = await bundles(dir);
+  const bin = await bundles();
   const children = new Set<ReturnType<typeof spawn>>();
   // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
   const envFor = (opts: Partial<RunOptions>): Record<string, string> => ({
