@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -141,4 +141,37 @@ test('the bundled sandbox runtime holds no node-forge and the built CLI runs a s
   writeFileSync(join(folder, 'note.txt'), 'in the workspace');
   assert.match(call(join(folder, 'note.txt')), /ok: in the workspace/);
   assert.match(call(join(home, '.ssh', 'id_ed25519')), /error: /);
+});
+
+// A package built for another CPU has no seccomp helper for this one: the runtime still sandboxes,
+// without that layer, and only warns in a log nobody reads. The built CLI's doctor must say it.
+test('without the seccomp helper for this CPU, the built CLI says the sandbox runs weaker; with it, not', async () => {
+  await build();
+  const bare = join(own, 'no-seccomp');
+  cpSync(out, bare, { recursive: true, filter: (src) => !src.startsWith(join(out, 'vendor', 'seccomp')) });
+  // The runtime looks for a global install of itself next (npm root -g, then fixed places): none may hold one.
+  const prefix = join(own, 'npm-prefix');
+  mkdirSync(prefix, { recursive: true });
+  const home = join(own, 'doctor-home');
+  mkdirSync(home, { recursive: true });
+  for (const d of ['/usr/lib', '/usr/local/lib'])
+    assert.ok(
+      !existsSync(join(d, 'node_modules', '@anthropic-ai', 'sandbox-runtime')),
+      `a global sandbox-runtime in ${d} would hide the missing helper`,
+    );
+  const folder = join(own, 'doctor-workspace');
+  mkdirSync(folder, { recursive: true });
+  const env = { ...process.env, HOME: home, MCP_HOST_HOME: join(home, '.mcp-host'), NPM_CONFIG_PREFIX: prefix };
+  const doctor = (dir: string) =>
+    execFileSync(process.execPath, [join(dir, 'cli.js'), '--workspace', folder, 'doctor'], {
+      encoding: 'utf8',
+      env,
+      timeout: 60_000,
+    });
+  const weaker = doctor(bare);
+  assert.match(weaker, /sandbox: works here/);
+  assert.match(weaker, /! weaker than it should be: seccomp not available/);
+  const whole = doctor(out);
+  assert.match(whole, /sandbox: works here/);
+  assert.doesNotMatch(whole, /weaker/);
 });
