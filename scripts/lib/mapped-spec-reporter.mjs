@@ -7,13 +7,10 @@
 // bundle is printed: a failure, or what a test wrote to stdout or stderr.
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { compose } from 'node:stream';
 import { spec } from 'node:test/reporters';
-import { fileURLToPath } from 'node:url';
-
-// A path or file URL ending in .js/.cjs/.mjs, then :line:col (a stack frame, the spec reporter's `test at`).
-const LOCATION = /((?:file:\/\/)?[^\s()'"`]+?\.[cm]?js):(\d+):(\d+)/g;
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Maps the locations in text that fall in a bundle below `runDir` (the run's own folder). */
 export function stackMapper(runDir, cwd = process.cwd()) {
@@ -31,15 +28,24 @@ export function stackMapper(runDir, cwd = process.cwd()) {
     return maps.get(file);
   };
   const root = resolve(runDir);
+  // The run folder, absolute, as a file URL or relative to cwd (the spec reporter's `test at`), then
+  // a .js/.cjs/.mjs path below it and :line:col. Anchored on the folder, so a long line of output
+  // (a JSON dump) costs one scan, never a search from every character.
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const rel = relative(cwd, root);
+  const prefixes = [root, pathToFileURL(root).href, ...(rel && !rel.startsWith('..') ? [rel] : [])];
+  const location = new RegExp(
+    `((?:${prefixes.map(escape).join('|')})[\\\\/][^\\s()'"\`:]*?\\.[cm]?js):(\\d+):(\\d+)`,
+    'g',
+  );
   return (text) =>
-    text.replace(LOCATION, (whole, where, line, col) => {
+    text.replace(location, (whole, where, line, col) => {
       let file;
       try {
         file = where.startsWith('file://') ? fileURLToPath(where) : resolve(cwd, where);
       } catch {
         return whole;
       }
-      if (!file.startsWith(`${root}/`) && !file.startsWith(`${root}\\`)) return whole;
       const map = mapOf(file);
       if (!map) return whole;
       // findEntry counts lines and columns from 0; stacks from 1.
