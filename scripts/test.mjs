@@ -9,8 +9,9 @@
 // modules instead of one per file: most of the unit tier's time was start-up). Files that need a
 // process of their own (they spawn servers, change process-wide state) run without it.
 //
-// The files are bundled first (scripts/lib/test-bundle.mjs) and run on plain Node with source maps;
-// --tsx runs the sources through tsx instead.
+// The files are bundled first (scripts/lib/test-bundle.mjs) and run on plain Node; the reporter maps
+// the stacks it prints back to the .ts lines (scripts/lib/mapped-spec-reporter.mjs). --tsx runs the
+// sources through tsx instead.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -86,10 +87,10 @@ const entries = onePass
   ? [wrapper('all', files)]
   : files.map((f, i) => wrapper(`${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`, [f]));
 
-const loader = viaTsx ? ['--import', 'tsx'] : ['--enable-source-maps'];
+const loader = viaTsx ? ['--import', 'tsx'] : [];
 const timesOut = join(tmp, 'times.tsv');
 const reporters = [
-  '--test-reporter=spec',
+  `--test-reporter=${resolve('scripts', 'lib', 'mapped-spec-reporter.mjs')}`,
   '--test-reporter-destination=stdout',
   `--test-reporter=${resolve('scripts', 'lib', 'test-times-reporter.mjs')}`,
   `--test-reporter-destination=${timesOut}`,
