@@ -17,8 +17,12 @@
 // project laid out the same way (the script's own test).
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 import { ESLint } from 'eslint';
+
+// required, not imported: an import of this CommonJS package makes Node scan the 9 MB compiler for
+// named exports first (≈0.45 s of CPU a run); typescript-eslint requires the same module instance.
+const ts = createRequire(import.meta.url)('typescript');
 
 const args = process.argv.slice(2);
 const rootFlag = args.find((a) => a.startsWith('--root='));
