@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createHost } from '../../../src/core/host.js';
 import { debugConfigFor, parseDebuggerListening } from '../../../src/core/dev/debug.js';
 import type { StdioServerConfig } from '../../../src/core/config/types.js';
+import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import { FIXTURES, MemoryLogger, STDIO_FIXTURE, def, freePort, tempDir, textOf } from '../connection/helpers.js';
 
 function pythonWithDebugpy(): string | undefined {
@@ -94,17 +95,27 @@ test('python: the server runs through debugpy on the chosen port (DAP answers) a
     t.skip(why);
     return;
   }
-  const port = await freePort();
   const host = createHost({ logger: new MemoryLogger(), blobDir: tempDir('dbg-blobs') });
   try {
-    const config = debugConfigFor(
-      { type: 'stdio', command: py, args: [join(FIXTURES, 'py_server.py')], dev: { debug: { type: 'python' } } },
-      { pythonPort: port },
-    );
-    assert.deepEqual(config.args.slice(0, 4), ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`]);
-    host.setDefinitions([def('pydbg', config as unknown as Record<string, unknown>)]);
-    await host.whenSettled();
-    const st = host.server('pydbg')?.state;
+    // The port is free when chosen, but another test's process may take it before debugpy listens
+    // (a CI run lost it so): a start that fails with "Address already in use" tries a new port.
+    let port = 0;
+    let st: ServerSnapshot['state'] | undefined;
+    for (let tries = 1; ; tries++) {
+      port = await freePort();
+      const config = debugConfigFor(
+        { type: 'stdio', command: py, args: [join(FIXTURES, 'py_server.py')], dev: { debug: { type: 'python' } } },
+        { pythonPort: port },
+      );
+      assert.deepEqual(config.args.slice(0, 4), ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`]);
+      host.setDefinitions([def('pydbg', config as unknown as Record<string, unknown>)]);
+      await host.whenSettled();
+      st = host.server('pydbg')?.state;
+      const lost = st?.kind === 'failed' && /Address already in use/.test(st.error.message);
+      if (!lost || tries === 3) break;
+      host.setDefinitions([]);
+      await host.whenSettled();
+    }
     assert.equal(st?.kind, 'connected', JSON.stringify(st));
     assert.equal(textOf(await host.callTool('pydbg', 'py_echo', { text: 'hi' })), 'py: hi');
     const res = await dapInitialize(port);
