@@ -142,7 +142,7 @@ export function buildAppCsp(declared: AppCspDeclaration | undefined, o: CspOptio
     directive('base-uri', [], base),
     "form-action 'none'",
     "object-src 'none'",
-    "worker-src blob:",
+    'worker-src blob:',
   ].join('; ');
   return { policy, rejected };
 }

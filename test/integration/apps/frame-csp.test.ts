@@ -75,7 +75,10 @@ interface Report {
 }
 
 /** Loads the generated page with a stand-in for the webview API and waits for the app's report. */
-async function run(connectDomains: string[] | undefined, html = appHtml(probeUrl)): Promise<{ report: Report; violations: string[] }> {
+async function run(
+  connectDomains: string[] | undefined,
+  html = appHtml(probeUrl),
+): Promise<{ report: Report; violations: string[] }> {
   // The probe listens on loopback: allowed as for a local server the user trusts.
   const { policy, rejected } = buildAppCsp(connectDomains ? { connectDomains } : undefined, { allowLocal: true });
   assert.deepEqual(rejected, []);
