@@ -93,7 +93,7 @@ test(
       await vs.waitForLogFile('MCP Host', /activated in \d+(\.\d+)? ms/, 180_000);
       await answerDialog(vs, /Allow the MCP server "counter"/, 'Allow');
       await vs.focusMcpHostView();
-      // show_counter, legacy_counter, counter_stats; reset_counter is for the app only.
+      // show_counter, legacy_counter, counter_stats; reset_counter and bump_counter are for the app only.
       await vs.waitForTreeItem(/counter.*3 tools/, WAIT);
     });
 
@@ -164,6 +164,23 @@ test(
         );
         assert.match(log, /calling counter\/reset_counter \(asked by the app of show_counter\)/);
         await vs.screenshot('app-answer');
+      },
+    );
+
+    await step(
+      "the app's own tool without hints asks once with a trust choice; once trusted it runs without asking, and the destructive tool still asks",
+      async () => {
+        const f = await appFrame(vs);
+        await f.locator('#bump').click();
+        await answerDialog(vs, /Run "bump_counter" on counter\?[\s\S]*trusting the app/, 'Trust App Until Closed');
+        await appText(vs, 'answer', /^bumped: counter is 1$/);
+        // No dialog is answered here: a question would hold the call, and the answer would never come.
+        await f.locator('#bump').click();
+        await appText(vs, 'answer', /^bumped: counter is 2$/);
+        await vs.waitForLogFile('MCP Host', /the app of show_counter is trusted until its panel closes/, WAIT);
+        await f.locator('#reset').click();
+        await answerDialog(vs, /Run "reset_counter" on counter\?[\s\S]*destructive/, 'Run Tool');
+        await appText(vs, 'answer', /^answer: counter reset from 2 to 0$/);
       },
     );
 

@@ -5,6 +5,12 @@
  * to; anything that is not a plain source expression (keywords, `*`, separators) is refused, so a
  * server cannot smuggle `'unsafe-eval'` or a second directive into the policy.
  *
+ * Code the app made itself runs too: `blob:` and `data:` scripts and `blob:` workers (pdf.js, in
+ * the official PDF viewer, starts its worker from a `blob:` URL and falls back to a `data:` module).
+ * Those are local sources, not network access: a worker from a `blob:` URL inherits the frame's
+ * policy, so its `connect-src` is the frame's. `'self'` stays out of `worker-src`: the frame's
+ * origin is opaque and the page's is the editor's webview, which serves no app code.
+ *
  * The frame runs on the user's machine, so a declared source may not point back into it or its
  * network: loopback, link-local (cloud metadata at 169.254.169.254), private and CGNAT addresses,
  * `localhost`, single-label and `.local`/`.internal`/`.lan`/`.home.arpa` names are refused unless
@@ -126,7 +132,7 @@ export function buildAppCsp(declared: AppCspDeclaration | undefined, o: CspOptio
   const base = sources(declared?.baseUriDomains, rejected, o);
   const policy = [
     "default-src 'none'",
-    directive('script-src', ["'unsafe-inline'"], resource),
+    directive('script-src', ["'unsafe-inline'", 'blob:', 'data:'], resource),
     directive('style-src', ["'unsafe-inline'"], resource),
     directive('img-src', ['data:', 'blob:'], resource),
     directive('font-src', ['data:'], resource),
@@ -136,7 +142,7 @@ export function buildAppCsp(declared: AppCspDeclaration | undefined, o: CspOptio
     directive('base-uri', [], base),
     "form-action 'none'",
     "object-src 'none'",
-    "worker-src 'none'",
+    'worker-src blob:',
   ].join('; ');
   return { policy, rejected };
 }

@@ -6,13 +6,17 @@
 import * as vscode from 'vscode';
 import type { HostTool, ToolCallResult } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
+import { appCallConsent, AppSessionTrust } from '../../core/apps/call-consent.js';
 import { loadAppResource } from '../../core/apps/resource.js';
 import type { Logger } from '../../core/ports.js';
 import { AppPanel } from './panel.js';
 
 export interface AppRules {
-  /** Asks before a tool that is not read-only runs; false when the person declined. */
-  confirm(tool: HostTool): Promise<boolean>;
+  /**
+   * Asks before a tool that is not read-only runs; `trust` when the person also trusted the app
+   * for its session (offered only with `mayTrust`).
+   */
+  confirm(tool: HostTool, mayTrust: boolean): Promise<'run' | 'trust' | 'declined'>;
   /** The per-tool choice (tree checkboxes): a tool switched off is off for apps too. */
   isEnabled?(tool: HostTool): boolean;
 }
@@ -36,6 +40,8 @@ export class AppsController implements vscode.Disposable {
     const uri = tool.ui?.resourceUri;
     if (!uri) return false;
     const { host, log } = this;
+    // The person's trust in this app lasts as long as its panel.
+    const session = new AppSessionTrust();
     try {
       const resource = await loadAppResource((u) => host.readResource(tool.server, u), uri);
       const panel = await AppPanel.open({
@@ -48,7 +54,7 @@ export class AppsController implements vscode.Disposable {
         ports: {
           tools: () => (host.server(tool.server)?.tools ?? []).filter((t) => this.rules.isEnabled?.(t) ?? true),
           resources: () => host.server(tool.server)?.resources ?? [],
-          callTool: (t, callArgs, signal) => this.callForApp(tool, t, callArgs, signal),
+          callTool: (t, callArgs, signal) => this.callForApp(tool, t, callArgs, signal, session),
           readResource: (u, signal) => host.readResource(tool.server, u, { signal }),
           openLink: (url) => this.askToOpen(tool, url),
         },
@@ -70,15 +76,24 @@ export class AppsController implements vscode.Disposable {
     t: HostTool,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    session: AppSessionTrust,
   ): Promise<ToolCallResult> {
     const what = `${t.server}/${t.name} (asked by the app of ${owner.name})`;
     if (this.rules.isEnabled && !this.rules.isEnabled(t)) {
       this.log.info(`${what}: refused, the tool is switched off`);
       throw new Error(`${t.name} is switched off for this workspace (MCP Host tree).`);
     }
-    if (!(await this.rules.confirm(t))) {
-      this.log.info(`${what}: declined`);
-      throw new Error(`The user declined to run ${t.name}.`);
+    const consent = appCallConsent(t, session);
+    if (consent.kind === 'ask') {
+      const answer = await this.rules.confirm(t, consent.mayTrust);
+      if (answer === 'declined') {
+        this.log.info(`${what}: declined`);
+        throw new Error(`The user declined to run ${t.name}.`);
+      }
+      if (answer === 'trust') {
+        session.trust();
+        this.log.info(`${what}: the app of ${owner.name} is trusted until its panel closes`);
+      }
     }
     this.log.info(`calling ${what}`);
     const started = Date.now();

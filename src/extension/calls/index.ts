@@ -12,7 +12,7 @@ import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-comm
 import { ResultDocuments } from './result-documents.js';
 import { VsCodeElicitationPort } from './elicitation.js';
 import { registerJsonEditor } from './json-editor.js';
-import { confirmDestructive, toolCommands } from './tool-calls.js';
+import { askToRun, toolCommands } from './tool-calls.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import type { CommandTable } from '../command-table.js';
 import { AppsController } from '../apps/index.js';
@@ -48,7 +48,7 @@ export function registerCallCommands(
   const apps = new AppsController(
     host,
     log,
-    { confirm: confirmDestructive, isEnabled: (t) => toolFilter?.isEnabled(t.server, t.name) ?? true },
+    { confirm: askToRun, isEnabled: (t) => toolFilter?.isEnabled(t.server, t.name) ?? true },
     { name: 'mcp-host-vscode', version },
   );
   const ctx: CallsContext = { host, log, results, history, elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };

@@ -3,6 +3,7 @@
  * arguments from its schema, confirm destructive tools, run under progress, show the result.
  */
 import * as vscode from 'vscode';
+import { isDestructive } from '../../core/apps/call-consent.js';
 import type { HostTool } from '../../core/host-api.js';
 import { visibleToModel } from '../../core/apps/meta.js';
 import { showsLists } from '../tree/model.js';
@@ -17,15 +18,6 @@ import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
 import { readTarget } from './targets.js';
 import type { CommandTable } from '../command-table.js';
-
-/**
- * Per the MCP spec a tool is destructive unless it says otherwise: `destructiveHint` defaults to
- * true and only matters when `readOnlyHint` is not true.
- */
-export function isDestructive(t: HostTool): boolean {
-  if (t.annotations.readOnlyHint === true) return false;
-  return t.annotations.destructiveHint !== false;
-}
 
 function liveTools(ctx: CallsContext, server?: string): HostTool[] {
   const tools = ctx.host
@@ -82,18 +74,30 @@ async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | 
 
 export async function confirmDestructive(t: HostTool): Promise<boolean> {
   if (!isDestructive(t)) return true;
+  return (await askToRun(t, false)) !== 'declined';
+}
+
+const TRUST_APP = 'Trust App Until Closed';
+
+/**
+ * The confirmation for a tool that may change data. With `mayTrust` (an app's own tool without a
+ * destructive hint, core/apps/call-consent.ts) it also offers to trust the app for its session.
+ */
+export async function askToRun(t: HostTool, mayTrust: boolean): Promise<'run' | 'trust' | 'declined'> {
   const declared = t.annotations.destructiveHint === true;
+  const detail = declared
+    ? 'The server marks this tool as destructive: it may change or delete data.'
+    : 'The server does not mark this tool as read-only, so it may change or delete data.';
+  const trustNote = mayTrust
+    ? ' Only its app can call it; trusting the app runs its own tools without asking until the app closes (tools marked destructive still ask).'
+    : '';
   const choice = await vscode.window.showWarningMessage(
     `Run "${t.name}" on ${t.server}?`,
-    {
-      modal: true,
-      detail: declared
-        ? 'The server marks this tool as destructive: it may change or delete data.'
-        : 'The server does not mark this tool as read-only, so it may change or delete data.',
-    },
-    'Run Tool',
+    { modal: true, detail: detail + trustNote },
+    ...(mayTrust ? ['Run Tool', TRUST_APP] : ['Run Tool']),
   );
-  return choice === 'Run Tool';
+  if (choice === TRUST_APP) return 'trust';
+  return choice === 'Run Tool' ? 'run' : 'declined';
 }
 
 /** Collects arguments for a tool; undefined when the user cancelled. */

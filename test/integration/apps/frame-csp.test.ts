@@ -75,11 +75,14 @@ interface Report {
 }
 
 /** Loads the generated page with a stand-in for the webview API and waits for the app's report. */
-async function run(connectDomains: string[] | undefined): Promise<{ report: Report; violations: string[] }> {
+async function run(
+  connectDomains: string[] | undefined,
+  html = appHtml(probeUrl),
+): Promise<{ report: Report; violations: string[] }> {
   // The probe listens on loopback: allowed as for a local server the user trusts.
   const { policy, rejected } = buildAppCsp(connectDomains ? { connectDomains } : undefined, { allowLocal: true });
   assert.deepEqual(rejected, []);
-  pageHtml = appDocument({ html: appHtml(probeUrl), csp: policy, allow: '', title: 'probe', border: false });
+  pageHtml = appDocument({ html, csp: policy, allow: '', title: 'probe', border: false });
   const page = await browser.newPage();
   const violations: string[] = [];
   page.on('console', (m) => {
@@ -121,4 +124,37 @@ test('the same fetch goes through when the resource declares the origin in conne
   assert.equal(report.fetch, 'reached secret');
   assert.equal(probeHits, before + 1);
   assert.match(report.parentDoc, /^blocked: SecurityError/);
+});
+
+/**
+ * The app's own local code, as pdf.js in the official PDF viewer runs it: a worker started from a
+ * `blob:` URL and a `data:` module. Both run; the worker's fetch to an undeclared loopback port is
+ * still blocked (a blob: worker inherits the frame's policy), so local code widens no network.
+ */
+function workerAppHtml(url: string): string {
+  const worker = `fetch(${JSON.stringify(url)}).then(() => postMessage('worker reached'), (e) => postMessage('worker blocked ' + e.name));`;
+  return `<!doctype html><html><head><title>worker</title></head><body><script>
+    const report = (params) => parent.postMessage({ jsonrpc: '2.0', method: 'probe', params }, '*');
+    let moduleRan = 'no';
+    import('data:text/javascript,export const ok = "module ran";').then((m) => { moduleRan = m.ok; }, (e) => { moduleRan = 'blocked ' + e.name; })
+      .then(() => {
+        let w;
+        try {
+          w = new Worker(URL.createObjectURL(new Blob([${JSON.stringify(worker)}], { type: 'text/javascript' })));
+        } catch (e) {
+          report({ fetch: 'worker refused ' + e.name, parentDoc: moduleRan });
+          return;
+        }
+        w.onmessage = (e) => report({ fetch: e.data, parentDoc: moduleRan });
+        w.onerror = (e) => report({ fetch: 'worker error ' + (e.message || 'unknown'), parentDoc: moduleRan });
+      });
+  </script></body></html>`;
+}
+
+test('a blob: worker and a data: module run in the frame, and the worker still cannot reach an undeclared port', async () => {
+  const before = probeHits;
+  const { report } = await run(undefined, workerAppHtml(probeUrl));
+  assert.equal(report.parentDoc, 'module ran', 'the data: module loaded');
+  assert.match(report.fetch, /^worker blocked TypeError/, `the worker ran and its fetch was blocked: ${report.fetch}`);
+  assert.equal(probeHits, before, 'the probe port saw no request');
 });

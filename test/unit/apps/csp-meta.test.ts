@@ -47,13 +47,17 @@ test('buildAppCsp: nothing declared means no network; declared domains open thei
   assert.match(none, /default-src 'none'/);
   assert.match(none, /connect-src 'none'/);
   assert.match(none, /frame-src 'none'/);
-  assert.match(none, /script-src 'unsafe-inline'(;|$)/);
+  // The app's own local code may run (pdf.js starts a blob: worker, with a data: module as its
+  // fallback); none of it opens the network.
+  assert.match(none, /script-src 'unsafe-inline' blob: data:(;|$)/);
+  assert.match(none, /worker-src blob:(;|$)/);
+  assert.doesNotMatch(none, /worker-src[^;]*('self'|\*|https?:)/);
   const some = buildAppCsp({
     connectDomains: ['https://api.example.com'],
     resourceDomains: ['https://cdn.example.com', '*.fonts.example'],
   }).policy;
   assert.match(some, /connect-src https:\/\/api\.example\.com(;|$)/);
-  assert.match(some, /script-src 'unsafe-inline' https:\/\/cdn\.example\.com \*\.fonts\.example/);
+  assert.match(some, /script-src 'unsafe-inline' blob: data: https:\/\/cdn\.example\.com \*\.fonts\.example/);
   assert.match(some, /img-src data: blob: https:\/\/cdn\.example\.com/);
 });
 
