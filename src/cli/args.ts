@@ -2,6 +2,7 @@
  * Command-line parsing for `mcp-host`. Global options may appear anywhere on the line; values
  * are given as `--opt VALUE` or `--opt=VALUE`; `--` ends option parsing.
  */
+import { DISCOVERY_SOURCES, type DiscoverySource } from '../core/config/sources/discovery.js';
 import { usageError } from './errors.js';
 
 export const COMMANDS = [
@@ -76,7 +77,7 @@ export interface ParsedArgs {
   /** `--clear-list-cache`: forget the servers' lists kept from earlier runs (global). */
   clearListCache?: boolean;
   /** `import --from APP`. */
-  from?: 'claude-desktop' | 'claude-code' | 'cursor' | 'windsurf';
+  from?: DiscoverySource;
 }
 
 /** Positional arguments each command takes: [required, optional]. */
@@ -299,7 +300,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         out.exclude.push(value);
         break;
       case '--from':
-        out.from = oneOf(name, value, ['claude-desktop', 'claude-code', 'cursor', 'windsurf'] as const);
+        out.from = oneOf(name, value, DISCOVERY_SOURCES);
         break;
     }
   }
@@ -351,7 +352,7 @@ const OPTION_VALUE: Record<string, string> = {
   '--env': 'K=V',
   '--header': 'K=V',
   '--scope': 'project|workspace|user',
-  '--from': 'claude-desktop|claude-code|cursor|windsurf',
+  '--from': DISCOVERY_SOURCES.join('|'),
   '--prompt': 'NAME',
   '--resource': 'URI_TEMPLATE',
   '--context': 'K=V',
@@ -413,7 +414,8 @@ commands:
       with add: [--scope project|workspace|user] [--env K=V]... [--header K=V]...
   add-json NAME JSON [--scope S]    add a server entry given as JSON
   remove NAME [--scope S]           remove a server entry (comments and other entries are kept)
-  import --from APP [--scope S]     copy servers from claude-desktop, claude-code, cursor or windsurf
+  import --from APP [--scope S]     copy servers from claude-desktop, claude-code, cursor, windsurf,
+                                    copilot-cli, gemini-cli or codex
                                     (default scope: user; name clashes are reported and skipped)
 
 options (anywhere on the line):

@@ -10,6 +10,9 @@ const APP_NAMES: Record<DiscoverySource, string> = {
   'claude-code': 'Claude Code',
   cursor: 'Cursor',
   windsurf: 'Windsurf',
+  'copilot-cli': 'GitHub Copilot CLI (and VS Code 1.140+ global servers)',
+  'gemini-cli': 'Gemini CLI',
+  codex: 'OpenAI Codex',
 };
 
 /**

@@ -176,4 +176,40 @@ describe('import', () => {
     assert.match(shared.stdout, /imported mine/);
     assert.ok(!(await readFile(join(ws, '.mcp.json'), 'utf8')).includes('literal-secret'));
   });
+
+  test("--from codex reads Codex's TOML and writes our JSON shape, headers as variables, comments kept", async () => {
+    const { ws, settings } = await folder('import-codex');
+    const home = join(h.dir, 'import-codex-home');
+    await mkdir(join(home, '.codex'), { recursive: true });
+    await writeFile(
+      join(home, '.codex', 'config.toml'),
+      [
+        '[mcp_servers.notes]',
+        'command = "node"',
+        'args = ["notes.js"]',
+        'tool_timeout_sec = 30',
+        '[mcp_servers.api]',
+        'url = "https://api.test/mcp"',
+        'bearer_token_env_var = "API_TOKEN"',
+      ].join('\n'),
+    );
+    const r = await h.run(['import', '--from', 'codex', '--json'], { cwd: ws, env: { ...env(settings), HOME: home } });
+    assert.equal(r.code, 0, r.stderr);
+    const results = (JSON.parse(r.stdout) as { results: { name: string; action: string }[] }).results;
+    assert.deepEqual(
+      results.map((x) => [x.name, x.action]),
+      [
+        ['notes', 'import'],
+        ['api', 'import'],
+      ],
+    );
+    const doc = parse(await readFile(settings, 'utf8'));
+    assert.deepEqual(doc['mcpHost.servers'].notes, { command: 'node', args: ['notes.js'] });
+    assert.deepEqual(doc['mcpHost.servers'].api, {
+      url: 'https://api.test/mcp',
+      type: 'http',
+      headers: { Authorization: 'Bearer ${env:API_TOKEN}' },
+    });
+    assert.ok((await readFile(settings, 'utf8')).includes('// personal'));
+  });
 });

@@ -1,12 +1,23 @@
 /**
  * Opt-in discovery of servers other apps configured: Claude Desktop, Claude Code (user file and
- * the open folders' project sections), Cursor and Windsurf. Read only; never written.
+ * the open folders' project sections), Cursor, Windsurf, and the agent CLIs Copilot, Gemini and
+ * Codex (other-hosts.ts). Read only; never written.
  */
 import { dirname, posix, win32 } from 'node:path';
 import type { ConfigProblem } from '../types.js';
+import { readConfigFile } from '../jsonc.js';
 import { entriesAt, readDocument, type RawEntry, type SourceResult } from './entry.js';
+import { codexEntry, copilotEntry, geminiEntry, parseCodexConfig } from './other-hosts.js';
 
-export const DISCOVERY_SOURCES = ['claude-desktop', 'claude-code', 'cursor', 'windsurf'] as const;
+export const DISCOVERY_SOURCES = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'windsurf',
+  'copilot-cli',
+  'gemini-cli',
+  'codex',
+] as const;
 export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
 
 export interface DiscoveryOptions {
@@ -32,6 +43,12 @@ export function discoveryFile(source: DiscoverySource, o: DiscoveryOptions): str
       return p.join(o.homeDir, '.cursor', 'mcp.json');
     case 'windsurf':
       return p.join(o.homeDir, '.codeium', 'windsurf', 'mcp_config.json');
+    case 'copilot-cli':
+      return p.join(o.homeDir, '.copilot', 'mcp-config.json');
+    case 'gemini-cli':
+      return p.join(o.homeDir, '.gemini', 'settings.json');
+    case 'codex':
+      return p.join(o.env.CODEX_HOME || p.join(o.homeDir, '.codex'), 'config.toml');
   }
 }
 
@@ -56,7 +73,35 @@ function windsurfEntry(e: RawEntry): RawEntry {
 
 // Lower precedence first: within the discovered scope a later entry shadows an earlier one, and
 // Claude Code's project section is the most specific.
-const ORDER: DiscoverySource[] = ['claude-desktop', 'windsurf', 'cursor', 'claude-code'];
+const ORDER: DiscoverySource[] = [
+  'claude-desktop',
+  'windsurf',
+  'cursor',
+  'gemini-cli',
+  'codex',
+  'copilot-cli',
+  'claude-code',
+];
+
+/** Where each app's servers sit in its document, and how an entry maps to our shape. */
+const LAYOUT: Partial<Record<DiscoverySource, { path: string[]; map: (e: RawEntry) => RawEntry }>> = {
+  windsurf: { path: ['mcpServers'], map: windsurfEntry },
+  'copilot-cli': { path: ['mcpServers'], map: copilotEntry },
+  'gemini-cli': { path: ['mcpServers'], map: geminiEntry },
+  codex: { path: ['mcp_servers'], map: codexEntry },
+};
+
+/** The app's file as a document: JSON (JSONC for Gemini CLI, which allows comments) or Codex's TOML. */
+async function readSource(
+  source: DiscoverySource,
+  file: string,
+): Promise<{ doc?: Record<string, unknown>; text?: string; problems: ConfigProblem[] }> {
+  if (source !== 'codex') return readDocument(file, 'discovered', source === 'gemini-cli');
+  const r = await readConfigFile(file, 'discovered');
+  if (r.kind === 'missing') return { problems: [] };
+  if (r.kind === 'error') return { problems: [r.problem] };
+  return parseCodexConfig(r.text, file);
+}
 
 /** Reads the enabled sources; `folders` selects Claude Code's `projects[<folder>]` sections. */
 export async function readDiscovered(
@@ -68,13 +113,14 @@ export async function readDiscovered(
   for (const source of ORDER.filter((s) => sources.includes(s))) {
     const file = discoveryFile(source, o);
     out.files.push(file);
-    const d = await readDocument(file, 'discovered', false);
+    const d = await readSource(source, file);
     const problems: ConfigProblem[] = [...d.problems];
     if (d.doc) {
       const only = folders.length === 1 ? folders[0] : undefined;
       const base = { file, scope: 'discovered' as const, baseDir: dirname(file), text: d.text, workspaceFolder: only };
-      let entries = entriesAt(d.doc, ['mcpServers'], base, problems);
-      if (source === 'windsurf') entries = entries.map(windsurfEntry);
+      const layout = LAYOUT[source];
+      let entries = entriesAt(d.doc, layout?.path ?? ['mcpServers'], base, problems);
+      if (layout) entries = entries.map(layout.map);
       if (source === 'claude-code') {
         const projects = d.doc.projects;
         if (projects && typeof projects === 'object' && !Array.isArray(projects)) {
