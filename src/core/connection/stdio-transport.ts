@@ -18,6 +18,7 @@ import {
   type InstanceMarker,
   type KillTreeOptions,
 } from './process-tree.js';
+import { ownerMarker } from './host-reaper.js';
 import { resolveCommand } from './resolve-command.js';
 import { StderrCapture } from './stderr-capture.js';
 
@@ -113,11 +114,14 @@ export class StdioProcessTransport implements Transport {
     // would belong to no one.
     if (this.closing || this.closed)
       return Promise.reject(new HostError('stopped', `${this.opts.command} was stopped before it started`));
+    const owner = ownerMarker();
     const env: Record<string, string> = {
       ...(this.opts.baseEnv ?? getDefaultEnvironment()),
       ...(this.opts.env ?? {}),
-      // Last, so a config entry cannot set it to another server's value.
+      // Last, so a config entry cannot set them to another server's values.
       [INSTANCE_ENV]: this.markerValue,
+      // Ends the server's tree if this process dies without stopping it (host-reaper.ts).
+      ...(owner ? { [owner.name]: owner.value } : {}),
     };
     const resolved = resolveCommand(this.opts.command, this.opts.args, {
       platform: process.platform,

@@ -10,23 +10,9 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Calls `probe` every 250 ms until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function poll<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+import { poll } from '../../support/poll.js';
+
+export { poll };
 
 /** Hover cards (a tree row's tooltip, a button's hover). */
 export const HOVER = '.workbench-hover, .monaco-hover:not(.hidden)';
