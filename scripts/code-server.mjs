@@ -106,11 +106,18 @@ function link(target, path) {
   symlinkSync(target, path);
 }
 
-/** Debian packages the install needs: rg for VS Code's search, krb5 headers for the kerberos module. */
+/**
+ * Debian packages the install needs: rg for VS Code's search, krb5 headers for the kerberos module,
+ * and what node-gyp builds that module with (a machine with only Node and npm may lack them; said in
+ * one line before npm fails deep in a native build).
+ */
 function checkPrerequisites() {
   const missing = [];
   if (!existsSync('/usr/bin/rg')) missing.push('ripgrep');
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
+  const onPath = (cmd) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, cmd)));
+  if (!onPath('make') || !onPath('g++')) missing.push('build-essential');
+  if (!onPath('python3')) missing.push('python3');
   if (missing.length === 0) return;
   const canApt = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (!canApt) {

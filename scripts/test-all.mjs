@@ -3,7 +3,10 @@
 // nothing waits for it to begin. Each phase's output is printed whole when it ends (the integration
 // tier's streamed as it runs), with its time; the first failure stops the others, as `&&` did.
 import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { keepPriority, lowerPriority } from './lib/priority.mjs';
+import { formatSkips, readSkips } from './lib/skip-list.mjs';
 
 // Each phase is its package.json script, so `npm run lint` and `npm test` never drift apart.
 const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
@@ -20,6 +23,12 @@ const phases = [
   // `npm run typecheck` and `npm run lint` in one process over one TypeScript program (scripts/typecheck-lint.mjs).
   ['typecheck+lint', script('test:static'), false, NICE],
 ];
+
+// Each tier's reporter appends the tests it skipped here (scripts/lib/skip-list.mjs), listed at the end.
+mkdirSync(resolve('.tmp'), { recursive: true });
+const SKIPS = resolve('.tmp', `test-skips-${process.pid}.jsonl`);
+rmSync(SKIPS, { force: true });
+process.env.MCP_HOST_TEST_SKIPS_FILE = SKIPS;
 
 const started = performance.now();
 const running = new Set();
@@ -68,5 +77,7 @@ function stopAll(signal) {
 for (const s of ['SIGINT', 'SIGTERM']) process.on(s, () => stopAll(s));
 
 const results = await Promise.all(phases.map(run));
+process.stdout.write(formatSkips(readSkips(SKIPS), '[npm test] skipped'));
+rmSync(SKIPS, { force: true });
 console.log(`\n[npm test] ${times.join('; ')}; ${((performance.now() - started) / 1000).toFixed(1)} s in all`);
 process.exit(results.every(Boolean) && !failed ? 0 : 1);

@@ -11,6 +11,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { compose } from 'node:stream';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatSkips, recordSkips, skipCollector } from './skip-list.mjs';
 
 /** Maps the locations in text that fall in a bundle below `runDir` (the run's own folder). */
 export function stackMapper(runDir, cwd = process.cwd()) {
@@ -63,5 +64,15 @@ export function stackMapper(runDir, cwd = process.cwd()) {
 export default async function* mappedSpec(source) {
   const runDir = process.env.MCP_HOST_TEST_RUN_DIR;
   const map = runDir ? stackMapper(runDir) : (t) => t;
-  for await (const chunk of compose(source, new spec())) yield map(String(chunk));
+  const skipped = skipCollector();
+  async function* seen() {
+    for await (const event of source) {
+      skipped.see(event);
+      yield event;
+    }
+  }
+  for await (const chunk of compose(seen(), new spec())) yield map(String(chunk));
+  // The skipped tests together at the end, each reason once; `npm test` lists all its tiers' at its own end.
+  yield formatSkips(skipped.skips());
+  recordSkips(process.env.MCP_HOST_TEST_SKIPS_FILE, skipped.skips());
 }

@@ -102,7 +102,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
 };
 
 /** Which commands accept which command options. */
-const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
+export const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--args': ['call', 'prompt'],
   '--timeout': ['call', 'read', 'prompt'],
   '--from-registry': ['add'],
@@ -124,7 +124,7 @@ const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--all': ['search'],
 };
 
-const VALUE_OPTIONS = new Set([
+export const VALUE_OPTIONS = new Set([
   '--workspace',
   '--config',
   '--args',
@@ -159,7 +159,7 @@ function oneOf<T extends string>(opt: string, value: string, allowed: readonly T
     throw usageError(`${opt} must be one of ${allowed.join(', ')}, got "${value}"`);
   return value as T;
 }
-const FLAG_OPTIONS = new Set([
+export const FLAG_OPTIONS = new Set([
   '--json',
   '--verbose',
   '--help',

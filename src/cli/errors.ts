@@ -1,4 +1,4 @@
-/** Exit codes of `mcp-host` (a contract with scripts: README.md, "CLI") and the error that carries one. */
+/** Exit codes of `mcp-host` (a contract with scripts: docs/cli.md) and the error that carries one. */
 import { HostError, McpHostError } from '../core/errors.js';
 
 export const EXIT = {

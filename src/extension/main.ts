@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createHost } from '../core/host.js';
+import { VERSION } from '../core/version.js';
 import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
 import type { McpHost } from '../core/host.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
@@ -410,7 +411,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   own(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);
   own(api);
-  logger.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  logger.info(`MCP Host ${VERSION} activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
 }
 

@@ -13,6 +13,7 @@ import type { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge' with 
 import { pipeOf } from './apps/message-pipe.js';
 import { shareSdkWithBridge } from '../../src/core/apps/load-bridge.js';
 import { shippedBuild } from '../support/shipped-build.js';
+import { requireSandboxTools } from '../support/system-tool.js';
 
 // The run's production build (test/support/shipped-build.ts), made into a new folder, not dist/:
 // package.test.ts copies it into dist/ for its .vsix while this file runs beside it. That build is
@@ -108,7 +109,9 @@ test('the bundles hold the MCP SDK v2 only, each package from one place', async 
 
 // sandbox-runtime.js leaves node-forge out (esbuild.config.mjs `noForge`: only the runtime's TLS
 // termination uses it, which MCP Host never turns on); what ships must still load and sandbox a server.
-test('the bundled sandbox runtime holds no node-forge and the built CLI runs a server in its sandbox', async () => {
+test('the bundled sandbox runtime holds no node-forge and the built CLI runs a server in its sandbox', async (t) => {
+  const missing = requireSandboxTools();
+  if (missing) return t.skip(missing);
   await build();
   const { sources } = JSON.parse(readFileSync(join(out, 'sandbox-runtime.js.map'), 'utf8')) as { sources: string[] };
   assert.ok(
@@ -145,7 +148,9 @@ test('the bundled sandbox runtime holds no node-forge and the built CLI runs a s
 
 // A package built for another CPU has no seccomp helper for this one: the runtime still sandboxes,
 // without that layer, and only warns in a log nobody reads. The built CLI's doctor must say it.
-test('without the seccomp helper for this CPU, the built CLI says the sandbox runs weaker; with it, not', async () => {
+test('without the seccomp helper for this CPU, the built CLI says the sandbox runs weaker; with it, not', async (t) => {
+  const missing = requireSandboxTools();
+  if (missing) return t.skip(missing);
   await build();
   const bare = join(own, 'no-seccomp');
   cpSync(out, bare, { recursive: true, filter: (src) => !src.startsWith(join(out, 'vendor', 'seccomp')) });

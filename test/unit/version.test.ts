@@ -42,3 +42,23 @@ test('no other version literal is left in src', () => {
   walk(join(__dirname, '..', '..', 'src'));
   assert.deepEqual(hits, []);
 });
+
+test('CHANGELOG.md has a section for the version package.json gives (semver), and the lock file agrees', () => {
+  assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
+  const changelog = readFileSync(join(__dirname, '..', '..', 'CHANGELOG.md'), 'utf8');
+  const sections = [...changelog.matchAll(/^## (\d+\.\d+\.\d+)\b/gm)].map((m) => m[1]);
+  assert.ok(sections.includes(pkg.version), `CHANGELOG.md has no "## ${pkg.version}" section: ${sections.join(', ')}`);
+  const lock = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package-lock.json'), 'utf8')) as {
+    version: string;
+    packages: Record<string, { version?: string }>;
+  };
+  assert.equal(lock.version, pkg.version);
+  assert.equal(lock.packages['']?.version, pkg.version);
+});
+
+test('the per-platform .vsix files are named by the version', async () => {
+  const { targetVsix } = (await import(join(__dirname, '..', '..', 'scripts', 'package-targets.mjs'))) as {
+    targetVsix: (target: string) => string;
+  };
+  assert.equal(targetVsix('linux-x64'), `mcp-host-${pkg.version}-linux-x64.vsix`);
+});

@@ -8,6 +8,7 @@ import type { ServerSnapshot } from '../../core/host-api.js';
 import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
 import { findExecutable } from '../../core/connection/resolve-command.js';
 import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
+import { VERSION } from '../../core/version.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stateError, targetOf, transportOf } from '../format.js';
@@ -126,6 +127,7 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
 
   if (a.json) {
     printJson(session, {
+      version: VERSION,
       workspace: session.workspace,
       files,
       sandbox,
@@ -136,6 +138,8 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
     return code;
   }
   const out = session.io.stdout;
+  // First, so a pasted report says which MCP Host wrote it (CHANGELOG.md says what each version changed).
+  out(`mcp-host ${VERSION}\n`);
   out(`workspace: ${session.workspace}\n`);
   out(`config files: ${files.length ? files.join(', ') : '(none found)'}\n`);
   out(sandbox.ok ? `sandbox: works here (${sandbox.detail})\n` : `sandbox: unavailable: ${sandbox.message}\n`);

@@ -1,5 +1,5 @@
 /**
- * The IDE protocol's tools (README.md, "IDE server for coding agents"), registered on one McpServer per
+ * The IDE protocol's tools (docs/ide-servers.md), registered on one McpServer per
  * agent connection. Names, argument names and result shapes follow the protocol agents already
  * speak, so they stay exactly as the agent expects (including `close_tab`'s snake case).
  */

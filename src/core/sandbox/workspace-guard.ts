@@ -8,7 +8,7 @@
  *
  * Only paths that exist are listed: for a missing one the runtime would leave a placeholder file or
  * folder in the workspace while the server runs (an empty `.mcp.json` or `.git` the editor and this
- * host would then read), so a server may still create one that is missing (README says so).
+ * host would then read), so a server may still create one that is missing (docs/sandbox.md says so).
  */
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';

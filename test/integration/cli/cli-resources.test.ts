@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { ROOT, waitGone, type Harness } from './harness.js';
 import { everything, withMainWorkspace } from './main-workspace.js';
 
+const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
 let h: Harness;
 let ws: string;
 
@@ -105,9 +107,13 @@ describe('doctor', () => {
     assert.equal(r.code, 3, r.stderr);
     const report = JSON.parse(r.stdout) as {
       ok: boolean;
+      version: string;
       servers: { name: string; state: string; command: { found: boolean; hint: string } }[];
     };
     assert.equal(report.ok, false);
+    assert.equal(report.version, PKG_VERSION, 'doctor --json names the version');
+    const text = await h.run(['doctor'], { cwd: dir });
+    assert.equal(text.stdout.split('\n')[0], `mcp-host ${PKG_VERSION}`, 'the report starts with the version');
     const s = report.servers[0]!;
     assert.equal(s.state, 'failed');
     assert.equal(s.command.found, false);

@@ -11,6 +11,7 @@ import { debugConfigFor, parseDebuggerListening } from '../../../src/core/dev/de
 import type { StdioServerConfig } from '../../../src/core/config/types.js';
 import type { ServerSnapshot } from '../../../src/core/host-api.js';
 import { FIXTURES, MemoryLogger, STDIO_FIXTURE, def, freePort, tempDir, textOf } from '../connection/helpers.js';
+import { requireTool } from '../../support/system-tool.js';
 
 function pythonWithDebugpy(): string | undefined {
   for (const py of ['python3', '/usr/bin/python3', 'python']) {
@@ -88,13 +89,8 @@ test('node: the server runs under the inspector on the port its stderr names, an
 
 test('python: the server runs through debugpy on the chosen port (DAP answers) and still serves MCP', async (t) => {
   const py = pythonWithDebugpy();
-  if (!py) {
-    const why = 'debugpy is not installed for any python on PATH (Debian: python3-debugpy)';
-    // .ci/run installs it: there a missing debugpy is a broken set-up, not a reason to skip.
-    if (process.env.CI) assert.fail(`${why}; .ci/run installs it`);
-    t.skip(why);
-    return;
-  }
+  const missing = requireTool('python3-debugpy', 'apt-get install python3-debugpy', () => py !== undefined);
+  if (missing || !py) return t.skip(missing);
   const host = createHost({ logger: new MemoryLogger(), blobDir: tempDir('dbg-blobs') });
   try {
     // The port is free when chosen, but another test's process may take it before debugpy listens

@@ -13,6 +13,10 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import { SandboxRuntime, sharedSandboxRuntime } from '../../../src/core/sandbox/runtime.js';
 import { FIXTURES, MemoryLogger, ROOT, tempDir, textOf, waitFor } from '../connection/helpers.js';
+import { requireSandboxTools } from '../../support/system-tool.js';
+
+// Every suite but the last runs servers in the real sandbox; the last proves what happens without it.
+const skip = requireSandboxTools();
 
 const PROBE = path.join(FIXTURES, 'sandbox-probe.mjs');
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -81,7 +85,7 @@ async function call(host: McpHost, server: string, tool: string, args: Record<st
   return textOf(await host.callTool(server, tool, args));
 }
 
-describe('the default profile', () => {
+describe('the default profile', { skip }, () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
     ctx = await hostFor('denied', { probe }, { filesystem: { denyRead: [projectSecret] } });
@@ -115,7 +119,7 @@ describe('the default profile', () => {
   });
 });
 
-describe('the same server with the permissions granted', () => {
+describe('the same server with the permissions granted', { skip }, () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
     ctx = await hostFor(
@@ -135,7 +139,7 @@ describe('the same server with the permissions granted', () => {
   });
 });
 
-describe('network rules are per server', () => {
+describe('network rules are per server', { skip }, () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
     // Both run at once behind the one proxy; only `a` lists the loopback host.
@@ -165,7 +169,7 @@ describe('network rules are per server', () => {
   });
 });
 
-describe('files in the workspace that act outside the sandbox', () => {
+describe('files in the workspace that act outside the sandbox', { skip }, () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
     const folder = path.join(root, 'guarded');
@@ -189,7 +193,7 @@ describe('files in the workspace that act outside the sandbox', () => {
   });
 });
 
-describe("the user's shell set-up", () => {
+describe("the user's shell set-up", { skip }, () => {
   test('is not run around a sandboxed server (its stdio are sockets, which bash takes for rsh)', async () => {
     const fakeHome = path.join(root, 'shell-home');
     const marker = path.join(root, 'bashrc-ran.txt');
@@ -206,7 +210,7 @@ describe("the user's shell set-up", () => {
   });
 });
 
-describe('@modelcontextprotocol/server-filesystem sandboxed to the workspace', () => {
+describe('@modelcontextprotocol/server-filesystem sandboxed to the workspace', { skip }, () => {
   let ctx: Awaited<ReturnType<typeof hostFor>>;
   before(async () => {
     const folder = path.join(root, 'fsws');
