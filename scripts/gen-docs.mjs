@@ -96,6 +96,8 @@ export function loadArgs() {
     bundle: true,
     platform: 'node',
     format: 'cjs',
+    // Packages are required from node_modules as they are (jsonc-parser's UMD build requires its own files).
+    packages: 'external',
     write: false,
     logLevel: 'error',
   });
