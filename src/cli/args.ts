@@ -23,6 +23,7 @@ export const COMMANDS = [
   'remove',
   'import',
   'complete',
+  'approve',
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -66,7 +67,10 @@ export interface ParsedArgs {
   headers: [string, string][];
   /** `serve --exclude NAME` (repeatable): servers the gateway never offers, like `mcpHost.gateway.exclude`. */
   exclude: string[];
-  /** `serve --allow-project-servers`: also start the folder's `.mcp.json` / `.vscode/mcp.json` servers. */
+  /**
+   * `--allow-project-servers` (any command; also MCP_HOST_ALLOW_PROJECT_SERVERS=1): start the folder's
+   * `.mcp.json` / `.vscode/mcp.json` servers without approval, this run only.
+   */
   allowProjectServers: boolean;
   /** `serve --profile NAME`: one of the gateway profiles (`mcpHost.gateway.profiles`). */
   profile?: string;
@@ -99,6 +103,7 @@ export const ARITY: Record<Command, { required: string[]; optional: string[] }> 
   'add-json': { required: ['NAME', 'JSON'], optional: [] },
   remove: { required: ['NAME'], optional: [] },
   import: { required: [], optional: [] },
+  approve: { required: [], optional: ['NAME...'] },
 };
 
 /** Which commands accept which command options. */
@@ -116,7 +121,6 @@ export const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--resource': ['complete'],
   '--context': ['complete'],
   '--exclude': ['serve'],
-  '--allow-project-servers': ['serve'],
   '--profile': ['serve'],
   '--tools': ['serve'],
   '--max-result-tokens': ['serve'],
@@ -320,7 +324,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     );
   }
   // `add NAME -- COMMAND ARGS…`: the words after `--` are the server's command line.
-  const variadic = out.command === 'add' ? (out.rest?.length ?? 0) : 0;
+  // `approve [NAME…]`: any number of names.
+  const variadic = out.command === 'add' ? (out.rest?.length ?? 0) : out.command === 'approve' ? positionals.length : 0;
   if (positionals.length > required.length + optional.length + variadic) {
     throw usageError(
       `${command}: unexpected argument "${positionals[required.length + optional.length]}"`,
@@ -417,6 +422,9 @@ commands:
   import --from APP [--scope S]     copy servers from claude-desktop, claude-code, cursor, windsurf,
                                     copilot-cli, gemini-cli or codex
                                     (default scope: user; name clashes are reported and skipped)
+  approve [NAME...]                 approve the folder's own servers (.mcp.json, .vscode/mcp.json):
+                                    shows what each would run, then lets them start here and in the
+                                    editor until their definition changes (no NAME: every one waiting)
 
 options (anywhere on the line):
   --workspace DIR    folder whose .mcp.json and .vscode/mcp.json are used (default: current folder)
@@ -426,7 +434,14 @@ options (anywhere on the line):
   --verbose          print the servers' log messages (notifications/message) on stderr
   --clear-list-cache forget the servers' tool, resource and prompt lists kept from earlier runs
   --trace FILE       write every JSON-RPC message of the run to FILE as NDJSON (secrets redacted)
+  --allow-project-servers
+                     start the folder's .mcp.json / .vscode/mcp.json servers without approval (this run)
   --help, --version
+
+the folder's own servers (.mcp.json, .vscode/mcp.json) start only once approved: on a terminal the
+CLI asks first, listing what each would run; without one (an agent, a pipe) it starts none of them
+and list/doctor say so. Approvals are shared with the editor. Your user settings, --config files
+and the managed file's servers start without asking: you or your administrator wrote them.
 
 exit codes: 0 ok, 1 the tool returned an error, 2 usage, argument or config error,
             3 connection failure or timeout
@@ -436,5 +451,6 @@ asked in the terminal, and declined when stdin is not a terminal. Sampling is no
 
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),
-             MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json)
+             MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json),
+             MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers)
 `;

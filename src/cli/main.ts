@@ -9,6 +9,8 @@ import { call, prompt, read } from './commands/invoke.js';
 import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { serve } from './commands/serve.js';
+import { approveCommand } from './commands/approve.js';
+import { allowsProjectServers } from './approvals.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
@@ -36,6 +38,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   'add-json': addJsonCommand,
   remove: removeCommand,
   import: importCommand,
+  approve: approveCommand,
 };
 
 function printError(io: Io, err: unknown): void {
@@ -64,6 +67,8 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
     io.stdout(`${VERSION}\n`);
     return EXIT.ok;
   }
+  // The environment's form of the flag: `serve` and every other command read it from `parsed`.
+  if (allowsProjectServers(io.env)) parsed = { ...parsed, allowProjectServers: true };
   let session: Session | undefined;
   try {
     session = await Session.open(io, {
@@ -73,6 +78,7 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
       verbose: parsed.verbose,
       trace: parsed.trace,
       clearListCache: parsed.clearListCache,
+      allowProjectServers: parsed.allowProjectServers,
     });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);

@@ -29,6 +29,9 @@ import { openTraceFile, type TraceFile } from './trace-file.js';
 import { cliListCache } from './list-cache.js';
 import type { ListCache } from '../core/connection/list-cache.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
+import { askToStart, CliApprovals } from './approvals.js';
+import { sharedServerApprovals } from '../core/config/approvals-file.js';
+import type { ServerApprovals } from '../core/config/approvals.js';
 import type { Io } from './io.js';
 import { VERSION } from '../core/version.js';
 
@@ -44,6 +47,8 @@ export interface SessionOptions {
   userSettings?: string;
   /** `--clear-list-cache` */
   clearListCache?: boolean;
+  /** `--allow-project-servers` / MCP_HOST_ALLOW_PROJECT_SERVERS=1: the folder's own servers need no approval this run. */
+  allowProjectServers?: boolean;
 }
 
 export class Session {
@@ -63,6 +68,10 @@ export class Session {
   ownGateways: () => Promise<readonly string[]> | readonly string[] = () => [];
   /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
   readonly registry: ServerRegistry;
+  /** The approvals of this folder's own servers, shared with the editor (core/config/approvals-file.ts). */
+  readonly approvalStore: ServerApprovals;
+  /** What admission asks; undefined with --allow-project-servers, when the folder's servers need none. */
+  private readonly approvals: CliApprovals | undefined;
 
   private constructor(
     readonly io: Io,
@@ -74,13 +83,18 @@ export class Session {
     readonly userSettings: Record<string, unknown> = {},
     private readonly verbose = false,
     private readonly trace?: TraceFile,
+    allowProjectServers = false,
   ) {
+    this.approvalStore = sharedServerApprovals(workspace, io.env);
+    this.approvals = allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
     this.registry = new ServerRegistry({
       log: stderrLogger(io.env, io.stderr),
       read: () => this.read(),
       apply: (servers) => this.onConfig(servers),
-      // Running the CLI in a folder is the user's explicit act: its servers start without approval.
+      // No Workspace Trust here; what a cloned repository defines waits for approval instead, as in
+      // the editor: running a command in a folder is no consent to the commands its files name.
       trusted: () => true,
+      approvals: this.approvals,
       // Servers switched off in the editor for this folder stay off here too.
       disabled: disabledServersFor(workspace, io.env),
       inputs: envInputs(io.env),
@@ -156,6 +170,7 @@ export class Session {
       user.settings,
       o.verbose,
       o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
+      o.allowProjectServers,
     );
     session.idp = await enterpriseIdpSettings(
       managedPolicyFiles({ managedPath: options.managedPath, env: io.env }),
@@ -253,8 +268,15 @@ export class Session {
     );
   }
 
-  /** Starts exactly `defs` (others are never spawned) and waits until each has settled. */
+  /**
+   * Starts exactly `defs` (others are never spawned) and waits until each has settled. Those of
+   * them awaiting approval are asked about first, on a terminal; without one they stay held.
+   */
   async start(defs: ServerDefinition[]): Promise<ServerSnapshot[]> {
+    if (this.approvals && (await askToStart(this.io, this.approvals, defs))) {
+      await this.registry.readmit();
+      defs = defs.map((d) => this.definition(d.name) ?? d);
+    }
     this.host.setDefinitions(defs);
     await this.host.whenSettled();
     return this.host.servers();

@@ -6,7 +6,8 @@ import { VERSION } from '../core/version.js';
 import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
 import type { McpHost } from '../core/host.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
-import { ServerApprovals } from '../core/config/approvals.js';
+import { APPROVALS_KEY, type ServerApprovals } from '../core/config/approvals.js';
+import { sharedServerApprovals } from '../core/config/approvals-file.js';
 import { redactString, secretValuesOf } from '../core/redact.js';
 import { createApi, type McpHostApi } from './exported-api.js';
 import { reportCommandError, serverCommands } from './server-commands.js';
@@ -213,7 +214,7 @@ function startConfig(
   },
 ): Made & { controller: ConfigController; inputs: EditorInputResolver } {
   const { gateway } = p;
-  const approvals = new ServerApprovals(mementoStore(context.workspaceState));
+  const approvals = workspaceApprovals(context.workspaceState, p.logger);
   const inputs = inputResolver(context.secrets, context.workspaceState);
   const shared = new SharedServers(context.workspaceState, p.logger);
   const controller = new ConfigController({
@@ -453,6 +454,29 @@ function workspaceDisabledServers(memento: vscode.Memento, logger: Logger): Disa
       );
   }
   return disabled;
+}
+
+/**
+ * Approvals of the workspace's own servers, in the per-workspace file the CLI reads too
+ * (core/config/approvals-file.ts), so approving in one front end approves in the other. Decisions
+ * an older version kept in workspaceState move there once (nobody is asked again); the old entry is
+ * cleared only after the file was written, so a failed write loses nothing.
+ */
+function workspaceApprovals(memento: vscode.Memento, logger: Logger): ServerApprovals {
+  const approvals = sharedServerApprovals(workspaceKey());
+  const old = memento.get<unknown>(APPROVALS_KEY);
+  if (old !== undefined) {
+    void approvals
+      .adopt(old)
+      .then(async (n) => {
+        await memento.update(APPROVALS_KEY, undefined);
+        if (n) logger.info(`moved ${n} server approval(s) to the workspace file the CLI reads`);
+      })
+      .catch((e: unknown) =>
+        logger.warn(`could not move the server approvals: ${e instanceof Error ? e.message : String(e)}`),
+      );
+  }
+  return approvals;
 }
 
 /** Stops every server and waits until their process trees are gone. */

@@ -16,6 +16,7 @@ import { cell } from '../output.js';
 import { inputVariableName } from '../ports.js';
 import { formatJsonPath, formatProblem, type Session } from '../session.js';
 import { heldHint, printJson } from './shared.js';
+import { heldForApproval } from '../approvals.js';
 
 interface CommandCheck {
   command: string;
@@ -44,6 +45,8 @@ interface ServerReport {
   stderr?: string;
   /** The managed rule that holds it back: file and JSON path. */
   policyRule?: { file: string; jsonPath: (string | number)[] };
+  /** Defined by the folder and not approved: it was not started (the hint says how to approve). */
+  awaitingApproval?: true;
 }
 
 function checkCommand(def: ServerDefinition, env: Record<string, string | undefined>): CommandCheck | undefined {
@@ -103,6 +106,7 @@ function report(session: Session, s: ServerSnapshot): ServerReport {
     if (s.state.protocolWarnings) r.protocolWarnings = s.state.protocolWarnings;
   }
   if (def.admission && !def.admission.run && def.admission.rule) r.policyRule = def.admission.rule;
+  if (heldForApproval([def]).length) r.awaitingApproval = true;
   if (err) {
     r.error = session.redact(err.message);
     const hint = err.hint ?? (s.state.kind === 'disabled' ? heldHint(s) : undefined);
@@ -175,7 +179,8 @@ export async function doctor(session: Session, a: ParsedArgs): Promise<ExitCode>
     } else {
       out(`    ${s.state}${s.error ? `: ${s.error}` : ''}\n`);
       // A missing command already got its advice above; the connect error's hint would repeat it.
-      if (s.hint && s.command?.found !== false) out(`    → ${s.hint}\n`);
+      // Approval comes first: the missing command is checked again once it may start.
+      if (s.hint && (s.command?.found !== false || s.awaitingApproval)) out(`    → ${s.hint}\n`);
       if (s.stderr)
         out(
           `    stderr:\n${s.stderr

@@ -46,13 +46,25 @@ async function write(
       `Remove it first (mcp-host remove ${name} --scope ${t.scope}) or choose another name.`,
     );
   }
+  let out: string;
   try {
-    const out = setServerEntry(text, t.format, name, entry);
+    out = setServerEntry(text, t.format, name, entry);
     await writeTarget(t, out);
-    return out;
   } catch (e) {
     throw asUsage(e);
   }
+  await approveOwn(session, t, [name]);
+  return out;
+}
+
+/**
+ * Entries the user just wrote into the folder's files start without asking them to approve their
+ * own words, as in the editor: the registry approves the definitions it reads next under these names.
+ */
+async function approveOwn(session: Session, t: ConfigTarget, names: readonly string[]): Promise<void> {
+  if (t.scope === 'user' || names.length === 0) return;
+  for (const n of names) session.registry.expectSelfAdded(n);
+  await session.registry.reload();
 }
 
 export async function addCommand(session: Session, a: ParsedArgs): Promise<ExitCode> {
@@ -199,7 +211,14 @@ export async function importCommand(session: Session, a: ParsedArgs): Promise<Ex
     }
   }
   const imported = decisions.filter((d) => d.action === 'import');
-  if (imported.length) await writeTarget(t, text!);
+  if (imported.length) {
+    await writeTarget(t, text!);
+    await approveOwn(
+      session,
+      t,
+      imported.map((d) => d.name),
+    );
+  }
   if (a.json) {
     printJson(session, {
       from: a.from,

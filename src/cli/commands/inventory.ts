@@ -9,6 +9,7 @@ import { oneLine, stateError, stateText, table, transportOf, visible } from '../
 import { cell } from '../output.js';
 import type { Session } from '../session.js';
 import { connectAll, connectOne, printJson, reportUnavailable } from './shared.js';
+import { approvalNote, approvalState, heldForApproval } from '../approvals.js';
 
 async function snapshots(session: Session, server: string | undefined): Promise<ServerSnapshot[]> {
   if (server !== undefined) return [await connectOne(session, server)];
@@ -68,6 +69,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
             ? { protocolVersion: s.state.protocolVersion }
             : {}),
           ...(err ? { error: session.redact(err.message) } : {}),
+          ...(heldForApproval([s.definition]).length ? { awaitingApproval: true } : {}),
           tools: toolCount(s),
           resources: s.resources.length + s.resourceTemplates.length,
           prompts: s.prompts.length,
@@ -88,9 +90,16 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
     String(toolCount(s)),
     String(s.resources.length + s.resourceTemplates.length),
     String(s.prompts.length),
-    cell(session.redact(stateText(s.state))),
+    cell(
+      session.redact(
+        heldForApproval([s.definition]).length
+          ? approvalState(s.definition, session.approvalStore)
+          : stateText(s.state),
+      ),
+    ),
   ]);
   session.io.stdout(table(rows, ['NAME', 'TRANSPORT', 'SCOPE', 'TOOLS', 'RESOURCES', 'PROMPTS', 'STATE']));
+  session.io.stdout(approvalNote(heldForApproval(snaps.map((s) => s.definition))));
   return EXIT.ok;
 }
 

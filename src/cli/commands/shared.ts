@@ -6,6 +6,7 @@ import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';
 import { cell } from '../output.js';
 import type { Session } from '../session.js';
+import { approveHint } from '../approvals.js';
 
 /** Starts one named server; a broken, disabled or unreachable one ends the command with the right code. */
 export async function connectOne(session: Session, name: string): Promise<ServerSnapshot> {
@@ -35,6 +36,8 @@ export function heldHint(snap: ServerSnapshot): string {
     }
     case 'user-disabled':
       return 'It was disabled for this folder in the editor; enable it there (MCP Host: Enable Server) to use it.';
+    case 'not-approved':
+      return approveHint(snap.name);
     default:
       return 'Remove "disabled": true from its entry to use it.';
   }

@@ -17,7 +17,7 @@ export type { Admission, HeldReason } from './types.js';
 export interface AdmitContext {
   /** false: the workspace is untrusted (VS Code Workspace Trust); its own servers never run. */
   trusted: boolean;
-  /** Remembered decisions; without it no approval is required (the CLI: running it in a folder is the user's act). */
+  /** Remembered decisions; without it no approval is required (`mcp-host --allow-project-servers`). */
   approvals?: ApprovalLookup;
   /** Names on the per-workspace disabled list. */
   userDisabled?: ReadonlySet<string>;

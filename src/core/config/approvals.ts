@@ -29,28 +29,27 @@ interface Decision {
   at: number;
 }
 
+/** Where the editor kept decisions in VS Code's workspaceState, before they moved to the shared file. */
 export const APPROVALS_KEY = 'mcpHost.serverApprovals';
 
-/** Approval decisions kept in a KeyValueStore (VS Code workspaceState: one set per workspace). */
+/**
+ * Approval decisions kept in a KeyValueStore: the per-workspace file both front ends read and write
+ * (approvals-file.ts), so approving in the editor approves in the CLI and the other way round. A
+ * store that can `reload` is re-read before each answer: another process may have decided since.
+ */
 export class ServerApprovals implements ApprovalLookup {
+  /** Writes not yet on disk: re-reading the file meanwhile would forget them. */
+  private writing = 0;
+
   constructor(
-    private readonly store: KeyValueStore,
+    private readonly store: KeyValueStore & { reload?(): void },
     private readonly key = APPROVALS_KEY,
     private readonly now: () => number = Date.now,
   ) {}
 
   private records(): Record<string, Decision> {
-    const v = this.store.get<unknown>(this.key);
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
-    const out: Record<string, Decision> = {};
-    for (const [name, r] of Object.entries(v as Record<string, unknown>)) {
-      const rec = r as Partial<Decision> | null;
-      // Tolerate a damaged store: an unreadable record is no decision, so the user is asked again.
-      if (rec && typeof rec.hash === 'string' && (rec.decision === 'approved' || rec.decision === 'denied')) {
-        out[name] = { hash: rec.hash, decision: rec.decision, at: typeof rec.at === 'number' ? rec.at : 0 };
-      }
-    }
-    return out;
+    if (this.writing === 0) this.store.reload?.();
+    return parseDecisions(this.store.get<unknown>(this.key));
   }
 
   status(name: string, approvalHash: string): ApprovalStatus {
@@ -64,7 +63,33 @@ export class ServerApprovals implements ApprovalLookup {
   private async record(defs: readonly ServerDefinition[], decision: 'approved' | 'denied'): Promise<void> {
     const all = this.records();
     for (const d of defs) all[d.name] = { hash: approvalHashOf(d), decision, at: this.now() };
-    await this.store.update(this.key, all);
+    await this.write(all);
+  }
+
+  private async write(all: Record<string, Decision>): Promise<void> {
+    this.writing++;
+    try {
+      await this.store.update(this.key, all);
+    } finally {
+      this.writing--;
+    }
+  }
+
+  /**
+   * Takes the decisions an older version kept elsewhere (the editor's workspaceState), once, so
+   * nobody is asked again after the move: a name already decided here keeps this store's decision.
+   * The caller clears the old place after this resolves. Returns how many were taken.
+   */
+  async adopt(old: unknown): Promise<number> {
+    const all = this.records();
+    let taken = 0;
+    for (const [name, r] of Object.entries(parseDecisions(old))) {
+      if (Object.hasOwn(all, name)) continue;
+      all[name] = r;
+      taken++;
+    }
+    if (taken) await this.write(all);
+    return taken;
   }
 
   approve(defs: readonly ServerDefinition[]): Promise<void> {
@@ -74,6 +99,20 @@ export class ServerApprovals implements ApprovalLookup {
   deny(defs: readonly ServerDefinition[]): Promise<void> {
     return this.record(defs, 'denied');
   }
+}
+
+/** The readable records of a stored value; a damaged record is no decision, so the user is asked again. */
+function parseDecisions(v: unknown): Record<string, Decision> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+  // No prototype: a server named "__proto__" is a record like any other.
+  const out = Object.create(null) as Record<string, Decision>;
+  for (const [name, r] of Object.entries(v as Record<string, unknown>)) {
+    const rec = r as Partial<Decision> | null;
+    if (rec && typeof rec.hash === 'string' && (rec.decision === 'approved' || rec.decision === 'denied')) {
+      out[name] = { hash: rec.hash, decision: rec.decision, at: typeof rec.at === 'number' ? rec.at : 0 };
+    }
+  }
+  return out;
 }
 
 export function approvalHashOf(def: ServerDefinition): string {

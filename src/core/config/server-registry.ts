@@ -35,9 +35,9 @@ export interface ServerRegistryOptions {
   read(dynamic: ReadonlyMap<string, unknown>): Promise<ReadConfig>;
   /** Receives every admitted and resolved list (the host's `setDefinitions`, or a filter in front of it). */
   apply(servers: ServerDefinition[]): void;
-  /** Whether the workspace's own servers may run (VS Code Workspace Trust; the CLI: always). */
+  /** Whether the workspace's own servers may run (VS Code Workspace Trust; the CLI: always, approvals still apply). */
   trusted(): boolean;
-  /** Without it no approval is asked for (the CLI: running it in a folder is the user's act). */
+  /** Without it no approval is asked for (`mcp-host --allow-project-servers`). */
   approvals?: ApprovalPort;
   disabled?: DisabledServersPort;
   /** For `${input:}` values of admitted servers. */

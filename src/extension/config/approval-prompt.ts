@@ -1,20 +1,21 @@
 import * as vscode from 'vscode';
-import { describeTarget } from '../../core/config/describe.js';
+import { consentSummary } from '../../core/config/consent-summary.js';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../../core/config/approvals.js';
 import type { Approvals } from './controller.js';
 
-/** What a definition would run, as the prompt lists it (secrets redacted). */
+/**
+ * What a definition would run, as the prompt lists it: the core's consent summary (command lines,
+ * headersHelper, envFile, sandbox widening; secrets redacted), the same lines the CLI asks with.
+ */
 export function describeDefinition(def: ServerDefinition, redact: (t: string) => string): string {
-  const c = def.config;
-  const what = c.type === 'stdio' || c.type === 'inprocess' ? describeTarget(c) : `${c.type} ${describeTarget(c)}`;
-  const file = def.source.file.split(/[\\/]/).slice(-2).join('/');
-  return `• ${def.name}: ${redact(what)}  (${file})`;
+  const [first, ...rest] = consentSummary(def).map(redact);
+  return [`• ${first}`, ...rest].join('\n');
 }
 
 /**
  * The single modal prompt before project/workspace servers run, over the decisions
- * core/config/approvals.ts keeps in workspaceState (name + approval hash). "Don't Allow" is remembered for that
+ * core/config/approvals.ts keeps in the per-workspace file the CLI shares (name + approval hash). "Don't Allow" is remembered for that
  * exact definition, so reloads do not ask again; Start Server asks anew. Prompts are serialised:
  * a second batch waits for the first answer instead of stacking modals.
  */

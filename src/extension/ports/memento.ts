@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { KeyValueStore } from '../../core/ports.js';
 
-/** The core's KeyValueStore over a Memento (workspaceState for approvals, globalState otherwise). */
+/** The core's KeyValueStore over a Memento (workspaceState or globalState). */
 export function mementoStore(memento: vscode.Memento): KeyValueStore {
   return {
     get: <T>(key: string) => memento.get<T>(key),

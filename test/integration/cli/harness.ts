@@ -13,6 +13,7 @@ import { copyFile, cp, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import type { Terminal } from '../../../src/cli/io.js';
 import { runCli } from '../../../src/cli/main.js';
 import { pidAlive } from '../../../src/core/private-file.js';
 import { launcherSource, serverScript } from '../../support/fixture-servers.js';
@@ -34,6 +35,8 @@ export interface RunOptions {
   cwd: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** `run` only: a person at a terminal (default: none, as for the binary spawned with stdin ignored). */
+  terminal?: Terminal;
 }
 
 export interface Harness {
@@ -97,10 +100,13 @@ export async function createHarness(): Promise<Harness> {
   const bin = await bundles();
   const children = new Set<ReturnType<typeof spawn>>();
   // A private blob dir and no inherited MCP_* overrides, so the machine's env cannot skew results.
+  // The folders these tests make are their own: their servers start without approval, as with
+  // --allow-project-servers (approval.test.ts sets it to '' to see what a cloned repository gets).
   const envFor = (opts: Partial<RunOptions>): Record<string, string> => ({
     PATH: process.env.PATH ?? '',
     HOME: dir,
     MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
+    MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
     ...opts.env,
   });
   return {
@@ -122,7 +128,7 @@ export async function createHarness(): Promise<Harness> {
         env: envFor(opts),
         cwd: opts.cwd,
         // As the binary's (stdin not a terminal, spawned with 'ignore'): nobody answers.
-        terminal: { interactive: false, question: () => Promise.resolve(undefined) },
+        terminal: opts.terminal ?? { interactive: false, question: () => Promise.resolve(undefined) },
       };
       const timeoutMs = opts.timeoutMs ?? 90_000;
       let timer: NodeJS.Timeout | undefined;
