@@ -133,7 +133,13 @@ test('the bundled sandbox runtime holds no node-forge and the built CLI runs a s
     join(folder, '.mcp.json'),
     JSON.stringify({ mcpServers: { probe: { command: process.execPath, args: [probe], sandboxEnabled: true } } }),
   );
-  const env = { ...process.env, HOME: home, MCP_HOST_HOME: join(home, '.mcp-host') };
+  // The folder is this test's own: its server starts without the approval a cloned repository's needs.
+  const env = {
+    ...process.env,
+    HOME: home,
+    MCP_HOST_HOME: join(home, '.mcp-host'),
+    MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
+  };
   const call = (path: string) =>
     execFileSync(
       process.execPath,
