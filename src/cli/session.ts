@@ -219,7 +219,7 @@ export class Session {
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
       authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
-      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env)),
+      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env), (m) => this.io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
       ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),

@@ -1,10 +1,12 @@
 /**
  * "registryOnly" at start: each non-managed server must name the registry server it was installed
- * from, and the registry (the one the managed file names, never a user setting) must still list it
- * with a package or remote this entry runs. Unreachable, unknown or different: it does not run.
+ * from, and the registry (the one the managed file names, never a user setting) must still list it,
+ * at the version the entry records (else the latest), with a package or remote whose launch is
+ * exactly this entry's (launch-match.ts: only the values the registry declares as variable may
+ * differ). Unreachable, unknown or different: it does not run.
  */
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError } from '../registry/client.js';
-import { installedAs } from '../registry/installed.js';
+import { launchDifference } from '../registry/launch-match.js';
 import type { RegistryServer } from '../registry/schema.js';
 import { registryOnlyOf, type RegistryCheck } from './policy-scope.js';
 import type { Policy, ServerDefinition } from './types.js';
@@ -28,16 +30,20 @@ export async function checkRegistry(
     defs.map(async (d) => {
       const id = d.config.registry?.id;
       if (d.source.scope === 'managed' || !id) return;
-      if (!lookups.has(id)) lookups.set(id, client.get(id));
+      const version = d.config.registry?.version;
+      // The version the entry was installed at is the one the registry must vouch for.
+      const key = JSON.stringify([id, version ?? null]);
+      if (!lookups.has(key)) lookups.set(key, client.get(id, version === undefined ? {} : { version }));
       try {
-        const server = await lookups.get(id)!;
+        const server = await lookups.get(key)!;
+        const differs = launchDifference(server, d.config);
         checks.set(
           d.name,
-          installedAs(server, [d]).length
+          differs === undefined
             ? { ok: true }
             : {
                 ok: false,
-                message: `its command or URL is not one of the packages or remotes the registry lists for "${id}"`,
+                message: `it is not one of the packages or remotes the registry lists for "${id}"${version ? ` ${version}` : ''} as they install: ${differs}`,
               },
         );
       } catch (e) {

@@ -5,7 +5,7 @@
  * server definition (its content signature, hashed: a signature may hold a token in an argument or
  * a URL) so a known server connects without a probe, after reconnects and restarts alike.
  */
-import type { DiscoverResult, PriorDiscovery } from '@modelcontextprotocol/client';
+import { SERVER_INFO_META_KEY, type DiscoverResult, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { signatureOf, stableHash } from '../config/signature.js';
 import type { ServerConfig } from '../config/types.js';
 import type { Clock, KeyValueStore } from '../ports.js';
@@ -32,6 +32,49 @@ type Stored = { kind: 'modern'; discover: DiscoverResult; at: number } | { kind:
 const KEY = 'mcpHost.eraVerdicts';
 /** Bounded, so definitions that come and go do not grow the store without end. */
 const MAX_ENTRIES = 500;
+/**
+ * One verdict's bound, and all of them together: a server's discover result is its own to size
+ * (5 MB of instructions once made the CLI's state.json unreadable), and the store holds sign-in
+ * state beside it, in the editor's globalState as in the CLI's file.
+ */
+export const MAX_VERDICT_BYTES = 16 * 1024;
+export const MAX_VERDICTS_BYTES = 512 * 1024;
+
+const sizeOf = (v: unknown): number => JSON.stringify(v).length;
+
+/**
+ * What `connect({ prior })` adopts from a discover result, and nothing else: the versions, the
+ * capabilities, the instructions and the server's name (SDK `_connectFromPrior`). Undefined when
+ * even that is over the bound: the next connect probes again, which costs one round trip and
+ * loses nothing (cutting the instructions would hand agents a different text).
+ */
+function slimmed(d: DiscoverResult): DiscoverResult | undefined {
+  const info = d._meta?.[SERVER_INFO_META_KEY];
+  const out: DiscoverResult = {
+    supportedVersions: d.supportedVersions,
+    capabilities: d.capabilities,
+    ...(d.instructions !== undefined ? { instructions: d.instructions } : {}),
+    ...(info !== undefined ? { _meta: { [SERVER_INFO_META_KEY]: info } } : {}),
+  };
+  return sizeOf(out) <= MAX_VERDICT_BYTES ? out : undefined;
+}
+
+/** A stored verdict as this version writes it; anything else (older shapes, oversized, damaged) is dropped. */
+function valid(v: unknown): v is Stored {
+  if (!v || typeof v !== 'object') return false;
+  const s = v as { kind?: unknown; at?: unknown; discover?: unknown };
+  if (typeof s.at !== 'number') return false;
+  if (s.kind === 'legacy') return true;
+  if (s.kind !== 'modern' || !s.discover || typeof s.discover !== 'object') return false;
+  const d = s.discover as { supportedVersions?: unknown; capabilities?: unknown };
+  return (
+    Array.isArray(d.supportedVersions) &&
+    d.supportedVersions.every((x) => typeof x === 'string') &&
+    !!d.capabilities &&
+    typeof d.capabilities === 'object' &&
+    sizeOf(v) <= MAX_VERDICT_BYTES + 64
+  );
+}
 
 export class EraVerdicts {
   constructor(
@@ -54,7 +97,13 @@ export class EraVerdicts {
     const prev = all[key];
     // The same verdict again: a legacy one keeps its first date, so the age still retires it.
     if (!discover && prev?.kind === 'legacy') return;
-    all[key] = discover ? { kind: 'modern', discover, at } : { kind: 'legacy', at };
+    const slim = discover && slimmed(discover);
+    if (discover && !slim) {
+      // Too big to remember: forget an older verdict too, so the next connect probes this one.
+      if (key in all) await this.forget(config);
+      return;
+    }
+    all[key] = slim ? { kind: 'modern', discover: slim, at } : { kind: 'legacy', at };
     await this.store.update(KEY, trimmed(all));
   }
 
@@ -67,9 +116,11 @@ export class EraVerdicts {
     await this.store.update(KEY, all);
   }
 
+  /** The stored verdicts, each checked on its own: a damaged one is dropped, the others kept. */
   private all(): Record<string, Stored> {
-    const v = this.store.get<Record<string, Stored>>(KEY);
-    return v && typeof v === 'object' ? { ...v } : {};
+    const v = this.store.get<Record<string, unknown>>(KEY);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, Stored] => valid(e[1])));
   }
 }
 
@@ -77,10 +128,17 @@ function keyOf(config: ServerConfig): string {
   return stableHash(signatureOf(config)).slice(0, 32);
 }
 
+/** The newest verdicts within both bounds: the oldest go first. */
 function trimmed(all: Record<string, Stored>): Record<string, Stored> {
-  const entries = Object.entries(all);
-  if (entries.length <= MAX_ENTRIES) return all;
-  return Object.fromEntries(entries.sort((a, b) => b[1].at - a[1].at).slice(0, MAX_ENTRIES));
+  const out: Record<string, Stored> = {};
+  let bytes = 0;
+  let count = 0;
+  for (const [key, v] of Object.entries(all).sort((a, b) => b[1].at - a[1].at)) {
+    bytes += key.length + sizeOf(v);
+    if (++count > MAX_ENTRIES || bytes > MAX_VERDICTS_BYTES) break;
+    out[key] = v;
+  }
+  return out;
 }
 
 /** A KeyValueStore that lasts as long as the host: reconnects still skip the probe. */

@@ -78,6 +78,19 @@ function needsWrapping(values: { server: string; key: string }[]): Set<string> {
   return out;
 }
 
+/**
+ * Whether a tool passes the filter now: its server exposed, the tool switched on, the view's rule,
+ * visible to models. The catalogue asks it of live tools, and a call asks it again of a dormant one
+ * (dormant.ts), because the rules can change while its server is down.
+ */
+export function toolExposed(filter: ExposureFilter, t: HostTool): boolean {
+  if (filter.isServerExposed && !filter.isServerExposed(t.server)) return false;
+  if (filter.isToolEnabled && !filter.isToolEnabled(t.server, t.name)) return false;
+  if (filter.acceptsTool && !filter.acceptsTool(t)) return false;
+  // App-only tools (MCP Apps visibility ["app"]) are for the server's own interface, not for agents.
+  return visibleToModel(t);
+}
+
 export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: ExposureFilter = {}): Catalog {
   const live = snapshots.filter((s) => s.state.kind === 'connected' && (filter.isServerExposed?.(s.name) ?? true));
   const toolNames = new Set<string>();
@@ -86,10 +99,7 @@ export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: Expos
   const prompts: ExposedPrompt[] = [];
   for (const s of live) {
     for (const t of s.tools) {
-      if (filter.isToolEnabled && !filter.isToolEnabled(s.name, t.name)) continue;
-      if (filter.acceptsTool && !filter.acceptsTool(t)) continue;
-      // App-only tools (MCP Apps visibility ["app"]) are for the server's own interface, not for agents.
-      if (!visibleToModel(t)) continue;
+      if (!toolExposed(filter, t)) continue;
       const name = gatewayName(s.name, t.name, toolNames);
       toolNames.add(name);
       tools.push({ name, tool: t });

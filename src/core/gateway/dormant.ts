@@ -3,9 +3,11 @@
  * that exited, a remote one reconnecting). The catalog lists connected servers only, so without
  * this an agent's next call was refused as an unknown tool and never reached the host: on a
  * gateway with no other client the server stayed down for good (found by bench/chaos.ts).
+ * A dormant tool is offered only on the terms a live one is: the exposure rules are asked again
+ * at the call (a tool switched off, or a server excluded, while its server is down stays off).
  */
 import type { ServerSnapshot } from '../host-api.js';
-import type { ExposedTool } from './catalog.js';
+import { toolExposed, type ExposedTool, type ExposureFilter } from './catalog.js';
 
 /** States a call can bring back from: anything but stopped, disabled or waiting for sign-in. */
 function revivable(s: ServerSnapshot | undefined): boolean {
@@ -24,7 +26,9 @@ export class DormantTools {
       if (listed.has(name) || !revivable(state.get(t.tool.server))) this.byName.delete(name);
   }
 
-  find(name: string): ExposedTool | undefined {
-    return this.byName.get(name);
+  /** The dormant tool called `name`, if `filter` exposes it now. */
+  find(name: string, filter: ExposureFilter): ExposedTool | undefined {
+    const t = this.byName.get(name);
+    return t && toolExposed(filter, t.tool) ? t : undefined;
   }
 }

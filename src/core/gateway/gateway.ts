@@ -393,7 +393,7 @@ export class Gateway {
     // (dormant.ts); a profile's agent only gets the tools its profile lists.
     const entry =
       this.catalogOf(agent).tools.find((t) => t.name === name) ??
-      (agent.view.profile === undefined ? this.dormant.find(name) : undefined);
+      (agent.view.profile === undefined ? this.dormant.find(name, this.opts) : undefined);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"`);
     if (entry.signIn && this.opts.signIn)
       return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, parked?.signal ?? ctx.mcpReq.signal);

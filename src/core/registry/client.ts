@@ -74,9 +74,12 @@ export class RegistryClient {
     return { servers, nextCursor: next, skipped };
   }
 
-  /** The latest version of the server named `name` (e.g. "io.github.user/weather"). */
-  async get(name: string, o: { signal?: AbortSignal } = {}): Promise<RegistryServer> {
-    const url = new URL(`${this.baseUrl}/v0.1/servers/${encodeURIComponent(name)}/versions/latest`);
+  /** The server named `name` (e.g. "io.github.user/weather"): its latest version, or `o.version`. */
+  async get(name: string, o: { signal?: AbortSignal; version?: string } = {}): Promise<RegistryServer> {
+    const version = o.version ?? 'latest';
+    const url = new URL(
+      `${this.baseUrl}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`,
+    );
     let body: unknown;
     try {
       body = await this.getJson(url, o.signal);
@@ -84,16 +87,22 @@ export class RegistryClient {
       if (!(e instanceof RegistryError && e.code === 'not-found')) throw e;
       // Some registries serve only the list: look the name up there before giving up.
       const page = await this.search(name, { limit: 100, signal: o.signal });
-      const found = page.servers.find((s) => s.name === name);
+      // The list holds latest versions only: a pinned one is confirmed only when it is the latest.
+      const found = page.servers.find((s) => s.name === name && (o.version === undefined || s.version === o.version));
       if (found) return found;
       throw new RegistryError(
         'not-found',
-        `The registry has no server named "${name}". Search for it with: mcp-host search ${name.split('/').pop() ?? name}`,
+        `The registry has no server named "${name}"${o.version === undefined ? '' : ` at version ${o.version}`}. Search for it with: mcp-host search ${name.split('/').pop() ?? name}`,
       );
     }
     const r = parseServerItem(body);
     if (!r.server)
       throw new RegistryError('invalid-response', `The registry's entry for "${name}" cannot be used: ${r.reason}`);
+    if (o.version !== undefined && r.server.version !== o.version)
+      throw new RegistryError(
+        'invalid-response',
+        `The registry answered version ${r.server.version ?? '(none)'} of "${name}" when asked for ${o.version}`,
+      );
     return r.server;
   }
 

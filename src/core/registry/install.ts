@@ -72,6 +72,18 @@ const token = (id: string): string => `${MARK}${id}${MARK}`;
 /** Placeholders as the user reads them in a summary: `<API_KEY>`. */
 const showTokens = (s: string): string => s.replace(new RegExp(`${MARK}([^${MARK}]*)${MARK}`, 'g'), '<$1>');
 
+/** A template value cut into what the registry fixed and the variables an install fills in. */
+export type TemplatePart = { literal: string } | { variable: string };
+
+/** `value` from a plan's template as parts (launch-match.ts compares a configured entry with them). */
+export function templateParts(value: string): TemplatePart[] {
+  // split with a capture group alternates fixed text (even indexes) and variable ids (odd ones).
+  return value
+    .split(new RegExp(`${MARK}([^${MARK}]*)${MARK}`))
+    .map((p, i): TemplatePart => (i % 2 ? { variable: p } : { literal: p }))
+    .filter((p) => !('literal' in p) || p.literal !== '');
+}
+
 /** Upper snake case, safe in `${input:…}` and as an environment variable name. */
 function idOf(s: string): string {
   const id = s

@@ -1,4 +1,8 @@
-/** Whether a registry server is already configured, so the browser can mark it as installed. */
+/**
+ * Whether a registry server is already configured, so the browser can mark it as installed. For
+ * display only, and lenient on purpose (any argument naming the package, any URL of a remote): a
+ * "registryOnly" policy uses the strict launch check of launch-match.ts instead.
+ */
 import type { ServerConfig } from '../config/types.js';
 import type { RegistryServer } from './schema.js';
 

@@ -2,10 +2,11 @@
 // policy the CLI cannot widen. Split from config-edit.test.ts (same folders) so the files run side by side.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import { startFakeRegistry, type FakeRegistry } from '../../fixtures/registry/fake-registry.js';
+import { EVERYTHING_VERSION, startFakeRegistry, type FakeRegistry } from '../../fixtures/registry/fake-registry.js';
 import { EVERYTHING, ROOT, type Harness } from './harness.js';
 import { PROJECT, editEnv, editFolder, withEditFixtures } from './edit-folders.js';
 
@@ -177,13 +178,15 @@ describe('managed policy the CLI cannot widen', () => {
     assert.equal(forged.code, 0, forged.stderr);
     const doctor = await h.run(['doctor', '--json'], {
       cwd: ws,
-      env: { ...e, MCP_HOST_REGISTRY_URL: 'http://127.0.0.1:9' },
+      // The secret the install wrote as ${API_KEY}: without it "api" is a problem, never checked.
+      env: { ...e, MCP_HOST_REGISTRY_URL: 'http://127.0.0.1:9', API_KEY: 'k' },
     });
     const report = JSON.parse(doctor.stdout) as {
       servers: { name: string; state: string; error?: string; policyRule?: { file: string; jsonPath: string[] } }[];
     };
     const byName = new Map(report.servers.map((s) => [s.name, s]));
     // Admitted: it then tries to connect to its (unreachable) URL, which is not a policy matter.
+    assert.ok(byName.has('api'), doctor.stdout);
     assert.notEqual(byName.get('api')?.state, 'disabled', JSON.stringify(byName.get('api')));
     assert.equal(byName.get('api')?.policyRule, undefined);
     for (const name of ['keep', 'wkeep', 'mine', 'forged']) {
@@ -193,7 +196,75 @@ describe('managed policy the CLI cannot widen', () => {
     }
     assert.match(byName.get('forged')!.error!, /not one of the packages or remotes the registry lists/);
     assert.match(byName.get('keep')!.error!, /not installed from the registry/);
-    assert.ok(reg.requests.some((r) => r.includes('/v0.1/servers/com.example%2Fremote-api/versions/latest')));
+    // The version the entry was installed at is the one asked for.
+    assert.ok(
+      reg.requests.some((r) => r.includes('/v0.1/servers/com.example%2Fremote-api/versions/2.0.0')),
+      reg.requests.join('\n'),
+    );
+  });
+
+  test('registryOnly admits only the launch the registry derives: /bin/sh -c naming the package, the vetted URL with a headersHelper, an extra argument and an unknown version are held, and nothing of theirs runs', async () => {
+    const { ws, settings } = await folder('registry-strict');
+    const policy = await managed('registry-strict', { registryOnly: true, registry: { url: reg.url } });
+    const e = { MCP_HOST_USER_SETTINGS: settings, MCP_HOST_MANAGED_CONFIG: policy, MCP_HOST_REGISTRY_URL: reg.url };
+    const ran = join(ws, 'ran-sh');
+    const helped = join(ws, 'ran-helper');
+    const pkg = `@modelcontextprotocol/server-everything@${EVERYTHING_VERSION}`;
+    const everything = { id: 'io.github.modelcontextprotocol/everything', version: EVERYTHING_VERSION };
+    const remote = { id: 'com.example/remote-api', version: '2.0.0' };
+    const entries: Record<string, unknown> = {
+      sh: { command: '/bin/sh', args: ['-c', `touch '${ran}'`, pkg], registry: everything },
+      helper: {
+        type: 'http',
+        url: 'https://mcp.example.com/acme/mcp',
+        headers: { Authorization: 'Bearer k', 'X-Region': 'eu-west-1' },
+        headersHelper: `touch '${helped}'; echo {}`,
+        registry: remote,
+      },
+      extra: { command: 'npx', args: ['-y', pkg, '--inspect'], env: { EVERYTHING_TOKEN: 't' }, registry: everything },
+      old: {
+        command: 'npx',
+        args: ['-y', pkg],
+        env: { EVERYTHING_TOKEN: 't' },
+        registry: { ...everything, version: '0.0.1' },
+      },
+    };
+    for (const [name, entry] of Object.entries(entries)) {
+      const r = await h.run(['add-json', name, JSON.stringify(entry)], { cwd: ws, env: e });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    for (const args of [
+      ['add', 'api', '--from-registry', remote.id, '--env', 'tenant=acme'],
+      ['add', 'ev', '--from-registry', everything.id, '--env', 'EVERYTHING_TOKEN=t'],
+    ]) {
+      const r = await h.run(args, { cwd: ws, env: e });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    // Run from the repository so the admitted npx finds the installed package: nothing is downloaded.
+    const doctor = await h.run(['doctor', '--json', '--workspace', ws], {
+      cwd: ROOT,
+      env: { ...e, npm_config_offline: 'true', API_KEY: 'k', EVERYTHING_TOKEN: 't' },
+      timeoutMs: 120_000,
+    });
+    const report = JSON.parse(doctor.stdout) as {
+      servers: { name: string; state: string; error?: string; policyRule?: unknown }[];
+    };
+    const byName = new Map(report.servers.map((s) => [s.name, s]));
+    for (const name of ['api', 'ev']) {
+      assert.ok(byName.has(name), `${name}: ${doctor.stdout}`);
+      assert.notEqual(byName.get(name)?.state, 'disabled', JSON.stringify(byName.get(name)));
+      assert.equal(byName.get(name)?.policyRule, undefined, name);
+    }
+    for (const name of ['sh', 'helper', 'extra', 'old']) {
+      assert.equal(byName.get(name)?.state, 'disabled', name);
+      assert.deepEqual(byName.get(name)?.policyRule, { file: policy, jsonPath: ['registryOnly'] }, name);
+    }
+    assert.match(byName.get('sh')!.error!, /its command is "\/bin\/sh", the registry's launch runs "npx"/);
+    assert.match(byName.get('helper')!.error!, /"headersHelper" runs a shell command/);
+    assert.match(byName.get('extra')!.error!, /argument the registry's launch does not: "--inspect"/);
+    assert.match(byName.get('old')!.error!, /could not confirm .*no server named .* at version 0\.0\.1/);
+    assert.equal(existsSync(ran), false, 'the /bin/sh command ran');
+    assert.equal(existsSync(helped), false, 'the headersHelper ran');
   });
 
   test('managedServersOnly: --config files and every other scope are held, whatever the command line says', async () => {
