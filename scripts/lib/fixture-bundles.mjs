@@ -16,6 +16,7 @@
 // (everything after its imports) wrapped in an async function, which only an entry module may need.
 import { build } from 'esbuild';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -108,7 +109,8 @@ export async function bundleFixtures({ root, outDir }) {
     target: 'node20',
     format: 'cjs',
     logLevel: 'error',
-    plugins: [ownMeta(new Set(sources))],
+    // esbuild loads a module by its real path: node_modules may be a link (a git worktree's).
+    plugins: [ownMeta(new Set(sources.map((src) => realpathSync(src))))],
   });
   const out = {};
   for (const src of sources) {
