@@ -163,7 +163,8 @@ export class ServerConnection {
 
   /** The server ended the session of `conn`: a new session, unless another one replaced it already. */
   async renewSession(conn: LiveConnection): Promise<void> {
-    if (this.live !== conn) return this.settled();
+    // Replaced already: the caller's next connect (bounded by its call's budget) finds the new one.
+    if (this.live !== conn) return;
     // Other calls still open on the old session end with this, not with "was stopped": the server
     // ended the session, and such a call may have run, so it is not repeated on the new one.
     const why = `${this.name} ended the session while the call was open (a new session was started; the call may or may not have run)`;
