@@ -12,7 +12,6 @@ import { test } from 'node:test';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
-import { ClientFeatures } from '../../../src/core/features/index.js';
 import { InFlightCalls } from '../../../src/core/connection/in-flight.js';
 import {
   EVENT_KINDS,
@@ -24,11 +23,10 @@ import {
   type PhaseKind,
 } from '../../../src/core/connection/lifecycle-table.js';
 import { ServerConnection } from '../../../src/core/connection/server-connection.js';
-import type { ServerContext } from '../../../src/core/connection/server-context.js';
-import { readSettings } from '../../../src/core/connection/settings.js';
 import type { HostOptions } from '../../../src/core/host-api.js';
 import { FakeClock, MemoryLogger } from '../../support/fakes.js';
 import { withDeadline } from '../../support/wait.js';
+import { serverContext } from './helpers.js';
 
 const DEF: ServerDefinition = {
   name: 'walk',
@@ -75,7 +73,7 @@ function newRig(): Rig {
   const waiters: (() => void)[] = [];
   const r = { clock, log, servers: [], mode: 'serve', broken: [] } as unknown as Rig;
   r.changed = () => new Promise((resolve) => waiters.push(resolve));
-  const options: HostOptions = {
+  const options = {
     logger: log,
     blobDir: '/nonexistent-blobs',
     env: {},
@@ -92,20 +90,8 @@ function newRig(): Rig {
             });
       return { transport: clientSide, beforeConnect };
     },
-  };
-  const ctx: ServerContext = {
-    settings: readSettings(options),
-    clock,
-    options,
-    capabilities: {},
-    clientInfo: { name: 'walk-test', version: '1' },
-    eras: undefined,
-    features: new ClientFeatures({}, clock),
-    poolFor: () => undefined,
-    takenNames: () => new Set(),
-    changed: () => {},
-    attemptEnded: () => {},
-  };
+  } satisfies HostOptions;
+  const ctx = serverContext(options);
   r.conn = new ServerConnection(DEF, ctx, {
     name: DEF.name,
     log,
