@@ -7,6 +7,7 @@
  * present but wrong is still refused, and so is everything else the SDK checks (a tool without a
  * name, a missing `resultType`).
  */
+import type { ConnectionState } from './state.js';
 
 /** The cacheable methods, each with the key of the array its result carries. */
 export const CACHEABLE_METHODS = {
@@ -69,4 +70,26 @@ export function missingCacheHintsWarning(method: CacheableMethod): string {
     `${method} result without ttlMs/cacheScope: a 2026-07-28 server must send them; ` +
     'taken as stale (ttlMs 0, private), so it is asked again each time'
   );
+}
+
+/** The methods one server answered without cache hints: each is warned about once per server. */
+export class CacheHintWarnings {
+  private readonly methods = new Set<CacheableMethod>();
+
+  /** False when `method` was already known. */
+  add(method: CacheableMethod): boolean {
+    if (this.methods.has(method)) return false;
+    this.methods.add(method);
+    return true;
+  }
+
+  message(method: CacheableMethod): string {
+    return missingCacheHintsWarning(method);
+  }
+
+  /** A connected state with the warnings known so far (`mcp-host doctor` shows them). */
+  addTo(state: ConnectionState): ConnectionState {
+    if (state.kind !== 'connected' || this.methods.size === 0) return state;
+    return { ...state, protocolWarnings: [...this.methods].map(missingCacheHintsWarning) };
+  }
 }

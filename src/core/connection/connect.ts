@@ -74,7 +74,7 @@ export interface LiveConnection {
   protocolVersion: string;
   era: ProtocolEra;
   health: { terminalErrors: number };
-  /** True once the transport closed (for whatever reason). */
+  /** True once the transport closed (for whatever reason); set by the launch that watches it (launch.ts). */
   closed: boolean;
   /** Modern era: settles once the change-notification stream is open (or failed and retries; listen.ts). */
   listening: Promise<void>;
@@ -247,10 +247,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
       await client.close().catch(() => {});
     },
   };
-  // Replaced (and chained) by the server's connection once it is adopted.
-  client.onclose = () => {
-    conn.closed = true;
-  };
+  // `closed` is set by the launch, whose handlers (installed in setupClient) are the client's only ones.
   return conn;
 }
 

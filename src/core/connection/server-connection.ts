@@ -1,35 +1,33 @@
 /**
- * The connection of one configured server: its observable state, the live connection and the
- * scope of the current attempt (or of the wait before a reconnect). One launch (open, first lists),
- * attempts and backoff, close and error watching, start/stop/restart. What the server offers and
- * how calls use it is the entry's (server-entry.ts), which owns this object.
+ * The connection of one configured server: one state machine (lifecycle-table.ts) and its current
+ * launch (launch.ts). `transition()` is the only writer of the phase; a pair the table does not
+ * list is refused with a logged reason. The launch owns everything an attempt starts; this class
+ * decides what follows what it reports. What the server offers and how calls use it is the
+ * entry's (server-entry.ts), which owns this object.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { inheritedEnv } from './inherited-env.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
-import { negotiatesEra } from './era.js';
 import type { TaskAnswerStore } from '../features/tasks.js';
-import {
-  NeedsAuthError,
-  connectedState,
-  fetchLists,
-  openConnection,
-  type LiveConnection,
-  type ServerLists,
-} from './connect.js';
-import { HostError, errorMessage, isTerminalNetworkError } from './errors.js';
+import { NeedsAuthError, type LiveConnection, type ServerLists } from './connect.js';
+import { HostError, errorMessage } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
-import { AttemptScope } from './scope.js';
+import { Launch, type LaunchOwner } from './launch.js';
+import {
+  LIFECYCLE,
+  livenessBroken,
+  refusal,
+  type LifecycleEvent,
+  type Phase,
+  type StopNext,
+} from './lifecycle-table.js';
 import type { ServerContext } from './server-context.js';
-import { backoffDelay, connectTimeoutFor, isRemote } from './settings.js';
+import { backoffDelay, isRemote } from './settings.js';
 import { heldState, redactState, type ConnectionState } from './state.js';
-import type { StdioProcessTransport } from './stdio-transport.js';
-import { missingCacheHintsWarning, type CacheableMethod } from './cache-hints.js';
+import { CacheHintWarnings, type CacheableMethod } from './cache-hints.js';
 
-/** Consecutive terminal network errors after which a remote connection is closed. */
-export const TERMINAL_ERROR_LIMIT = 3;
+export { TERMINAL_ERROR_LIMIT } from './launch.js';
 
 /** What the connection asks of the entry that owns it. */
 export interface ConnectionOwner {
@@ -49,32 +47,26 @@ export interface ConnectionOwner {
 }
 
 export class ServerConnection {
-  state: ConnectionState;
-  private conn: LiveConnection | undefined;
-  /** The current attempt (connecting) or the wait before a reconnect; disposed on stop. */
-  private scope: AttemptScope | undefined;
-  private attempt: Promise<void> | undefined;
-  /** The last stdio transport, kept after close so its stderr can still be shown. */
-  private lastStdio: StdioProcessTransport | undefined;
-  /** Killing what a dead connection left (its server's orphans): a stop or dispose waits for it. */
-  private reaping: Promise<void> | undefined;
-  /**
-   * The stop under way (shutdown). An attempt begun meanwhile starts its process only once this
-   * resolves, and a lazy connect joins the attempt instead of starting one of its own: a process
-   * spawned while the old one was still being killed (0.5 s for a tree that ignores SIGTERM) was
-   * connected by the time the restart's own attempt replaced it, and nobody closed it (issue 30).
-   */
-  private stopping: Promise<void> | undefined;
-  private removed = false;
+  /** The one lifecycle field: what the server is doing, and the state it shows. */
+  private phase: Phase;
+  /** The current launch, or the last one (its stderr, its process tree the next one waits for). */
+  private launch: Launch | undefined;
   /** 2026-07-28 methods whose results came without cache hints: each is logged once per server. */
-  private readonly missingCacheHints = new Set<CacheableMethod>();
+  private readonly warnings = new CacheHintWarnings();
+  private readonly reports: LaunchOwner;
 
   constructor(
     public def: ServerDefinition,
     private readonly ctx: ServerContext,
     private readonly owner: ConnectionOwner,
   ) {
-    this.state = runs(def) ? { kind: 'pending', attempt: 1, maxAttempts: 1, since: ctx.clock.now() } : heldState(def);
+    const shown = runs(def) ? this.pending(1, 1) : heldState(def);
+    this.phase = { kind: 'idle', shown };
+    this.reports = this.launchOwner();
+  }
+
+  get state(): ConnectionState {
+    return this.phase.shown;
   }
 
   private get name(): string {
@@ -87,94 +79,72 @@ export class ServerConnection {
 
   /** Connecting, or waiting to reconnect: not settled yet. */
   get busy(): boolean {
-    return this.attempt !== undefined || (this.scope?.hasTimers ?? false) || this.state.kind === 'pending';
+    const p = this.phase;
+    return p.kind === 'connecting' || p.kind === 'waiting-to-reconnect' || p.shown.kind === 'pending';
   }
 
   get live(): LiveConnection | undefined {
-    return this.conn;
+    return this.launch?.live;
   }
 
   get isRemoved(): boolean {
-    return this.removed;
-  }
-
-  /** The attempt under way, if any. */
-  get attempting(): Promise<void> | undefined {
-    return this.attempt;
+    return this.phase.kind === 'removed';
   }
 
   /** Waiting for the backoff timer before the next reconnect attempt. */
   get waitingToReconnect(): boolean {
-    return !this.attempt && (this.scope?.hasTimers ?? false);
+    return this.phase.kind === 'waiting-to-reconnect';
   }
 
   recentStderr(): string {
-    return (this.conn?.stdio ?? this.lastStdio)?.stderr.text ?? '';
-  }
-
-  /** Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets). */
-  private setState(state: ConnectionState): void {
-    this.state = redactState(state, this.def);
-    this.owner.changed();
+    return this.launch?.stdio?.stderr.text ?? '';
   }
 
   private pending(attempt: number, maxAttempts: number, reason?: string): ConnectionState {
     return { kind: 'pending', attempt, maxAttempts, since: this.ctx.clock.now(), ...(reason ? { reason } : {}) };
   }
 
-  // ---- lifecycle ---------------------------------------------------------------------------
+  // ---- lifecycle (the public operations) -----------------------------------------------------
 
   /** A new definition (or admission) for the same name: restart, stop, or just show it. */
   update(def: ServerDefinition, restart: boolean): void {
     this.def = def;
-    if (!restart) {
-      if (runs(def)) this.owner.changed();
-      else this.setState(heldState(def));
-      return;
-    }
-    const stopping = this.shutdown();
-    // Show the restart at once, not a stale "connected" while the old process is stopping.
-    if (runs(def)) this.setState(this.pending(1, 1));
-    // Runs before any call that waited for the same stop (connectNow), which then joins this attempt.
-    void stopping.then(() => {
-      if (this.superseded() || this.def !== def) return;
-      if (!runs(def)) this.setState(heldState(def));
-      else void this.connect(1);
-    });
+    if (!runs(def)) this.transition({ kind: 'hold' });
+    else if (restart) this.transition({ kind: 'restart' });
+    else this.owner.changed();
   }
 
   /** First start after creation. */
   begin(): void {
-    if (runs(this.def)) void this.connect(1);
+    if (runs(this.def)) this.transition({ kind: 'start' });
     else this.owner.changed();
   }
 
   async start(): Promise<void> {
-    if (!runs(this.def)) return this.setState(heldState(this.def));
-    if (this.conn) return;
-    if (this.attempt) return this.attempt;
-    this.scope?.dispose();
-    await this.connect(1);
+    if (!runs(this.def)) return void this.transition({ kind: 'hold' });
+    const kind = this.phase.kind;
+    if (kind !== 'connected' && kind !== 'connecting') this.transition({ kind: 'start' });
+    await this.settled();
   }
 
+  /** Resolves when the process tree is gone (a start or restart meanwhile is not waited for). */
   async stop(): Promise<void> {
-    await this.shutdown();
-    if (!this.superseded()) this.setState({ kind: 'disabled', reason: 'user', message: 'stopped' });
+    this.transition({ kind: 'stop' });
+    const p = this.phase;
+    if (p.kind === 'stopping') await p.done;
   }
 
   /** `reason` is shown while it reconnects (a restart the host decided on, not the user). */
   async restart(reason?: string): Promise<void> {
-    await this.shutdown();
-    if (this.superseded()) return this.attempt;
-    if (!runs(this.def)) return this.setState(heldState(this.def));
-    // A call that waited for the same stop joins this attempt (connectNow).
-    await this.connect(1, reason);
+    if (!runs(this.def)) this.transition({ kind: 'hold' });
+    else this.transition({ kind: 'restart', ...(reason ? { reason } : {}) });
+    await this.settled();
   }
 
   /** Removed from the config (or the host is disposed): stop for good, fire nothing more. */
   async remove(): Promise<void> {
-    this.removed = true;
-    await this.shutdown();
+    this.transition({ kind: 'remove' });
+    await this.launch?.dispose();
   }
 
   /**
@@ -182,285 +152,228 @@ export class ServerConnection {
    * restart's attempt, or nothing once the server is stopped, disabled or waits for authentication.
    */
   async connectNow(): Promise<void> {
-    if (!this.attempt && this.stopping) this.log.debug('waiting for the stop under way before connecting');
-    while (!this.attempt && this.stopping) await this.stopping;
-    if (this.attempt) return this.attempt;
-    if (this.conn || this.removed || !runs(this.def)) return;
-    if (this.state.kind === 'disabled' || this.state.kind === 'needs-auth') return;
-    return this.connect(1);
+    if (this.phase.kind === 'stopping') this.log.debug('waiting for the stop under way before connecting');
+    await this.settled();
+    const p = this.phase;
+    if (p.kind === 'connected' || p.kind === 'removed' || !runs(this.def)) return;
+    if (p.shown.kind === 'disabled' || p.shown.kind === 'needs-auth') return;
+    this.transition({ kind: 'start' });
+    await this.settled();
   }
 
   /** The server ended the session of `conn`: a new session, unless another one replaced it already. */
   async renewSession(conn: LiveConnection): Promise<void> {
-    if (this.conn !== conn) return;
+    // Replaced already: the caller's next connect (bounded by its call's budget) finds the new one.
+    if (this.live !== conn) return;
     // Other calls still open on the old session end with this, not with "was stopped": the server
     // ended the session, and such a call may have run, so it is not repeated on the new one.
-    await this.shutdown(
-      `${this.name} ended the session while the call was open (a new session was started; the call may or may not have run)`,
-    );
-    await (this.superseded() ? this.attempt : this.connect(1));
+    const why = `${this.name} ended the session while the call was open (a new session was started; the call may or may not have run)`;
+    this.transition({ kind: 'restart', why });
+    await this.settled();
   }
 
   /** The token stopped working mid-session (revoked, or refresh failed): same as at connect time. */
   tokenRejected(conn: LiveConnection, message: string): void {
-    if (this.conn !== conn) return;
-    // One step after the stop, before a call that waited for it (connectNow) looks at the state.
-    void this.shutdown().then(() => {
-      if (!this.superseded()) this.setState({ kind: 'needs-auth', message, at: this.ctx.clock.now() });
-    });
+    if (this.live === conn) this.transition({ kind: 'token-rejected', message });
   }
 
   /**
-   * After a stop: removed, or something that began meanwhile (a newer stop, restart or edit, a
-   * start, a lazy connect) decides what follows, not the operation that was waiting for the stop.
+   * Until the phase stops moving by itself: a stop under way has taken its next step, and the
+   * attempt under way (the current launch's) has settled. Whatever began meanwhile is joined.
    */
-  private superseded(): boolean {
-    return this.removed || this.stopping !== undefined || this.attempt !== undefined || this.conn !== undefined;
+  private async settled(): Promise<void> {
+    for (;;) {
+      const p = this.phase;
+      if (p.kind === 'stopping') {
+        await p.done;
+        continue;
+      }
+      const launch = this.launch;
+      if (p.kind !== 'connecting' || !launch) return;
+      await launch.settled;
+      if (this.launch === launch) return;
+    }
   }
 
-  /**
-   * Drops the live connection and whatever the current scope runs; resolves when every process is
-   * gone, those of an earlier stop still under way included.
-   */
-  private shutdown(why = `${this.name} was stopped`): Promise<void> {
-    this.scope?.dispose();
-    this.scope = undefined;
-    const attempt = this.attempt;
-    const conn = this.conn;
-    this.conn = undefined;
+  // ---- the state machine -------------------------------------------------------------------
+
+  /** The only writer of the phase: refuses what the table does not allow, then checks liveness. */
+  private transition(event: LifecycleEvent): boolean {
+    const from = this.phase;
+    if ('launch' in event && event.launch !== this.launch) return false; // From a launch already replaced.
+    if (event.kind === 'stopped' && event.of !== from) return false; // A newer operation decides.
+    const refused = refusal(from.kind, event.kind);
+    if (refused) {
+      this.log.debug(`lifecycle: ${refused}`);
+      return false;
+    }
+    const to = this.enter(from, event);
+    if (!LIFECYCLE[from.kind][event.kind]!.includes(to.kind)) {
+      // A bug, never a silent corruption: keep the phase we had.
+      this.log.error(`lifecycle: ${event.kind} from ${from.kind} would lead to ${to.kind}; refused`);
+      return false;
+    }
+    // Every state passes here, so every message it stores is redacted once (URLs, tokens, this entry's own secrets).
+    to.shown = redactState(to.shown, this.def);
+    this.phase = to;
+    const broken = livenessBroken(this.phase, this.launch?.live !== undefined);
+    if (broken) this.log.error(`lifecycle invariant broken after ${event.kind}: ${broken}`);
+    // A stop's last step keeps the state it showed from the start: one change, one event.
+    if (to.kind !== 'removed' && to.shown !== from.shown) this.owner.changed();
+    return true;
+  }
+
+  /** The next phase for an allowed pair, with its effects (launches started and disposed, timers). */
+  private enter(from: Phase, e: LifecycleEvent): Phase {
+    switch (e.kind) {
+      case 'start':
+        return this.launchAttempt(1);
+      case 'retry':
+        return this.launchAttempt(e.attempt);
+      case 'restart':
+        this.owner.listsLost();
+        return this.launchAttempt(1, e.reason, e.why);
+      case 'stop':
+        return this.stopping(from, { kind: 'stopped' });
+      case 'hold':
+        return this.stopping(from, { kind: 'held' });
+      case 'token-rejected':
+        return this.stopping(from, { kind: 'needs-auth', message: e.message });
+      case 'unresponsive':
+        this.log.warn(`${this.name} is unresponsive: it ${e.why}; reconnecting`);
+        return this.stopping(from, { kind: 'reconnect', why: e.why });
+      case 'remove':
+        this.owner.listsLost();
+        void this.launch?.dispose();
+        return { kind: 'removed', shown: { kind: 'disabled', reason: 'config', message: 'removed' } };
+      case 'stopped':
+        return this.afterStop(e.of.kind === 'stopping' ? e.of.next : { kind: 'stopped' });
+      case 'connected':
+        return { kind: 'connected', shown: this.warnings.addTo(e.shown) };
+      case 'failed':
+        return this.afterFailure(e.err, e.internal === true);
+      case 'closed':
+        return this.afterClose(e.why, e.code);
+      case 'warned':
+        return { kind: 'connected', shown: this.warnings.addTo(from.shown) };
+    }
+  }
+
+  /** A new launch; the one before is disposed, and the new one starts its process once that one's is gone. */
+  private launchAttempt(attempt: number, reason?: string, why?: string): Phase {
+    const previous = this.launch;
+    if (why !== undefined) void previous?.dispose(why);
+    this.launch = new Launch(this.def, attempt, this.ctx, this.reports, previous);
+    const max = attempt > 1 ? this.ctx.settings.maxReconnectAttempts : 1;
+    return { kind: 'connecting', attempt, shown: this.pending(attempt, max, reason) };
+  }
+
+  private stopping(from: Phase, next: StopNext): Phase {
     this.owner.listsLost();
-    if (conn) conn.closedBecause = why;
-    if (!conn && !attempt && !this.reaping && !this.stopping) return Promise.resolve();
-    const stopping: Promise<void> = Promise.all([conn?.close(), attempt, this.reaping, this.stopping]).then(() => {
-      if (this.stopping === stopping) this.stopping = undefined;
-    });
-    this.stopping = stopping;
-    return stopping;
+    const shown = this.shownAfterStop(next);
+    if (from.kind === 'idle' && !this.launch) return { kind: 'idle', shown };
+    const gone = this.launch?.dispose() ?? Promise.resolve();
+    // `done` settles after the step that follows the stop (or after it found itself superseded).
+    const phase: Phase = {
+      kind: 'stopping',
+      next,
+      shown,
+      done: gone.then(() => void this.transition({ kind: 'stopped', of: phase })),
+    };
+    return phase;
   }
 
-  // ---- connecting --------------------------------------------------------------------------
-
-  /** Starts an attempt in a new scope; resolves when it settled (never rejects: the outcome is the state). */
-  private connect(attemptNo: number, reason?: string): Promise<void> {
-    if (this.removed) return Promise.resolve();
-    this.scope?.dispose();
-    const scope = new AttemptScope(this.ctx.clock);
-    this.scope = scope;
-    const maxAttempts = attemptNo > 1 ? this.ctx.settings.maxReconnectAttempts : 1;
-    this.setState(this.pending(attemptNo, maxAttempts, reason));
-    const pool = this.ctx.poolFor(this.def);
-    // The process of the stop under way and of an attempt this one replaces must be gone first.
-    const before = this.stopping || this.attempt ? Promise.all([this.stopping, this.attempt]) : undefined;
-    const promise = (async () => {
-      if (before) {
-        this.log.debug('waiting for the previous process to stop before starting a new one');
-        await before;
-        if (scope.disposed) return;
+  private shownAfterStop(next: StopNext): ConnectionState {
+    switch (next.kind) {
+      case 'stopped':
+        return { kind: 'disabled', reason: 'user', message: 'stopped' };
+      case 'held':
+        return heldState(this.def);
+      case 'needs-auth':
+        return { kind: 'needs-auth', message: next.message, at: this.ctx.clock.now() };
+      case 'reconnect': {
+        const message = `${this.name} is unresponsive: it ${next.why}`;
+        return {
+          kind: 'failed',
+          error: { code: 'unresponsive', message, hint: 'Reconnecting now.' },
+          at: this.ctx.clock.now(),
+        };
       }
-      let release: () => void;
-      try {
-        release = pool ? await pool.acquire(scope.signal) : () => {};
-      } catch {
-        return; // Stopped while waiting for a slot.
-      }
-      try {
-        if (!scope.disposed) await this.run(scope, attemptNo);
-      } catch (err) {
-        this.log.error(`unexpected error while connecting: ${errorMessage(err)}`);
-        if (!scope.disposed)
-          this.setState({
-            kind: 'failed',
-            error: { code: 'internal', message: errorMessage(err) },
-            at: this.ctx.clock.now(),
-          });
-      } finally {
-        release();
-      }
-    })().finally(() => {
-      if (this.attempt === promise) this.attempt = undefined;
-      this.ctx.attemptEnded();
-    });
-    this.attempt = promise;
-    return promise;
+    }
   }
 
-  private async run(scope: AttemptScope, attemptNo: number): Promise<void> {
-    const def = this.def;
-    const timeoutMs = connectTimeoutFor(def.config, this.ctx.settings);
-    let conn: LiveConnection;
-    const clientOptions = this.ctx.features.clientOptions();
-    const eras = negotiatesEra(def.config) ? this.ctx.eras : undefined;
-    const prior = eras?.prior(def.config);
-    try {
-      conn = await openConnection(def, {
-        ...(eras ? { era: prior ? { prior } : {} } : {}),
-        clientInfo: this.ctx.clientInfo,
-        capabilities: this.ctx.capabilities,
-        clientOptions,
-        logger: this.log,
-        authProvider:
-          def.config.type === 'stdio' || def.config.type === 'inprocess'
-            ? undefined
-            : this.ctx.options.authProvider?.(def),
-        timeoutMs,
-        signal: scope.signal,
-        clock: this.ctx.clock,
-        setupClient: (client) =>
-          this.owner.setupClient(
-            client,
-            this.ctx.features.setup(this.name, client, this.log, (meta) => this.owner.calls.relatedTo(meta)),
-          ),
-        onMissingCacheHints: (method) => this.reportMissingCacheHints(method),
-        wrapTransport: this.ctx.options.wrapTransport,
-        transportFor: this.ctx.options.transportFor,
-        sandbox: this.ctx.options.sandbox,
-        ...(this.ctx.options.serverEnv ? { baseEnv: inheritedEnv(this.ctx.options.serverEnv) } : {}),
-      });
-    } catch (err) {
-      // A remembered verdict that no longer holds (the server changed): the next connect probes.
-      if (prior && !(err instanceof NeedsAuthError)) await eras?.forget(def.config);
-      if (!scope.disposed) this.onAttemptFailed(err, attemptNo);
-      return;
-    }
-    if (scope.disposed) return void (await conn.close());
-    if (eras && !prior) {
-      this.log.info(`protocol ${conn.protocolVersion} (${conn.era}, negotiated)`);
-      await eras.remember(def.config, conn.client.getDiscoverResult());
-    }
-    this.lastStdio = conn.stdio;
-    let lists: ServerLists;
-    try {
-      lists = await fetchLists(conn.client, timeoutMs, this.log);
-      await conn.listening;
-    } catch (err) {
-      // Only needs-auth escapes fetchLists; every other list error yields an empty list.
-      await conn.close();
-      if (!scope.disposed) this.onAttemptFailed(err, attemptNo);
-      return;
-    }
-    if (scope.disposed) return void (await conn.close());
-    if (conn.closed) {
-      // It died between initialize and the lists: a failed attempt, not a connected server.
-      await conn.close();
-      const why = conn.stdio
-        ? `${this.name} ${conn.stdio.describeExit()}`
-        : `${this.name} closed the connection right after connecting`;
-      this.onAttemptFailed(new HostError(conn.stdio ? 'server-exited' : 'connection-closed', why), attemptNo);
-      return;
-    }
-    this.watch(conn);
-    this.conn = conn;
-    this.ctx.features.attach(this.name, conn, this.log, (why) => this.unresponsive(conn, why));
-    this.owner.listsArrived(lists, conn);
-    this.setState(this.withProtocolWarnings(connectedState(this.name, conn, this.ctx.clock.now())));
+  private afterStop(next: StopNext): Phase {
+    // The failed state lasted only while the old process stopped; the reconnect carries the reason,
+    // so the tree shows why the server is connecting again rather than a bare "connecting".
+    if (next.kind === 'reconnect') return this.launchAttempt(1, `unresponsive (it ${next.why})`);
+    return { kind: 'idle', shown: this.phase.shown };
   }
 
-  private reportMissingCacheHints(method: CacheableMethod): void {
-    if (this.missingCacheHints.has(method)) return;
-    this.missingCacheHints.add(method);
-    this.log.warn(missingCacheHintsWarning(method));
-    // Known once connected too (`mcp-host doctor`); a later list's warning joins the state it is in.
-    if (this.state.kind === 'connected' && this.conn) this.setState(this.withProtocolWarnings(this.state));
-  }
-
-  private withProtocolWarnings(state: ConnectionState): ConnectionState {
-    if (state.kind !== 'connected' || this.missingCacheHints.size === 0) return state;
-    return { ...state, protocolWarnings: [...this.missingCacheHints].map(missingCacheHintsWarning) };
-  }
-
-  private onAttemptFailed(err: unknown, attemptNo: number): void {
+  private afterFailure(err: unknown, internal: boolean): Phase {
     this.owner.attemptFailed();
+    const at = this.ctx.clock.now();
+    if (internal)
+      return { kind: 'idle', shown: { kind: 'failed', error: { code: 'internal', message: errorMessage(err) }, at } };
     if (err instanceof NeedsAuthError) {
       // No retry loop: the user authenticates, then the front end restarts the server.
       this.log.warn(err.message);
-      this.setState({ kind: 'needs-auth', message: err.message, at: this.ctx.clock.now() });
-      return;
+      return { kind: 'idle', shown: { kind: 'needs-auth', message: err.message, at } };
     }
     const info =
       err instanceof HostError ? err.toInfo() : { code: 'connect-failed' as const, message: errorMessage(err) };
     this.log.error(`connect failed: ${info.message}`);
-    if (attemptNo > 1 && isRemote(this.def.config)) return this.scheduleReconnect(attemptNo + 1, info.message);
-    this.setState({ kind: 'failed', error: info, at: this.ctx.clock.now() });
+    const attempt = this.launch?.attempt ?? 1;
+    if (attempt > 1 && isRemote(this.def.config)) return this.reconnectLater(attempt + 1, info.message);
+    return { kind: 'idle', shown: { kind: 'failed', error: info, at } };
   }
 
-  private scheduleReconnect(attemptNo: number, lastError: string): void {
+  private afterClose(why: string, code: 'server-exited' | 'connection-closed'): Phase {
+    this.owner.listsLost();
+    if (isRemote(this.def.config)) return this.reconnectLater(2, why);
+    const hint = 'The next use reconnects; see the server log for details.';
+    return { kind: 'idle', shown: { kind: 'failed', error: { code, message: why, hint }, at: this.ctx.clock.now() } };
+  }
+
+  /** The backoff wait, on a timer of the launch that failed: a stop (disposing it) cancels the wait. */
+  private reconnectLater(attempt: number, lastError: string): Phase {
     const max = this.ctx.settings.maxReconnectAttempts;
-    if (attemptNo > max) {
-      this.setState({
-        kind: 'failed',
-        error: {
-          code: 'reconnect-failed',
-          message: `${this.name}: gave up reconnecting after ${max} attempts: ${lastError}`,
-          hint: 'Restart the server once it is reachable again.',
-        },
-        at: this.ctx.clock.now(),
-      });
-      return;
+    const at = this.ctx.clock.now();
+    if (attempt > max) {
+      const message = `${this.name}: gave up reconnecting after ${max} attempts: ${lastError}`;
+      const hint = 'Restart the server once it is reachable again.';
+      return { kind: 'idle', shown: { kind: 'failed', error: { code: 'reconnect-failed', message, hint }, at } };
     }
-    const delay = backoffDelay(attemptNo - 1, this.ctx.settings);
-    this.log.info(`reconnecting in ${delay} ms (attempt ${attemptNo} of ${max})`);
-    // The wait has a scope of its own: a stop during it cancels the timer.
-    this.scope?.dispose();
-    const wait = new AttemptScope(this.ctx.clock);
-    this.scope = wait;
-    wait.setTimeout(() => void this.connect(attemptNo), delay);
-    this.setState(this.pending(attemptNo, max));
+    const delay = backoffDelay(attempt - 1, this.ctx.settings);
+    this.log.info(`reconnecting in ${delay} ms (attempt ${attempt} of ${max})`);
+    this.launch?.setTimeout(() => void this.transition({ kind: 'retry', attempt }), delay);
+    return { kind: 'waiting-to-reconnect', attempt, at: at + delay, shown: this.pending(attempt, max) };
   }
 
-  /** Close and error handling for a live connection. */
-  private watch(conn: LiveConnection): void {
-    const client = conn.client;
-    client.onerror = (err) => {
-      if (this.conn !== conn) return;
-      if (isRemote(this.def.config) && isTerminalNetworkError(err)) {
-        conn.health.terminalErrors++;
-        this.log.warn(`transport error ${conn.health.terminalErrors}/${TERMINAL_ERROR_LIMIT}: ${errorMessage(err)}`);
-        if (conn.health.terminalErrors >= TERMINAL_ERROR_LIMIT) {
-          conn.closedBecause = `${this.name}: lost the connection (${errorMessage(err)})`;
-          // Closing rejects every pending call at once instead of letting each run into its timeout.
-          void conn.close();
-        }
-        return;
-      }
-      this.log.debug(`protocol error: ${errorMessage(err)}`);
+  /** What the launches report, as events of this machine. */
+  private launchOwner(): LaunchOwner {
+    const owner = this.owner;
+    return {
+      get name() {
+        return owner.name;
+      },
+      log: owner.log,
+      calls: owner.calls,
+      setupClient: (client, taskStore) => owner.setupClient(client, taskStore),
+      missingCacheHints: (method: CacheableMethod) => {
+        if (!this.warnings.add(method)) return;
+        this.log.warn(this.warnings.message(method));
+        // Known once connected too (`mcp-host doctor`); a later list's warning joins the state it is in.
+        if (this.phase.kind === 'connected') this.transition({ kind: 'warned' });
+      },
+      connected: (launch, lists, shown) => {
+        if (launch !== this.launch || this.phase.kind !== 'connecting') return void launch.dispose();
+        owner.listsArrived(lists, launch.live!);
+        this.transition({ kind: 'connected', launch, shown });
+      },
+      failed: (launch, err, internal) =>
+        void this.transition({ kind: 'failed', launch, err, ...(internal ? { internal } : {}) }),
+      closed: (launch, why, code) => void this.transition({ kind: 'closed', launch, why, code }),
+      unresponsive: (launch, why) => void this.transition({ kind: 'unresponsive', launch, why }),
     };
-    const markClosed = client.onclose;
-    client.onclose = () => {
-      markClosed?.();
-      if (this.conn !== conn) return;
-      this.conn = undefined;
-      this.owner.listsLost();
-      const why = conn.stdio
-        ? `${this.name} ${conn.stdio.describeExit()}`
-        : (conn.closedBecause ?? `${this.name} closed the connection`);
-      conn.closedBecause ??= why;
-      this.log.warn(`connection closed: ${why}`);
-      // Kill what is left of the tree (grandchildren of a server that died); an earlier reap may still run.
-      const reaping = Promise.all([this.reaping, conn.close()]).then(() => {
-        if (this.reaping === reaping) this.reaping = undefined;
-      });
-      this.reaping = reaping;
-      if (isRemote(this.def.config) && !this.removed) return this.scheduleReconnect(2, why);
-      const code = conn.stdio ? 'server-exited' : 'connection-closed';
-      this.setState({
-        kind: 'failed',
-        error: { code, message: why, hint: 'The next use reconnects; see the server log for details.' },
-        at: this.ctx.clock.now(),
-      });
-    };
-  }
-
-  /** Stopped answering pings: shown as unresponsive, then reconnected. */
-  private unresponsive(conn: LiveConnection, why: string): void {
-    if (this.conn !== conn) return;
-    this.log.warn(`${this.name} is unresponsive: it ${why}; reconnecting`);
-    this.setState({
-      kind: 'failed',
-      error: { code: 'unresponsive', message: `${this.name} is unresponsive: it ${why}`, hint: 'Reconnecting now.' },
-      at: this.ctx.clock.now(),
-    });
-    // The failed state lasts only while the old process stops; the reconnect carries the reason,
-    // so the tree shows why the server is connecting again rather than a bare "connecting".
-    void this.restart(`unresponsive (it ${why})`);
   }
 }

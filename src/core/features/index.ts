@@ -102,7 +102,7 @@ export class ClientFeatures {
     return store;
   }
 
-  /** After initialize and the lists: returns what must stop when the connection goes. */
+  /** After initialize and the lists: returns what must stop when the connection goes (the launch disposes it: launch.ts). */
   connected(server: string, client: Client, log: Logger, onUnresponsive: (message: string) => void): Disposable {
     void applyLogLevel(client, this.o.logLevel?.(server), log);
     void this.subscriptions.resubscribe(server, client, log);
@@ -115,21 +115,6 @@ export class ClientFeatures {
         // The store's TTL timers would otherwise keep a CLI process alive.
         this.stores.get(client)?.cleanup();
       },
-    };
-  }
-
-  /** Runs `connected` for a live connection and stops it when the connection closes (for whatever reason). */
-  attach(
-    server: string,
-    conn: { client: Client; close(): Promise<void> },
-    log: Logger,
-    onUnresponsive: (message: string) => void,
-  ): void {
-    const scope = this.connected(server, conn.client, log, onUnresponsive);
-    const close = conn.close.bind(conn);
-    conn.close = async () => {
-      scope.dispose();
-      await close();
     };
   }
 
