@@ -15,6 +15,7 @@
 // Bundled as CommonJS, because `vm.Script` runs scripts; a module with top-level await has its body
 // (everything after its imports) wrapped in an async function, which only an entry module may need.
 import { build } from 'esbuild';
+import { realpathSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
@@ -108,7 +109,8 @@ export async function bundleFixtures({ root, outDir }) {
     target: 'node20',
     format: 'cjs',
     logLevel: 'error',
-    plugins: [ownMeta(new Set(sources))],
+    // esbuild loads a file by its real path: node_modules may be a link (a git worktree's to the main checkout's).
+    plugins: [ownMeta(new Set(sources.flatMap((s) => [s, realpathSync(s)])))],
   });
   const out = {};
   for (const src of sources) {
