@@ -314,6 +314,7 @@ export function searchModeCall(
   args: Record<string, unknown>,
   index: ToolIndex,
   definition: (name: string) => (ListedTool & { server: string }) | undefined,
+  connecting: readonly string[] = [],
 ): { result: TextResult } | { call: { name: string; arguments: Record<string, unknown> } } {
   const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
   if (tool === SEARCH_TOOL) {
@@ -338,11 +339,15 @@ export function searchModeCall(
           ]
         : [];
     });
+    // Servers still connecting have no tools in the index yet: a search that misses may find them later.
+    const later = connecting.length
+      ? { stillConnecting: connecting, note: 'These servers are still connecting; their tools are not searchable yet.' }
+      : {};
     return {
       result: json(
         tools.length
-          ? { tools, hint: `Call one with ${CALL_TOOL} {name, arguments}.` }
-          : { tools, hint: 'No tool matched; try other words, or leave out "server".' },
+          ? { tools, hint: `Call one with ${CALL_TOOL} {name, arguments}.`, ...later }
+          : { tools, hint: 'No tool matched; try other words, or leave out "server".', ...later },
       ),
     };
   }
