@@ -47,11 +47,21 @@ export function qualifiedToolName(server: string, tool: string, taken: ReadonlyS
  * The gateway's name for a tool or prompt: `<server>__<name>` (no `mcp__` prefix: the agent adds
  * its own), with the same alphabet, length limit and collision handling as `qualifiedToolName`.
  */
-export function gatewayName(server: string, name: string, taken: ReadonlySet<string>): string {
+export function gatewayName(
+  server: string,
+  name: string,
+  taken: ReadonlySet<string> | ((name: string) => boolean),
+): string {
   return uniqueName(`${normalizeName(server)}${SEPARATOR}${normalizeName(name)}`, server, name, taken);
 }
 
-function uniqueName(plain: string, server: string, tool: string, taken: ReadonlySet<string>): string {
+function uniqueName(
+  plain: string,
+  server: string,
+  tool: string,
+  names: ReadonlySet<string> | ((name: string) => boolean),
+): string {
+  const taken = typeof names === 'function' ? { has: names } : names;
   if (plain.length <= MAX_TOOL_NAME_LENGTH && !taken.has(plain)) return plain;
   for (let attempt = 0; ; attempt++) {
     const hash = attempt === 0 ? shortHash(server, tool) : shortHash(server, tool, String(attempt));

@@ -26,6 +26,17 @@ const SECRET_KEY_RE =
 const SECRET_FIELD_RE =
   /^(authorization|proxy-authorization|cookie|set-cookie)$|(token|secret|password|passwd|pwd|api[-_]?key|apikey|credential|private[-_]?key)|(^|[-_])(key|pat|pass)$|(access|account|subscription|application|master|signing|encryption)[-_]?key$/i;
 
+/**
+ * `code` is a secret in an OAuth redirect (`?code=…`) but in an error dump it is the error's code:
+ * Node prints `code: 'MODULE_NOT_FOUND'`, `code: 'ENOENT'`. Those (UPPER_SNAKE with an underscore,
+ * or E and capitals) stay; an authorization code is random mixed-case text and never looks so.
+ */
+const ERROR_CODE_RE = /^(?:E[A-Z]{2,}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$/;
+
+function isErrorCode(key: string, value: string): boolean {
+  return key.toLowerCase() === 'code' && ERROR_CODE_RE.test(value);
+}
+
 export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER_RE.test(name);
 }
@@ -152,8 +163,8 @@ export function redactString(s: string): string {
   // would otherwise be tried at every character (quadratic).
   out = out.replace(
     /(?:(["'])|(?<![\w.-]))([\w.-]+)\1?(\s*:\s*)(["'])((?:(?!\4)[^\\]|\\.)*)\4/g,
-    (m, q: string | undefined, key: string, sep: string, vq: string) =>
-      isSecretKey(key) && (q === undefined || m.startsWith(`${q}${key}${q}`))
+    (m, q: string | undefined, key: string, sep: string, vq: string, value: string) =>
+      isSecretKey(key) && !isErrorCode(key, value) && (q === undefined || m.startsWith(`${q}${key}${q}`))
         ? `${q ?? ''}${key}${q ?? ''}${sep}${vq}${REDACTED}${vq}`
         : m,
   );
@@ -161,7 +172,8 @@ export function redactString(s: string): string {
   out = out.replace(
     new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'),
     (m, pre: string, key: string, eq: string, value: string) => {
-      if (!isSecretKey(key) || value.includes(REDACTED)) return m;
+      if (!isSecretKey(key) || value.includes(REDACTED) || isErrorCode(key, value.replace(/^(["'])(.*)\1$/, '$2')))
+        return m;
       const q = /^["']/.test(value) ? value[0]! : '';
       return `${pre}${key}${eq}${q}${REDACTED}${q}`;
     },

@@ -134,3 +134,15 @@ test('redactValue: deep objects for logging', () => {
     count: 3,
   });
 });
+
+test('redactString: an error code under `code` is no secret; an authorization code still is', () => {
+  // Node's dump of a failed require, as a server's stderr shows it.
+  assert.equal(redactString("  code: 'MODULE_NOT_FOUND',"), "  code: 'MODULE_NOT_FOUND',");
+  assert.equal(redactString('{"code": "ERR_REQUIRE_ESM"}'), '{"code": "ERR_REQUIRE_ESM"}');
+  assert.equal(redactString("code: 'ENOENT'"), "code: 'ENOENT'");
+  assert.equal(redactString('connect failed code=ECONNREFUSED port=80'), 'connect failed code=ECONNREFUSED port=80');
+  assert.equal(redactString("code: 'SplxlOBeZQQYbYS6WxSbIA'"), `code: '${REDACTED}'`);
+  assert.equal(redactString('code=4/0AX4XfWh7Qz'), `code=${REDACTED}`);
+  assert.equal(redactString('"code": "ABC123XYZ"'), `"code": "${REDACTED}"`);
+  assert.equal(redactString("token: 'MODULE_NOT_FOUND'"), `token: '${REDACTED}'`);
+});

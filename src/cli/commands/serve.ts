@@ -21,6 +21,7 @@ import {
   type AgentView,
 } from '../../core/gateway/index.js';
 import { serveSignIn } from './serve-sign-in.js';
+import { watchAgent } from './serve-lifetime.js';
 import { SharedWatches, tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
@@ -28,7 +29,24 @@ import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
 
+/**
+ * A list asked for before every server has settled waits this long at most from serve's start, so
+ * an agent that ignores list_changed still sees the servers that connect quickly; `initialize`
+ * is answered at once (agents give up on a slow one: the Inspector after 15 s, Codex sooner).
+ */
+const FIRST_LIST_WAIT_MS = 1000;
+
 export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  // From the first moment: an agent that leaves while the config is read or servers connect ends serve too.
+  const agent = watchAgent(process.stdin, process.stdout);
+  try {
+    return await serveUntilGone(session, a, agent.gone);
+  } finally {
+    agent.dispose();
+  }
+}
+
+async function serveUntilGone(session: Session, a: ParsedArgs, gone: Promise<string>): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
   // No UI here: a question from a server goes to the agent or is declined.
@@ -95,6 +113,8 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => settings.profiles }),
     resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
     signIn: serveSignIn(session, logger),
+    frontEnd: 'serve',
+    firstListWaitMs: FIRST_LIST_WAIT_MS,
   });
   // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
   // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).
@@ -107,16 +127,8 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
   await session.registry.readmit();
   // Follow edits of the config files: agents hear list_changed as servers come and go.
   session.follow(watchFiles);
-  // Clients that ignore list_changed see every server that could connect in their first list.
-  await session.host.whenSettled();
+  // Served at once, while servers connect: their tools reach the agent with list_changed.
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    process.stdin.once('end', resolve);
-    process.stdin.once('close', resolve);
-    gateway.onDidChangeAgents(() => {
-      if (gateway.agentCount() === 0 && process.stdin.destroyed) resolve();
-    });
-  });
   // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
   // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
   let pinned: Server | undefined;
@@ -128,10 +140,14 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
     transport: tapListen(transport, (uris) => watches.add(uris)),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
-  await closed;
-  await served.close().catch(() => undefined);
+  const why = await gone;
+  logger.debug(`serve: the agent is gone (${why}); stopping`);
   session.registry.dispose();
-  await gateway.dispose();
+  // A broken stdout may never take the goodbye: the servers' stop (the caller's dispose) must not wait on it.
+  await Promise.race([
+    Promise.all([served.close().catch(() => undefined), gateway.dispose()]),
+    new Promise((resolve) => setTimeout(resolve, 2000).unref()),
+  ]);
   return EXIT.ok;
 }
 

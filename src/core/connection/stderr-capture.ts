@@ -17,6 +17,14 @@ export interface StderrCaptureOptions {
   clock?: Clock;
 }
 
+/** A line that states an error rather than a frame of its stack: `Error: …`, `TypeError …`, `error: …`. */
+const ERROR_LINE = /^\s*(\w*Error\b|Error:)|\berror:/i;
+
+/** One line as error messages carry it: bounded, secrets out. */
+function cutLine(l: string): string {
+  return redactString(l.length > 500 ? `${l.slice(0, 500)}…` : l);
+}
+
 export class StderrCapture {
   private tail = '';
   private partial = '';
@@ -54,8 +62,25 @@ export class StderrCapture {
 
   /** The last `n` non-empty lines, for error messages. */
   lastLines(n: number): string[] {
-    const lines = this.text.split(/\r?\n/).filter((l) => l.trim() !== '');
-    return lines.slice(-n).map((l) => redactString(l.length > 500 ? `${l.slice(0, 500)}…` : l));
+    return this.lines().slice(-n).map(cutLine);
+  }
+
+  /**
+   * The last `n` non-empty lines, after the first line that reads as an error when it is earlier:
+   * a crash prints its cause first and a stack after it (Node's `Error: Cannot find module …`
+   * comes six lines before the end), and the tail alone would show only the stack.
+   */
+  summaryLines(n: number): string[] {
+    const lines = this.lines();
+    const tail = lines.slice(-n);
+    const first = lines.findIndex((l) => ERROR_LINE.test(l));
+    if (first < 0 || first >= lines.length - n) return tail.map(cutLine);
+    const gap = first < lines.length - n - 1 ? ['…'] : [];
+    return [cutLine(lines[first]!), ...gap, ...tail.map(cutLine)];
+  }
+
+  private lines(): string[] {
+    return this.text.split(/\r?\n/).filter((l) => l.trim() !== '');
   }
 
   push(chunk: string): void {

@@ -98,13 +98,13 @@ export class StdioProcessTransport implements Transport {
     return this.stdoutEnded;
   }
 
-  /** "exited with code 1" / "was killed by SIGKILL", plus the last stderr lines. */
+  /** "exited with code 1" / "was killed by SIGKILL", plus the first error line and the last lines of stderr. */
   describeExit(): string {
     const e = this.exitInfo;
     let what = 'closed its connection';
     if (this.stdoutEnded) what = 'closed its stdout';
     else if (e) what = e.signal ? `was killed by ${e.signal}` : `exited with code ${e.code}`;
-    const tail = this.stderr.lastLines(5);
+    const tail = this.stderr.summaryLines(5);
     return tail.length ? `${what}. Last stderr lines:\n${tail.join('\n')}` : what;
   }
 

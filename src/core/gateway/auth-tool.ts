@@ -7,7 +7,7 @@
  */
 import type { ServerSnapshot } from '../host-api.js';
 import type { McpHost } from '../host.js';
-import { gatewayName } from '../naming.js';
+import { AgentToolNames } from './agent-names.js';
 import type { ExposedTool, ExposureFilter } from './catalog.js';
 
 /** How the front end signs in to a server on an agent's behalf. */
@@ -36,12 +36,12 @@ export function signInTools(
   taken: ReadonlySet<string>,
   connecting: ReadonlySet<string> = new Set(),
 ): ExposedTool[] {
-  const names = new Set(taken);
+  const names = new AgentToolNames(taken);
   const out: ExposedTool[] = [];
   for (const s of snapshots) {
     const waiting = s.state.kind === 'needs-auth' || (s.state.kind === 'pending' && connecting.has(s.name));
     if (!waiting || !(filter.isServerExposed?.(s.name) ?? true)) continue;
-    const name = gatewayName(s.name, SIGN_IN_TOOL, names);
+    const name = names.take(s.name, SIGN_IN_TOOL);
     const tool: ExposedTool = {
       name,
       signIn: true,
@@ -54,13 +54,14 @@ export function signInTools(
           `The MCP server "${s.name}" needs the user to sign in before its tools can be used. ` +
           'Call this to start the sign-in; once it completes, the server’s tools are listed in place of this one.',
         inputSchema: { type: 'object', properties: {} },
-        annotations: { readOnlyHint: false, openWorldHint: true },
+        // Signing in changes the host's state (a stored sign-in), deletes nothing, and reaches the server's
+        // authorization server; asking twice joins the sign-in under way.
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       },
     };
     // A profile's rules apply to the stand-in as to any tool (a read-only profile offers no sign-in).
     if (filter.isToolEnabled && !filter.isToolEnabled(s.name, SIGN_IN_TOOL)) continue;
     if (filter.acceptsTool && !filter.acceptsTool(tool.tool)) continue;
-    names.add(name);
     out.push(tool);
   }
   return out;

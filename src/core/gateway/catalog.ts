@@ -1,12 +1,14 @@
 /**
  * What the gateway exposes: the tools, prompts and resources of every exposed, connected server,
- * under names an agent can tell apart. Tools and prompts are `<server>__<name>` (naming.ts rules);
+ * under names an agent can tell apart. Tools and prompts are `<server>__<name>` (naming.ts rules;
+ * tool names also stay apart as agents rewrite them, agent-names.ts);
  * resources keep their own URIs unless two servers offer the same one, and then each of them is
  * wrapped as `mcp-host://<server>/<uri>`, which `resolveResourceUri` turns back.
  */
 import { visibleToModel } from '../apps/meta.js';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../host-api.js';
 import { gatewayName } from '../naming.js';
+import { AgentToolNames } from './agent-names.js';
 
 export const WRAPPED_SCHEME = 'mcp-host://';
 
@@ -93,15 +95,15 @@ export function toolExposed(filter: ExposureFilter, t: HostTool): boolean {
 
 export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: ExposureFilter = {}): Catalog {
   const live = snapshots.filter((s) => s.state.kind === 'connected' && (filter.isServerExposed?.(s.name) ?? true));
-  const toolNames = new Set<string>();
+  // Compared as agents rewrite them (agent-names.ts): two tools Codex would see under one name never meet.
+  const toolNames = new AgentToolNames();
   const promptNames = new Set<string>();
   const tools: ExposedTool[] = [];
   const prompts: ExposedPrompt[] = [];
   for (const s of live) {
     for (const t of s.tools) {
       if (!toolExposed(filter, t)) continue;
-      const name = gatewayName(s.name, t.name, toolNames);
-      toolNames.add(name);
+      const name = toolNames.take(s.name, t.name);
       tools.push({ name, tool: t });
     }
     for (const p of s.prompts) {

@@ -44,6 +44,7 @@ import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { ParkedCalls, type AskAgent } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
 import { AgentPresence, agentIdentity } from './presence.js';
+import { connectingServers, gatewayInstructions, type GatewayFrontEnd } from './instructions.js';
 import { randomUUID } from 'node:crypto';
 
 export interface GatewayOptions extends ExposureFilter {
@@ -62,6 +63,15 @@ export interface GatewayOptions extends ExposureFilter {
   signIn?: AgentSignIn;
   /** How long a stateless (2026-07-28 HTTP) agent counts as there after its last request (presence.ts). Default 60 s. */
   agentIdleMs?: number;
+  /** Who runs the gateway, for the wording of its instructions. Default `editor`. */
+  frontEnd?: GatewayFrontEnd;
+  /**
+   * A list asked for before every server has settled waits for them this long at most, counted
+   * from the gateway's start (`serve`: its servers start with it). Agents that ignore
+   * `list_changed` still see the servers that connect quickly; one server that never answers
+   * delays a list by this much, never by its connect timeout. Default 0: lists never wait.
+   */
+  firstListWaitMs?: number;
 }
 
 interface Agent {
@@ -126,8 +136,11 @@ export class Gateway {
 
   /** Fires when an agent connects or leaves. */
   readonly onDidChangeAgents: Event<void> = this.changed.event;
+  /** Until when a list waits for servers still connecting (`firstListWaitMs`). */
+  private readonly listWaitUntil: number;
 
   constructor(private readonly opts: GatewayOptions) {
+    this.listWaitUntil = Date.now() + (opts.firstListWaitMs ?? 0);
     this.presence = new AgentPresence(opts.agentIdleMs);
     this.subscriptions.push(
       this.presence.onDidChange(() => this.changed.fire()),
@@ -195,6 +208,27 @@ export class Gateway {
 
   private listTools(agent: Agent): ReturnType<typeof agentTools> {
     return agentTools(this.catalogOf(agent), agent.view, this.opts.views);
+  }
+
+  /** Whether `view` is offered `server` (connected or not): its profile's servers, or every exposed one. */
+  private shownTo(view: AgentView): (server: string) => boolean {
+    const filter =
+      view.profile !== undefined && this.opts.views ? this.opts.views.filterFor(view.profile, this.opts) : this.opts;
+    return (server) => (filter ? (filter.isServerExposed?.(server) ?? true) : false);
+  }
+
+  /**
+   * Resolves when every server has settled, or at `listWaitUntil`, whichever is first; at once
+   * after that. Only lists wait: `initialize` and `server/discover` are answered at once.
+   */
+  private async firstListsReady(): Promise<void> {
+    const left = this.listWaitUntil - Date.now();
+    if (left <= 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.opts.host.whenSettled(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
+    ]).finally(() => clearTimeout(timer));
   }
 
   /** What `view` is listed, as one fingerprint per list: what a `list_changed` is decided on. */
@@ -296,8 +330,9 @@ export class Gateway {
         logging: {},
         ...(features ? FEATURE_CAPABILITIES : {}),
       },
-      instructions:
-        'MCP Host gateway: the tools, prompts and resources of every MCP server connected in the editor, named <server>__<name>.',
+      // Made when the agent's first message arrives: the servers connecting then are named, and
+      // the instructions of those connected are passed on (instructions.ts).
+      instructions: gatewayInstructions(this.opts.frontEnd ?? 'editor', this.opts.host.servers(), this.shownTo(view)),
     });
     const agent: Agent = {
       server,
@@ -427,9 +462,10 @@ export class Gateway {
 
   private install(agent: Agent): void {
     const s = agent.server;
-    s.setRequestHandler('tools/list', () => ({
-      tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[],
-    }));
+    s.setRequestHandler('tools/list', async () => {
+      await this.firstListsReady();
+      return { tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[] };
+    });
     const toolsCall = async (
       name: string,
       args: Record<string, unknown>,
@@ -437,7 +473,8 @@ export class Gateway {
     ): Promise<CallToolResult> => {
       const listing = SEARCH_TOOL_NAMES.includes(name) ? this.listTools(agent) : undefined;
       if (listing?.search) {
-        const step = searchModeCall(name, args, listing.search, listing.definition);
+        const connecting = connectingServers(this.opts.host.servers(), this.shownTo(agent.view));
+        const step = searchModeCall(name, args, listing.search, listing.definition, connecting);
         if ('result' in step) return step.result;
         ({ name, arguments: args } = step.call);
       }
@@ -460,14 +497,24 @@ export class Gateway {
     if (agent.modern)
       s.setRequestHandler('tools/call', (req, ctx) => toolsCall(req.params.name, req.params.arguments ?? {}, ctx));
     else s.fallbackRequestHandler = forwardingToolsCall((c, ctx) => toolsCall(c.name, c.arguments, ctx));
-    s.setRequestHandler('prompts/list', () => ({
-      prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
-        name,
-        ...(prompt.title !== undefined ? { title: prompt.title } : {}),
-        ...(prompt.description !== undefined ? { description: prompt.description } : {}),
-        arguments: prompt.arguments,
+    // Lists asked for while servers still connect wait a moment for them (firstListWaitMs).
+    const listed =
+      <T>(make: () => T) =>
+      async (): Promise<T> => {
+        await this.firstListsReady();
+        return make();
+      };
+    s.setRequestHandler(
+      'prompts/list',
+      listed(() => ({
+        prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
+          name,
+          ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+          ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+          arguments: prompt.arguments,
+        })),
       })),
-    }));
+    );
     s.setRequestHandler('prompts/get', async (req, ctx) => {
       const entry = this.catalogOf(agent).prompts.find((p) => p.name === req.params.name);
       if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
@@ -486,24 +533,30 @@ export class Gateway {
         throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
       }
     });
-    s.setRequestHandler('resources/list', () => ({
-      resources: this.catalogOf(agent).resources.map(({ uri, resource: r }) => ({
-        uri,
-        name: r.name,
-        ...(r.title !== undefined ? { title: r.title } : {}),
-        ...(r.description !== undefined ? { description: r.description } : {}),
-        ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+    s.setRequestHandler(
+      'resources/list',
+      listed(() => ({
+        resources: this.catalogOf(agent).resources.map(({ uri, resource: r }) => ({
+          uri,
+          name: r.name,
+          ...(r.title !== undefined ? { title: r.title } : {}),
+          ...(r.description !== undefined ? { description: r.description } : {}),
+          ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+        })),
       })),
-    }));
-    s.setRequestHandler('resources/templates/list', () => ({
-      resourceTemplates: this.catalogOf(agent).templates.map(({ uriTemplate, template: t }) => ({
-        uriTemplate,
-        name: t.name,
-        ...(t.title !== undefined ? { title: t.title } : {}),
-        ...(t.description !== undefined ? { description: t.description } : {}),
-        ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}),
+    );
+    s.setRequestHandler(
+      'resources/templates/list',
+      listed(() => ({
+        resourceTemplates: this.catalogOf(agent).templates.map(({ uriTemplate, template: t }) => ({
+          uriTemplate,
+          name: t.name,
+          ...(t.title !== undefined ? { title: t.title } : {}),
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}),
+        })),
       })),
-    }));
+    );
     s.setRequestHandler('resources/read', async (req, ctx) => {
       let kept;
       try {

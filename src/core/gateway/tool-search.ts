@@ -8,7 +8,7 @@
  * network, so it runs the same offline, in the CLI and in tests. `bench/tool-search.ts` measures it
  * on the real tool lists of real servers (test/fixtures/tool-catalog).
  */
-import type { HostTool } from '../host-api.js';
+import type { HostTool, ToolAnnotations } from '../host-api.js';
 
 export type ToolSearchMode = 'auto' | 'on' | 'off';
 
@@ -195,11 +195,48 @@ export function isAlwaysListed(opts: ToolSearchOptions, gatewayName: string, ser
   return list.includes(server) || list.includes(gatewayName);
 }
 
+/**
+ * `search_tools` and `get_tool_schema` read the gateway's own catalogue: nothing changes, nothing
+ * outside is reached. Without these the specification's defaults (destructive, open-world) apply,
+ * and agents ask approval for every search (Codex refuses them under `approval_policy = "never"`).
+ */
+export const CATALOGUE_READ_HINTS: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/**
+ * `call_tool`'s hints: the weakest promise of the tools it can call (each tool's own hints, or
+ * the specification's defaults where it gives none). Read-only only when every callable tool is;
+ * destructive or open-world when any one may be. The called tool's own hints are in the search
+ * results and `get_tool_schema`, so an agent can judge each call.
+ */
+export function callToolHints(tools: readonly { annotations?: unknown }[]): ToolAnnotations {
+  const all = tools.map((t) => (t.annotations ?? {}) as ToolAnnotations);
+  const readOnly = all.every((a) => a.readOnlyHint === true);
+  return {
+    readOnlyHint: readOnly,
+    // A read-only tool is never destructive (the default true applies to tools that write).
+    destructiveHint: all.some((a) => a.readOnlyHint !== true && a.destructiveHint !== false),
+    idempotentHint: all.every((a) => a.readOnlyHint === true || a.idempotentHint === true),
+    openWorldHint: all.some((a) => a.openWorldHint !== false),
+  };
+}
+
 /** The three tools of search mode; `servers` are named in the search tool's description so the model knows what is there. */
 export function searchToolDefinitions(
   servers: readonly { name: string; tools: number }[],
   total: number,
-): { name: string; title: string; description: string; inputSchema: { type: 'object' } & Record<string, unknown> }[] {
+  callHints: ToolAnnotations = callToolHints([{}]),
+): {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object' } & Record<string, unknown>;
+  annotations: ToolAnnotations;
+}[] {
   const where = servers.map((s) => `${s.name} (${s.tools})`).join(', ') || 'none connected';
   return [
     {
@@ -217,6 +254,7 @@ export function searchToolDefinitions(
         },
         required: ['query'],
       },
+      annotations: { title: 'Search tools', ...CATALOGUE_READ_HINTS },
     },
     {
       name: DESCRIBE_TOOL,
@@ -227,6 +265,7 @@ export function searchToolDefinitions(
         properties: { name: { type: 'string', description: 'The tool name, as search_tools returned it' } },
         required: ['name'],
       },
+      annotations: { title: 'Get a tool’s schema', ...CATALOGUE_READ_HINTS },
     },
     {
       name: CALL_TOOL,
@@ -240,6 +279,7 @@ export function searchToolDefinitions(
         },
         required: ['name'],
       },
+      annotations: { title: 'Call a tool', ...callHints },
     },
   ];
 }
@@ -262,6 +302,7 @@ export interface ListedTool {
   title?: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  annotations?: unknown;
 }
 
 /**
@@ -273,6 +314,7 @@ export function searchModeCall(
   args: Record<string, unknown>,
   index: ToolIndex,
   definition: (name: string) => (ListedTool & { server: string }) | undefined,
+  connecting: readonly string[] = [],
 ): { result: TextResult } | { call: { name: string; arguments: Record<string, unknown> } } {
   const str = (k: string): string | undefined => (typeof args[k] === 'string' ? (args[k] as string) : undefined);
   if (tool === SEARCH_TOOL) {
@@ -291,15 +333,21 @@ export function searchModeCall(
               ...(d.title ? { title: d.title } : {}),
               description: d.description ?? '',
               inputSchema: d.inputSchema,
+              // What calling it does (read-only, destructive…), which call_tool's own hints cannot say.
+              ...(d.annotations !== undefined ? { annotations: d.annotations } : {}),
             },
           ]
         : [];
     });
+    // Servers still connecting have no tools in the index yet: a search that misses may find them later.
+    const later = connecting.length
+      ? { stillConnecting: connecting, note: 'These servers are still connecting; their tools are not searchable yet.' }
+      : {};
     return {
       result: json(
         tools.length
-          ? { tools, hint: `Call one with ${CALL_TOOL} {name, arguments}.` }
-          : { tools, hint: 'No tool matched; try other words, or leave out "server".' },
+          ? { tools, hint: `Call one with ${CALL_TOOL} {name, arguments}.`, ...later }
+          : { tools, hint: 'No tool matched; try other words, or leave out "server".', ...later },
       ),
     };
   }

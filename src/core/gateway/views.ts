@@ -7,6 +7,7 @@
 import type { Catalog, ExposedTool, ExposureFilter } from './catalog.js';
 import { profileFilter, type GatewayProfile } from './profiles.js';
 import {
+  callToolHints,
   isAlwaysListed,
   listBytes,
   searchModeApplies,
@@ -148,8 +149,9 @@ export function agentTools(
   const counts = new Map<string, number>();
   for (const t of hidden) counts.set(t.tool.server, (counts.get(t.tool.server) ?? 0) + 1);
   const servers = [...counts].map(([name, tools]) => ({ name, tools }));
+  const callHints = callToolHints(hidden.map((t) => ({ annotations: t.tool.annotations })));
   return {
-    tools: [...pinned, ...searchToolDefinitions(servers, hidden.length)],
+    tools: [...pinned, ...searchToolDefinitions(servers, hidden.length, callHints)],
     search: p.index,
     definition,
   };

@@ -123,3 +123,54 @@ describe('StderrCapture', () => {
     assert.ok(lines.every((l) => l.length <= 100 + '[stderr] '.length + 1));
   });
 });
+
+describe('summaryLines', () => {
+  const silent: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const nodeCrash = [
+    'node:internal/modules/cjs/loader:1228',
+    '  throw err;',
+    '  ^',
+    '',
+    "Error: Cannot find module '/srv/missing.js'",
+    '    at Module._resolveFilename (node:internal/modules/cjs/loader:1225:15)',
+    '    at Module._load (node:internal/modules/cjs/loader:1051:27)',
+    '    at node:internal/main/run_main_module:28:49 {',
+    "  code: 'MODULE_NOT_FOUND',",
+    '  requireStack: []',
+    '}',
+    '',
+    'Node.js v20.20.2',
+    '',
+  ].join('\n');
+
+  test('keeps the first error line above the tail, with a gap marker', () => {
+    const c = new StderrCapture(silent);
+    c.push(nodeCrash);
+    assert.deepEqual(c.summaryLines(5), [
+      "Error: Cannot find module '/srv/missing.js'",
+      '…',
+      '    at node:internal/main/run_main_module:28:49 {',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      'Node.js v20.20.2',
+    ]);
+  });
+
+  test('the tail alone when the error line is in it or there is none', () => {
+    const c = new StderrCapture(silent);
+    c.push('starting\nTypeError: x is not a function\n    at main (a.js:1:1)\n');
+    assert.deepEqual(c.summaryLines(5), ['starting', 'TypeError: x is not a function', '    at main (a.js:1:1)']);
+    const d = new StderrCapture(silent);
+    d.push('one\ntwo\nthree\n');
+    assert.deepEqual(d.summaryLines(2), ['two', 'three']);
+  });
+
+  test('bounded: the error line is cut like the others', () => {
+    const c = new StderrCapture(silent);
+    c.push(`Error: ${'x'.repeat(2000)}\n${'frame\n'.repeat(10)}`);
+    const lines = c.summaryLines(3);
+    assert.equal(lines.length, 5);
+    assert.ok(lines[0]!.length <= 501, String(lines[0]!.length));
+  });
+});
