@@ -14,6 +14,8 @@ import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolut
 import type { SandboxPlan } from './settings.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
+import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
+import { INSTANCE_ENV } from '../connection/process-tree.js';
 
 /**
  * `weaker`: what the runtime itself reports it cannot enforce here (its dependency check's warnings:
@@ -35,6 +37,15 @@ export interface SandboxBlock {
   /** `host:port` for network, the path for files. */
   target: string;
   line: string;
+}
+
+export interface WrappedSpawn {
+  spec: SpawnSpec;
+  /** The wrapper's whole environment (replaces, never adds to, the server's): host-env.ts. */
+  env: Record<string, string>;
+  /** Server variables a POSIX shell cannot pass on (names that are not identifiers). */
+  dropped: string[];
+  release: () => void;
 }
 
 export interface SandboxRuntimeOptions {
@@ -69,7 +80,8 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The shell the runtime runs its wrapper in on Linux. Not bash: our stdio pipes are sockets, and
+ * The shell the runtime runs its wrapper in on Linux, found on the system PATH (never the entry's:
+ * host-env.ts). Not bash: our stdio pipes are sockets, and
  * bash on a socket stdin takes itself for an rsh session and reads ~/.bashrc (Debian's build
  * does), which costs each layer of the wrapper the user's whole shell set-up (pyenv, nvm: 100 ms
  * and more) and runs it around the server. The wrapper and our command are plain POSIX sh.
@@ -100,7 +112,7 @@ export class SandboxRuntime {
   private readonly recent = new Map<string, SandboxBlock[]>();
   private seenViolations = 0;
   private generation = 0;
-  private bins: { bwrap?: string; socat?: string } = {};
+  private bins: { bwrap?: string; socat?: string; sh?: string } = {};
 
   constructor(private readonly opts: SandboxRuntimeOptions = {}) {}
 
@@ -144,7 +156,9 @@ export class SandboxRuntime {
     const missing = [!bwrap && 'bubblewrap (bwrap)', !socat && 'socat', !rg && 'ripgrep (rg)'].filter(Boolean);
     if (missing.length)
       return { ok: false, message: `The sandbox needs ${missing.join(', ')}, not found on PATH: ${INSTALL_HINT}.` };
-    this.bins = { bwrap, socat };
+    const sh = findOn(POSIX_SHELL, HOST_PATH);
+    if (!sh) return { ok: false, message: `The sandbox needs a POSIX shell (sh) in ${HOST_PATH}.` };
+    this.bins = { bwrap, socat, sh };
     const refusal = await probeBwrap(bwrap!);
     if (refusal !== undefined)
       return {
@@ -167,7 +181,8 @@ export class SandboxRuntime {
   }
 
   /**
-   * The command line that runs `spec` under `plan`, the environment to add, and a release to call
+   * The command line that runs `spec` under `plan`, the wrapper's whole environment (`serverEnv`,
+   * what the server would get unsandboxed, applies only inside the sandbox), and a release to call
    * when the process is gone. Throws with the availability message when the sandbox cannot start:
    * never runs unsandboxed.
    */
@@ -175,7 +190,8 @@ export class SandboxRuntime {
     server: string,
     plan: SandboxPlan,
     spec: SpawnSpec,
-  ): Promise<{ spec: SpawnSpec; env: Record<string, string>; release: () => void }> {
+    serverEnv: Record<string, string> = {},
+  ): Promise<WrappedSpawn> {
     const a = await this.check();
     if (!a.ok) throw new Error(a.message);
     const tmp = mkdtempSync(join(tmpdir(), `mcp-host-sandbox-`));
@@ -212,13 +228,20 @@ export class SandboxRuntime {
       const exports = Object.keys(proxyClient.env).map(
         (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
       );
+      const proxyEnv = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
+      // The marker stays on the wrapper too: the process-tree stop finds bwrap and sh by it.
+      const marker: Record<string, string> =
+        serverEnv[INSTANCE_ENV] !== undefined ? { [INSTANCE_ENV]: serverEnv[INSTANCE_ENV] } : {};
+      const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker });
+      // The server's own variables first, the proxy's after them: its HTTP_PROXY cannot replace ours.
       const command = [
+        ...split.inside,
         ...exports,
         `TMPDIR=${shellQuote(tmp)} exec ${[spec.file, ...spec.args].map(shellQuote).join(' ')}`,
       ].join('\n');
       const { argv } = await lib.wrapWithSandboxArgv(
         command,
-        this.platform === 'linux' ? POSIX_SHELL : undefined,
+        this.platform === 'linux' ? this.bins.sh : undefined,
         {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],
@@ -231,8 +254,7 @@ export class SandboxRuntime {
         { commandId: server, commandText: server },
       );
       wrapped = true;
-      const env = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
-      return { spec: { file: argv[0], args: argv.slice(1) }, env, release };
+      return { spec: { file: argv[0], args: argv.slice(1) }, env: split.host, dropped: split.dropped, release };
     } catch (e) {
       release();
       throw e;

@@ -11,9 +11,11 @@ import { describePlan } from './settings.js';
 import { sharedSandboxRuntime, type SandboxBlock, type SandboxRuntime } from './runtime.js';
 
 export interface SandboxSpawn {
+  /** `spec.env` is the server's environment; the returned `env` is the wrapper's whole one. */
   prepareSpawn: (spec: {
     file: string;
     args: string[];
+    env: Record<string, string>;
   }) => Promise<{ file: string; args: string[]; env: Record<string, string>; release: () => void }>;
   /** The logger the transport writes stderr to: it notices read-only file system errors. */
   logger: Logger;
@@ -61,7 +63,10 @@ export function sandboxSpawnFor(
   return {
     logger: watching,
     prepareSpawn: async (spec) => {
-      const { spec: wrapped, env, release } = await runtime.wrap(def.name, plan, spec);
+      const { env: serverEnv, ...line } = spec;
+      const { spec: wrapped, env, dropped, release } = await runtime.wrap(def.name, plan, line, serverEnv);
+      if (dropped.length)
+        logger.warn(`[sandbox] not passed to the server (not a shell variable name): ${dropped.join(', ')}`);
       const off = runtime.onBlocked((b) => {
         if (b.server === def.name) logger.warn(blockLine(b));
       });
