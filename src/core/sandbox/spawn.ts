@@ -4,6 +4,7 @@
  * file-system refusals the server itself prints (bubblewrap's read-only binds surface as EROFS,
  * hidden paths as ENOENT, which cannot be told apart from a missing file) counted as blocks.
  */
+import { mkdirSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
@@ -63,6 +64,7 @@ export function sandboxSpawnFor(
   return {
     logger: watching,
     prepareSpawn: async (spec) => {
+      for (const d of plan.filesystem.privateDirs ?? []) mkdirSync(d, { recursive: true, mode: 0o700 });
       const { env: serverEnv, ...line } = spec;
       const { spec: wrapped, env, dropped, release } = await runtime.wrap(def.name, plan, line, serverEnv);
       if (dropped.length)
