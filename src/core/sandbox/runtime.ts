@@ -12,9 +12,11 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import type { SandboxPlan } from './settings.js';
+import type { SandboxBlock } from './block.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
 import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
+import { concretePath, hostOf } from './allow.js';
 import { INSTANCE_ENV } from '../connection/process-tree.js';
 
 /**
@@ -29,15 +31,7 @@ export interface SpawnSpec {
   args: string[];
 }
 
-/** A network connection or file access the sandbox refused. */
-export interface SandboxBlock {
-  server: string;
-  /** `file`: a write refused; `read`: a hidden path the server tried to open. */
-  kind: 'network' | 'file' | 'read';
-  /** `host:port` for network, the path for files. */
-  target: string;
-  line: string;
-}
+export type { SandboxBlock } from './block.js';
 
 export interface WrappedSpawn {
   spec: SpawnSpec;
@@ -218,8 +212,14 @@ export class SandboxRuntime {
       const proxyClient = proxy.admit(
         plan.network,
         this.platform === 'linux' ? LINUX_BRIDGE_PORTS : { http: proxy.port, socks: proxy.port },
-        (target, reason) =>
-          this.noteBlock({ server, kind: 'network', target, line: `deny network-outbound ${target} (${reason})` }),
+        (target, reason, offer) =>
+          this.noteBlock({
+            server,
+            kind: 'network',
+            target,
+            line: `deny network-outbound ${target} (${reason})`,
+            ...(offer ? {} : { offer: false as const }),
+          }),
       );
       client = proxyClient;
       // The proxy variables are exported inside: the runtime sets them without credentials, and
@@ -310,11 +310,7 @@ export class SandboxRuntime {
 
   private report(server: string | undefined, line: string): void {
     if (!server || ![...this.active.keys()].some((k) => k.startsWith(`${server}\u0000`))) return;
-    const m = /deny network-outbound (\S+)/.exec(line);
-    const block: SandboxBlock = m
-      ? { server, kind: 'network', target: m[1], line }
-      : { server, kind: 'file', target: /(\/[^\s'"]+)/.exec(line)?.[1] ?? line, line };
-    this.noteBlock(block);
+    this.noteBlock(parseViolation(server, line));
   }
 
   /** Records a refusal seen elsewhere (e.g. a read-only file system error on the server's stderr). */
@@ -353,6 +349,18 @@ export class SandboxRuntime {
     await started.lib.reset();
     await started.proxy.close();
   }
+}
+
+/**
+ * A refusal the runtime's monitor saw (macOS's sandbox log). The line names what the process asked
+ * for, so what it names is offered only when it is a concrete host or path (allow.ts).
+ */
+export function parseViolation(server: string, line: string): SandboxBlock {
+  const m = /deny network-outbound (\S+)/.exec(line);
+  if (m) return { server, kind: 'network', target: m[1], line, ...(hostOf(m[1]) ? {} : { offer: false as const }) };
+  const path = /(\/[^\s'"]+)/.exec(line)?.[1];
+  const target = path !== undefined ? concretePath(path) : undefined;
+  return target ? { server, kind: 'file', target, line } : { server, kind: 'file', target: line, line, offer: false };
 }
 
 /**

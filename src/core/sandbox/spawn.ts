@@ -8,7 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
-import { describePlan } from './settings.js';
+import { describePlan, type SandboxPlan } from './settings.js';
+import { concretePath } from './allow.js';
 import { sharedSandboxRuntime, type SandboxBlock, type SandboxRuntime } from './runtime.js';
 
 export interface SandboxSpawn {
@@ -30,6 +31,23 @@ function inside(child: string, parent: string): boolean {
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
 
+/**
+ * A refused write the server printed. The line is the server's own text, so it names only what it
+ * names: a path that is not concrete is no block at all, and one inside a folder it may write
+ * (refused there only by a protected file, or not refused at all) is logged but never offered.
+ */
+export function stderrWriteBlock(
+  server: string,
+  plan: SandboxPlan,
+  path: string,
+  line: string,
+): SandboxBlock | undefined {
+  const target = concretePath(path);
+  if (!target) return undefined;
+  const writable = plan.filesystem.allowWrite.some((w) => inside(target, w));
+  return { server, kind: 'file', target, line, ...(writable ? { offer: false as const } : {}) };
+}
+
 /** What the log says for a refusal; the extension offers "Allow" on lines of this shape. */
 export function blockLine(b: SandboxBlock): string {
   return b.kind === 'network'
@@ -48,7 +66,10 @@ export function sandboxSpawnFor(
   if (!plan || def.config.type !== 'stdio') return undefined;
   const seen = (line: string) => {
     const m = EROFS.exec(line);
-    if (m) return runtime.noteBlock({ server: def.name, kind: 'file', target: m[1], line });
+    if (m) {
+      const block = stderrWriteBlock(def.name, plan, m[1], line);
+      return block && runtime.noteBlock(block);
+    }
     for (const q of line.matchAll(QUOTED_PATH)) {
       if (plan.filesystem.denyRead.some((d) => inside(q[1], d)))
         return runtime.noteBlock({ server: def.name, kind: 'read', target: q[1], line });
