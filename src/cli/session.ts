@@ -6,6 +6,7 @@ import { sharedSandboxRuntime } from '../core/sandbox/runtime.js';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { hostPrivateDirs } from '../core/user-dir.js';
 import type { HostOptions, ServerSnapshot } from '../core/host-api.js';
 import { formatJsonPath } from '../core/config/jsonc.js';
 import { configFilesToWatch, readConfig, type LoadOptions, type ReadConfig } from '../core/config/load.js';
@@ -99,6 +100,8 @@ export class Session {
       disabled: disabledServersFor(workspace, io.env),
       inputs: envInputs(io.env),
       ownGateways: () => this.ownGateways(),
+      // Where this CLI keeps its secrets: its environment's folders, hidden from sandboxed servers.
+      privateDirs: hostPrivateDirs(io.env),
     });
     this.redact = this.learnSecrets();
     this.registry.onDidChange(() => {

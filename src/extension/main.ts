@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { hostPrivateDirs } from '../core/user-dir.js';
 import { createHost } from '../core/host.js';
 import { VERSION } from '../core/version.js';
 import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
@@ -237,6 +238,8 @@ function startConfig(
     approvals: new TrustPrompter(approvals, p.redact),
     disabled: workspaceDisabledServers(context.workspaceState, p.logger),
     leftToEditor: (def) => shared.leftToEditor(def),
+    // The editor's globalStorage (VS Code's state.vscdb, with SecretStorage, is beside our folder).
+    privateDirs: hostPrivateDirs(process.env, [dirname(context.globalStorageUri.fsPath)]),
   });
   shared.attach(controller);
   // A new gateway URL (turned off and on) changes which entries are our own.

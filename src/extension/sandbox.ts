@@ -4,6 +4,7 @@
  * kind, and "Allow in Sandbox", which writes the chosen domain or folder into the server's entry.
  */
 import * as vscode from 'vscode';
+import { homedir } from 'node:os';
 import type { ServerSnapshot } from '../core/host-api.js';
 import { allowChoice } from '../core/sandbox/allow.js';
 import { blockLine } from '../core/sandbox/spawn.js';
@@ -67,9 +68,12 @@ export function sandboxUi(
     if (!name) return;
     const def = controller.definition(name);
     if (!def) throw new Error(`There is no server "${name}".`);
+    // The label says so when a folder offered covers the workspace or the home folder (core/sandbox/allow.ts).
+    const plan = def.admission?.run ? def.admission.sandbox : undefined;
+    const ctx = { folders: plan?.filesystem.allowWrite ?? [], home: homedir() };
     const items = runtime
       .recentBlocks(name)
-      .map((b) => ({ b, choice: allowChoice(b, undefined) }))
+      .map((b) => ({ b, choice: allowChoice(b, undefined, ctx) }))
       .filter((x) => x.choice)
       .map((x) => ({ label: x.choice!.label, description: blockLine(x.b).replace('[sandbox] ', ''), block: x.b }));
     if (!items.length) {
@@ -80,7 +84,7 @@ export function sandboxUi(
     if (!pick) return;
     // The user's own change: it restarts without asking them to approve it again.
     controller.expectSelfAdded(name);
-    const file = await setEntrySandbox(def, (current) => allowChoice(pick.block, current)!.sandbox);
+    const file = await setEntrySandbox(def, (current) => allowChoice(pick.block, current, ctx)!.sandbox);
     void vscode.window.showInformationMessage(`${pick.label} for "${name}": written to ${file}; it restarts with it.`);
   };
 

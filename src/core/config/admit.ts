@@ -112,7 +112,11 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
 function sandboxAdmission(def: ServerDefinition, ctx: AdmitContext): Admission {
   const c = def.config;
   if (c.type !== 'stdio') return RUN;
-  const required = sandboxRequired(ctx.policy?.sandbox, def.name, [c.command, ...c.args]);
+  const required = sandboxRequired(ctx.policy?.sandbox, {
+    name: def.name,
+    line: [c.command, ...c.args],
+    scope: def.source.scope,
+  });
   if (!required && c.sandboxEnabled !== true) return RUN;
   const folders = def.source.folder !== undefined ? [def.source.folder] : [...(ctx.folders ?? [])];
   const { plan } = planSandbox(

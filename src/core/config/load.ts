@@ -16,6 +16,7 @@ import { combinePolicies, managedPolicyFiles } from './policy-scope.js';
 import { prepareEntry, resolveDefinition, type PrepareContext, type ResolveContext } from './resolve.js';
 import { validateServerEntry } from './schema.js';
 import { mergeSandboxSettings, parseSandboxSettings } from '../sandbox/settings.js';
+import { hostPrivateDirs } from '../user-dir.js';
 import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
 import { readDynamic, type DynamicServer } from './sources/dynamic.js';
@@ -363,6 +364,7 @@ export async function loadConfig(o: LoadAndAdmitOptions): Promise<LoadedConfig> 
     ownGateways: o.ownGateways,
     folders: read.prepare.vars.folders,
     home: read.prepare.vars.userHome,
+    privateDirs: o.privateDirs ?? hostPrivateDirs(),
   });
   return resolveAdmitted(read, admitted, { inputs: o.inputs });
 }

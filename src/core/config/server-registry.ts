@@ -6,6 +6,7 @@
  * approvals, the disabled list and manual starts. What differs per front end comes in through ports.
  */
 import { Emitter } from '../events.js';
+import { hostPrivateDirs } from '../user-dir.js';
 import { systemClock, type Clock, type Disposable, type InputResolver, type Logger } from '../ports.js';
 import { admit, awaitingApproval, heldReason } from './admit.js';
 import { approvalHashOf, type ApprovalLookup } from './approvals.js';
@@ -50,6 +51,8 @@ export interface ServerRegistryOptions {
   leftToEditor?: (def: ServerDefinition) => boolean;
   /** Files the last read named (managed file, other apps' configs, env files) are watched through this. */
   watchFiles?: WatchFiles;
+  /** MCP Host's own secret folders, hidden from sandboxed servers (default: this process's, user-dir.ts). */
+  privateDirs?: readonly string[];
   /** How long a burst of change events is collected before one read (default 300 ms). */
   debounceMs?: number;
   clock?: Clock;
@@ -193,6 +196,7 @@ export class ServerRegistry implements Disposable {
       // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
       folders: read.prepare.vars.folders,
       home: read.prepare.vars.userHome,
+      privateDirs: this.o.privateDirs ?? hostPrivateDirs(),
     });
     const resolved = await resolveAdmitted(read, admitted, { inputs: this.o.inputs });
     this.current = resolved;

@@ -35,14 +35,16 @@ export interface StdioTransportOptions {
   stderrBytes?: number;
   kill?: KillTreeOptions;
   /**
-   * Rewrites the resolved command line just before spawn (the sandbox, src/core/sandbox/spawn.ts);
-   * `env` is added to the child's environment (values that must stay off command lines);
+   * Rewrites the resolved command line just before spawn (the sandbox, src/core/sandbox/spawn.ts).
+   * It gets the server's environment and returns the spawned wrapper's whole one, which replaces it:
+   * the wrapper runs on the host, where the entry's `env` (PATH, LD_PRELOAD) must not reach.
    * `release` runs once the process is gone. A rejection fails the start: nothing runs unwrapped.
    */
   prepareSpawn?: (spec: {
     file: string;
     args: string[];
-  }) => Promise<{ file: string; args: string[]; env?: Record<string, string>; release?: () => void }>;
+    env: Record<string, string>;
+  }) => Promise<{ file: string; args: string[]; env: Record<string, string>; release?: () => void }>;
 }
 
 /** How the process ended, for "server exited with code X" messages. */
@@ -130,14 +132,14 @@ export class StdioProcessTransport implements Transport {
     });
     const prepare = this.opts.prepareSpawn;
     if (!prepare) return this.spawnChild(resolved, env);
-    return prepare({ file: resolved.file, args: resolved.args }).then(
+    return prepare({ file: resolved.file, args: resolved.args, env }).then(
       (p) => {
         this.release = p.release;
         if (this.closed) {
           this.releaseOnce();
           throw new HostError('stopped', `${this.opts.command} was stopped before it started`);
         }
-        return this.spawnChild({ ...resolved, file: p.file, args: p.args }, p.env ? { ...env, ...p.env } : env);
+        return this.spawnChild({ ...resolved, file: p.file, args: p.args }, p.env);
       },
       (e: unknown) => {
         throw new HostError(

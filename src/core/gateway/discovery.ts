@@ -5,8 +5,8 @@
  * gone are stale: readers skip them and the next writer removes them.
  */
 import { promises as fs } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { mcpHostHome } from '../user-dir.js';
 import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../private-file.js';
 
 export interface GatewayDiscovery {
@@ -16,10 +16,8 @@ export interface GatewayDiscovery {
   workspaceFolders: string[];
 }
 
-/** `$MCP_HOST_HOME` or `~/.mcp-host`. */
-export function mcpHostHome(env: Record<string, string | undefined> = process.env): string {
-  return env.MCP_HOST_HOME && env.MCP_HOST_HOME.length > 0 ? env.MCP_HOST_HOME : join(homedir(), '.mcp-host');
-}
+/** `$MCP_HOST_HOME` or `~/.mcp-host` (user-dir.ts: the sandbox hides it). */
+export { mcpHostHome };
 
 export function discoveryDir(env: Record<string, string | undefined> = process.env): string {
   return join(mcpHostHome(env), 'gateway');

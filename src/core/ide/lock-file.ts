@@ -4,8 +4,8 @@
  * 0700, the file 0600, and it is written to a temp file and renamed so a reader never sees half.
  */
 import { promises as fs } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { claudeIdeLockDir } from '../user-dir.js';
 import { ensurePrivateDir, pidAlive, removeFileSync, writePrivateFile } from '../private-file.js';
 
 /** Exactly the fields of the IDE protocol's lock file: agents read these names, so none may change. */
@@ -20,9 +20,8 @@ export interface LockFileContent {
 
 /** `$CLAUDE_CONFIG_DIR/ide`, else `~/.claude/ide`. */
 export function defaultLockDir(env: Record<string, string | undefined> = process.env): string {
-  const base =
-    env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.length > 0 ? env.CLAUDE_CONFIG_DIR : join(homedir(), '.claude');
-  return join(base, 'ide');
+  // user-dir.ts owns the path, so the sandbox hides the same folder.
+  return claudeIdeLockDir(env);
 }
 
 export function lockFilePath(dir: string, port: number): string {

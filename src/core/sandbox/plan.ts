@@ -49,7 +49,7 @@ export interface PlanContext {
   /** Workspace folders the server may write (its own folder, or every open one for user servers). */
   folders: readonly string[];
   home?: string;
-  /** MCP Host's own state folders (secrets, tokens): hidden like the credential stores. */
+  /** MCP Host's own state folders (secrets, tokens: user-dir.ts `hostPrivateDirs`): hidden like the credential stores. */
   privateDirs?: readonly string[];
   policy?: SandboxPolicy;
 }
@@ -121,6 +121,7 @@ export function planSandbox(config: StdioServerConfig, ctx: PlanContext, by: San
         allowWrite: uniq(allowWrite),
         denyWrite: uniq((s?.filesystem?.denyWrite ?? []).map(abs)),
         denyRead: uniq(denyRead),
+        ...(ctx.privateDirs?.length ? { privateDirs: uniq([...ctx.privateDirs]) } : {}),
       },
       network: {
         allowedDomains: uniq(allowedDomains),

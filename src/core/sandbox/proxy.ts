@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
 import type { SandboxPlan } from './settings.js';
+import { hostOf } from './allow.js';
 
 import type * as HttpProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js' with {
   'resolution-mode': 'import',
@@ -57,10 +58,16 @@ export function loadProxyParts(): Promise<ProxyParts> {
   }))());
 }
 
+/**
+ * A refused connection: `target` is `host:port` (the host canonical), `offer` false when no allow
+ * rule could let it through (a malformed host, shown JSON-quoted; a denied address).
+ */
+export type OnBlocked = (target: string, reason: string, offer: boolean) => void;
+
 interface Client {
   rules: SandboxPlan['network'];
   lookup: (port: number) => LookupFunction;
-  onBlocked: (target: string, reason: string) => void;
+  onBlocked: OnBlocked;
 }
 
 export interface ProxyClient {
@@ -119,11 +126,7 @@ export class SandboxProxy {
    * Admits one sandboxed process under `rules`. `inside` is the HTTP and SOCKS port the process
    * reaches the proxy on (the runtime's bridge inside the sandbox on Linux, this port on macOS).
    */
-  admit(
-    rules: SandboxPlan['network'],
-    inside: { http: number; socks: number },
-    onBlocked: (target: string, reason: string) => void,
-  ): ProxyClient {
+  admit(rules: SandboxPlan['network'], inside: { http: number; socks: number }, onBlocked: OnBlocked): ProxyClient {
     const encoded = randomBytes(18).toString('base64url');
     const guard = this.parts.createResolvedAddressGuard({
       allowedDomains: rules.allowedDomains,
@@ -133,7 +136,8 @@ export class SandboxProxy {
       const base = guard.lookupFor(port);
       return (hostname, options, callback) =>
         base(hostname, options, (err, address, family) => {
-          if (this.parts.isResolvedAddressDenied(err)) onBlocked(`${hostname}:${port}`, err.reason);
+          // The host is allowed; where it resolved to is not: allowing the host again changes nothing.
+          if (this.parts.isResolvedAddressDenied(err)) onBlocked(`${hostname}:${port}`, err.reason, false);
           (callback as (e: unknown, a: unknown, f: unknown) => void)(err, address, family);
         });
     };
@@ -158,12 +162,17 @@ export class SandboxProxy {
   private allows(port: number, host: string, encoded: string | undefined): boolean {
     const c = encoded ? this.clients.get(encoded) : undefined;
     if (!c) return false;
+    if (!this.parts.isValidHost(host)) {
+      // The server chose these bytes: quoted and cut, so they can neither fake a log line nor be offered.
+      c.onBlocked(`${JSON.stringify(host.slice(0, 100))}:${port}`, 'malformed host', false);
+      return false;
+    }
+    const canonical = this.parts.canonicalizeHost(host) ?? host;
+    const target = canonical.includes(':') ? `[${canonical}]:${port}` : `${canonical}:${port}`;
     const deny = (reason: string) => {
-      c.onBlocked(`${host}:${port}`, reason);
+      c.onBlocked(target, reason, hostOf(target) !== undefined);
       return false;
     };
-    if (!this.parts.isValidHost(host)) return deny('malformed host');
-    const canonical = this.parts.canonicalizeHost(host) ?? host;
     const matches = (p: string) => this.parts.matchesDomainPatternWithPort(canonical, port, p);
     if (c.rules.deniedDomains.some(matches)) return deny('host is on the deny list');
     if (c.rules.allowedDomains.some(matches)) return true;

@@ -12,8 +12,12 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import type { SandboxPlan } from './settings.js';
+import type { SandboxBlock } from './block.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
+import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
+import { concretePath, hostOf } from './allow.js';
+import { INSTANCE_ENV } from '../connection/process-tree.js';
 
 /**
  * `weaker`: what the runtime itself reports it cannot enforce here (its dependency check's warnings:
@@ -27,14 +31,15 @@ export interface SpawnSpec {
   args: string[];
 }
 
-/** A network connection or file access the sandbox refused. */
-export interface SandboxBlock {
-  server: string;
-  /** `file`: a write refused; `read`: a hidden path the server tried to open. */
-  kind: 'network' | 'file' | 'read';
-  /** `host:port` for network, the path for files. */
-  target: string;
-  line: string;
+export type { SandboxBlock } from './block.js';
+
+export interface WrappedSpawn {
+  spec: SpawnSpec;
+  /** The wrapper's whole environment (replaces, never adds to, the server's): host-env.ts. */
+  env: Record<string, string>;
+  /** Server variables a POSIX shell cannot pass on (names that are not identifiers). */
+  dropped: string[];
+  release: () => void;
 }
 
 export interface SandboxRuntimeOptions {
@@ -69,7 +74,8 @@ export function shellQuote(s: string): string {
 }
 
 /**
- * The shell the runtime runs its wrapper in on Linux. Not bash: our stdio pipes are sockets, and
+ * The shell the runtime runs its wrapper in on Linux, found on the system PATH (never the entry's:
+ * host-env.ts). Not bash: our stdio pipes are sockets, and
  * bash on a socket stdin takes itself for an rsh session and reads ~/.bashrc (Debian's build
  * does), which costs each layer of the wrapper the user's whole shell set-up (pyenv, nvm: 100 ms
  * and more) and runs it around the server. The wrapper and our command are plain POSIX sh.
@@ -100,7 +106,7 @@ export class SandboxRuntime {
   private readonly recent = new Map<string, SandboxBlock[]>();
   private seenViolations = 0;
   private generation = 0;
-  private bins: { bwrap?: string; socat?: string } = {};
+  private bins: { bwrap?: string; socat?: string; sh?: string } = {};
 
   constructor(private readonly opts: SandboxRuntimeOptions = {}) {}
 
@@ -144,7 +150,9 @@ export class SandboxRuntime {
     const missing = [!bwrap && 'bubblewrap (bwrap)', !socat && 'socat', !rg && 'ripgrep (rg)'].filter(Boolean);
     if (missing.length)
       return { ok: false, message: `The sandbox needs ${missing.join(', ')}, not found on PATH: ${INSTALL_HINT}.` };
-    this.bins = { bwrap, socat };
+    const sh = findOn(POSIX_SHELL, HOST_PATH);
+    if (!sh) return { ok: false, message: `The sandbox needs a POSIX shell (sh) in ${HOST_PATH}.` };
+    this.bins = { bwrap, socat, sh };
     const refusal = await probeBwrap(bwrap!);
     if (refusal !== undefined)
       return {
@@ -167,7 +175,8 @@ export class SandboxRuntime {
   }
 
   /**
-   * The command line that runs `spec` under `plan`, the environment to add, and a release to call
+   * The command line that runs `spec` under `plan`, the wrapper's whole environment (`serverEnv`,
+   * what the server would get unsandboxed, applies only inside the sandbox), and a release to call
    * when the process is gone. Throws with the availability message when the sandbox cannot start:
    * never runs unsandboxed.
    */
@@ -175,7 +184,8 @@ export class SandboxRuntime {
     server: string,
     plan: SandboxPlan,
     spec: SpawnSpec,
-  ): Promise<{ spec: SpawnSpec; env: Record<string, string>; release: () => void }> {
+    serverEnv: Record<string, string> = {},
+  ): Promise<WrappedSpawn> {
     const a = await this.check();
     if (!a.ok) throw new Error(a.message);
     const tmp = mkdtempSync(join(tmpdir(), `mcp-host-sandbox-`));
@@ -202,8 +212,14 @@ export class SandboxRuntime {
       const proxyClient = proxy.admit(
         plan.network,
         this.platform === 'linux' ? LINUX_BRIDGE_PORTS : { http: proxy.port, socks: proxy.port },
-        (target, reason) =>
-          this.noteBlock({ server, kind: 'network', target, line: `deny network-outbound ${target} (${reason})` }),
+        (target, reason, offer) =>
+          this.noteBlock({
+            server,
+            kind: 'network',
+            target,
+            line: `deny network-outbound ${target} (${reason})`,
+            ...(offer ? {} : { offer: false as const }),
+          }),
       );
       client = proxyClient;
       // The proxy variables are exported inside: the runtime sets them without credentials, and
@@ -212,13 +228,20 @@ export class SandboxRuntime {
       const exports = Object.keys(proxyClient.env).map(
         (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
       );
+      const proxyEnv = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
+      // The marker stays on the wrapper too: the process-tree stop finds bwrap and sh by it.
+      const marker: Record<string, string> =
+        serverEnv[INSTANCE_ENV] !== undefined ? { [INSTANCE_ENV]: serverEnv[INSTANCE_ENV] } : {};
+      const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker });
+      // The server's own variables first, the proxy's after them: its HTTP_PROXY cannot replace ours.
       const command = [
+        ...split.inside,
         ...exports,
         `TMPDIR=${shellQuote(tmp)} exec ${[spec.file, ...spec.args].map(shellQuote).join(' ')}`,
       ].join('\n');
       const { argv } = await lib.wrapWithSandboxArgv(
         command,
-        this.platform === 'linux' ? POSIX_SHELL : undefined,
+        this.platform === 'linux' ? this.bins.sh : undefined,
         {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],
@@ -231,8 +254,7 @@ export class SandboxRuntime {
         { commandId: server, commandText: server },
       );
       wrapped = true;
-      const env = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
-      return { spec: { file: argv[0], args: argv.slice(1) }, env, release };
+      return { spec: { file: argv[0], args: argv.slice(1) }, env: split.host, dropped: split.dropped, release };
     } catch (e) {
       release();
       throw e;
@@ -288,11 +310,7 @@ export class SandboxRuntime {
 
   private report(server: string | undefined, line: string): void {
     if (!server || ![...this.active.keys()].some((k) => k.startsWith(`${server}\u0000`))) return;
-    const m = /deny network-outbound (\S+)/.exec(line);
-    const block: SandboxBlock = m
-      ? { server, kind: 'network', target: m[1], line }
-      : { server, kind: 'file', target: /(\/[^\s'"]+)/.exec(line)?.[1] ?? line, line };
-    this.noteBlock(block);
+    this.noteBlock(parseViolation(server, line));
   }
 
   /** Records a refusal seen elsewhere (e.g. a read-only file system error on the server's stderr). */
@@ -331,6 +349,18 @@ export class SandboxRuntime {
     await started.lib.reset();
     await started.proxy.close();
   }
+}
+
+/**
+ * A refusal the runtime's monitor saw (macOS's sandbox log). The line names what the process asked
+ * for, so what it names is offered only when it is a concrete host or path (allow.ts).
+ */
+export function parseViolation(server: string, line: string): SandboxBlock {
+  const m = /deny network-outbound (\S+)/.exec(line);
+  if (m) return { server, kind: 'network', target: m[1], line, ...(hostOf(m[1]) ? {} : { offer: false as const }) };
+  const path = /(\/[^\s'"]+)/.exec(line)?.[1];
+  const target = path !== undefined ? concretePath(path) : undefined;
+  return target ? { server, kind: 'file', target, line } : { server, kind: 'file', target: line, line, offer: false };
 }
 
 /**

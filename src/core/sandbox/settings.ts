@@ -43,7 +43,16 @@ export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
 
 /** The rules one sandboxed server runs under, paths absolute. */
 export interface SandboxPlan {
-  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[] };
+  filesystem: {
+    allowWrite: string[];
+    denyWrite: string[];
+    denyRead: string[];
+    /**
+     * MCP Host's own secret folders (also in `denyRead`): made (0700) before each spawn, since the
+     * sandbox sees the host's file system live and a folder made after it started would show.
+     */
+    privateDirs?: string[];
+  };
   network: { allowedDomains: string[]; deniedDomains: string[] };
   /** Why it is sandboxed: its config asked, or the managed policy requires it. */
   by: 'config' | 'policy';

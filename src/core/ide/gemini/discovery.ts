@@ -6,8 +6,8 @@
  * Gemini CLI 0.61.0 also skips a file another user owns.
  */
 import { promises as fs } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter } from 'node:path';
+import { geminiDiscoveryDir } from '../../user-dir.js';
 import { ensurePrivateDir, removeFileSync, writePrivateFile } from '../../private-file.js';
 
 /** The JSON fields the interface specification requires. */
@@ -21,7 +21,8 @@ export interface GeminiDiscoveryContent {
 
 /** `os.tmpdir()/gemini/ide`, the only folder Gemini CLI looks in. */
 export function defaultDiscoveryDir(): string {
-  return join(tmpdir(), 'gemini', 'ide');
+  // user-dir.ts owns the path, so the sandbox hides the same folder.
+  return geminiDiscoveryDir();
 }
 
 export function discoveryFileName(idePid: number, port: number): string {
