@@ -17,6 +17,7 @@ import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
 import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
 import { concretePath, hostOf } from './allow.js';
+import { OWNER_ENV } from '../connection/host-reaper.js';
 import { INSTANCE_ENV } from '../connection/process-tree.js';
 
 /**
@@ -229,9 +230,10 @@ export class SandboxRuntime {
         (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
       );
       const proxyEnv = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
-      // The marker stays on the wrapper too: the process-tree stop finds bwrap and sh by it.
-      const marker: Record<string, string> =
-        serverEnv[INSTANCE_ENV] !== undefined ? { [INSTANCE_ENV]: serverEnv[INSTANCE_ENV] } : {};
+      // The markers stay on the wrapper too: the process-tree stop and the host-death watcher
+      // (host-reaper.ts) find bwrap and sh by them.
+      const marker: Record<string, string> = {};
+      for (const k of [INSTANCE_ENV, OWNER_ENV]) if (serverEnv[k] !== undefined) marker[k] = serverEnv[k];
       const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker });
       // The server's own variables first, the proxy's after them: its HTTP_PROXY cannot replace ours.
       const command = [
