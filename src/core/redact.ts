@@ -172,7 +172,12 @@ export function redactString(s: string): string {
   out = out.replace(
     new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'),
     (m, pre: string, key: string, eq: string, value: string) => {
-      if (!isSecretKey(key) || value.includes(REDACTED) || isErrorCode(key, value.replace(/^(["'])(.*)\1$/, '$2')))
+      // `[redacted` (the value stops before `]`): already redacted by an earlier pass.
+      if (
+        !isSecretKey(key) ||
+        value.includes(REDACTED.slice(0, -1)) ||
+        isErrorCode(key, value.replace(/^(["'])(.*)\1$/, '$2'))
+      )
         return m;
       const q = /^["']/.test(value) ? value[0]! : '';
       return `${pre}${key}${eq}${q}${REDACTED}${q}`;

@@ -146,3 +146,10 @@ test('redactString: an error code under `code` is no secret; an authorization co
   assert.equal(redactString('"code": "ABC123XYZ"'), `"code": "${REDACTED}"`);
   assert.equal(redactString("token: 'MODULE_NOT_FOUND'"), `token: '${REDACTED}'`);
 });
+
+test('redactString twice is redactString once: an already redacted value is not redacted again', () => {
+  // The approval prompt's summary is redacted, then the CLI's output redacts it again.
+  const once = redactString('environment: LEAKY_API_KEY=plainsecretvalue987, MODE=fast');
+  assert.equal(once, 'environment: LEAKY_API_KEY=[redacted], MODE=fast');
+  assert.equal(redactString(once), once);
+});

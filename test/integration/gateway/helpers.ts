@@ -17,6 +17,7 @@ import {
 import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
+import { poll } from '../../support/poll.js';
 import { withDeadline } from '../../support/wait.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */
@@ -205,6 +206,43 @@ export function holdStream(port: number, token: string, session: string): Promis
     req.on('error', () => undefined);
     req.end();
   });
+}
+
+/**
+ * The agent's tool names once `pred` holds. `mcp-host serve` answers before its servers have
+ * connected and offers their tools as they arrive (a list waits 1 s at most), so a test that needs
+ * a server's tools waits for them, with a deadline, as an agent that honours list_changed does.
+ */
+export async function untilTools(
+  client: Client,
+  pred: (names: string[]) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<string[]> {
+  return poll(
+    what,
+    timeoutMs,
+    async () => {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      return pred(names) ? names : undefined;
+    },
+    100,
+  );
+}
+
+/** In search mode: once `search_tools` no longer reports servers still connecting. */
+export async function untilSearchable(client: Client, timeoutMs = 60_000): Promise<void> {
+  await poll(
+    'every server searchable',
+    timeoutMs,
+    async () => {
+      const r = JSON.parse(text(await client.callTool({ name: 'search_tools', arguments: { query: 'x' } }))) as {
+        stillConnecting?: string[];
+      };
+      return r.stillConnecting?.length ? undefined : true;
+    },
+    100,
+  );
 }
 
 export { z };

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
-import { text } from './helpers.js';
+import { text, untilSearchable, untilTools } from './helpers.js';
 
 let h: Harness;
 let ws: string;
@@ -62,6 +62,7 @@ after(async () => {
 describe('mcp-host serve: search mode, profiles, result limits', { timeout: 180_000 }, () => {
   test('--tools search: the agent finds and calls a tool it was never listed; a long result comes cut and reads back', async () => {
     const client = await serve('--tools', 'search', '--max-result-tokens', '50');
+    await untilSearchable(client);
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.deepEqual(names.sort(), ['call_tool', 'get_tool_schema', 'search_tools']);
     const found = JSON.parse(
@@ -95,6 +96,7 @@ describe('mcp-host serve: search mode, profiles, result limits', { timeout: 180_
 
   test('--profile ro --tools all: only the read-only tools, listed in full', async () => {
     const client = await serve('--profile', 'ro', '--tools', 'all');
+    await untilTools(client, (n) => n.includes('everything__get-sum'), 'the read-only tools of everything');
     const { tools } = await client.listTools();
     assert.ok(tools.some((t) => t.name === 'everything__get-sum'));
     assert.ok(
@@ -102,7 +104,11 @@ describe('mcp-host serve: search mode, profiles, result limits', { timeout: 180_
       tools.map((t) => t.name).join(),
     );
     const errs = await serve('--profile', 'errs');
-    assert.ok((await errs.listTools()).tools.every((t) => t.name.startsWith('errors__')));
+    const errNames = await untilTools(errs, (n) => n.length > 0, 'the tools of the errs profile');
+    assert.ok(
+      errNames.every((n) => n.startsWith('errors__')),
+      errNames.join(),
+    );
   });
 
   test('--profile with an unknown name is a usage error naming the profiles there are', () => {

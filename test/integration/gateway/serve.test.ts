@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
-import { text } from './helpers.js';
+import { text, untilTools } from './helpers.js';
 
 let h: Harness;
 let ws: string;
@@ -60,7 +60,11 @@ after(async () => {
 
 describe('mcp-host serve', { timeout: 120_000 }, () => {
   test('lists the union of both servers’ tools and calls one', async () => {
-    const names = (await client.listTools()).tools.map((t) => t.name);
+    const names = await untilTools(
+      client,
+      (n) => n.includes('everything__echo') && n.some((x) => x.startsWith('errors__')),
+      'both servers listed',
+    );
     assert.ok(names.includes('everything__echo'), names.join(', '));
     assert.ok(
       names.some((n) => n.startsWith('errors__')),

@@ -57,6 +57,10 @@ test('asked in a real terminal: the message and the field prompt are redacted', 
   const showing = (re: RegExp, what: string) =>
     withDeadline(new Promise<void>((done) => (ready(re) ? done() : (waiting = { re, done }))), what).catch(shown(what));
   try {
+    // The folder's server is asked about first: its approval lists its environment, redacted.
+    await showing(/Allow "leaky" to run\? \[y\/n\]/, 'the approval question');
+    assert.match(out, /LEAKY_API_KEY=\[redacted\](?!\])/);
+    child.stdin.write('y\r');
     await showing(/Note for \[redacted\]/, 'the field prompt');
     assert.ok(!out.includes(SECRET), out);
     child.stdin.write('hello\r');
