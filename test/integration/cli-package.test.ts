@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
+import { untilTools } from './gateway/helpers.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { shippedBuild } from '../support/shipped-build.js';
 import { STDIO_FIXTURE } from './connection/helpers.js';
@@ -98,7 +99,8 @@ test('the installed serve lists and calls the tools of a server from --config fo
     new StdioClientTransport({ command: bin, args: ['--config', config, 'serve'], cwd: ws, env, stderr: 'pipe' }),
   );
   try {
-    const names = (await client.listTools()).tools.map((t) => t.name);
+    // serve answers before its server has connected: wait for its tools as a list_changed agent would.
+    const names = await untilTools(client, (n) => n.includes('fixture__echo'), 'the fixture listed');
     assert.ok(names.includes('fixture__echo'), names.join(', '));
     const r = await client.callTool({ name: 'fixture__echo', arguments: { text: 'from the package' } });
     assert.deepEqual(r.content, [{ type: 'text', text: 'echo: from the package' }]);

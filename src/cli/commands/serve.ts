@@ -30,11 +30,14 @@ import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
 
 /**
- * A list asked for before every server has settled waits this long at most from serve's start, so
- * an agent that ignores list_changed still sees the servers that connect quickly; `initialize`
- * is answered at once (agents give up on a slow one: the Inspector after 15 s, Codex sooner).
+ * A list asked for before every server has settled waits for them, this long at most from serve's
+ * start: agents that list once and ignore list_changed (Claude Code in print mode) still see every
+ * server that connects in a normal time, also on a loaded machine (1 s was too short there), while
+ * one that hangs costs the first list 5 s instead of the connect timeout (30 s). `initialize` is
+ * answered at once (agents give up on a slow one: the Inspector after 15 s, Codex sooner), and
+ * the 5 s stay inside Codex's 10 s start-up budget for initialize and the first list.
  */
-const FIRST_LIST_WAIT_MS = 1000;
+const FIRST_LIST_WAIT_MS = 5000;
 
 export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
   // From the first moment: an agent that leaves while the config is read or servers connect ends serve too.

@@ -210,7 +210,7 @@ export function holdStream(port: number, token: string, session: string): Promis
 
 /**
  * The agent's tool names once `pred` holds. `mcp-host serve` answers before its servers have
- * connected and offers their tools as they arrive (a list waits 1 s at most), so a test that needs
+ * connected and offers their tools as they arrive (the first list waits 5 s at most), so a test that needs
  * a server's tools waits for them, with a deadline, as an agent that honours list_changed does.
  */
 export async function untilTools(
