@@ -7,9 +7,9 @@
  * is reported per server.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import type { SandboxPlan } from './settings.js';
 import type { SandboxBlock } from './block.js';
@@ -54,20 +54,6 @@ type Manager = Lib['SandboxManager'];
 
 let libPromise: Promise<Lib> | undefined;
 const loadLib = (): Promise<Lib> => (libPromise ??= import('@anthropic-ai/sandbox-runtime'));
-
-function which(cmd: string, path: string): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** Single quotes for POSIX sh: the library runs the wrapped command through a shell. */
 export function shellQuote(s: string): string {
@@ -145,9 +131,9 @@ export class SandboxRuntime {
         message: `MCP Host cannot sandbox local servers on ${p}; only Linux and macOS are supported.`,
       };
     const path = this.opts.path ?? process.env.PATH ?? '';
-    const bwrap = which('bwrap', path);
-    const socat = which('socat', path);
-    const rg = which('rg', path);
+    const bwrap = findOn('bwrap', path);
+    const socat = findOn('socat', path);
+    const rg = findOn('rg', path);
     const missing = [!bwrap && 'bubblewrap (bwrap)', !socat && 'socat', !rg && 'ripgrep (rg)'].filter(Boolean);
     if (missing.length)
       return { ok: false, message: `The sandbox needs ${missing.join(', ')}, not found on PATH: ${INSTALL_HINT}.` };
