@@ -1,5 +1,8 @@
 /** A host with real servers behind a gateway over HTTP, and SDK clients that use it as an agent would. */
 import { request } from 'node:http';
+import { join } from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Harness } from '../cli/harness.js';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { Transport, ClientCapabilities } from '@modelcontextprotocol/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -205,6 +208,26 @@ export function holdStream(port: number, token: string, session: string): Promis
     );
     req.on('error', () => undefined);
     req.end();
+  });
+}
+
+/** `mcp-host serve` (the harness's built CLI) in `cwd`, as an agent launches it over stdio. */
+export function serveTransport(
+  h: Harness,
+  cwd: string,
+  args: string[] = ['--allow-project-servers'],
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [h.cli, 'serve', ...args],
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: h.dir,
+      MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+      MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+    },
+    stderr: 'pipe',
   });
 }
 

@@ -9,11 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { alive, createHarness, ROOT, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
 import { withDeadline } from '../../support/wait.js';
+import { serveTransport } from './helpers.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 
@@ -88,20 +88,7 @@ async function connect(modern: boolean, onToolsChanged: () => void): Promise<Cli
   );
   client.setNotificationHandler('notifications/tools/list_changed', () => onToolsChanged());
   clients.push(client);
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [h.cli, 'serve', '--allow-project-servers'],
-      cwd: ws,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: h.dir,
-        MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
-        MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
-      },
-      stderr: 'pipe',
-    }),
-  );
+  await client.connect(serveTransport(h, ws));
   return client;
 }
 

@@ -5,10 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
-import { text } from './helpers.js';
+import { serveTransport, text } from './helpers.js';
 
 let h: Harness;
 let ws: string;
@@ -38,20 +37,7 @@ before(async () => {
     role: 'assistant',
     content: { type: 'text', text: `sampled: ${(req.params.messages[0]!.content as { text: string }).text}` },
   }));
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [h.cli, 'serve', '--allow-project-servers'],
-      cwd: ws,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: h.dir,
-        MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
-        MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
-      },
-      stderr: 'pipe',
-    }),
-  );
+  await client.connect(serveTransport(h, ws));
 });
 
 after(async () => {
