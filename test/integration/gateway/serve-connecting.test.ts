@@ -27,8 +27,8 @@ function fixture(name: string, ...extra: string[]): Record<string, unknown> {
 }
 
 /**
- * The hanging server is still being connected: started (serve may answer before it has even
- * spawned, so its start is awaited), never ready, and its process alive (the host stops it when
+ * The hanging server is still being connected: started and alive (serve may answer before it has
+ * even spawned, so its start is awaited), never ready, and its process alive (the host stops it when
  * its connect times out).
  */
 async function assertHangConnecting(seenBefore: number): Promise<void> {
@@ -38,8 +38,10 @@ async function assertHangConnecting(seenBefore: number): Promise<void> {
         const pids = recorded(hangRecord)
           .filter((l) => l.startsWith('start '))
           .map((l) => Number(l.split(' ')[1]));
-        // This serve's own hanging server: one start more than before it was launched.
-        if (pids.length > seenBefore) return pids.slice(seenBefore);
+        // This serve's own hanging server: a start more than before it was launched, and alive (a
+        // short-lived era probe of the same command may have started and ended first).
+        const own = pids.slice(seenBefore);
+        if (own.some((pid) => alive(pid))) return own;
         await new Promise((r) => setTimeout(r, 50));
       }
     })(),
