@@ -170,8 +170,13 @@ export function redactString(s: string): string {
   );
   // key=value (query strings, env assignments, `aws_secret_access_key = X`, --api-key=xyz), quoted or not.
   out = out.replace(
-    new RegExp(`([?&;\\s,{(]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'),
-    (m, pre: string, key: string, eq: string, value: string) => {
+    new RegExp(`([?&;\\s,{(\\[]|^|--?)([\\w.-]+)(\\s*=\\s*)(${VALUE})`, 'g'),
+    (m, pre: string, key: string, eq: string, raw: string) => {
+      // `(key=value)`: the bracket that opened before the key closes after the value, and is kept.
+      const quoted = /^["']/.test(raw);
+      const close = !quoted && pre === '(' ? raw.indexOf(')') : -1;
+      const value = close >= 0 ? raw.slice(0, close) : raw;
+      const rest = close >= 0 ? raw.slice(close) : '';
       // `[redacted` (the value stops before `]`): already redacted by an earlier pass.
       if (
         !isSecretKey(key) ||
@@ -179,8 +184,8 @@ export function redactString(s: string): string {
         isErrorCode(key, value.replace(/^(["'])(.*)\1$/, '$2'))
       )
         return m;
-      const q = /^["']/.test(value) ? value[0]! : '';
-      return `${pre}${key}${eq}${q}${REDACTED}${q}`;
+      const q = quoted ? raw[0]! : '';
+      return `${pre}${key}${eq}${q}${REDACTED}${q}${rest}`;
     },
   );
   // "--token xyz" style flags

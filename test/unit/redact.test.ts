@@ -153,3 +153,13 @@ test('redactString twice is redactString once: an already redacted value is not 
   assert.equal(once, 'environment: LEAKY_API_KEY=[redacted], MODE=fast');
   assert.equal(redactString(once), once);
 });
+
+test('redactString: a `key=value` inside brackets keeps the closing bracket, and is still redacted', () => {
+  // The stderr summary writes `(code=…)`; the bracket used to be swallowed with the value.
+  assert.equal(redactString('sign-in failed (code=SplxlOBeZQQYbYS6WxSbIA)'), `sign-in failed (code=${REDACTED})`);
+  assert.equal(redactString('failed (token=abcDEF123xyz) next'), `failed (token=${REDACTED}) next`);
+  assert.equal(redactString('refused [token=abc123def456]'), `refused [token=${REDACTED}]`);
+  assert.equal(redactString('exit (code=ENOENT)'), 'exit (code=ENOENT)');
+  const once = redactString('x (api_key=abc123def456ghi)');
+  assert.equal(redactString(once), once);
+});
