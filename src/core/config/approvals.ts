@@ -42,7 +42,10 @@ export class ServerApprovals implements ApprovalLookup {
   private writing = 0;
 
   constructor(
-    private readonly store: KeyValueStore & { reload?(): void },
+    private readonly store: KeyValueStore & {
+      reload?(): void;
+      modify?(key: string, change: (current: unknown) => unknown): Promise<void>;
+    },
     private readonly key = APPROVALS_KEY,
     private readonly now: () => number = Date.now,
   ) {}
@@ -61,15 +64,30 @@ export class ServerApprovals implements ApprovalLookup {
   }
 
   private async record(defs: readonly ServerDefinition[], decision: 'approved' | 'denied'): Promise<void> {
-    const all = this.records();
-    for (const d of defs) all[d.name] = { hash: approvalHashOf(d), decision, at: this.now() };
-    await this.write(all);
+    const at = this.now();
+    await this.write((all) => {
+      for (const d of defs) all[d.name] = { hash: approvalHashOf(d), decision, at };
+      return true;
+    });
   }
 
-  private async write(all: Record<string, Decision>): Promise<void> {
+  /**
+   * Applies `change` to the decisions as stored now. With a store that can `modify`, that is the
+   * value on disk under its lock, so decisions another process made meanwhile are kept.
+   */
+  private async write(change: (all: Record<string, Decision>) => boolean): Promise<void> {
     this.writing++;
     try {
-      await this.store.update(this.key, all);
+      if (this.store.modify) {
+        await this.store.modify(this.key, (current) => {
+          const all = parseDecisions(current);
+          change(all);
+          return all;
+        });
+      } else {
+        const all = this.records();
+        if (change(all)) await this.store.update(this.key, all);
+      }
     } finally {
       this.writing--;
     }
@@ -81,14 +99,18 @@ export class ServerApprovals implements ApprovalLookup {
    * The caller clears the old place after this resolves. Returns how many were taken.
    */
   async adopt(old: unknown): Promise<number> {
-    const all = this.records();
+    const older = Object.entries(parseDecisions(old));
+    if (!older.some(([name]) => !Object.hasOwn(this.records(), name))) return 0;
     let taken = 0;
-    for (const [name, r] of Object.entries(parseDecisions(old))) {
-      if (Object.hasOwn(all, name)) continue;
-      all[name] = r;
-      taken++;
-    }
-    if (taken) await this.write(all);
+    await this.write((all) => {
+      taken = 0;
+      for (const [name, r] of older) {
+        if (Object.hasOwn(all, name)) continue;
+        all[name] = r;
+        taken++;
+      }
+      return taken > 0;
+    });
     return taken;
   }
 

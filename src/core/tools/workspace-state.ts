@@ -5,7 +5,7 @@
  * (VS Code's own workspaceState lives in the editor's database, which the CLI cannot read).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KeyValueStore } from '../ports.js';
 
@@ -46,19 +46,80 @@ export class WorkspaceStateStore implements KeyValueStore {
   }
 
   update(key: string, value: unknown): Promise<void> {
-    this.data = { ...this.data, [key]: value };
+    return this.modify(key, () => value);
+  }
+
+  /**
+   * Replaces `key` with what `change` makes of the value on disk, under the file's lock: two
+   * processes deciding at once (the editor and `mcp-host approve`, two CLI runs) each keep their
+   * change, where writing a value computed from a stale read kept only the last one.
+   */
+  modify(key: string, change: (current: unknown) => unknown): Promise<void> {
+    this.data = { ...this.data, [key]: change(this.data[key]) };
     this.chain = this.chain
       .catch(() => undefined)
       .then(() => {
-        const dir = join(this.path, '..');
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Other keys written meanwhile by another process survive: re-read, then set ours.
-        const onDisk = { ...this.load(), workspace: resolve(this.workspace), [key]: value };
-        const tmp = `${this.path}.${process.pid}.tmp`;
-        writeFileSync(tmp, `${JSON.stringify(onDisk, null, 2)}\n`, { mode: 0o600 });
-        chmodSync(tmp, 0o600);
-        renameSync(tmp, this.path);
+        mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
+        withFileLock(`${this.path}.lock`, () => {
+          // Other keys written meanwhile by another process survive: re-read, then set ours.
+          const fresh = this.load();
+          const onDisk = { ...fresh, workspace: resolve(this.workspace), [key]: change(fresh[key]) };
+          const tmp = `${this.path}.${process.pid}.tmp`;
+          writeFileSync(tmp, `${JSON.stringify(onDisk, null, 2)}\n`, { mode: 0o600 });
+          chmodSync(tmp, 0o600);
+          renameSync(tmp, this.path);
+          this.data = onDisk;
+        });
       });
     return this.chain;
+  }
+}
+
+/** A lock older than this belongs to a process that died holding it. */
+const STALE_LOCK_MS = 10_000;
+/** Past this, the lock is taken from its holder: a slow write loses a race, never the whole update. */
+const LOCK_WAIT_MS = 5_000;
+
+/**
+ * Runs `fn` while holding `lockPath` (created exclusively). The critical section is a read and a
+ * rename of a small file, so waiting is short and synchronous (Atomics.wait, no busy loop).
+ */
+function withFileLock(lockPath: string, fn: () => void): void {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lockPath, 'wx', 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (Date.now() > deadline || lockAge(lockPath) > STALE_LOCK_MS) {
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          // Another waiter removed it first; try again.
+        }
+        continue;
+      }
+      Atomics.wait(pause, 0, 0, 2 + Math.floor(Math.random() * 8));
+    }
+  }
+  try {
+    fn();
+  } finally {
+    closeSync(fd);
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      // Taken over by a waiter that judged it stale; nothing of ours to remove.
+    }
+  }
+}
+
+function lockAge(lockPath: string): number {
+  try {
+    return Date.now() - statSync(lockPath).mtimeMs;
+  } catch {
+    return 0;
   }
 }
