@@ -7,14 +7,13 @@
  * is reported per server.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
 import type { SandboxPlan } from './settings.js';
 import type { SandboxBlock } from './block.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
+import { ServerTmpDirs } from './server-tmp.js';
 import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
 import { concretePath, hostOf } from './allow.js';
 import { OWNER_ENV } from '../connection/host-reaper.js';
@@ -88,6 +87,7 @@ export class SandboxRuntime {
   private checked: SandboxAvailability | undefined;
   private manager: Promise<{ lib: Manager; proxy: SandboxProxy }> | undefined;
   private readonly active = new Map<string, Active>();
+  private readonly tmpDirs = new ServerTmpDirs();
   private readonly listeners = new Set<(b: SandboxBlock) => void>();
   private readonly counts = new Map<string, number>();
   private readonly recent = new Map<string, SandboxBlock[]>();
@@ -175,7 +175,7 @@ export class SandboxRuntime {
   ): Promise<WrappedSpawn> {
     const a = await this.check();
     if (!a.ok) throw new Error(a.message);
-    const tmp = mkdtempSync(join(tmpdir(), `mcp-host-sandbox-`));
+    const tmp = this.tmpDirs.make();
     const key = `${server}\u0000${tmp}`;
     this.active.set(key, { plan, tmp });
     let wrapped = false;
@@ -211,7 +211,7 @@ export class SandboxRuntime {
       client = proxyClient;
       // The proxy variables are exported inside: the runtime sets them without credentials, and
       // the credentials travel in the environment, not on a command line. TMPDIR: the server's own
-      // temporary folder, writable and nobody else's.
+      // temporary folder, writable and hidden from the others (server-tmp.ts).
       const exports = Object.keys(proxyClient.env).map(
         (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
       );
@@ -234,7 +234,7 @@ export class SandboxRuntime {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],
             denyWrite: [...plan.filesystem.denyWrite, ...guarded],
-            denyRead: plan.filesystem.denyRead,
+            denyRead: [...plan.filesystem.denyRead, this.tmpDirs.hidden()],
           },
         },
         undefined,
@@ -329,6 +329,7 @@ export class SandboxRuntime {
   /** Stops the shared proxy (tests, deactivate). */
   async dispose(): Promise<void> {
     this.generation++;
+    this.tmpDirs.dispose();
     const m = this.manager;
     this.manager = undefined;
     if (!m) return;

@@ -40,7 +40,7 @@ test(`${PROCESSES} processes approving ${EACH} servers each at once: every decis
   const env = { ...process.env, MCP_HOST_CONFIG_DIR: join(dir, 'cfg') };
   const workspace = join(dir, 'ws');
   const children = Array.from({ length: PROCESSES }, (_, i) =>
-    spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'approve-burst.ts'), workspace, `p${i}`, String(EACH)], {
+    spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'approve-burst.ts'), workspace, `p${i}`, String(EACH)], {
       env,
       stdio: ['pipe', 'pipe', 'inherit'],
     }),
