@@ -3,7 +3,7 @@
  * from, and the registry (the one the managed file names, never a user setting) must still list it,
  * at the version the entry records (else the latest), with a package or remote whose launch is
  * exactly this entry's (launch-match.ts: only the values the registry declares as variable may
- * differ). Unreachable, unknown or different: it does not run.
+ * differ). Unreachable, unknown, deprecated, deleted or different: it does not run.
  */
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError } from '../registry/client.js';
 import { launchDifference } from '../registry/launch-match.js';
@@ -36,6 +36,12 @@ export async function checkRegistry(
       if (!lookups.has(key)) lookups.set(key, client.get(id, version === undefined ? {} : { version }));
       try {
         const server = await lookups.get(key)!;
+        const at = `"${id}"${version ? ` ${version}` : ''}`;
+        // A withdrawn entry vouches for nothing, whatever it installs: the registry took it back.
+        if (server.status === 'deleted' || server.status === 'deprecated') {
+          checks.set(d.name, { ok: false, message: `the registry marks ${at} ${server.status}` });
+          return;
+        }
         const differs = launchDifference(server, d.config);
         checks.set(
           d.name,
@@ -43,7 +49,7 @@ export async function checkRegistry(
             ? { ok: true }
             : {
                 ok: false,
-                message: `it is not one of the packages or remotes the registry lists for "${id}"${version ? ` ${version}` : ''} as they install: ${differs}`,
+                message: `it is not one of the packages or remotes the registry lists for ${at} as they install: ${differs}`,
               },
         );
       } catch (e) {

@@ -154,13 +154,29 @@ function remoteDifference(server: RegistryServer, index: number, config: ServerC
     url: string;
     headers?: Record<string, string>;
   };
-  const extra = unexpectedKeys(config, REMOTE_KEYS);
+  const extra = unexpectedKeys(config, REMOTE_KEYS) ?? oauthDifference(config);
   if (extra) return extra;
   if (config.type !== t.type) return `it connects over ${config.type}, the registry's remote over ${t.type}`;
   if (!pattern(t.url, URL_PART).test(config.url))
     return `its URL ${redactUrl(config.url)} is not the registry's ${server.remotes[index]!.url}`;
   const h = keyedDifference('header', t.headers ?? {}, config.headers, server.remotes[index]!.headers ?? []);
   return h;
+}
+
+/**
+ * `oauth` settings that only say how to sign in (client id, scopes, callback port, grant) are the
+ * user's; these send the sign-in, or a client secret, to a server the registry's remote never
+ * named (its own metadata points at its authorization server).
+ */
+const OAUTH_ELSEWHERE: Record<string, string> = {
+  authServerMetadataUrl: 'sends the sign-in to an authorization server the registry entry does not name',
+  issuer: 'sends the client credentials to an issuer the registry entry does not name',
+};
+
+function oauthDifference(config: ServerConfig): string | undefined {
+  const oauth = 'oauth' in config ? config.oauth : undefined;
+  const keys = Object.keys(OAUTH_ELSEWHERE).filter((k) => oauth?.[k as keyof typeof oauth] !== undefined);
+  return keys.length ? keys.map((k) => `"oauth.${k}" ${OAUTH_ELSEWHERE[k]}`).join('; ') : undefined;
 }
 
 function labelOf(server: RegistryServer, c: InstallChoice): string {

@@ -60,6 +60,26 @@ describe('registryOnly: the launch must be the registry-derived one', () => {
     assert.match(launchDifference(server(REMOTE), c) ?? '', /"headersHelper" runs a shell command at every connect/);
   });
 
+  it("oauth settings that send the sign-in elsewhere are refused; how to sign in is the user's", () => {
+    const reg = server(REMOTE);
+    const signIn = { clientId: 'my-client', scopes: ['read'], callbackPort: 33418 };
+    assert.equal(launchDifference(reg, { ...remoteInstall(), oauth: signIn }), undefined);
+    assert.match(
+      launchDifference(reg, {
+        ...remoteInstall(),
+        oauth: { ...signIn, authServerMetadataUrl: 'https://as.evil.example/.well-known/openid-configuration' },
+      }) ?? '',
+      /"oauth\.authServerMetadataUrl" sends the sign-in to an authorization server the registry entry does not name/,
+    );
+    assert.match(
+      launchDifference(reg, {
+        ...remoteInstall(),
+        oauth: { grantType: 'client_credentials', issuer: 'https://evil.example' },
+      }) ?? '',
+      /"oauth\.issuer" sends the client credentials to an issuer/,
+    );
+  });
+
   it('an extra argument, a changed package or version, and an undeclared env variable are refused', () => {
     const npm = npmInstall();
     const reg = server(EVERYTHING);
