@@ -172,13 +172,9 @@ export async function ide(quick: boolean): Promise<Figure[]> {
       target?: Parameters<typeof figure>[5],
     ): Figure => figure('ide', name, (n / ms) * 1000, 'req/s', { name: base, value: (n / baseMs) * 1000 }, target);
     out.push(
-      throughput(
-        `${n} small requests, throughput (16 in flight)`,
-        hostMs,
-        'ws echo',
-        echoMs,
-        ratioAtLeast(0.5, 'host/echo'),
-      ),
+      // No target here: the SDK agent shares this process, and its own zod pass over every answer
+      // (as much as the server's) lands on the figure. The raw agent's row below is the server's.
+      throughput(`${n} small requests, throughput (16 in flight)`, hostMs, 'ws echo', echoMs),
       throughput(
         'small requests, throughput: bare SDK over ws (no IDE code) / IDE server',
         sdkMs,
@@ -190,7 +186,10 @@ export async function ide(quick: boolean): Promise<Figure[]> {
         rawMs,
         'ws echo',
         rawEchoMs,
+        ratioAtLeast(0.5, 'host/echo'),
       ),
+      // The bare SDK server answers through the SDK; the IDE server's read-only calls take its
+      // direct path (core/ide/direct-calls.ts).
       throughput(
         'small requests, throughput, agent without an SDK: bare SDK server / IDE server',
         rawSdkMs,

@@ -16,7 +16,8 @@ import { checkUpgrade } from './auth.js';
 import type { EditorPort, IdeSelection } from './editor-port.js';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../connection-limits.js';
 import { cleanStaleLockFiles, defaultLockDir, removeLockFile, removeLockFileSync, writeLockFile } from './lock-file.js';
-import { registerIdeTools } from './tools.js';
+import { readOnlyTools, registerIdeTools } from './tools.js';
+import { DirectCalls } from './direct-calls.js';
 import { WebSocketServerTransport } from './ws-transport.js';
 import { VERSION } from '../version.js';
 
@@ -34,6 +35,8 @@ export interface IdeServerOptions {
   maxPayloadBytes?: number;
   /** Ping interval; a peer that missed the previous pong is terminated. Default 30 s. */
   keepAliveMs?: number;
+  /** Answer read-only tool calls on the direct path (direct-calls.ts). Default true; off: every message through the SDK. */
+  directCalls?: boolean;
   /** Quiet time before `selection_changed` is sent. Default 100 ms. */
   selectionDebounceMs?: number;
   /** Sockets waiting for their handshake and how long they may wait (limits.ts). */
@@ -58,6 +61,7 @@ interface Client {
   ws: WebSocket;
   mcp: McpServer;
   transport: WebSocketServerTransport;
+  direct: DirectCalls;
   alive: boolean;
   initialized: boolean;
   agentPid?: number;
@@ -135,6 +139,13 @@ export class IdeServer {
 
   clientCount(): number {
     return this.clients.size;
+  }
+
+  /** Calls the connected agents had answered on the direct path (direct-calls.ts). */
+  directAnswers(): number {
+    let n = 0;
+    for (const c of this.clients) n += c.direct.answered;
+    return n;
   }
 
   /** Sends `at_mentioned` to every initialized agent; returns how many heard it. */
@@ -229,19 +240,26 @@ export class IdeServer {
     const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: VERSION }, {
       capabilities: { tools: {} },
     });
-    registerIdeTools(mcp, { editor: this.opts.editor, latestSelection: () => this.latest, logger: this.opts.logger });
+    const ctx = { editor: this.opts.editor, latestSelection: () => this.latest, logger: this.opts.logger };
+    const readers = readOnlyTools(ctx);
+    registerIdeTools(mcp, ctx, readers);
+    const direct = new DirectCalls(readers, () => client.initialized);
     const limits = this.opts.limits ?? {};
-    const transport = new WebSocketServerTransport(ws, {
-      pauseAtBytes: limits.pauseUnreadBytes ?? 8 * 1024 * 1024,
-      closeAtBytes: limits.maxUnreadBytes ?? 128 * 1024 * 1024,
-      onBackpressure: (what, bytes) =>
-        this.opts.logger.warn(
-          what === 'paused'
-            ? `IDE server: an agent is not reading its answers (${Math.round(bytes / 1024)} KB waiting); its requests are not read until it catches up`
-            : `IDE server: disconnected an agent with ${Math.round(bytes / 1024 / 1024)} MB of unread answers`,
-        ),
-    });
-    const client: Client = { ws, mcp, transport, alive: true, initialized: false };
+    const transport = new WebSocketServerTransport(
+      ws,
+      {
+        pauseAtBytes: limits.pauseUnreadBytes ?? 8 * 1024 * 1024,
+        closeAtBytes: limits.maxUnreadBytes ?? 128 * 1024 * 1024,
+        onBackpressure: (what, bytes) =>
+          this.opts.logger.warn(
+            what === 'paused'
+              ? `IDE server: an agent is not reading its answers (${Math.round(bytes / 1024)} KB waiting); its requests are not read until it catches up`
+              : `IDE server: disconnected an agent with ${Math.round(bytes / 1024 / 1024)} MB of unread answers`,
+          ),
+      },
+      this.opts.directCalls === false ? undefined : (m) => direct.answer(m),
+    );
+    const client: Client = { ws, mcp, transport, direct, alive: true, initialized: false };
     mcp.server.oninitialized = () => {
       client.initialized = true;
       const info = mcp.server.getClientVersion();

@@ -42,21 +42,105 @@ function aborted(signal: AbortSignal): Promise<DiffOutcome> {
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
 
-export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
-  const { editor } = ctx;
+/**
+ * A tool that only reads what the editor already holds: synchronous, no signal, no side effect.
+ * These are also answered on the IDE server's direct path (direct-calls.ts), so each is defined once
+ * here for both.
+ */
+export interface ReadTool<S extends z.ZodObject = z.ZodObject> {
+  description: string;
+  inputSchema: S;
+  run(args: z.infer<S>): CallToolResult;
+}
 
-  server.registerTool(
-    'getDiagnostics',
-    {
-      description:
-        'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
-      inputSchema: z.object({
-        uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
+const readTool = <S extends z.ZodObject>(t: ReadTool<S>): ReadTool => t as unknown as ReadTool;
+
+const noArgs = z.object({});
+
+/** The read-only tools by name. */
+export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool> {
+  const { editor } = ctx;
+  return new Map([
+    [
+      'getDiagnostics',
+      readTool({
+        description:
+          'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
+        inputSchema: z.object({
+          uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
+        }),
+        run: ({ uri }) => json(editor.diagnostics(uri)),
       }),
-      annotations: readOnly,
-    },
-    ({ uri }) => json(editor.diagnostics(uri)),
-  );
+    ],
+    [
+      'getCurrentSelection',
+      readTool({
+        description: 'The selection in the active editor.',
+        inputSchema: noArgs,
+        run: () => {
+          const sel = editor.currentSelection();
+          return json(sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' });
+        },
+      }),
+    ],
+    [
+      'getLatestSelection',
+      readTool({
+        description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).',
+        inputSchema: noArgs,
+        run: () => {
+          const sel = ctx.latestSelection() ?? editor.currentSelection();
+          return json(sel ? { success: true, ...sel } : { success: false, message: 'No selection available' });
+        },
+      }),
+    ],
+    [
+      'getOpenEditors',
+      readTool({
+        description: 'The open editor tabs.',
+        inputSchema: noArgs,
+        run: () => json({ tabs: editor.openEditors() }),
+      }),
+    ],
+    [
+      'getWorkspaceFolders',
+      readTool({
+        description: 'The workspace folders open in the editor.',
+        inputSchema: noArgs,
+        run: () => {
+          const folders = editor.workspaceFolders();
+          return json({ success: true, folders, rootPath: folders[0]?.path ?? null });
+        },
+      }),
+    ],
+    [
+      'checkDocumentDirty',
+      readTool({
+        description: 'Whether an open document has unsaved changes.',
+        inputSchema: z.object({ filePath: z.string().min(1).describe('Absolute path of the document') }),
+        run: ({ filePath }) => {
+          const state = editor.documentState(filePath);
+          if (!state) return json({ success: false, message: `Document not open: ${filePath}` });
+          return json({ success: true, filePath, isDirty: state.isDirty, isUntitled: state.isUntitled });
+        },
+      }),
+    ],
+  ]);
+}
+
+/** Registers every tool; `readers` is readOnlyTools(ctx), shared with the direct path. */
+export function registerIdeTools(
+  server: McpServer,
+  ctx: IdeToolContext,
+  readers: ReadonlyMap<string, ReadTool> = readOnlyTools(ctx),
+): void {
+  const { editor } = ctx;
+  for (const [name, t] of readers)
+    server.registerTool(
+      name,
+      { description: t.description, inputSchema: t.inputSchema, annotations: readOnly },
+      (args: Record<string, unknown>) => t.run(args),
+    );
 
   server.registerTool(
     'openFile',
@@ -124,57 +208,6 @@ export function registerIdeTools(server: McpServer, ctx: IdeToolContext): void {
       ctx.logger.info(`IDE diff "${args.tab_name}": ${outcome.kind}`);
       if (outcome.kind === 'accepted') return text('FILE_SAVED', outcome.contents);
       return text('DIFF_REJECTED', args.tab_name);
-    },
-  );
-
-  server.registerTool(
-    'getCurrentSelection',
-    { description: 'The selection in the active editor.', inputSchema: z.object({}), annotations: readOnly },
-    () => {
-      const sel = editor.currentSelection();
-      return json(sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' });
-    },
-  );
-
-  server.registerTool(
-    'getLatestSelection',
-    {
-      description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).',
-      inputSchema: z.object({}),
-      annotations: readOnly,
-    },
-    () => {
-      const sel = ctx.latestSelection() ?? editor.currentSelection();
-      return json(sel ? { success: true, ...sel } : { success: false, message: 'No selection available' });
-    },
-  );
-
-  server.registerTool(
-    'getOpenEditors',
-    { description: 'The open editor tabs.', inputSchema: z.object({}), annotations: readOnly },
-    () => json({ tabs: editor.openEditors() }),
-  );
-
-  server.registerTool(
-    'getWorkspaceFolders',
-    { description: 'The workspace folders open in the editor.', inputSchema: z.object({}), annotations: readOnly },
-    () => {
-      const folders = editor.workspaceFolders();
-      return json({ success: true, folders, rootPath: folders[0]?.path ?? null });
-    },
-  );
-
-  server.registerTool(
-    'checkDocumentDirty',
-    {
-      description: 'Whether an open document has unsaved changes.',
-      inputSchema: z.object({ filePath: z.string().min(1).describe('Absolute path of the document') }),
-      annotations: readOnly,
-    },
-    ({ filePath }) => {
-      const state = editor.documentState(filePath);
-      if (!state) return json({ success: false, message: `Document not open: ${filePath}` });
-      return json({ success: true, filePath, isDirty: state.isDirty, isUntitled: state.isUntitled });
     },
   );
 

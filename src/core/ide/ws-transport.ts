@@ -47,6 +47,9 @@ function frameData(text: string): string | Buffer {
   return Buffer.from(text, 'latin1');
 }
 
+/** Answers some requests before the SDK sees them (direct-calls.ts); undefined hands it on. */
+export type DirectPath = (message: unknown) => object | undefined;
+
 export class WebSocketServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -59,6 +62,7 @@ export class WebSocketServerTransport implements Transport {
   constructor(
     private readonly ws: WebSocket,
     private readonly backpressure?: Backpressure,
+    private readonly direct?: DirectPath,
   ) {}
 
   async start(): Promise<void> {
@@ -150,6 +154,13 @@ export class WebSocketServerTransport implements Transport {
       json = JSON.parse(text);
     } catch {
       this.replyError(null, PARSE_ERROR, 'Parse error: the frame is not valid JSON');
+      return;
+    }
+    const answer = this.direct?.(json);
+    if (answer) {
+      this.sendRaw(answer).catch(() => {
+        // The peer went away; its close handler cleans up.
+      });
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
