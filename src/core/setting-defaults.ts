@@ -30,6 +30,7 @@ export const SETTING_DEFAULTS = {
   'dev.restartDelay': 500,
   sandbox: {},
   sharedServers: 'ask',
+  sharedServersPerServer: {},
   'gateway.toolSearch': 'auto',
   'gateway.toolSearchMaxTools': 64,
   'gateway.toolSearchMaxSchemaBytes': 65536,

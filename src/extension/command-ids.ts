@@ -46,6 +46,10 @@ export const COMMAND_IDS = [
   'mcpHost.copyServerAsClaudeAdd',
   'mcpHost.copyServerAsMcpJson',
   'mcpHost.allowInSandbox',
+  // Servers VS Code also runs (src/extension/vscode-mcp/shared-servers.ts).
+  'mcpHost.takeBackFromVSCode',
+  'mcpHost.leaveToVSCode',
+  'mcpHost.chooseSharedServers',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -213,7 +213,7 @@ function startConfig(
     gateway: GatewayIntegration;
     gatewayEnv: () => Record<string, string>;
   },
-): Made & { controller: ConfigController; inputs: EditorInputResolver } {
+): Made & { controller: ConfigController; inputs: EditorInputResolver; shared: SharedServers } {
   const { gateway } = p;
   const approvals = workspaceApprovals(context.workspaceState, p.logger);
   const inputs = inputResolver(context.secrets, context.workspaceState);
@@ -237,7 +237,7 @@ function startConfig(
     trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, p.redact),
     disabled: workspaceDisabledServers(context.workspaceState, p.logger),
-    leftToEditor: (def) => shared.leftToEditor(def),
+    sharedServers: shared,
     // The editor's globalStorage (VS Code's state.vscdb, with SecretStorage, is beside our folder).
     privateDirs: hostPrivateDirs(process.env, [dirname(context.globalStorageUri.fsPath)]),
   });
@@ -250,7 +250,7 @@ function startConfig(
     lastUrl = url;
     controller.scheduleReload();
   });
-  return { controller, inputs, disposables: [shared, urlChanged, controller] };
+  return { controller, inputs, shared, disposables: [shared, urlChanged, controller] };
 }
 
 /** The sidebar tree, its tool checkboxes, the sandbox shield, the status bar and the notifications. */
@@ -381,7 +381,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
   const toolFilter = workspaceToolFilter();
   const { gateway, gatewayEnv } = keep(startGateway(context, { logger, host: h, bridge, auth, toolFilter }));
-  const { controller, inputs } = keep(startConfig(context, { logger, redact, devHost: dev.host, gateway, gatewayEnv }));
+  const { controller, inputs, shared } = keep(startConfig(context, { logger, redact, devHost: dev.host, gateway, gatewayEnv }));
   const { sandbox } = keep(showServers({ logger, redact, host: h, controller, dev, logs, toolFilter }));
   const ready = startServers(controller, h, logger, started);
 
@@ -411,6 +411,7 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
     ...traceUi.commands,
     ...inspector.commands,
     ...sandbox.commands,
+    ...shared.commands,
   };
   own(...registerCommandTable(table, (id, e) => reportCommandError(logger, id, e)));
   const api = createApi(h, controller, ready, toolFilter);

@@ -4,7 +4,10 @@
 // VS Code's own entries are started the way a user does without a model ("MCP: List Servers" →
 // Start Server; chat's autostart needs a language model, which this machine has none of), and
 // each server runs exactly once, VS Code discovers each server's tools once, and the gateway
-// offers chat none of them a second time.
+// offers chat none of them a second time. The servers stay in MCP Host's tree as "run by VS Code";
+// "Take Back from VS Code" on one stops VS Code's copy and runs it in MCP Host (one process, through
+// a window reload too), "Leave to VS Code" gives it back. The offer, its toast cleared before an
+// answer, comes back from the palette.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -94,6 +97,18 @@ test(
       await vs.waitForNotification(/VS Code runs the servers of \.vscode\/mcp\.json and \.mcp\.json itself/, 120_000);
     });
 
+    await step('the offer, its toast cleared unanswered, comes back from the palette', async () => {
+      await vs.runCommand('Notifications: Clear All Notifications');
+      await poll('the offer’s toast to go', 30_000, async () =>
+        (await vs.notifications()).some((m) => /VS Code runs the servers of/.test(m)) ? undefined : true,
+      );
+      await vs.runCommand('MCP Host: Choose Who Runs the Servers VS Code Also Runs…');
+      await vs.waitForNotification(
+        /VS Code runs the servers of \.vscode\/mcp\.json and \.mcp\.json itself \(alpha, beta\)/,
+        60_000,
+      );
+    });
+
     await step('"Leave Them to VS Code": the workspace setting is written, MCP Host stops its copies', async () => {
       await clickNotificationButton(vs.page, /VS Code runs the servers of/, 'Leave Them to VS Code', 60_000);
       await vs.waitForNotification(/MCP Host leaves alpha, beta to VS Code/, 60_000);
@@ -124,6 +139,58 @@ test(
         [],
       );
       assert.equal(pidsWith(mark).length, 2, 'still one process of each');
+    });
+
+    const perServer = (): unknown =>
+      (
+        JSON.parse(
+          readFileSync(join(vs.workspaceDir, '.vscode', 'settings.json'), 'utf8').replace(/^\s*\/\/.*$/gm, ''),
+        ) as Record<string, unknown>
+      )['mcpHost.sharedServersPerServer'];
+    const oneAlpha = async (what: string): Promise<void> => {
+      // Settles on one: VS Code's copy exits while MCP Host's starts; two for good would fail here.
+      await poll(`${what}: one process of alpha`, 60_000, async () =>
+        pidsWith(`${mark}-alpha`).length === 1 ? true : undefined,
+      );
+    };
+
+    await step(
+      '"Take Back from VS Code" on alpha: VS Code’s copy stops, MCP Host connects it, one process',
+      async () => {
+        await vs.inlineAction(/alpha.*run by VS Code/, 'Take Back from VS Code');
+        await vs.waitForNotification(/MCP Host runs alpha now and stopped VS Code's own copy/, 60_000);
+        const row = await vs.waitForTreeItem(/alpha.*\d+ tools/, 120_000);
+        assert.doesNotMatch((await row.getAttribute('aria-label')) ?? '', /run by VS Code/);
+        await vs.waitForTreeItem(/beta.*run by VS Code/, 10_000);
+        assert.deepEqual(perServer(), { alpha: 'mcpHost' });
+        await oneAlpha('after taking it back');
+        const names = await withGatewayClient(home, async (c) => (await c.listTools()).tools.map((x) => x.name));
+        assert.ok(
+          names.some((n) => n.startsWith('alpha__')),
+          `the gateway offers alpha's tools: ${names.join(', ')}`,
+        );
+        assert.deepEqual(
+          names.filter((n) => n.startsWith('beta__')),
+          [],
+        );
+      },
+    );
+
+    await step('after a window reload alpha is still MCP Host’s (one process) and beta still VS Code’s', async () => {
+      await vs.reload();
+      await vs.waitForTreeItem(/alpha.*\d+ tools/, 180_000);
+      await vs.waitForTreeItem(/beta.*run by VS Code/, 60_000);
+      await oneAlpha('after the reload');
+      assert.deepEqual(perServer(), { alpha: 'mcpHost' });
+    });
+
+    await step('"Leave to VS Code" on alpha gives it back: MCP Host’s copy exits', async () => {
+      await vs.contextAction(/alpha.*\d+ tools/, 'Leave to VS Code');
+      await vs.waitForTreeItem(/alpha.*run by VS Code/, 60_000);
+      await poll('MCP Host’s alpha to exit', 60_000, async () =>
+        pidsWith(`${mark}-alpha`).length === 0 ? true : undefined,
+      );
+      assert.deepEqual(perServer(), { alpha: 'vscode' });
     });
   },
 );

@@ -35,6 +35,8 @@ export interface AdmitContext {
   privateDirs?: readonly string[];
   /** True for a server the editor runs itself and the user chose to leave to it (mcpHost.sharedServers). */
   leftToEditor?: (def: ServerDefinition) => boolean;
+  /** True for a server the editor also reads itself (left to it or not): a running one is marked `sharedWithEditor`. */
+  readByEditor?: (def: ServerDefinition) => boolean;
 }
 
 const RUN: Admission = { run: true };
@@ -80,7 +82,7 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
     if (ctx.leftToEditor?.(def)) {
       return held(
         'editor',
-        'VS Code runs this server itself (mcpHost.sharedServers is "vscode"), so MCP Host does not start a second copy.',
+        'You left this server to VS Code in this workspace (mcpHost.sharedServers or mcpHost.sharedServersPerServer), so VS Code runs it itself and MCP Host does not start a second copy. Use Take Back from VS Code to run it in MCP Host.',
       );
     }
     if (ctx.approvals) {
@@ -102,7 +104,9 @@ export function admissionOf(def: ServerDefinition, ctx: AdmitContext): Admission
   }
   if (ctx.manualStart?.has(def.name))
     return held('manual', 'mcpHost.autoStart is off: start it from the tree or the palette.');
-  return sandboxAdmission(def, ctx);
+  const admitted = sandboxAdmission(def, ctx);
+  // Marked so the tree offers "Leave to VS Code" on exactly these rows.
+  return admitted.run && ctx.readByEditor?.(def) ? { ...admitted, sharedWithEditor: true } : admitted;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface ServerRegistryOptions {
   ownGateways?(): readonly string[] | Promise<readonly string[]>;
   /** True for a server the editor runs itself and the user left to it (the editor's mcpHost.sharedServers). */
   leftToEditor?: (def: ServerDefinition) => boolean;
+  /** True for a server the editor also reads and runs itself when asked (its .vscode/mcp.json, .mcp.json). */
+  readByEditor?: (def: ServerDefinition) => boolean;
   /** Files the last read named (managed file, other apps' configs, env files) are watched through this. */
   watchFiles?: WatchFiles;
   /** MCP Host's own secret folders, hidden from sandboxed servers (default: this process's, user-dir.ts). */
@@ -193,6 +195,7 @@ export class ServerRegistry implements Disposable {
       policy: read.policy,
       ownGateways: await this.o.ownGateways?.(),
       leftToEditor: this.o.leftToEditor,
+      readByEditor: this.o.readByEditor,
       // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
       folders: read.prepare.vars.folders,
       home: read.prepare.vars.userHome,

@@ -117,7 +117,12 @@ export type HeldReason = 'config' | 'policy' | 'user-disabled' | 'untrusted' | '
 
 /** Admission's answer for one server; `message` is for people. `ask`: a decision is needed (never decided, or changed since). */
 export type Admission =
-  | { run: true; sandbox?: SandboxPlan }
+  | {
+      run: true;
+      sandbox?: SandboxPlan;
+      /** VS Code reads its file and runs its own copy too; MCP Host runs it because the user chose so. */
+      sharedWithEditor?: boolean;
+    }
   | {
       run: false;
       reason: HeldReason;

@@ -27,8 +27,11 @@ export interface ControllerDeps {
   disabled: DisabledServersPort;
   /** URLs of this editor's own gateway, which admission never lets a config entry connect to. */
   ownGateways?: () => string[];
-  /** Servers the editor runs itself and the user left to it (vscode-mcp/shared-servers.ts). */
-  leftToEditor?: (def: ServerDefinition) => boolean;
+  /** Servers the editor also runs itself, and which of them the user left to it (vscode-mcp/shared-servers.ts). */
+  sharedServers?: {
+    leftToEditor(def: ServerDefinition): boolean;
+    readByEditor(def: ServerDefinition): boolean;
+  };
   /** MCP Host's own secret folders, hidden from sandboxed servers (core/user-dir.ts). */
   privateDirs?: readonly string[];
 }
@@ -55,7 +58,8 @@ export class ConfigController implements TreeSource, vscode.Disposable {
       inputs: deps.inputs,
       autoStart: () => readSettings().autoStart,
       ownGateways: deps.ownGateways,
-      leftToEditor: deps.leftToEditor,
+      leftToEditor: deps.sharedServers && ((def) => deps.sharedServers!.leftToEditor(def)),
+      readByEditor: deps.sharedServers && ((def) => deps.sharedServers!.readByEditor(def)),
       privateDirs: deps.privateDirs,
       watchFiles: watchFiles,
     });

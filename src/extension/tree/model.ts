@@ -136,7 +136,10 @@ export function serverDescription(s: ServerSnapshot): string {
 /** `mcpServer.<kind>` plus `.remote` for servers that can authenticate; menus match on it. */
 export function serverContextValue(s: ServerSnapshot): string {
   const kind = displayKind(s);
-  return `mcpServer.${kind}${isRemote(s.definition.config) ? '.remote' : ''}`;
+  const a = s.definition.admission;
+  // `.shared`: VS Code runs its own copy too when asked, so the row offers "Leave to VS Code".
+  const shared = a?.run === true && a.sharedWithEditor === true ? '.shared' : '';
+  return `mcpServer.${kind}${isRemote(s.definition.config) ? '.remote' : ''}${shared}`;
 }
 
 /**
@@ -188,6 +191,11 @@ export function serverTooltip(s: ServerSnapshot, redact: (text: string) => strin
   if (kind === 'untrusted')
     lines.push('', 'Servers defined by this workspace only start once you trust the workspace.');
   if (kind === 'not-approved') lines.push('', 'Use **Start Server** to review and approve what it would run.');
+  if (kind === 'editor')
+    lines.push(
+      '',
+      'Its VS Code entry is in **MCP: List Servers** (start, stop and its output there). **Take Back from VS Code** runs it in MCP Host instead and stops VS Code’s copy.',
+    );
   return lines.join('\n');
 }
 

@@ -207,3 +207,26 @@ test('the tooltip of a server the host had to be lenient with says what it broke
   );
   assert.doesNotMatch(serverTooltip(snap('s', connected), noRedact), /Breaks the protocol/);
 });
+
+test('a server left to VS Code: "run by VS Code", no lists, a hover that says why, where its config is and how to take it back', () => {
+  const v = serverView(held('alpha', 'editor'), noRedact);
+  assert.equal(v.description, 'run by VS Code');
+  assert.equal(v.icon, 'vscode');
+  assert.equal(v.contextValue, 'mcpServer.editor');
+  assert.equal(v.collapsible, 'none');
+  assert.match(v.tooltip ?? '', /held: editor/);
+  assert.match(v.tooltip ?? '', /Source: ` \/w\/\.mcp\.json `/);
+  assert.match(v.tooltip ?? '', /\*\*Take Back from VS Code\*\*/);
+  assert.match(v.tooltip ?? '', /MCP: List Servers/);
+});
+
+test('a running server VS Code also runs carries .shared (after .remote) so "Leave to VS Code" matches', () => {
+  const shared = { ...def('beta'), admission: { run: true as const, sharedWithEditor: true } };
+  assert.equal(serverContextValue(snap('beta', connected, { definition: shared })), 'mcpServer.connected.shared');
+  const remote = {
+    ...def('r', { config: { type: 'http', url: 'https://x.test/mcp' } }),
+    admission: { run: true as const, sharedWithEditor: true },
+  };
+  assert.equal(serverContextValue(snap('r', connected, { definition: remote })), 'mcpServer.connected.remote.shared');
+  assert.equal(serverContextValue(snap('u', connected)), 'mcpServer.connected');
+});
