@@ -167,6 +167,7 @@ describe('the real Codex CLI through mcp-host serve', { timeout: 600_000 }, () =
     const outputs = toolOutputs(r.api.requests.at(-1)!);
     assert.equal(outputs.length, 3, show(r));
     assert.match(outputs[0]!, /Echo: hi from codex/, show(r));
+    assert.equal(r.code, 0, show(r));
     const which = outputs.slice(1).map((o) => /MCP_HOST_TEST_WHICH\W+(dash|underscore)/.exec(o)?.[1]);
     assert.deepEqual(
       which.sort(),
