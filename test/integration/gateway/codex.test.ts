@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify } from 'smol-toml';
 import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js';
 import {
   FakeResponsesApi,
@@ -20,6 +19,7 @@ import {
   type ResponsesRequest,
   type Script,
 } from '../../support/fake-responses-api.js';
+import { serverScript } from '../../support/fixture-servers.js';
 import { agentUnavailable, runAgent, type AgentExit } from './agent-cli.js';
 
 const CODEX = join(
@@ -33,21 +33,35 @@ const CODEX = join(
   'codex',
 );
 const MARKER_VAR = 'MCP_HOST_CODEX_TEST_RUN';
+const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 /** Codex offers an MCP server's tools in one namespace, `mcp__` and its config key folded to `[A-Za-z0-9_]`. */
 const NS = 'mcp__mcp_host';
 
 let h: Harness;
 let ws: string;
+/** server-everything beside a server that never answers initialize. */
+let wsStuck: string;
 let settings: string;
 let unavailable: string | false = false;
 
 before(async () => {
   unavailable = process.platform === 'linux' ? agentUnavailable(CODEX, 'codex') : `codex is tested on Linux here`;
   h = await createHarness();
+  // serve's servers carry the run's marker too (serve expands it from its own environment), so the
+  // check that nothing is left after a run sees them.
+  const marked = { [MARKER_VAR]: `\${env:${MARKER_VAR}}` };
   // Two servers whose names Codex would fold into one (`ev-a` and `ev_a`): each says which it is.
   ws = await h.workspace('codex', {
-    'ev-a': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'dash' } },
-    ev_a: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'underscore' } },
+    'ev-a': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'dash', ...marked } },
+    ev_a: {
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: { MCP_HOST_TEST_WHICH: 'underscore', ...marked },
+    },
+  });
+  wsStuck = await h.workspace('codex-stuck', {
+    everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: marked },
+    stuck: { command: process.execPath, args: [STDIO, '--name', 'stuck', '--delay', '600000'], env: marked },
   });
   settings = join(h.dir, 'settings.json');
   await writeFile(
@@ -65,7 +79,9 @@ interface CodexRun extends AgentExit {
 }
 
 /** Codex's config.toml: the fake model, no approvals, serve as the one MCP server, nothing that reaches outside. */
-function config(api: FakeResponsesApi, serveArgs: string[], marker: string): string {
+async function config(api: FakeResponsesApi, serveArgs: string[], marker: string, workspace: string): Promise<string> {
+  // An ES module: this file is compiled as CommonJS.
+  const { stringify } = await import('smol-toml');
   return stringify({
     model: 'mcp-host-test-model',
     model_provider: 'fake',
@@ -82,14 +98,16 @@ function config(api: FakeResponsesApi, serveArgs: string[], marker: string): str
     mcp_servers: {
       'mcp-host': {
         command: process.execPath,
-        args: [h.cli, 'serve', '--workspace', ws, '--allow-project-servers', ...serveArgs],
+        args: [h.cli, 'serve', '--workspace', workspace, '--allow-project-servers', ...serveArgs],
         env: {
           MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
           MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
           [MARKER_VAR]: marker,
         },
         required: true,
-        startup_timeout_sec: 60,
+        // Below serve's connect timeout (30 s): a serve that waited for every server before its
+        // first answer would fail Codex's session here when one server never answers.
+        startup_timeout_sec: 20,
         tool_timeout_sec: 60,
       },
     },
@@ -97,13 +115,13 @@ function config(api: FakeResponsesApi, serveArgs: string[], marker: string): str
 }
 
 /** One `codex exec` run against `mcp-host serve <serveArgs>`. */
-async function codex(serveArgs: string[], script: Script, prompt: string): Promise<CodexRun> {
+async function codex(serveArgs: string[], script: Script, prompt: string, workspace = ws): Promise<CodexRun> {
   const api = await FakeResponsesApi.start(script);
   const marker = randomBytes(12).toString('hex');
   const home = join(h.dir, `codex-${marker}`);
   const codexHome = join(home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  await writeFile(join(codexHome, 'config.toml'), config(api, serveArgs, marker));
+  await writeFile(join(codexHome, 'config.toml'), await config(api, serveArgs, marker, workspace));
   try {
     const exit = await runAgent({
       bin: CODEX,
@@ -198,5 +216,21 @@ describe('the real Codex CLI through mcp-host serve', { timeout: 600_000 }, () =
     assert.match(search ?? '', /ev[-_]a__get-sum/, show(r));
     assert.match(call ?? '', /\b5\b/, show(r));
     assert.doesNotMatch(call ?? '', /rejected|approval/i, show(r));
+  });
+
+  test('a server that never answers holds nothing back: Codex lists and calls the other’s tools, and it ends with serve', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    const r = await codex(
+      [],
+      (step) =>
+        step === 0
+          ? { tool: 'everything__echo', namespace: NS, input: { message: 'past the stuck one' } }
+          : { text: 'done' },
+      'Echo past the stuck one.',
+      wsStuck,
+    );
+    assert.ok(gatewayTools(r).includes('everything__get_sum'), show(r));
+    assert.match(toolOutputs(r.api.requests.at(-1)!)[0] ?? '', /Echo: past the stuck one/, show(r));
+    assert.equal(r.code, 0, show(r));
   });
 });

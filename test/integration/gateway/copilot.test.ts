@@ -33,10 +33,17 @@ let unavailable: string | false = false;
 before(async () => {
   unavailable = process.platform === 'linux' ? agentUnavailable(COPILOT, 'copilot') : 'copilot is tested on Linux here';
   h = await createHarness();
+  // serve's servers carry the run's marker too (serve expands it from its own environment), so the
+  // check that nothing is left after a run sees them.
+  const marked = { [MARKER_VAR]: `\${env:${MARKER_VAR}}` };
   // Two servers whose names Codex would fold into one (`ev-a` and `ev_a`): each says which it is.
   ws = await h.workspace('copilot', {
-    'ev-a': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'dash' } },
-    ev_a: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'underscore' } },
+    'ev-a': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_HOST_TEST_WHICH: 'dash', ...marked } },
+    ev_a: {
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: { MCP_HOST_TEST_WHICH: 'underscore', ...marked },
+    },
   });
 });
 
