@@ -14,6 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js';
 import { FakeResponsesApi, offeredTools, toolOutputs, type Script } from '../../support/fake-responses-api.js';
+import { serverScript } from '../../support/fixture-servers.js';
 import { agentUnavailable, runAgent, type AgentExit } from './agent-cli.js';
 
 // npm installs the one platform package that fits (on a musl Linux, `linuxmusl`), as the loader picks it.
@@ -23,11 +24,14 @@ const COPILOT =
     .find((p) => existsSync(p)) ??
   join(ROOT, 'node_modules', '@github', `copilot-${process.platform}-${process.arch}`, 'copilot');
 const MARKER_VAR = 'MCP_HOST_COPILOT_TEST_RUN';
+const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 /** Copilot names an MCP tool `<config key>-<tool>`; the key of serve's entry below. */
 const P = 'host-';
 
 let h: Harness;
 let ws: string;
+/** server-everything beside a server that never answers initialize. */
+let wsStuck: string;
 let unavailable: string | false = false;
 
 before(async () => {
@@ -45,6 +49,10 @@ before(async () => {
       env: { MCP_HOST_TEST_WHICH: 'underscore', ...marked },
     },
   });
+  wsStuck = await h.workspace('copilot-stuck', {
+    everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: marked },
+    stuck: { command: process.execPath, args: [STDIO, '--name', 'stuck', '--delay', '600000'], env: marked },
+  });
 });
 
 after(async () => {
@@ -56,7 +64,7 @@ interface CopilotRun extends AgentExit {
 }
 
 /** One `copilot -p` run against `mcp-host serve <serveArgs>`. */
-async function copilot(serveArgs: string[], script: Script, prompt: string): Promise<CopilotRun> {
+async function copilot(serveArgs: string[], script: Script, prompt: string, workspace = ws): Promise<CopilotRun> {
   const api = await FakeResponsesApi.start(script);
   const marker = randomBytes(12).toString('hex');
   const home = join(h.dir, `copilot-${marker}`);
@@ -70,7 +78,7 @@ async function copilot(serveArgs: string[], script: Script, prompt: string): Pro
         host: {
           type: 'local',
           command: process.execPath,
-          args: [h.cli, 'serve', '--workspace', ws, '--allow-project-servers', ...serveArgs],
+          args: [h.cli, 'serve', '--workspace', workspace, '--allow-project-servers', ...serveArgs],
           env: {
             MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
             MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
@@ -164,6 +172,20 @@ describe('the real Copilot CLI through mcp-host serve', { timeout: 600_000 }, ()
       ['dash', 'underscore'],
       `${envTools.join(', ')} each reached its own server\n${show(r)}`,
     );
+    assert.equal(r.code, 0, show(r));
+  });
+
+  test('a server that never answers holds nothing back: Copilot lists and calls the other’s tools, and it ends with serve', async (t) => {
+    if (unavailable) return t.skip(unavailable);
+    const r = await copilot(
+      [],
+      (step) =>
+        step === 0 ? { tool: `${P}everything__echo`, input: { message: 'past the stuck one' } } : { text: 'done' },
+      'Echo past the stuck one.',
+      wsStuck,
+    );
+    assert.ok(gatewayTools(r).includes('everything__get-sum'), show(r));
+    assert.match(toolOutputs(r.api.requests.at(-1)!)[0] ?? '', /Echo: past the stuck one/, show(r));
     assert.equal(r.code, 0, show(r));
   });
 });
