@@ -23,6 +23,7 @@ import { readDynamic, type DynamicServer } from './sources/dynamic.js';
 import { entriesAt, readDocument, type RawEntry, type SourceResult } from './sources/entry.js';
 import { readManaged } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
+import { copilotProjectFile, readCopilotProject } from './sources/other-hosts.js';
 import { readUserServers } from './sources/user.js';
 import { readWorkspace, workspaceFile } from './sources/workspace.js';
 import type {
@@ -109,7 +110,7 @@ export function configFilesToWatch(o: LoadOptions): string[] {
     for (const s of DISCOVERY_SOURCES.filter((d) => (o.discovery!.sources ?? DISCOVERY_SOURCES).includes(d)))
       files.push(discoveryFile(s, discoveryOptions(o)));
   }
-  for (const f of o.folders) files.push(workspaceFile(f), projectFile(f));
+  for (const f of o.folders) files.push(workspaceFile(f), copilotProjectFile(f), projectFile(f));
   return [...new Set(files)];
 }
 
@@ -194,8 +195,10 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));
+  // Copilot CLI's .github/mcp.json first: within a folder the later file wins a name, and .mcp.json is the shared one.
+  const gh = await Promise.all(folders.map((f) => readCopilotProject(f)));
   const pj = await Promise.all(folders.map((f) => readProject(f)));
-  results.push(...ws, ...pj);
+  results.push(...ws, ...gh, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
   for (const file of o.configFiles ?? []) {
     const d = await readDocument(file, 'dynamic', false);

@@ -29,6 +29,8 @@ export const PROTECTED_FILES = [
 export const PROTECTED_DIRS = ['.vscode', '.idea', '.claude', '.gemini', '.cursor'];
 /** Under a `.git` folder (a worktree's `.git` is a file and has neither). */
 const GIT_PARTS = ['hooks', 'config'];
+/** Under a `.github` folder: Copilot CLI's project servers (this host reads them too). */
+const GITHUB_PARTS = ['mcp.json'];
 
 const SEARCH_DEPTH = 3;
 /** Bounds the walk in a huge tree: what is found by then is protected, as the runtime's scan does. */
@@ -49,7 +51,10 @@ export async function protectedWritePaths(folders: readonly string[]): Promise<s
       if (e.isDirectory()) {
         if (PROTECTED_DIRS.includes(e.name)) out.add(p);
         else if (e.name === '.git') for (const g of GIT_PARTS) out.add(join(p, g));
-        else if (!SKIP.has(e.name)) below.push(walk(p, depth + 1));
+        else {
+          if (e.name === '.github') for (const g of GITHUB_PARTS) out.add(join(p, g));
+          if (!SKIP.has(e.name)) below.push(walk(p, depth + 1));
+        }
       } else if (PROTECTED_FILES.includes(e.name)) out.add(p);
     }
     await Promise.all(below);

@@ -1,13 +1,17 @@
 /**
  * The agent CLIs' own files (Copilot CLI's JSON, Gemini CLI's JSONC settings, Codex's TOML), read
- * by discovery and Import Servers… from real files in a temp home: each app's spelling becomes our
+ * by discovery and Import Servers… from real files in a temp home (and Copilot CLI's project file,
+ * `.github/mcp.json`, with the folder's own): each app's spelling becomes our
  * entry, a broken file is a problem naming it while the others still load, and dedupe works across
  * them as for every scope.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { loadConfig } from '../../../src/core/config/load.js';
+import { configFilesToWatch, loadConfig } from '../../../src/core/config/load.js';
+import { admit, heldReason } from '../../../src/core/config/admit.js';
+import { ServerApprovals } from '../../../src/core/config/approvals.js';
+import type { KeyValueStore } from '../../../src/core/ports.js';
 import { readImportSource } from '../../../src/core/config/import.js';
 import { discoveryFile } from '../../../src/core/config/sources/discovery.js';
 import { byCode, json, names, server, tempTree } from './helpers.js';
@@ -32,6 +36,11 @@ command = "node"
 args = ["off.js"]
 enabled = false
 `;
+
+function memory(): KeyValueStore {
+  const m = new Map<string, unknown>();
+  return { get: <T>(k: string) => m.get(k) as T | undefined, update: async (k, v) => void m.set(k, v) };
+}
 
 async function discover(home: string, sources: ('copilot-cli' | 'gemini-cli' | 'codex')[]) {
   return loadConfig({
@@ -145,4 +154,48 @@ test('the same server in Codex and Copilot CLI is one server (dedupe by what run
   });
   const c = await discover(home, ['copilot-cli', 'codex']);
   assert.equal(c.servers.length, 1, names(c).join(', '));
+});
+
+test("Copilot CLI's .github/mcp.json is a project file: mapped like its user file, held for approval, .mcp.json wins a name", async (t) => {
+  const folder = await tempTree(t, {
+    '.github/mcp.json': json({
+      mcpServers: {
+        lint: { type: 'local', command: 'node', args: ['lint.js'], tools: ['*'] },
+        both: { type: 'local', command: 'node', args: ['github.js'] },
+      },
+    }),
+    '.mcp.json': json({ mcpServers: { both: { command: 'node', args: ['root.js'] } } }),
+  });
+  const file = join(folder, '.github', 'mcp.json');
+  const o = { folders: [folder], env: {}, homeDir: join(folder, 'no-home') };
+  assert.ok(configFilesToWatch(o).includes(file));
+  const c = await loadConfig(o);
+  assert.deepEqual(names(c).sort(), ['both', 'lint']);
+  const lint = server(c, 'lint');
+  assert.equal(lint.source.scope, 'project');
+  assert.equal(lint.source.file, file);
+  assert.ok(lint.config.type === 'stdio');
+  assert.deepEqual([lint.config.command, lint.config.args], ['node', ['lint.js']]);
+  const both = server(c, 'both');
+  assert.equal(both.source.file, join(folder, '.mcp.json'));
+  assert.deepEqual(
+    byCode(c, 'shadowed').map((p) => [p.server, p.file]),
+    [['both', file]],
+  );
+  // Like every file that comes with the folder, its servers wait for the user's approval.
+  const approvals = new ServerApprovals(memory());
+  const [held] = admit([lint], { trusted: true, approvals });
+  assert.equal(heldReason(held!), 'not-approved');
+  await approvals.approve([lint]);
+  assert.deepEqual(admit([lint], { trusted: true, approvals })[0]!.admission, { run: true });
+});
+
+test('a broken .github/mcp.json names the file; the folder’s .mcp.json still loads', async (t) => {
+  const folder = await tempTree(t, {
+    '.github/mcp.json': '{ "mcpServers": { ',
+    '.mcp.json': json({ mcpServers: { fine: { command: 'node', args: ['ok.js'] } } }),
+  });
+  const c = await loadConfig({ folders: [folder], env: {}, homeDir: join(folder, 'no-home') });
+  assert.deepEqual(names(c), ['fine']);
+  assert.equal(byCode(c, 'invalid-json')[0]?.file, join(folder, '.github', 'mcp.json'));
 });

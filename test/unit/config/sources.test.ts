@@ -193,8 +193,10 @@ test('configFilesToWatch lists every file that could define servers, existing or
     '/home/u/.claude.json',
     '/home/u/.cursor/mcp.json',
     join('/w/a', '.vscode', 'mcp.json'),
+    join('/w/a', '.github', 'mcp.json'),
     join('/w/a', '.mcp.json'),
     join('/w/b', '.vscode', 'mcp.json'),
+    join('/w/b', '.github', 'mcp.json'),
     join('/w/b', '.mcp.json'),
   ]);
 });

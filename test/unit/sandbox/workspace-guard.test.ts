@@ -18,11 +18,13 @@ test('existing protected files are listed at the top and a few levels down; miss
     mk('.mcp.json');
     mk('.git/hooks', true);
     mk('.git/config');
+    mk('.github/mcp.json');
+    mk('.github/workflows/ci.yml');
     mk('a/b/.envrc');
     mk('a/b/c/d/.bashrc'); // deeper than the search
     mk('node_modules/x/.mcp.json');
     const got = (await protectedWritePaths([ws])).map((p) => path.relative(ws, p)).sort();
-    assert.deepEqual(got, ['.git/config', '.git/hooks', '.mcp.json', '.vscode', 'a/b/.envrc']);
+    assert.deepEqual(got, ['.git/config', '.git/hooks', '.github/mcp.json', '.mcp.json', '.vscode', 'a/b/.envrc']);
   } finally {
     fs.rmSync(ws, { recursive: true, force: true });
   }

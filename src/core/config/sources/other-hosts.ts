@@ -1,14 +1,15 @@
 /**
  * The files of the agent CLIs that keep MCP servers of their own: GitHub Copilot CLI
  * (`~/.copilot/mcp-config.json`, also where VS Code 1.140's "MCP: Add Server" writes a global
- * server), Gemini CLI (`mcpServers` in `~/.gemini/settings.json`) and OpenAI Codex
+ * server; and a folder's `.github/mcp.json`, read as a project file), Gemini CLI (`mcpServers` in `~/.gemini/settings.json`) and OpenAI Codex
  * (`[mcp_servers.NAME]` tables in `~/.codex/config.toml`). Each app spells an entry its own way;
  * these functions turn one into the shape our schema reads, dropping only what is the other app's
  * own business (its tool allow-lists, its trust flag, its timeouts in seconds), so validation,
  * variables, approval and dedupe are the same as for every other scope. Read only; never written.
  */
+import { join } from 'node:path';
 import type { ConfigProblem } from '../problem.js';
-import type { RawEntry } from './entry.js';
+import { entriesAt, readDocument, type RawEntry, type SourceResult } from './entry.js';
 
 type Obj = Record<string, unknown>;
 
@@ -34,6 +35,31 @@ export function copilotEntry(e: RawEntry): RawEntry {
     if (out.type === 'local') out.type = 'stdio';
     return out;
   });
+}
+
+/** Copilot CLI's servers of one folder (`copilot mcp` lists them as "Workspace", beside `.mcp.json`). */
+export function copilotProjectFile(folder: string): string {
+  return join(folder, '.github', 'mcp.json');
+}
+
+/**
+ * `<folder>/.github/mcp.json`, Copilot CLI's shape (`mcpServers`, plain JSON), as a project file: it
+ * comes with the folder like `.mcp.json`, so its servers start only once approved. Read beside, and
+ * before, `.mcp.json`, which wins a name both define.
+ */
+export async function readCopilotProject(folder: string): Promise<SourceResult> {
+  const file = copilotProjectFile(folder);
+  const d = await readDocument(file, 'project', false);
+  const problems = [...d.problems];
+  const entries = d.doc
+    ? entriesAt(
+        d.doc,
+        ['mcpServers'],
+        { file, scope: 'project', folder, workspaceFolder: folder, baseDir: folder, text: d.text },
+        problems,
+      ).map(copilotEntry)
+    : [];
+  return { entries, problems, files: [file] };
 }
 
 /**
