@@ -9,7 +9,7 @@ import type { ServerSnapshot } from '../core/host-api.js';
 import { allowChoice } from '../core/sandbox/allow.js';
 import { blockLine } from '../core/sandbox/spawn.js';
 import { sharedSandboxRuntime, type SandboxBlock } from '../core/sandbox/runtime.js';
-import { describePlan } from '../core/sandbox/settings.js';
+import { describePlan } from '../core/config/sandbox-settings.js';
 import type { ConfigController } from './config/controller.js';
 import { setEntrySandbox } from './config/file-edits.js';
 import type { ItemView } from './tree/model.js';

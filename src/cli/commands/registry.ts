@@ -9,7 +9,7 @@ import {
   type InstallVariable,
 } from '../../core/registry/install.js';
 import type { RegistryServer } from '../../core/registry/schema.js';
-import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
+import { registrySettings, requireEnabled } from '../../core/config/registry-settings.js';
 import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { managedPathFor, type Session } from '../session.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
 import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, REGISTRY_DOCS, SERVER_DOCS } from './schema-docs.js';
 import type { ConfigProblem, RemoteServerConfig, Scope, StdioServerConfig } from './types.js';
-import { sandboxSettingsSchema } from '../sandbox/settings.js';
+import { sandboxSettingsSchema } from './sandbox-settings.js';
 
 /** Accepted spellings of `type`; `streamableHttp` and friends are what other apps write for `http`. */
 const TYPE_ALIASES: Record<string, 'stdio' | 'sse' | 'http' | 'ws'> = {

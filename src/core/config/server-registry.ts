@@ -193,7 +193,7 @@ export class ServerRegistry implements Disposable {
       policy: read.policy,
       ownGateways: await this.o.ownGateways?.(),
       leftToEditor: this.o.leftToEditor,
-      // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
+      // The sandbox plan's workspace folders and home (core/config/sandbox-plan.ts).
       folders: read.prepare.vars.folders,
       home: read.prepare.vars.userHome,
       privateDirs: this.o.privateDirs ?? hostPrivateDirs(),

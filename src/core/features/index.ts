@@ -11,10 +11,10 @@ import type {
   CallToolResult,
   ClientCapabilities,
 } from '@modelcontextprotocol/client';
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 import { ClientTaskStore } from './client-task-store.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
-import type { RelatedCalls } from '../connection/in-flight.js';
+import type { RelatedCalls } from '../host-data.js';
 import { applyLogLevel, installLogging } from './logging.js';
 import { startPinging } from './ping.js';
 import { ResourceSubscriptions } from './subscriptions.js';
