@@ -2,7 +2,7 @@
  * Command-line parsing for `mcp-host`. Global options may appear anywhere on the line; values
  * are given as `--opt VALUE` or `--opt=VALUE`; `--` ends option parsing.
  */
-import { DISCOVERY_SOURCES, type DiscoverySource } from '../core/config/sources/discovery.js';
+import { DISCOVERY_SOURCES, type DiscoverySource } from '../core/config/index.js';
 import { usageError } from './errors.js';
 
 export const COMMANDS = [

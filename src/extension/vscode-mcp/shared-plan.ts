@@ -11,7 +11,7 @@
  * would also cut off MCP Host's gateway), so the one-copy choice is to leave them to VS Code.
  */
 import { join } from 'node:path';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 
 /** `mcpHost.sharedServers`. */
 export type SharedServersChoice = 'ask' | 'vscode' | 'both';

@@ -6,7 +6,7 @@
  * admission, so a change in the Settings editor applies at once.
  */
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
 import { hasProviderApi } from '../gateway/provider.js';
 import { editorReads, leftToEditor, parseChoice, readByEditor, type SharedServersChoice } from './shared-plan.js';
