@@ -153,7 +153,7 @@ export class ClientFeatures {
 
 // Used by the editor and the CLI, which import only this module (scripts/lib/import-layers.mjs).
 export { completeArgument, type CompletionRef } from './completions.js';
-export { formatLogMessage, LOGGING_LEVELS } from './logging.js';
+export { applyLogLevel, formatLogMessage, LOGGING_LEVELS } from './logging.js';
 export {
   consentEntryName,
   samplingConsentStatus,
