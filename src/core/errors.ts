@@ -95,4 +95,3 @@ export function errorText(err: unknown): string {
 export function isRequestTimeout(err: unknown): boolean {
   return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout && /timed out|timeout/i.test(err.message);
 }
-

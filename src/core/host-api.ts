@@ -38,7 +38,6 @@ export interface CallOptions {
   origin?: CallOrigin;
 }
 
-
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */
 export interface ServerSnapshot {
   name: string;

@@ -5,7 +5,13 @@
  */
 export { awaitingApproval, heldReason, type HeldReason } from './admit.js';
 export { sharedServerApprovals } from './approvals-file.js';
-export { APPROVALS_KEY, approvalHashOf, type ApprovalStatus, needsApproval, type ServerApprovals } from './approvals.js';
+export {
+  APPROVALS_KEY,
+  approvalHashOf,
+  type ApprovalStatus,
+  needsApproval,
+  type ServerApprovals,
+} from './approvals.js';
 export { consentSummary } from './consent-summary.js';
 export { describeTarget } from './describe.js';
 export { addInputDeclarations, type PromptStringInput } from './edit-inputs.js';
