@@ -54,6 +54,55 @@ const CORE_EDGES = [
   },
 ];
 
+/**
+ * Small pieces (ARCHITECTURE.md, "Invariants"): no src file over 400 lines, no function over 80.
+ * Every line counts, blank and comment lines too, so the rule agrees with `wc -l` (the measure the
+ * issues and reviews quote) and a long comment is no way around a split.
+ */
+const SIZE_RULES = {
+  'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }],
+  'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }],
+};
+
+/**
+ * Files that still break a size rule, each held at its size today (a ratchet: it may shrink, not
+ * grow) until its own split lands; remove a line when its file passes. `off` only where a split is
+ * under way and the sizes move daily.
+ */
+const SIZE_EXCEPTIONS = [
+  // Being split by another change (issue 37, item 6).
+  { files: ['src/core/gateway/**/*.ts'], rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' } },
+  // The composition roots, reworked by issue 37 item 5.
+  { files: ['src/extension/main.ts'], lines: 490 },
+  { files: ['src/cli/commands/serve.ts'], fn: 104 },
+  // Functions over 80 lines in files of their own owners (issue 37, item 6).
+  { files: ['src/core/auth/flow.ts'], fn: 97 },
+  { files: ['src/core/auth/loopback-receiver.ts'], fn: 134 },
+  { files: ['src/core/config/load.ts'], fn: 114 },
+  { files: ['src/core/connection/connect.ts'], fn: 96 },
+  { files: ['src/core/connection/stdio-transport.ts'], fn: 81 },
+  { files: ['src/core/features/modern-tasks.ts'], fn: 88 },
+  { files: ['src/core/ide/tools.ts'], fn: 198 },
+  { files: ['src/core/sandbox/runtime.ts'], fn: 81 },
+  { files: ['src/extension/auth/enterprise.ts'], fn: 90 },
+  { files: ['src/extension/auth/index.ts'], fn: 133 },
+  { files: ['src/extension/config/add-server.ts'], fn: 109 },
+  { files: ['src/extension/config/import-servers.ts'], fn: 82 },
+  { files: ['src/extension/gateway/index.ts'], fn: 145 },
+  { files: ['src/extension/ide/gemini.ts'], fn: 81 },
+  { files: ['src/extension/ide/index.ts'], fn: 121 },
+  { files: ['src/extension/inspector/commands.ts'], fn: 197 },
+  { files: ['src/extension/registry/install.ts'], fn: 102 },
+  { files: ['src/extension/server-commands.ts'], fn: 120 },
+  { files: ['src/extension/trace/index.ts'], fn: 113 },
+].map(({ files, rules, lines, fn }) => ({
+  files,
+  rules: rules ?? {
+    ...(lines ? { 'max-lines': ['error', { ...SIZE_RULES['max-lines'][1], max: lines }] } : {}),
+    ...(fn ? { 'max-lines-per-function': ['error', { ...SIZE_RULES['max-lines-per-function'][1], max: fn }] } : {}),
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -167,6 +216,8 @@ export default tseslint.config(
       ],
     },
   },
+  { files: ['src/**/*.ts'], rules: SIZE_RULES },
+  ...SIZE_EXCEPTIONS,
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planSandbox } from '../src/core/sandbox/plan.js';
+import { planSandbox } from '../src/core/config/sandbox-plan.js';
 import { sharedSandboxRuntime } from '../src/core/sandbox/runtime.js';
 import type { StdioServerConfig } from '../src/core/config/types.js';
 import { figure, ratioAtMost, summarize, type Figure } from './lib/stats.js';

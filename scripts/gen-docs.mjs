@@ -68,7 +68,7 @@ export function renderCliOptions(args) {
     return `| \`${o}\` | ${takes} | ${where} |`;
   });
   return [
-    GENERATED("src/cli/args.ts's option tables and help text"),
+    GENERATED("src/cli/options.ts's command and option table"),
     '',
     '# `mcp-host` options',
     '',

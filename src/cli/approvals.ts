@@ -6,11 +6,15 @@
  * terminal the CLI asks, listing what the editor's prompt lists (core/config/consent-summary.ts);
  * without one (an agent, a pipe) it starts none of them and says how to approve.
  */
-import { awaitingApproval } from '../core/config/admit.js';
-import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../core/config/approvals.js';
-import { consentSummary } from '../core/config/consent-summary.js';
-import type { ApprovalPort } from '../core/config/server-registry.js';
-import type { ServerDefinition } from '../core/config/types.js';
+import {
+  approvalHashOf,
+  type ApprovalPort,
+  type ApprovalStatus,
+  awaitingApproval,
+  consentSummary,
+  type ServerApprovals,
+  type ServerDefinition,
+} from '../core/config/index.js';
 import type { Io } from './io.js';
 
 /** `MCP_HOST_ALLOW_PROJECT_SERVERS=1`: the environment's form of `--allow-project-servers` (CI, a trusted checkout). */

@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { serversKey, type ConfigFileFormat } from '../core/config/edit.js';
+import { type ConfigFileFormat, serversKey } from '../core/config/index.js';
 import type { Session } from './session.js';
 
 export type EditScope = 'project' | 'workspace' | 'user';

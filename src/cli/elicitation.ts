@@ -9,12 +9,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { ElicitationPort, RootsPort } from '../core/host-api.js';
-import { formatLogMessage } from '../core/features/logging.js';
-import type { ServerLogMessage } from '../core/features/types.js';
-import { fieldPrompt, initialText, parseFieldInput } from '../core/calls/field-input.js';
-import { planForm } from '../core/calls/schema-plan.js';
+import { formatLogMessage, type ServerLogMessage } from '../core/features/index.js';
+import { fieldPrompt, initialText, parseFieldInput, planForm, urlTarget } from '../core/calls/index.js';
 import { basename } from 'node:path';
-import { urlTarget } from '../core/calls/url-target.js';
 import { terminalSafe } from './output.js';
 
 import type { Terminal } from './io.js';

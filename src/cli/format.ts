@@ -1,9 +1,8 @@
 /** Human-readable output: aligned tables, states, tool result content. */
 import type { HostContent, ServerSnapshot } from '../core/host-api.js';
-import type { ServerDefinition } from '../core/config/types.js';
-import { revealMisleadingUnicode } from '../core/capabilities/sanitize.js';
-import { ConnectionStates } from '../core/connection/state.js';
-import { describeTarget } from '../core/config/describe.js';
+import { describeTarget, type ServerDefinition } from '../core/config/index.js';
+import { revealMisleadingUnicode } from '../core/capabilities/index.js';
+import { ConnectionStates } from '../core/connection/index.js';
 
 /**
  * A server-chosen identifier (tool, prompt, resource name) for a terminal: bidi controls,

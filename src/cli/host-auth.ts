@@ -5,12 +5,12 @@
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { createHostAuth, createLoopbackReceiver, type HostAuth } from '../core/auth/index.js';
-import type { ServerDefinition } from '../core/config/types.js';
+import type { ServerDefinition } from '../core/config/index.js';
 import type { BrowserOpener } from '../core/ports.js';
 import { systemBrowser } from './open-browser.js';
 import { cliConfigDir, FileKeyValueStore, FileSecretStore } from './auth-store.js';
 import { stderrLogger } from './ports.js';
-import { IdpSession, type IdpSettings } from '../core/auth/enterprise/idp-session.js';
+import { IdpSession, type IdpSettings } from '../core/auth/index.js';
 
 export interface CliAuthOptions {
   /** Tests replace the browser; everything else is real. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { ListCache } from '../core/connection/list-cache.js';
+import { ListCache } from '../core/connection/index.js';
 import { systemClock } from '../core/ports.js';
 import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
 

@@ -1,6 +1,6 @@
 /** Opens a URL in the user's browser from the CLI: $BROWSER, xdg-open, open (macOS) or rundll32 (Windows). */
 import { spawn } from 'node:child_process';
-import { openableUrl } from '../core/auth/safe-url.js';
+import { openableUrl } from '../core/auth/index.js';
 import type { BrowserOpener } from '../core/ports.js';
 
 /**

@@ -5,7 +5,7 @@
  * every line on stderr is redacted, including the values this run knows to be secret.
  */
 import { isSecretKey, redactKnownValues, redactString, secretValuesOf } from '../core/redact.js';
-import type { ServerDefinition } from '../core/config/types.js';
+import type { ServerDefinition } from '../core/config/index.js';
 import type { Io } from './io.js';
 import { processTerminal } from './process-terminal.js';
 

@@ -2,8 +2,7 @@
  * `add`, `add-json` and `import` under a managed switch: refused before anything is written, naming
  * the rule, rather than writing an entry the same policy then holds back at every start.
  */
-import { formatJsonPath } from '../core/config/jsonc.js';
-import type { Policy, PolicySwitch } from '../core/config/types.js';
+import { formatJsonPath, type Policy, type PolicySwitch } from '../core/config/index.js';
 import { usageError } from './errors.js';
 
 function firstSwitch(policy: Policy | undefined, key: 'managedOnly' | 'registryOnly'): PolicySwitch | undefined {

@@ -2,25 +2,36 @@
  * One CLI run: reads the config of a folder (plus `--config` files), creates the host, starts only
  * the servers a command needs, and always disposes (stopping every process it started).
  */
-import { sharedSandboxRuntime } from '../core/sandbox/runtime.js';
+import { sharedSandboxRuntime } from '../core/sandbox/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { hostPrivateDirs } from '../core/user-dir.js';
 import type { HostOptions, ServerSnapshot } from '../core/host-api.js';
-import { formatJsonPath } from '../core/config/jsonc.js';
-import { configFilesToWatch, readConfig, type LoadOptions, type ReadConfig } from '../core/config/load.js';
-import { ServerRegistry, type WatchFiles } from '../core/config/server-registry.js';
-import { readUserSettingsServers, userSettingsFile } from '../core/config/user-settings.js';
+import {
+  configFilesToWatch,
+  type ConfigProblem,
+  formatJsonPath,
+  type LoadedConfig,
+  type LoadOptions,
+  managedPolicyFiles,
+  readConfig,
+  type ReadConfig,
+  readUserSettingsServers,
+  type ServerApprovals,
+  type ServerDefinition,
+  ServerRegistry,
+  sharedServerApprovals,
+  userSettingsFile,
+  type WatchFiles,
+} from '../core/config/index.js';
 
-export { formatJsonPath } from '../core/config/jsonc.js';
-import type { ConfigProblem, LoadedConfig, ServerDefinition } from '../core/config/types.js';
+export { formatJsonPath } from '../core/config/index.js';
 import { createHost, type McpHost } from '../core/host.js';
-import type { FeatureOptions } from '../core/features/types.js';
+import type { FeatureOptions } from '../core/features/index.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
-import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/enterprise/settings.js';
-import { managedPolicyFiles } from '../core/config/policy-scope.js';
+import { enterpriseIdpSettings, type IdpChoice } from '../core/auth/index.js';
 import { cliConfigDir, FileKeyValueStore } from './auth-store.js';
 import { cliRoots, printServerLog, terminalElicitation } from './elicitation.js';
 import { processTerminal } from './process-terminal.js';
@@ -28,11 +39,9 @@ import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
 import { cliListCache } from './list-cache.js';
-import type { ListCache } from '../core/connection/list-cache.js';
+import type { ListCache } from '../core/connection/index.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
 import { askToStart, CliApprovals } from './approvals.js';
-import { sharedServerApprovals } from '../core/config/approvals-file.js';
-import type { ServerApprovals } from '../core/config/approvals.js';
 import type { Io } from './io.js';
 import { VERSION } from '../core/version.js';
 

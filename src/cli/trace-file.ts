@@ -4,8 +4,7 @@
  * a trace may hold the user's data even when secrets are redacted.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { TraceHub } from '../core/trace/hub.js';
-import { toNdjson } from '../core/trace/record.js';
+import { toNdjson, TraceHub } from '../core/trace/index.js';
 import { usageError } from './errors.js';
 
 export interface TraceFile {

@@ -4,6 +4,8 @@
  * the string code programs switch on; other areas (CLI, config edits, auth, registry) extend the base.
  */
 
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+
 /** An error that may say what to do next. */
 export class McpHostError extends Error {
   constructor(
@@ -84,4 +86,12 @@ export function errorMessage(err: unknown): string {
 export function errorText(err: unknown): string {
   const hint = hintOf(err);
   return hint ? `${errorMessage(err)} — ${hint}` : errorMessage(err);
+}
+
+/**
+ * A request the SDK gave up waiting for (its own timeout, not a server's error). Here, below every
+ * subsystem, because the connection and the ping feature both ask (connection/errors.ts re-exports it).
+ */
+export function isRequestTimeout(err: unknown): boolean {
+  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout && /timed out|timeout/i.test(err.message);
 }

@@ -8,99 +8,21 @@ import type { OAuthClientProvider, Transport } from '@modelcontextprotocol/clien
 import type { Event } from './events.js';
 import type { Clock, KeyValueStore, Logger } from './ports.js';
 import type { ServerDefinition } from './config/types.js';
-import type { ConnectionState } from './connection/state.js';
-import type { ListCache } from './connection/list-cache.js';
-import type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
+import type {
+  CallOrigin,
+  ConnectionState,
+  HostPrompt,
+  HostResource,
+  HostResourceTemplate,
+  HostTool,
+  RelatedCalls,
+  ServerListCache,
+} from './host-data.js';
 import type { FeatureOptions } from './features/types.js';
 import type { RunningTask } from './features/tasks.js';
-import type { ToolUi } from './apps/meta.js';
 
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
-/** A tool as the host presents it: sanitised, with its qualified `mcp__server__tool` name. */
-export interface HostTool {
-  server: string;
-  /** The tool's own name on the server (used on the wire). */
-  name: string;
-  /** `mcp__<server>__<tool>`, normalised, at most 64 characters, unique within the host. */
-  qualifiedName: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations: ToolAnnotations;
-  /** `execution.taskSupport` (2025-11-25): such a tool runs as a task when the server supports tasks. */
-  taskSupport?: 'required' | 'optional';
-  /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
-  ui?: ToolUi;
-}
-
-export interface HostResource {
-  server: string;
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface HostResourceTemplate {
-  server: string;
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface HostPrompt {
-  server: string;
-  name: string;
-  title?: string;
-  description?: string;
-  arguments: { name: string; description?: string; required?: boolean }[];
-}
-
-/** One content block of a tool result or prompt message; binary data never stays inline when large. */
-export type HostContent =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; data: string }
-  | { type: 'audio'; mimeType: string; data: string }
-  | { type: 'resource_link'; uri: string; name?: string; description?: string; mimeType?: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blobPath?: string };
-
-export interface ToolCallResult {
-  content: HostContent[];
-  structuredContent?: Record<string, unknown>;
-  isError: boolean;
-  durationMs: number;
-  /** The result's `_meta`, passed through (apps may read it). */
-  meta?: Record<string, unknown>;
-}
-
-export interface ResourceReadResult {
-  contents: {
-    uri: string;
-    mimeType?: string;
-    text?: string;
-    /** Blobs are written to disk; this is the file. */
-    blobPath?: string;
-    size?: number;
-    /** The content item's `_meta` (an MCP App's HTML carries its CSP here). */
-    meta?: Record<string, unknown>;
-  }[];
-}
-
-export interface PromptGetResult {
-  description?: string;
-  messages: { role: 'user' | 'assistant'; content: HostContent }[];
-}
+/** The plain data (host-data.ts), part of this contract. */
+export type * from './host-data.js';
 
 export interface CallOptions {
   /** Per-call timeout in ms; falls back to MCP_TOOL_TIMEOUT / the configured default. */
@@ -115,8 +37,6 @@ export interface CallOptions {
    */
   origin?: CallOrigin;
 }
-
-export type { CallOrigin, RelatedCalls } from './connection/in-flight.js';
 
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */
 export interface ServerSnapshot {
@@ -164,7 +84,7 @@ export interface RootsPort {
 export interface HostOptions {
   logger: Logger;
   /** The last lists of each server, kept between runs: shown, marked cached, while it reconnects. */
-  listCache?: ListCache;
+  listCache?: ServerListCache;
   /** Per-server log sink (stderr lines, connection events). Defaults to `logger`. */
   serverLogger?: (server: string) => Logger;
   clock?: Clock;

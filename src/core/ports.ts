@@ -2,7 +2,23 @@
  * Interfaces the editor layer (or the CLI, or a test) implements for the core. The core never
  * reaches for the editor or the user's machine state except through these.
  */
-import type { InputDeclaration } from './config/sources/entry.js';
+
+/** A `${input:id}` declaration from a file's `inputs` (VS Code format, every type it defines). */
+export interface InputDeclaration {
+  id: string;
+  /** `promptString` (typed; the default), `pickString` (one of `options`), `command` (a command's result). */
+  type: 'promptString' | 'pickString' | 'command';
+  description?: string;
+  /** promptString: hide what is typed and keep the answer in secret storage. */
+  password?: boolean;
+  /** promptString / pickString: the value offered first. */
+  default?: string;
+  /** pickString: the choices (`label` shown, `value` used). */
+  options?: { label: string; value: string }[];
+  /** command: the command id and its arguments. */
+  command?: string;
+  args?: unknown;
+}
 
 export interface Disposable {
   dispose(): void;

@@ -3,7 +3,15 @@
  * parameters, and every `env` value of a server config. Over-redacting is fine here; leaking a
  * token into a log a user pastes into a bug report is not.
  */
-import type { ServerConfig } from './config/types.js';
+/**
+ * The parts of a server config (config/types.ts `ServerConfig`) that can carry secrets, as a shape
+ * of its own: this helper sits below config (ARCHITECTURE.md, "Layers"), and every `ServerConfig`
+ * is one of these.
+ */
+export type RedactableConfig =
+  | { type: 'stdio'; args: string[]; env?: Record<string, string> }
+  | { type: 'inprocess' }
+  | { type: 'sse' | 'http' | 'ws'; url: string; headers?: Record<string, string> };
 
 export const REDACTED = '[redacted]';
 
@@ -222,7 +230,7 @@ export function learnSecretValues(values: Iterable<string>): void {
 }
 
 /** A server's env and header values: whatever an error or a log line repeats of them is a secret. */
-export function secretValuesOf(config: ServerConfig): string[] {
+export function secretValuesOf(config: RedactableConfig): string[] {
   if (config.type === 'stdio') return Object.values(config.env ?? {});
   if (config.type === 'inprocess') return [];
   return Object.values(config.headers ?? {});
@@ -279,7 +287,7 @@ export function redactArgs(args: readonly string[]): string[] {
  * A copy of a server config safe to show: every `env` value hidden (the names stay, they help),
  * secret headers and URL credentials hidden, secret-looking arguments hidden.
  */
-export function redactConfig<T extends ServerConfig>(config: T): T {
+export function redactConfig<T extends RedactableConfig>(config: T): T {
   switch (config.type) {
     case 'stdio':
       return {

@@ -4,7 +4,16 @@
  * and core's own defaults (timeouts, pools, trace capacity, registry URL) are taken from here, so a
  * default changed in one place is the default everywhere. Keys are the setting names without `mcpHost.`.
  */
-import { DISCOVERY_SOURCES } from './config/sources/discovery.js';
+/** The other apps whose configs discovery can read (config/sources/discovery.ts reads them). */
+export const DISCOVERY_SOURCES = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'windsurf',
+  'copilot-cli',
+  'gemini-cli',
+  'codex',
+] as const;
 
 export const SETTING_DEFAULTS = {
   servers: {},

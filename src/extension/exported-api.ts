@@ -1,10 +1,10 @@
-import { visibleToModel } from '../core/apps/meta.js';
+import { visibleToModel } from '../core/apps/index.js';
 import * as vscode from 'vscode';
 import type { CallOptions, HostTool, ToolCallResult } from '../core/host-api.js';
 import type { McpHost } from '../core/host.js';
-import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/types.js';
-import type { StateKind } from '../core/connection/state.js';
-import type { ToolFilter } from '../core/tools/tool-filter.js';
+import type { HeldReason, InProcessServerConfig, Scope } from '../core/config/index.js';
+import type { StateKind } from '../core/connection/index.js';
+import type { ToolFilter } from '../core/tools/index.js';
 import type { ConfigController } from './config/controller.js';
 
 /** A server another extension registers at run time (dynamic scope); same fields as a `.mcp.json` entry. */

@@ -1,6 +1,6 @@
 /** "MCP Host: Clear Cached Server Lists": drops the lists kept between runs (core/connection/list-cache.ts). */
 import * as vscode from 'vscode';
-import type { ListCache } from '../core/connection/list-cache.js';
+import type { ListCache } from '../core/connection/index.js';
 import type { CommandTable } from './command-table.js';
 
 export function clearListCacheCommand(cache: ListCache): Pick<CommandTable, 'mcpHost.clearListCache'> {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ServerChangeEvent } from '../core/host-api.js';
-import { ConnectionStates } from '../core/connection/state.js';
+import { ConnectionStates } from '../core/connection/index.js';
 import type { Logger } from '../core/ports.js';
 import { redactKnownValues } from '../core/redact.js';
 import { channelLogger } from './ports/logger.js';
-import { heldReason, type HeldReason } from '../core/config/admit.js';
+import { heldReason, type HeldReason } from '../core/config/index.js';
 
 const HELD_LOG: Record<HeldReason, string> = {
   config: 'disabled in its config ("disabled": true)',

@@ -6,10 +6,8 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import type { ServerSnapshot } from '../core/host-api.js';
-import { allowChoice } from '../core/sandbox/allow.js';
-import { blockLine } from '../core/sandbox/spawn.js';
-import { sharedSandboxRuntime, type SandboxBlock } from '../core/sandbox/runtime.js';
-import { describePlan } from '../core/sandbox/settings.js';
+import { allowChoice, blockLine, type SandboxBlock, sharedSandboxRuntime } from '../core/sandbox/index.js';
+import { describePlan } from '../core/config/index.js';
 import type { ConfigController } from './config/controller.js';
 import { setEntrySandbox } from './config/file-edits.js';
 import type { ItemView } from './tree/model.js';

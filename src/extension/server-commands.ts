@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { McpHost } from '../core/host.js';
-import type { ServerDefinition } from '../core/config/types.js';
+import type { ServerDefinition } from '../core/config/index.js';
 import { addServer } from './config/add-server.js';
 import type { ConfigController } from './config/controller.js';
 import { setDisabled } from './config/file-edits.js';
@@ -9,7 +9,7 @@ import type { ServerLogs } from './logs.js';
 import type { ChannelLogger } from './ports/logger.js';
 import { errorText } from '../core/errors.js';
 import type { CommandId, CommandTable } from './command-table.js';
-import { isRemote } from '../core/connection/settings.js';
+import { isRemote } from '../core/connection/index.js';
 
 /** OAuth actions (src/extension/auth). */
 export interface AuthActions {

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { ServerDefinition } from '../core/config/types.js';
+import type { ServerDefinition } from '../core/config/index.js';
 import type { ServerChangeEvent } from '../core/host-api.js';
 import type { Event } from '../core/events.js';
 

@@ -6,7 +6,7 @@
  * `mcpHost.sampling.alwaysAllow`) are here too, so nothing else calls `getConfiguration('mcpHost')`.
  */
 import * as vscode from 'vscode';
-import type { DiscoverySource } from '../core/config/load.js';
+import type { DiscoverySource } from '../core/config/index.js';
 import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gateway/index.js';
 import { SETTING_DEFAULTS as D } from '../core/setting-defaults.js';
 

@@ -4,8 +4,7 @@
  * run. The command line is the consent, so it needs no terminal: the way an agent's user or a
  * script approves a repository they have read. Nothing is started.
  */
-import { approvalHashOf, needsApproval } from '../../core/config/approvals.js';
-import type { ServerDefinition } from '../../core/config/types.js';
+import { approvalHashOf, needsApproval, type ServerDefinition } from '../../core/config/index.js';
 import type { ParsedArgs } from '../args.js';
 import { consentLines } from '../approvals.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';

@@ -4,11 +4,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { AuthError, credentialKind, usesClientCredentials, type HostAuth } from '../../core/auth/index.js';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { createCliAuth, createCliIdp, type CliAuthOptions } from '../host-auth.js';
-import type { IdpSettings } from '../../core/auth/enterprise/idp-session.js';
+import type { IdpSettings } from '../../core/auth/index.js';
 import type { Session } from '../session.js';
 
 export type { CliAuthOptions } from '../host-auth.js';

@@ -1,5 +1,5 @@
 /** `complete`: the server's `completion/complete` suggestions, one per line (or JSON). */
-import { completeArgument, type CompletionRef } from '../../core/features/completions.js';
+import { completeArgument, type CompletionRef } from '../../core/features/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import type { Session } from '../session.js';

@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import type { ServerSnapshot } from '../../core/host-api.js';
-import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
-import { findExecutable } from '../../core/connection/resolve-command.js';
-import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
+import type { ConfigProblem, ServerDefinition } from '../../core/config/index.js';
+import { findExecutable } from '../../core/connection/index.js';
+import { sharedSandboxRuntime } from '../../core/sandbox/index.js';
 import { VERSION } from '../../core/version.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';

@@ -3,10 +3,15 @@
  * comment-preserving edits of core/config/edit.ts; nothing is ever rewritten wholesale.
  */
 import { homedir } from 'node:os';
-import { addInputDeclarations } from '../../core/config/edit-inputs.js';
-import { ConfigEditError, removeServerEntry, setServerEntry } from '../../core/config/edit.js';
-import { planImport, readImportSource } from '../../core/config/import.js';
-import { DISCOVERY_SOURCES } from '../../core/config/sources/discovery.js';
+import {
+  addInputDeclarations,
+  ConfigEditError,
+  DISCOVERY_SOURCES,
+  planImport,
+  readImportSource,
+  removeServerEntry,
+  setServerEntry,
+} from '../../core/config/index.js';
 import type { ParsedArgs } from '../args.js';
 import { namesIn, readTarget, targetFor, writeTarget, type ConfigTarget, type EditScope } from '../config-files.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';

@@ -1,8 +1,7 @@
 /** `list`, `tools`, `resources`, `prompts`: what the configured servers offer. */
-import { visibleToModel } from '../../core/apps/meta.js';
+import { visibleToModel } from '../../core/app-meta.js';
 import type { ServerSnapshot } from '../../core/host-api.js';
-import type { ServerDefinition } from '../../core/config/types.js';
-import type { SandboxPlan } from '../../core/sandbox/settings.js';
+import type { SandboxPlan, ServerDefinition } from '../../core/config/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { oneLine, stateError, stateText, table, transportOf, visible } from '../format.js';

@@ -1,15 +1,16 @@
 /** `mcp-host search QUERY` and the registry half of `mcp-host add NAME --from-registry ID`. */
-import { RegistryClient, RegistryError } from '../../core/registry/client.js';
 import {
   buildEntry,
-  installChoices,
-  planInstall,
-  inputIdsIn,
   type BuiltEntry,
+  inputIdsIn,
+  installChoices,
   type InstallVariable,
-} from '../../core/registry/install.js';
-import type { RegistryServer } from '../../core/registry/schema.js';
-import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
+  planInstall,
+  RegistryClient,
+  RegistryError,
+  type RegistryServer,
+} from '../../core/registry/index.js';
+import { registrySettings, requireEnabled } from '../../core/config/index.js';
 import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { managedPathFor, type Session } from '../session.js';

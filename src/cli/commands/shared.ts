@@ -1,7 +1,6 @@
 /** Helpers the commands share: starting one or all servers and insisting on a live connection. */
 import type { ServerSnapshot } from '../../core/host-api.js';
-import { heldReason } from '../../core/config/admit.js';
-import { formatJsonPath } from '../../core/config/jsonc.js';
+import { formatJsonPath, heldReason } from '../../core/config/index.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { safeJson, stateError, stateText } from '../format.js';
 import { cell } from '../output.js';

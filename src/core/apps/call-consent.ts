@@ -7,7 +7,7 @@
  * do not declare themselves destructive; a tool with `destructiveHint: true` asks every time, and a
  * tool the model can also call asks as it would from the palette.
  */
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 import { visibleToApp, visibleToModel } from './meta.js';
 
 /**

@@ -3,7 +3,7 @@
  * only by their name on that server (so another server's tool, or a qualified name, never
  * resolves), only tools the server makes visible to apps, and opens only web and mail links.
  */
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 import { HostError } from '../errors.js';
 import { visibleToApp } from './meta.js';
 

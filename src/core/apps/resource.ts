@@ -1,6 +1,6 @@
 /** Fetches an app's `ui://` resource through the host and checks it is an app. */
 import { readFile, stat } from 'node:fs/promises';
-import type { ResourceReadResult } from '../host-api.js';
+import type { ResourceReadResult } from '../host-data.js';
 import { HostError } from '../errors.js';
 import { APP_MIME_TYPE, resourceUiOf, type AppResourceMeta } from './meta.js';
 

@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { ContentBlock } from '@modelcontextprotocol/server';
-import type { ResourceReadResult, ToolCallResult } from '../host-api.js';
+import type { ResourceReadResult, ToolCallResult } from '../host-data.js';
 import {
   toWireContents,
   toWireResourceContents,

@@ -10,7 +10,7 @@ import type {
   McpUiHostCapabilities,
   McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
-import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-api.js';
+import type { HostResource, HostTool, ResourceReadResult, ToolCallResult } from '../host-data.js';
 import { errorMessage } from '../errors.js';
 import { followSignal } from '../follow-signal.js';
 import type { Logger } from '../ports.js';

@@ -178,3 +178,8 @@ export function createHostAuth(deps: HostAuthDeps): HostAuth {
 export function authFetchFor(provider: OAuthClientProvider | undefined): FetchLike | undefined {
   return provider instanceof HostOAuthProvider ? provider.fetch : undefined;
 }
+
+// Used by the editor and the CLI, which import only this module (scripts/lib/import-layers.mjs).
+export { IdpHandle } from './enterprise/idp-handle.js';
+export { IdpSession, type IdpSettings } from './enterprise/idp-session.js';
+export { enterpriseIdpSettings, type IdpChoice } from './enterprise/settings.js';

@@ -10,25 +10,20 @@
  *   to `needs-auth`, and remembers for 15 minutes not to probe again.
  * - `interactive`: used by the explicit sign-in (flow.ts) with a live redirect receiver.
  */
-import type { EnterpriseIdp } from './enterprise/cross-app.js';
 import { randomBytes } from 'node:crypto';
 import type {
-  AuthorizationServerMetadata,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
   OAuthClientMetadata,
   OAuthTokens,
   FetchLike,
 } from '@modelcontextprotocol/server';
-import { OAuthMetadataSchema, OpenIdProviderDiscoveryMetadataSchema } from '@modelcontextprotocol/core';
 import { OAuthError, OAuthErrorCode, refreshAuthorization, selectResourceURL } from '@modelcontextprotocol/client';
 import type {
   OAuthClientInformationContext,
   OAuthClientProvider,
   OAuthDiscoveryState,
 } from '@modelcontextprotocol/client';
-import type { RemoteServerConfig, ServerDefinition } from '../config/types.js';
-import type { Clock, Logger } from '../ports.js';
 import { AuthError, AuthRequiredError, redact } from './errors.js';
 import { sameIssuer, serverAuthKey } from './keys.js';
 import {
@@ -38,71 +33,29 @@ import {
   registrationOfRecord,
   saveRegistration,
 } from './issuer-clients.js';
-import type { NeedsAuthCache } from './needs-auth-cache.js';
 import { createOAuthFetch } from './oauth-fetch.js';
-import type { AuthRecord, AuthRecordStore } from './store.js';
+import type { AuthRecord } from './store.js';
 import { errorMessage } from '../errors.js';
+import {
+  checkMetadataUrl,
+  fetchConfiguredMetadata,
+  type ProviderContext,
+  type ProviderMode,
+  type RemoteDefinition,
+} from './provider-context.js';
+
+export {
+  checkMetadataUrl,
+  isOAuthCapable,
+  type ProviderContext,
+  type ProviderMode,
+  type RemoteDefinition,
+} from './provider-context.js';
 
 /** Refresh this long before `expires_at`, so a request never leaves with a token about to lapse. */
 export const REFRESH_SKEW_MS = 60_000;
 /** Only used as a placeholder in background mode, where no authorization URL is ever opened. */
 const BACKGROUND_REDIRECT = 'http://127.0.0.1/callback';
-
-export interface ProviderContext {
-  store: AuthRecordStore;
-  needsAuth: NeedsAuthCache;
-  clock: Clock;
-  logger: Logger;
-  /** Shown on the consent screen and sent in dynamic registration. */
-  clientName: string;
-  clientUri?: string;
-  /** An HTTPS URL where this client's metadata document is published (SEP-991), if there is one. */
-  clientMetadataUrl?: string;
-  /** Network access; defaults to the global fetch. */
-  fetch?: FetchLike;
-  /** The company IdP the user signed in to, for `"grantType": "jwt-bearer"` servers (auth/enterprise). */
-  enterpriseIdp?: EnterpriseIdp;
-}
-
-export type ProviderMode =
-  | { kind: 'background' }
-  | {
-      kind: 'interactive';
-      redirectUrl: string;
-      /**
-       * Ignore stored tokens and discovery: the user asked to sign in, so go to the browser
-       * (refreshing cannot widen scopes or switch accounts) and re-discover (the server may have moved).
-       */
-      freshSignIn?: boolean;
-      /** Called with the authorization URL (already carrying our `state`); opens the browser. */
-      openAuthorizationUrl(url: URL): Promise<void>;
-    };
-
-type RemoteDefinition = ServerDefinition & { config: RemoteServerConfig };
-
-export function isOAuthCapable(def: ServerDefinition): def is RemoteDefinition {
-  // The SDK's WebSocket transport cannot send an Authorization header, so OAuth is HTTP-only.
-  return def.config.type === 'http' || def.config.type === 'sse';
-}
-
-/** Rejects a configured metadata URL that is not HTTPS: it decides where the user's tokens go. */
-export function checkMetadataUrl(def: RemoteDefinition): URL | undefined {
-  const raw = def.config.oauth?.authServerMetadataUrl;
-  if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AuthError('config', `${def.name}: oauth.authServerMetadataUrl is not a valid URL.`);
-  }
-  if (url.protocol !== 'https:') {
-    throw new AuthError(
-      'config',
-      `${def.name}: oauth.authServerMetadataUrl must use https:// (got ${url.protocol}//). Fix it in the server's configuration.`,
-    );
-  }
-  return url;
-}
 
 export class HostOAuthProvider implements OAuthClientProvider {
   readonly key: string;
@@ -327,7 +280,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
     }
     const configured = checkMetadataUrl(this.def);
     if (configured) {
-      const metadata = await this.fetchConfiguredMetadata(configured);
+      const metadata = await fetchConfiguredMetadata(this.fetch, this.def.name, configured);
       const state: OAuthDiscoveryState = {
         authorizationServerUrl: metadata.issuer,
         authorizationServerMetadata: metadata,
@@ -409,27 +362,5 @@ export class HostOAuthProvider implements OAuthClientProvider {
       );
       return tokens;
     }
-  }
-
-  private async fetchConfiguredMetadata(url: URL): Promise<AuthorizationServerMetadata> {
-    let res: Response;
-    try {
-      res = await this.fetch(url, { headers: { Accept: 'application/json' } });
-    } catch (err) {
-      throw new AuthError('discovery', `${this.def.name}: could not load ${url.href}: ${errorMessage(err)}`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new AuthError(
-        'discovery',
-        `${this.def.name}: ${url.href} answered HTTP ${res.status}; check oauth.authServerMetadataUrl.`,
-      );
-    }
-    const json: unknown = await res.json().catch(() => undefined);
-    const oidc = OpenIdProviderDiscoveryMetadataSchema.safeParse(json);
-    if (oidc.success) return oidc.data;
-    const oauth = OAuthMetadataSchema.safeParse(json);
-    if (oauth.success) return oauth.data;
-    throw new AuthError('discovery', `${this.def.name}: ${url.href} is not OAuth authorization server metadata.`);
   }
 }

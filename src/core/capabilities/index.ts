@@ -1,7 +1,7 @@
 /**
  * Capabilities: what the host makes of a server's tools, resources and prompts (wrapping,
  * sanitising, argument validation) and of its results (content kept, blobs moved to files).
- * The host and its server entries call these; front ends only see the wrapped types from ../host-api.ts.
+ * The host and its server entries call these; front ends only see the wrapped types from ../host-data.ts.
  */
 export { wrapTools, wrapResources, wrapResourceTemplates, wrapPrompts } from './wrap.js';
 export {

@@ -10,7 +10,7 @@
  * called), once per schema object: a list's identical schemas are one object (wrap.ts interns them).
  */
 import { ProtocolError, ProtocolErrorCode, type JsonSchemaValidator, type Tool } from '@modelcontextprotocol/client';
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 import { hostJsonSchemaValidator } from './sdk-validator.js';
 
 type Compiled = { ok: true; validate: JsonSchemaValidator<unknown> } | { ok: false; message: string };

@@ -1,6 +1,6 @@
 /** Converts the SDK's results into the host's: content kept, blobs moved to files. */
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/server';
-import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-api.js';
+import type { HostContent, PromptGetResult, ResourceReadResult, ToolCallResult } from '../host-data.js';
 import { writeBlob } from './blobs.js';
 
 type EmbeddedResource = {

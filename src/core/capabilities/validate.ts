@@ -9,7 +9,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 
 type Compiler = {
   compile(schema: object): ValidateFunction;

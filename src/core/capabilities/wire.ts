@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ContentBlock } from '@modelcontextprotocol/server';
-import type { HostContent, ResourceReadResult } from '../host-api.js';
+import type { HostContent, ResourceReadResult } from '../host-data.js';
 import { copyMediaContent } from './results.js';
 
 export interface WireOptions {

@@ -3,8 +3,8 @@
  * schemas passed through (stripped of misleading Unicode), annotations kept.
  */
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
-import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-api.js';
-import { toolUiOf } from '../apps/meta.js';
+import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-data.js';
+import { toolUiOf } from '../app-meta.js';
 import { qualifiedToolName } from '../naming.js';
 import { sanitizeDeep, sanitizeLabel, sanitizeText } from './sanitize.js';
 

@@ -8,8 +8,8 @@ import { pointsAtOwnGateway } from './self-loop.js';
 import { APPROVAL_SCOPES, approvalHashOf, type ApprovalLookup } from './approvals.js';
 import { evaluatePolicy, type Policy } from './policy.js';
 import { scopeAdmission } from './policy-scope.js';
-import { planSandbox } from '../sandbox/plan.js';
-import { sandboxRequired } from '../sandbox/policy.js';
+import { planSandbox } from './sandbox-plan.js';
+import { sandboxRequired } from './sandbox-policy.js';
 import type { Admission, HeldReason, ServerConfig, ServerDefinition } from './types.js';
 
 export type { Admission, HeldReason } from './types.js';

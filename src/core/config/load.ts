@@ -15,7 +15,7 @@ import { checkRegistry } from './policy-registry.js';
 import { combinePolicies, managedPolicyFiles } from './policy-scope.js';
 import { prepareEntry, resolveDefinition, type PrepareContext, type ResolveContext } from './resolve.js';
 import { validateServerEntry } from './schema.js';
-import { mergeSandboxSettings, parseSandboxSettings } from '../sandbox/settings.js';
+import { mergeSandboxSettings, parseSandboxSettings } from './sandbox-settings.js';
 import { hostPrivateDirs } from '../user-dir.js';
 import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';

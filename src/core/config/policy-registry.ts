@@ -6,7 +6,7 @@
  * differ). Unreachable, unknown, deprecated, deleted or different: it does not run.
  */
 import { DEFAULT_REGISTRY_URL, RegistryClient, RegistryError } from '../registry/client.js';
-import { launchDifference } from '../registry/launch-match.js';
+import { launchDifference } from './registry-launch-match.js';
 import type { RegistryServer } from '../registry/schema.js';
 import { registryOnlyOf, type RegistryCheck } from './policy-scope.js';
 import type { Policy, ServerDefinition } from './types.js';

@@ -8,7 +8,7 @@
 import { formatJsonPath, type JsonPath } from './jsonc.js';
 import { parseSwitches } from './policy-scope.js';
 import type { ConfigProblem, Policy, PolicyEntry, ServerConfig } from './types.js';
-import { parseSandboxPolicy } from '../sandbox/policy.js';
+import { parseSandboxPolicy } from './sandbox-policy.js';
 
 export type { Policy, PolicyEntry } from './types.js';
 

@@ -196,7 +196,7 @@ export class ServerRegistry implements Disposable {
       ownGateways: await this.o.ownGateways?.(),
       leftToEditor: this.o.leftToEditor,
       readByEditor: this.o.readByEditor,
-      // The sandbox plan's workspace folders and home (core/sandbox/plan.ts).
+      // The sandbox plan's workspace folders and home (core/config/sandbox-plan.ts).
       folders: read.prepare.vars.folders,
       home: read.prepare.vars.userHome,
       privateDirs: this.o.privateDirs ?? hostPrivateDirs(),

@@ -3,8 +3,8 @@
  * where it came from. Everything downstream of config (manager, tree, CLI) consumes these.
  */
 import type { Transport } from '@modelcontextprotocol/server';
-import type { SandboxPlan, SandboxSettings } from '../sandbox/settings.js';
-import type { SandboxPolicy } from '../sandbox/policy.js';
+import type { SandboxPlan, SandboxSettings } from './sandbox-settings.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
 
 // Scopes and problems are in files of their own so that modules the types name (the sandbox
 // policy) can report problems without importing this file back.
@@ -53,7 +53,7 @@ export interface StdioServerConfig extends CommonConfig {
   dev?: DevSettings;
   /** VS Code's `sandboxEnabled`: run it under the sandbox (src/core/sandbox). */
   sandboxEnabled?: boolean;
-  /** The file's top-level `sandbox` plus the entry's own, merged (src/core/sandbox/settings.ts). */
+  /** The file's top-level `sandbox` plus the entry's own, merged (src/core/config/sandbox-settings.ts). */
   sandbox?: SandboxSettings;
 }
 

@@ -7,6 +7,7 @@ export {
   errorMessage,
   errorText,
   hintOf,
+  isRequestTimeout,
   type HostErrorCode,
   type HostErrorInfo,
 } from '../errors.js';
@@ -57,10 +58,6 @@ export function isUnauthorized(err: unknown): boolean {
   if (err instanceof SdkHttpError && err.status === 401) return true;
   if (err instanceof SseError && err.code === 401) return true;
   return /\b401\b.*unauthori[sz]ed|unexpected server response: 401/i.test(errorMessage(err));
-}
-
-export function isRequestTimeout(err: unknown): boolean {
-  return err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout && /timed out|timeout/i.test(err.message);
 }
 
 export function isConnectionClosed(err: unknown): boolean {

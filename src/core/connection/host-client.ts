@@ -50,7 +50,7 @@ type Handler = (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>;
 
 export class HostClient extends Client {
   /** Sent with each request on a modern connection (features/logging.ts applyLogLevel). */
-  logLevel: LoggingLevel | undefined;
+  logLevel: LoggingLevel | undefined = undefined;
   /** The change-notification stream of a modern connection (startListening). */
   listenStream: ListenStream | undefined;
   /**

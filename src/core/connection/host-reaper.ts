@@ -20,8 +20,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 
-/** Set in every stdio server's environment to this process's value. */
-export const OWNER_ENV = 'MCP_HOST_OWNER';
+import { OWNER_ENV } from '../process-marks.js';
+
+export { OWNER_ENV } from '../process-marks.js';
 
 /** The script; `$1` is the marker line (`NAME=value`), compared whole against each environ entry. */
 const SCRIPT = `trap '' INT TERM HUP PIPE

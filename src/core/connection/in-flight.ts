@@ -15,19 +15,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Disposable } from '../ports.js';
 
-/** Who made a request: an opaque value the caller passes in `CallOptions.origin` (the gateway: agent + request id). */
-export type CallOrigin = object;
-
-/** What the host knows about the requests a server's question may belong to. */
-export interface RelatedCalls {
-  /** The origin of every request in flight on the server when it asked, oldest first; undefined for a caller that gave none (the editor's own calls). */
-  readonly callers: readonly (CallOrigin | undefined)[];
-  /**
-   * The request it belongs to, when the wire says so: it came on that request's response stream
-   * (or from inside it, in process), or it named the task that request runs as.
-   */
-  readonly owner?: { readonly origin: CallOrigin | undefined; readonly via: 'stream' | 'task' };
-}
+export type { CallOrigin, RelatedCalls } from '../host-data.js';
+import type { CallOrigin, RelatedCalls } from '../host-data.js';
 
 /** The request whose work is running now: set around the SDK call, read in a question's handler. */
 const current = new AsyncLocalStorage<InFlightCall>();

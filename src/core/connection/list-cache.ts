@@ -5,9 +5,11 @@
  * nothing from the configuration, so no secret. Entries are keyed by the definition's content
  * hash: a changed definition (another command, URL or header) never shows the old one's lists.
  */
-import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { Clock, KeyValueStore } from '../ports.js';
+import type { CachedLists, ServerListCache } from '../host-data.js';
+
+export type { CachedLists } from '../host-data.js';
 
 export const LIST_CACHE_KEY = 'mcpHost.listCache';
 /** Servers kept; the least recently connected go first. */
@@ -17,22 +19,13 @@ export const LIST_CACHE_MAX_ENTRY_CHARS = 512 * 1024;
 /** All lists together (the CLI's state file refuses more than 4 MB). */
 export const LIST_CACHE_MAX_TOTAL_CHARS = 2 * 1024 * 1024;
 
-export interface CachedLists {
-  tools: Tool[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplateType[];
-  prompts: Prompt[];
-  /** Clock ms when these lists were fetched. */
-  at: number;
-}
-
 type Entries = Record<string, CachedLists>;
 
 function keyOf(def: Pick<ServerDefinition, 'name' | 'hash'>): string {
   return `${def.name}#${def.hash}`;
 }
 
-export class ListCache {
+export class ListCache implements ServerListCache {
   constructor(
     private readonly kv: KeyValueStore,
     private readonly clock: Clock,

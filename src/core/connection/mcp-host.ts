@@ -4,26 +4,18 @@
  * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
  * (src/core/host.ts) makes one.
  */
-import type {
-  CallToolRequestOptions,
-  CallToolResult,
-  Client,
-  RequestOptions,
-  ClientCapabilities,
-} from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,
   HostOptions,
-  HostTool,
   PromptGetResult,
   ResourceReadResult,
   ServerChangeEvent,
   ServerSnapshot,
   ToolCallResult,
 } from '../host-api.js';
-import { toPromptGetResult, toResourceReadResult, toToolCallResult, validateToolArgs } from '../capabilities/index.js';
-import { outputCheckFor, sdkToolDefinition } from '../capabilities/output-check.js';
+import { toPromptGetResult, toResourceReadResult, toToolCallResult } from '../capabilities/index.js';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { Emitter } from '../events.js';
@@ -35,11 +27,11 @@ import { clientCapabilities } from './client-handlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
-import { HostClient } from './host-client.js';
 import { ServerEntry } from './server-entry.js';
 import type { ServerContext } from './server-context.js';
 import { EraVerdicts, memoryStore } from './era.js';
 import { requestOptions } from './requests.js';
+import { callToolOn, type ToolCallDeps } from './tool-call.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
 import { prewarmSandboxFor } from '../sandbox/spawn.js';
@@ -47,50 +39,9 @@ import { prewarmSandboxFor } from '../sandbox/spawn.js';
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
 const anyResult = z.looseObject({});
 
-/**
- * A result schema that accepts what came: for a forwarded call, whose peer's own client checks the
- * result, so the SDK's full tool-result parse here would be a second one (forwardToolCall).
- */
-const asItCame = {
-  '~standard': { version: 1, vendor: 'mcp-host', validate: (value: unknown) => ({ value }) },
-} as const;
-
-/** The request `client.callTool` makes, with the result as it came; one that is not an object is refused. */
-async function forwardedCall(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-  opts: RequestOptions,
-): Promise<CallToolResult> {
-  const r: unknown = await client.request({ method: 'tools/call', params: { name, arguments: args } }, asItCame, opts);
-  if (typeof r !== 'object' || r === null || Array.isArray(r))
-    throw new HostError(
-      'server-error',
-      `the server answered tools/call with ${String(JSON.stringify(r)).slice(0, 200)}, not a tool result`,
-    );
-  return r as CallToolResult;
-}
-
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
   return `${def.hash}#${runs(def) ? 'run' : 'held'}`;
-}
-
-/**
- * Tool by its server-side name, or else its qualified name. Indexed once per tool list (a
- * refreshed list is a new array), so a call on a server with 2,000 tools is not a linear scan.
- */
-const toolIndex = new WeakMap<readonly HostTool[], Map<string, HostTool>>();
-function toolNamed(tools: readonly HostTool[], name: string): HostTool | undefined {
-  let index = toolIndex.get(tools);
-  if (!index) {
-    index = new Map();
-    // First match wins and plain names win over qualified ones, as two find() calls would.
-    for (const t of tools) if (!index.has(t.name)) index.set(t.name, t);
-    for (const t of tools) if (!index.has(t.qualifiedName)) index.set(t.qualifiedName, t);
-    toolIndex.set(tools, index);
-  }
-  return index.get(name);
 }
 
 export class McpHost {
@@ -289,7 +240,7 @@ export class McpHost {
   ): Promise<ToolCallResult> {
     return await this.onTool(server, tool, callOpts, async (e, conn, opts) => {
       const started = this.ctx.clock.now();
-      const raw = await this.callOn(e, conn, tool, args, opts, false);
+      const raw = await callToolOn(this.toolCallDeps(), e, conn, tool, args, opts, false);
       return await toToolCallResult(raw, this.ctx.clock.now() - started, this.options.blobDir);
     });
   }
@@ -307,7 +258,9 @@ export class McpHost {
     args: Record<string, unknown>,
     callOpts?: CallOptions,
   ): Promise<CallToolResult> {
-    return await this.onTool(server, tool, callOpts, (e, conn, opts) => this.callOn(e, conn, tool, args, opts, true));
+    return await this.onTool(server, tool, callOpts, (e, conn, opts) =>
+      callToolOn(this.toolCallDeps(), e, conn, tool, args, opts, true),
+    );
   }
 
   /** The head callTool and forwardToolCall share: the server's entry, the tool timeout, `use`. */
@@ -322,48 +275,8 @@ export class McpHost {
     return e.use(`tool ${tool}`, opts, (conn, left) => run(e, conn, left ?? opts));
   }
 
-  /**
-   * A tool call on the live connection: the only work between the caller and the SDK's `callTool`;
-   * `forward`: the plain request of forwardToolCall where it applies.
-   */
-  private async callOn(
-    e: ServerEntry,
-    conn: LiveConnection,
-    tool: string,
-    args: Record<string, unknown>,
-    opts: CallOptions & { timeoutMs: number },
-    forward: boolean,
-  ): Promise<CallToolResult> {
-    const t = toolNamed(e.tools, tool);
-    if (!t) {
-      const names = e.tools.map((x) => x.name);
-      const shown =
-        names.length > 30
-          ? `${names.slice(0, 30).join(', ')}, … (${names.length} in all)`
-          : names.join(', ') || '(none)';
-      throw new HostError('unknown-tool', `${e.name} has no tool "${tool}"; its tools: ${shown}`);
-    }
-    const problems = validateToolArgs(t, args);
-    if (problems.length)
-      throw new HostError('invalid-arguments', `invalid arguments for ${t.qualifiedName}: ${problems.join('; ')}`);
-    // The SDK checks structured output itself only from a list in its own cache (HostClient.keepsListInSdkCache);
-    // elsewhere the host checks it, and tells the SDK the tool so it does not search its cache.
-    const client = conn.client;
-    const sdkKeepsTools = client instanceof HostClient && client.keepsListInSdkCache('tools');
-    const checkOutput = sdkKeepsTools ? undefined : outputCheckFor(t);
-    const onTaskStatus = opts.onTaskStatus;
-    const reqOpts: CallToolRequestOptions = this.requestOptions(opts);
-    if (!sdkKeepsTools) reqOpts.toolDefinition = sdkToolDefinition(t);
-    // A task the call runs as is named in the server's questions about it: tie the id to the caller.
-    const raw =
-      forward && client.getProtocolEra() !== 'modern' && this.features.isPlainCall(client, t)
-        ? await forwardedCall(client, t.name, args, reqOpts)
-        : await this.features.callTool(e.name, client, t, args, reqOpts, e.log, (task) => {
-            e.calls.tagTask(opts.origin, task.taskId);
-            onTaskStatus?.(task);
-          });
-    checkOutput?.(raw);
-    return raw;
+  private toolCallDeps(): ToolCallDeps {
+    return { features: this.features, toolTimeoutMs: this.ctx.settings.toolTimeoutMs };
   }
 
   private requestOptions(opts: CallOptions | undefined): RequestOptions & { timeout: number } {

@@ -13,12 +13,9 @@ import * as fs from 'node:fs';
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
-/**
- * Set in every stdio server's environment to a random value of its own: processes inherit their
- * environment, so the server's whole tree carries it, however it detached. It names nothing (no
- * server name, path or secret): it only has to be unguessable so no other process is taken for ours.
- */
-export const INSTANCE_ENV = 'MCP_HOST_SERVER_INSTANCE';
+import { INSTANCE_ENV } from '../process-marks.js';
+
+export { INSTANCE_ENV } from '../process-marks.js';
 
 /** Which processes belong to one server instance: those whose environment carries `env`. */
 export interface InstanceMarker {

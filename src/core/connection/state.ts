@@ -1,41 +1,10 @@
 /** Connection state of one server, as a discriminated union with exhaustive helpers. */
 import type { ServerDefinition } from '../config/types.js';
 import { redactKnownValues, redactString, secretValuesOf } from '../redact.js';
-import type { HostErrorInfo } from '../errors.js';
-
-export interface ServerInfo {
-  name: string;
-  version: string;
-  title?: string;
-}
-
-export type ConnectionState =
-  /** `reason`: why a connected server is being connected again (shown, e.g. "unresponsive"). */
-  | { kind: 'pending'; attempt: number; maxAttempts: number; since: number; reason?: string }
-  | {
-      kind: 'connected';
-      serverInfo: ServerInfo;
-      capabilities: Record<string, unknown>;
-      instructions?: string;
-      connectedAt: number;
-      /** Time the connect took, in ms. */
-      connectMs: number;
-      /** The protocol revision negotiated (2026-07-28, or 2025-11-25 and older). */
-      protocolVersion?: string;
-      /** Rules of the protocol the server broke and the host made do without (cache-hints.ts), one line each. */
-      protocolWarnings?: string[];
-    }
-  | { kind: 'failed'; error: HostErrorInfo; at: number }
-  | { kind: 'needs-auth'; message: string; at: number }
-  /**
-   * Only what the host itself causes: `config`, it was handed a definition that does not run
-   * (why: `definition.admission`), or `user`, stopped by the user.
-   */
-  | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };
-
-export type StateKind = ConnectionState['kind'];
+import type { ConnectionState } from '../host-data.js';
 
 export type { HostErrorInfo } from '../errors.js';
+export type { ConnectionState, ServerInfo, StateKind } from '../host-data.js';
 
 export namespace ConnectionStates {
   export function label(s: ConnectionState): string {

@@ -11,10 +11,10 @@ import type {
   CallToolResult,
   ClientCapabilities,
 } from '@modelcontextprotocol/client';
-import type { HostTool } from '../host-api.js';
+import type { HostTool } from '../host-data.js';
 import { ClientTaskStore } from './client-task-store.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
-import type { RelatedCalls } from '../connection/in-flight.js';
+import type { RelatedCalls } from '../host-data.js';
 import { applyLogLevel, installLogging } from './logging.js';
 import { startPinging } from './ping.js';
 import { ResourceSubscriptions } from './subscriptions.js';
@@ -150,3 +150,24 @@ export class ClientFeatures {
     return client.callTool(params, opts) as Promise<CallToolResult>;
   }
 }
+
+// Used by the editor and the CLI, which import only this module (scripts/lib/import-layers.mjs).
+export { completeArgument, type CompletionRef } from './completions.js';
+export { applyLogLevel, formatLogMessage, LOGGING_LEVELS } from './logging.js';
+export {
+  consentEntryName,
+  samplingConsentStatus,
+  withoutSamplingConsent,
+  // sampling.ts has a withSamplingConsent of its own (the port wrapper); this one adds a consent entry.
+  withSamplingConsent as withSamplingConsentEntry,
+} from './sampling-consent.js';
+export {
+  type ConsentAnswer,
+  type ManualSamplingReply,
+  NO_MODEL,
+  pickModel,
+  type SamplingConsentPrompt,
+  type SamplingConsentStore,
+  withSamplingConsent,
+} from './sampling.js';
+export { ResourceSubscriptions } from './subscriptions.js';

@@ -5,7 +5,6 @@
 import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
 import { stripMisleadingUnicode } from '../capabilities/sanitize.js';
 import type { Logger } from '../ports.js';
-import { HostClient } from '../connection/host-client.js';
 import type { ServerLogMessage } from './types.js';
 
 export const LOGGING_LEVELS: readonly LoggingLevel[] = [
@@ -57,12 +56,20 @@ export function installLogging(client: Client, log: Logger, onMessage?: (m: Serv
   });
 }
 
+/**
+ * A client that sends the level in each request's `_meta` (connection/host-client.ts `HostClient`),
+ * told apart by the field it reads: features sit below the connection and must not import it.
+ */
+function carriesLogLevel(client: Client): client is Client & { logLevel: LoggingLevel | undefined } {
+  return 'logLevel' in client;
+}
+
 /** Sends `logging/setLevel` when the server has the logging capability; a refusal is only logged. */
 export async function applyLogLevel(client: Client, level: LoggingLevel | undefined, log: Logger): Promise<void> {
   if (!level || !client.getServerCapabilities()?.logging) return;
   // 2026-07-28 has no logging/setLevel: the level rides in each request's _meta instead.
   if (client.getProtocolEra() === 'modern') {
-    if (client instanceof HostClient) client.logLevel = level;
+    if (carriesLogLevel(client)) client.logLevel = level;
     log.debug(`log level ${level} sent with each request`);
     return;
   }

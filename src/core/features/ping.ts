@@ -5,7 +5,7 @@
  * `ping`: a modern server is asked `server/discover`, a request it always has.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { isRequestTimeout } from '../connection/errors.js';
+import { isRequestTimeout } from '../errors.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
 
 export function startPinging(

@@ -3,7 +3,7 @@
  * ping, tasks). Front ends fill `HostOptions.features`; everything here is optional.
  */
 import type { CreateMessageRequestParams, CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
-import type { RelatedCalls } from '../connection/in-flight.js';
+import type { RelatedCalls } from '../host-data.js';
 
 /** A log message a server sent (`notifications/message`). */
 export interface ServerLogMessage {

@@ -12,7 +12,7 @@
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, posix, relative } from 'node:path';
 import type { SandboxBlock } from './block.js';
-import type { SandboxSettings } from './settings.js';
+import type { SandboxSettings } from '../config/sandbox-settings.js';
 
 export interface AllowChoice {
   label: string;

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import type { SandboxPlan } from './settings.js';
+import type { SandboxPlan } from '../config/sandbox-settings.js';
 import { hostOf } from './allow.js';
 
 import type * as HttpProxy from '@anthropic-ai/sandbox-runtime/dist/sandbox/http-proxy.js' with {

@@ -5,7 +5,7 @@
  * URL defaults of its environment variables.
  */
 import type { RegistryServer } from '../registry/schema.js';
-import type { SandboxSettings } from './settings.js';
+import type { SandboxSettings } from '../config/sandbox-settings.js';
 
 const REGISTRY_DOMAINS: Record<string, string[]> = {
   npm: ['registry.npmjs.org'],

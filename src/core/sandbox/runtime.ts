@@ -9,15 +9,14 @@
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type * as SandboxLib from '@anthropic-ai/sandbox-runtime' with { 'resolution-mode': 'import' };
-import type { SandboxPlan } from './settings.js';
+import type { SandboxPlan } from '../config/sandbox-settings.js';
 import type { SandboxBlock } from './block.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
 import { ServerTmpDirs } from './server-tmp.js';
 import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
 import { concretePath, hostOf } from './allow.js';
-import { OWNER_ENV } from '../connection/host-reaper.js';
-import { INSTANCE_ENV } from '../connection/process-tree.js';
+import { INSTANCE_ENV, OWNER_ENV } from '../process-marks.js';
 
 /**
  * `weaker`: what the runtime itself reports it cannot enforce here (its dependency check's warnings:

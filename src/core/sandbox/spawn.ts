@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
-import { describePlan, type SandboxPlan } from './settings.js';
+import { describePlan, type SandboxPlan } from '../config/sandbox-settings.js';
 import { concretePath } from './allow.js';
 import { sharedSandboxRuntime, type SandboxBlock, type SandboxRuntime } from './runtime.js';
 

@@ -14,3 +14,6 @@ export {
   type TraceRecord,
 } from './record.js';
 export { traceTransport, type MessageObserver } from './transport.js';
+
+// Used by the editor and the CLI, which import only this module (scripts/lib/import-layers.mjs).
+export { formatTrace } from './format.js';

@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import type { HostTool, ToolCallResult } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import { appCallConsent, AppSessionTrust } from '../../core/apps/call-consent.js';
-import { loadAppResource } from '../../core/apps/resource.js';
+import { appCallConsent, AppSessionTrust, loadAppResource } from '../../core/apps/index.js';
 import type { Logger } from '../../core/ports.js';
 import { AppPanel } from './panel.js';
 

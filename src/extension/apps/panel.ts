@@ -6,14 +6,17 @@
  */
 import * as vscode from 'vscode';
 import type { HostTool, ToolCallResult } from '../../core/host-api.js';
-import { buildAppCsp } from '../../core/apps/csp.js';
-import { appDocument } from '../../core/apps/document.js';
-import type { AppResource } from '../../core/apps/resource.js';
-import { AppSession, type AppHostPorts } from '../../core/apps/session.js';
-import { loadAppBridge } from '../../core/apps/load-bridge.js';
-import type { MessagePipe } from '../../core/apps/transport.js';
+import {
+  appDocument,
+  type AppHostPorts,
+  type AppResource,
+  AppSession,
+  appStyleVariables,
+  buildAppCsp,
+  loadAppBridge,
+  type MessagePipe,
+} from '../../core/apps/index.js';
 import type { Logger } from '../../core/ports.js';
-import { appStyleVariables } from '../../core/apps/styles.js';
 import type { McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge' with { 'resolution-mode': 'import' };
 
 export const APP_VIEW_TYPE = 'mcpHost.app';

@@ -4,13 +4,10 @@
  * Sign In / Sign Out commands. Sign Out also signs out every server whose token came through it.
  */
 import * as vscode from 'vscode';
-import { IdpHandle } from '../../core/auth/enterprise/idp-handle.js';
-import { IdpSession } from '../../core/auth/enterprise/idp-session.js';
-import { enterpriseIdpSettings } from '../../core/auth/enterprise/settings.js';
+import { enterpriseIdpSettings, IdpHandle, IdpSession } from '../../core/auth/index.js';
 import { AuthError } from '../../core/auth/index.js';
 import type { RedirectReceiver } from '../../core/auth/index.js';
-import { managedPolicyFiles } from '../../core/config/policy-scope.js';
-import type { ServerDefinition } from '../../core/config/types.js';
+import { managedPolicyFiles, type ServerDefinition } from '../../core/config/index.js';
 import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { secretStore } from '../ports/secrets.js';
 

@@ -22,7 +22,7 @@ import {
   type NeedsAuthCache,
   type RedirectReceiver,
 } from '../../core/auth/index.js';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { BrowserOpener, Logger } from '../../core/ports.js';
 import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';

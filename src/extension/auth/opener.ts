@@ -3,7 +3,7 @@
  * plain Node. Only https (http on loopback) is opened: the URL comes from a remote server's
  * metadata, and openExternal hands `file:` or `smb:` URLs to the OS.
  */
-import { openableUrl } from '../../core/auth/safe-url.js';
+import { openableUrl } from '../../core/auth/index.js';
 import type { BrowserOpener } from '../../core/ports.js';
 
 /**

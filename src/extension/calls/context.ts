@@ -8,9 +8,8 @@ import type {
   ToolCallResult,
 } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import type { ToolFilter } from '../../core/tools/tool-filter.js';
-import type { CallHistory } from '../../core/calls/call-history.js';
-import type { RenderOptions } from '../../core/calls/render-markdown.js';
+import type { ToolFilter } from '../../core/tools/index.js';
+import type { CallHistory, RenderOptions } from '../../core/calls/index.js';
 import { resourceLinkHref, type ResultDocuments } from './result-documents.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import { hintOf } from '../../core/errors.js';

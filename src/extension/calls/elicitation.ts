@@ -6,10 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ElicitationPort } from '../../core/host-api.js';
-import { collectForm } from '../../core/calls/collect.js';
-import { planForm } from '../../core/calls/schema-plan.js';
-import { validateValue } from '../../core/calls/validate-value.js';
-import { urlTarget } from '../../core/calls/url-target.js';
+import { collectForm, planForm, urlTarget, validateValue } from '../../core/calls/index.js';
 import { vscodeFormUi } from './form-ui.js';
 import type { ChannelLogger } from '../ports/logger.js';
 

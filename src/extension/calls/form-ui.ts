@@ -4,12 +4,18 @@
  * resolves `undefined`, which the caller treats as a quiet cancel.
  */
 import * as vscode from 'vscode';
-import type { FieldAnswer } from '../../core/calls/field-input.js';
-import { fieldHint, fieldPrompt, parseFieldInput, sameValue, validateFieldText } from '../../core/calls/field-input.js';
-import type { FormUi } from '../../core/calls/collect.js';
-import { jsonDocumentText } from '../../core/calls/json-document.js';
+import {
+  type FieldAnswer,
+  fieldHint,
+  fieldPrompt,
+  type FormField,
+  type FormUi,
+  jsonDocumentText,
+  parseFieldInput,
+  sameValue,
+  validateFieldText,
+} from '../../core/calls/index.js';
 import { editJsonDocument } from './json-editor.js';
-import type { FormField } from '../../core/calls/schema-plan.js';
 
 interface ValueItem extends vscode.QuickPickItem {
   answer: FieldAnswer;

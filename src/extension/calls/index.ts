@@ -5,8 +5,8 @@
 import type * as vscode from 'vscode';
 import type { ElicitationPort } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import type { ToolFilter } from '../../core/tools/tool-filter.js';
-import { CallHistory } from '../../core/calls/call-history.js';
+import type { ToolFilter } from '../../core/tools/index.js';
+import { CallHistory } from '../../core/calls/index.js';
 import type { CallsContext } from './context.js';
 import { resourcePromptCommands, resourceMarkdown } from './resource-prompt-commands.js';
 import { ResultDocuments } from './result-documents.js';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { NO_VALUE, parseJsonDocument } from '../../core/calls/json-document.js';
+import { NO_VALUE, parseJsonDocument } from '../../core/calls/index.js';
 
 type Choice = 'send' | 'cancel';
 

@@ -6,16 +6,22 @@
 import * as vscode from 'vscode';
 import { UriTemplate } from '@modelcontextprotocol/server';
 import type { HostPrompt, HostResource, HostResourceTemplate } from '../../core/host-api.js';
-import { collectForm } from '../../core/calls/collect.js';
-import { promptPlainText, renderFailure, renderPrompt, renderResource } from '../../core/calls/render-markdown.js';
-import { planForm, promptArgumentsSchema } from '../../core/calls/schema-plan.js';
+import {
+  collectForm,
+  type FormUi,
+  planForm,
+  promptArgumentsSchema,
+  promptPlainText,
+  renderFailure,
+  renderPrompt,
+  renderResource,
+} from '../../core/calls/index.js';
 import { blobsOfContents, blobsOfRead, errorText, renderOptions, type CallsContext } from './context.js';
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';
 import { completingFormUi } from '../features/completion-ui.js';
 import { followResource } from '../features/subscriptions.js';
-import { completeArgument, type CompletionRef } from '../../core/features/completions.js';
-import type { FormUi } from '../../core/calls/collect.js';
+import { completeArgument, type CompletionRef } from '../../core/features/index.js';
 import { readTarget } from './targets.js';
 import type { CommandTable } from '../command-table.js';
 

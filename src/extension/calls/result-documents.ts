@@ -8,10 +8,10 @@
  * reads the resource (see `provideTextDocumentContent`).
  */
 import * as vscode from 'vscode';
-import { parseReadPath, resultPath } from '../../core/calls/result-links.js';
+import { parseReadPath, resultPath } from '../../core/calls/index.js';
 import type { ChannelLogger } from '../ports/logger.js';
 
-export { resourceLinkHref } from '../../core/calls/result-links.js';
+export { resourceLinkHref } from '../../core/calls/index.js';
 
 export const RESULT_SCHEME = 'mcp-host-result';
 

@@ -3,16 +3,19 @@
  * arguments from its schema, confirm destructive tools, run under progress, show the result.
  */
 import * as vscode from 'vscode';
-import { isDestructive } from '../../core/apps/call-consent.js';
+import { isDestructive, visibleToModel } from '../../core/apps/index.js';
 import type { HostTool } from '../../core/host-api.js';
-import { visibleToModel } from '../../core/apps/meta.js';
 import { showsLists } from '../tree/model.js';
 import { validateToolArgs } from '../../core/capabilities/index.js';
-import { summariseArgs, type CallRecord } from '../../core/calls/call-history.js';
-import { collectForm } from '../../core/calls/collect.js';
-import { renderFailure, renderToolResult } from '../../core/calls/render-markdown.js';
-import { planForm } from '../../core/calls/schema-plan.js';
-import { urlElicitationsOf } from '../../core/calls/url-elicitation-error.js';
+import {
+  type CallRecord,
+  collectForm,
+  planForm,
+  renderFailure,
+  renderToolResult,
+  summariseArgs,
+  urlElicitationsOf,
+} from '../../core/calls/index.js';
 import { blobsOfContents, errorText, renderOptions, type CallsContext } from './context.js';
 import { vscodeFormUi } from './form-ui.js';
 import { runWithProgress } from './run-request.js';

@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
-import { consentSummary } from '../../core/config/consent-summary.js';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { approvalHashOf, type ApprovalStatus, type ServerApprovals } from '../../core/config/approvals.js';
+import {
+  approvalHashOf,
+  type ApprovalStatus,
+  consentSummary,
+  type ServerApprovals,
+  type ServerDefinition,
+} from '../../core/config/index.js';
 import type { Approvals } from './controller.js';
 
 /**

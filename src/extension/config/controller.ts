@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import { heldReason, type HeldReason } from '../../core/config/admit.js';
-import type { ReadConfig } from '../../core/config/load.js';
-import type { ConfigProblem, ServerDefinition } from '../../core/config/types.js';
+import {
+  type ApprovalPort,
+  type ConfigProblem,
+  type DisabledServersPort,
+  heldReason,
+  type HeldReason,
+  type ReadConfig,
+  type ServerDefinition,
+  ServerRegistry,
+} from '../../core/config/index.js';
 import { Emitter } from '../../core/events.js';
 import type { InputResolver, Logger } from '../../core/ports.js';
-import { ServerRegistry, type ApprovalPort, type DisabledServersPort } from '../../core/config/server-registry.js';
 import type { TreeSource } from '../tree/tree-source.js';
 import { readSettings } from '../settings.js';
 

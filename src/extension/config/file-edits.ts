@@ -1,9 +1,15 @@
 import * as vscode from 'vscode';
 import { parse } from 'jsonc-parser';
-import { addInputDeclarations, type PromptStringInput } from '../../core/config/edit-inputs.js';
-import { removeServerEntry, setServerEntry, updateServerEntry, type ConfigFileFormat } from '../../core/config/edit.js';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { inputIdsIn } from '../../core/config/variables.js';
+import {
+  addInputDeclarations,
+  type ConfigFileFormat,
+  inputIdsIn,
+  type PromptStringInput,
+  removeServerEntry,
+  type ServerDefinition,
+  setServerEntry,
+  updateServerEntry,
+} from '../../core/config/index.js';
 import { userServersSetting } from '../settings.js';
 
 /** The scopes `Add Server…` and Enable/Disable write to; other scopes are never edited. */

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { planImport, readImportSource } from '../../core/config/import.js';
-import { DISCOVERY_SOURCES, type DiscoverySource } from '../../core/config/sources/discovery.js';
+import { DISCOVERY_SOURCES, type DiscoverySource, planImport, readImportSource } from '../../core/config/index.js';
 import type { ConfigController } from './controller.js';
 import { namesInScope, writeServerEntry, type EditableScope } from './file-edits.js';
 

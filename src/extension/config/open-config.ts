@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { findEntryOffset, findNearestOffset } from '../../core/config/jsonc.js';
+import { findEntryOffset, findNearestOffset } from '../../core/config/index.js';
 import type { ConfigController } from './controller.js';
 import { createConfigFile } from './file-edits.js';
 

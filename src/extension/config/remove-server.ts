@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { ConfigController } from './controller.js';
 import { removeServerFromConfig } from './file-edits.js';
 import { inputSecretKey } from '../ports/inputs.js';

@@ -8,14 +8,14 @@ import * as vscode from 'vscode';
 import { freeLoopbackPort } from '../../core/loopback.js';
 import type { ServerChangeEvent } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import type { ServerDefinition, StdioServerConfig } from '../../core/config/types.js';
+import type { ServerDefinition, StdioServerConfig } from '../../core/config/index.js';
 import {
-  DebugSetupError,
-  SERVER_KEY,
   attachConfiguration,
   debugConfigFor,
+  DebugSetupError,
   parseDebuggerListening,
-} from '../../core/dev/debug.js';
+  SERVER_KEY,
+} from '../../core/dev/index.js';
 import type { Logger } from '../../core/ports.js';
 
 interface Attached {

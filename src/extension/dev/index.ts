@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import type { McpHost } from '../../core/host.js';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
 import { DebugSessions } from './debug-sessions.js';
 import { DevWatcher } from './watch.js';

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { dirname } from 'node:path';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { diffLists, summarizeChanges, type DiffableLists } from '../../core/dev/list-diff.js';
+import type { ServerDefinition } from '../../core/config/index.js';
+import { type DiffableLists, diffLists, summarizeChanges } from '../../core/dev/index.js';
 import type { Logger } from '../../core/ports.js';
 import { debounce, type Debounced } from '../config/debounce.js';
 

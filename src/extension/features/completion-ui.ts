@@ -4,9 +4,7 @@
  * `context.arguments` holding the answers already given. Other fields use the plain form UI.
  */
 import * as vscode from 'vscode';
-import type { FormUi } from '../../core/calls/collect.js';
-import { fieldPrompt, parseFieldInput, type FieldAnswer } from '../../core/calls/field-input.js';
-import type { FormField } from '../../core/calls/schema-plan.js';
+import { type FieldAnswer, fieldPrompt, type FormField, type FormUi, parseFieldInput } from '../../core/calls/index.js';
 import type { Logger } from '../../core/ports.js';
 
 export type Completer = (argument: string, value: string, context: Record<string, string>) => Promise<string[]>;

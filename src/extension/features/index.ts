@@ -7,10 +7,9 @@ import type { LoggingLevel } from '@modelcontextprotocol/server';
 import type { FeatureOptions, RunningTask } from '../../core/features/index.js';
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
-import { LOGGING_LEVELS } from '../../core/features/logging.js';
+import { consentEntryName, LOGGING_LEVELS } from '../../core/features/index.js';
 import type { McpHost } from '../../core/host.js';
 import { settingsConsentStore } from './sampling.js';
-import { consentEntryName } from '../../core/features/sampling-consent.js';
 import { registerTasksView } from './tasks-view.js';
 import { readSettings } from '../settings.js';
 

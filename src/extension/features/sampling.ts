@@ -8,24 +8,22 @@ import * as vscode from 'vscode';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from '@modelcontextprotocol/server';
 import {
+  withSamplingConsentEntry as allowConsent,
+  type ConsentAnswer,
+  consentEntryName,
+  type ManualSamplingReply,
   NO_MODEL,
   pickModel,
-  withSamplingConsent,
-  type ConsentAnswer,
-  type ManualSamplingReply,
   type SamplingConsentPrompt,
+  samplingConsentStatus,
   type SamplingConsentStore,
-} from '../../core/features/sampling.js';
-import type { SamplingPort } from '../../core/features/types.js';
+  type SamplingPort,
+  withoutSamplingConsent,
+  withSamplingConsent,
+} from '../../core/features/index.js';
 import { manualSamplingReply } from '../inspector/sampling.js';
 import { readSettings, samplingAlwaysAllowSetting } from '../settings.js';
-import type { ServerDefinition } from '../../core/config/types.js';
-import {
-  consentEntryName,
-  samplingConsentStatus,
-  withSamplingConsent as allowConsent,
-  withoutSamplingConsent,
-} from '../../core/features/sampling-consent.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 
 /**
  * `mcpHost.sampling.alwaysAllow` keyed per definition (core/features/sampling-consent.ts); `defOf`

@@ -3,7 +3,7 @@
  * the document is open, re-read on `notifications/resources/updated`, unsubscribed when closed.
  */
 import * as vscode from 'vscode';
-import { ResourceSubscriptions } from '../../core/features/subscriptions.js';
+import { ResourceSubscriptions } from '../../core/features/index.js';
 import type { CallsContext } from '../calls/context.js';
 
 export async function followResource(

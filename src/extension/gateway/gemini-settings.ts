@@ -6,7 +6,7 @@
  * variables already expanded, which would store the tokens.
  */
 import * as vscode from 'vscode';
-import { setServerEntry } from '../../core/config/edit.js';
+import { setServerEntry } from '../../core/config/index.js';
 import { readText, writeText } from '../config/file-edits.js';
 
 export const GEMINI_ENTRIES: Record<string, Record<string, unknown>> = {

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerSnapshot } from '../../core/host-api.js';
-import { buildCatalog, type ExposureFilter } from '../../core/gateway/catalog.js';
+import { buildCatalog, type ExposureFilter } from '../../core/gateway/index.js';
 
 export function gatewayToolsVersion(
   extensionVersion: string,

@@ -1,6 +1,6 @@
 /** VS Code values → the IDE protocol's plain shapes (0-based positions, severity names). */
 import * as vscode from 'vscode';
-import type { IdeDiagnostic, IdeRange, IdeSelection, IdeSeverity } from '../../core/ide/editor-port.js';
+import type { IdeDiagnostic, IdeRange, IdeSelection, IdeSeverity } from '../../core/ide/index.js';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, IdeSeverity> = {
   [vscode.DiagnosticSeverity.Error]: 'Error',

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import type { DiffOutcome, DiffRequest } from '../../core/ide/editor-port.js';
+import type { DiffOutcome, DiffRequest } from '../../core/ide/index.js';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-fs.js';
 import type { ChannelLogger } from '../ports/logger.js';
 

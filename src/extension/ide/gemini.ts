@@ -5,9 +5,8 @@
  * Code server.
  */
 import * as vscode from 'vscode';
-import type { EditorPort } from '../../core/ide/editor-port.js';
-import { GeminiIdeServer } from '../../core/ide/gemini/server.js';
-import { errorMessage } from '../../core/connection/errors.js';
+import { type EditorPort, GeminiIdeServer } from '../../core/ide/index.js';
+import { errorMessage } from '../../core/connection/index.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import { readSettings } from '../settings.js';
 

@@ -3,7 +3,7 @@
  * tells integrated terminals where the server is, and registers "Send Selection to Agent".
  */
 import * as vscode from 'vscode';
-import { IdeServer } from '../../core/ide/server.js';
+import { IdeServer } from '../../core/ide/index.js';
 import { displayPath } from './convert.js';
 import { ACCEPT_COMMAND, DiffManager, REJECT_COMMAND } from './diffs.js';
 import { startGeminiIde } from './gemini.js';

@@ -4,7 +4,7 @@
  * does not start running in time is reported as "no kernel".
  */
 import * as vscode from 'vscode';
-import type { ExecuteOutput } from '../../core/ide/editor-port.js';
+import type { ExecuteOutput } from '../../core/ide/index.js';
 
 const START_TIMEOUT_MS = 30_000;
 

@@ -2,20 +2,20 @@
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Event } from '../../core/events.js';
-import type {
-  DiffOutcome,
-  DiffRequest,
-  DocumentState,
-  EditorPort,
-  ExecuteOutput,
-  IdeFileDiagnostics,
-  IdeOpenEditor,
-  IdeSelection,
-  IdeWorkspaceFolder,
-  OpenFileRequest,
-  OpenFileResult,
-} from '../../core/ide/editor-port.js';
-import { findTextRange } from '../../core/ide/text-range.js';
+import {
+  type DiffOutcome,
+  type DiffRequest,
+  type DocumentState,
+  type EditorPort,
+  type ExecuteOutput,
+  findTextRange,
+  type IdeFileDiagnostics,
+  type IdeOpenEditor,
+  type IdeSelection,
+  type IdeWorkspaceFolder,
+  type OpenFileRequest,
+  type OpenFileResult,
+} from '../../core/ide/index.js';
 import { displayPath, isShareable, parseUriOrPath, toDiagnostic, toRange, toSelection } from './convert.js';
 import type { DiffManager } from './diffs.js';
 import { executeInActiveNotebook } from './notebook.js';

@@ -8,14 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import {
   claudeMcpAddLine,
   mcpHostCallLine,
   mcpJsonSnippet,
   type Shell,
   type WrittenEntry,
-} from '../../core/dev/copy-as.js';
+} from '../../core/dev/index.js';
 
 /** On Windows a line may be pasted into PowerShell, cmd or a POSIX shell (Git Bash, WSL): each quotes differently. */
 async function pickShell(): Promise<Shell | undefined> {
@@ -27,14 +27,17 @@ async function pickShell(): Promise<Shell | undefined> {
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Quote the line for which shell?' }))?.shell;
 }
-import type { CallHistory } from '../../core/calls/call-history.js';
+import { type CallHistory, summariseArgs } from '../../core/calls/index.js';
 import type { McpHost } from '../../core/host.js';
-import { formatServerDetails } from '../../core/inspector/details.js';
-import { historyJson } from '../../core/inspector/history.js';
-import { paramsSchema, paramsTemplate, requestMethods } from '../../core/inspector/request-schemas.js';
-import { summariseArgs } from '../../core/calls/call-history.js';
+import {
+  formatServerDetails,
+  historyJson,
+  paramsSchema,
+  paramsTemplate,
+  requestMethods,
+} from '../../core/inspector/index.js';
 import { redactArgs } from '../../core/redact.js';
-import type { TraceHub } from '../../core/trace/hub.js';
+import type { TraceHub } from '../../core/trace/index.js';
 import { editJsonDocument } from '../calls/json-editor.js';
 import type { CommandTable } from '../command-table.js';
 import type { ServerRoots } from './roots.js';

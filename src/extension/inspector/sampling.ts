@@ -7,7 +7,7 @@
 import type * as vscode from 'vscode';
 import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/server';
 import { CreateMessageResultSchema } from '@modelcontextprotocol/core';
-import { checkSamplingReply, samplingReplyDocument } from '../../core/inspector/sampling-reply.js';
+import { checkSamplingReply, samplingReplyDocument } from '../../core/inspector/index.js';
 import { editJsonDocument } from '../calls/json-editor.js';
 
 /**

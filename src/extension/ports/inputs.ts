@@ -7,7 +7,7 @@
  * Keys: `inputSecretKey(file, id)` (SecretStorage and workspaceState alike).
  */
 import * as vscode from 'vscode';
-import type { InputDeclaration } from '../../core/config/sources/entry.js';
+import type { InputDeclaration } from '../../core/config/index.js';
 import type { InputResolver } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 

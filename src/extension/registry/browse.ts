@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
-import { openableUrl } from '../../core/auth/safe-url.js';
-import { RegistryClient, RegistryError } from '../../core/registry/client.js';
-import { installChoices, type InstallChoice } from '../../core/registry/install.js';
-import { installedAs } from '../../core/registry/installed.js';
-import type { RegistryServer } from '../../core/registry/schema.js';
-import { registrySettings, requireEnabled } from '../../core/registry/settings.js';
+import { openableUrl } from '../../core/auth/index.js';
+import {
+  type InstallChoice,
+  installChoices,
+  RegistryClient,
+  RegistryError,
+  type RegistryServer,
+} from '../../core/registry/index.js';
+import { installedAs, registrySettings, requireEnabled } from '../../core/config/index.js';
 import { debounce } from '../config/debounce.js';
 import { installFromRegistry, type BrowseDeps } from './install.js';
 import { readSettings } from '../settings.js';

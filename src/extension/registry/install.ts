@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { suggestedSandbox } from '../../core/sandbox/registry.js';
+import { suggestedSandbox } from '../../core/sandbox/index.js';
 import {
   buildEntry,
   inputIdsIn,
-  planInstall,
-  suggestedName,
   type InstallChoice,
   type InstallVariable,
-} from '../../core/registry/install.js';
-import type { RegistryServer } from '../../core/registry/schema.js';
+  planInstall,
+  type RegistryServer,
+  suggestedName,
+} from '../../core/registry/index.js';
 import { validateServerName } from '../config/cmdline.js';
 import {
   declareInputs,

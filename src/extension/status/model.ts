@@ -2,8 +2,7 @@
  * What the status bar item says, computed without `vscode` so it is unit-tested on plain Node.
  */
 import type { ServerSnapshot } from '../../core/host-api.js';
-import type { ConfigProblem } from '../../core/config/types.js';
-import { heldReason } from '../../core/config/admit.js';
+import { type ConfigProblem, heldReason } from '../../core/config/index.js';
 import { displayKind, escapeMarkdown } from '../tree/model.js';
 
 export interface StatusView {

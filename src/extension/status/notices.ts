@@ -4,7 +4,7 @@
  * the server connects. Free of `vscode` so it is unit-tested on plain Node.
  */
 import type { ServerSnapshot } from '../../core/host-api.js';
-import type { ConfigProblem } from '../../core/config/types.js';
+import type { ConfigProblem } from '../../core/config/index.js';
 
 export type NoticeKind = 'spawn' | 'needs-auth' | 'policy-denied';
 

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/host-api.js';
-import { heldReason } from '../../core/config/admit.js';
-import type { ConfigProblem } from '../../core/config/types.js';
+import { type ConfigProblem, heldReason } from '../../core/config/index.js';
 import { NoticeDeduper, noticeForProblem, noticeForServer, type Notice } from './notices.js';
 
 /**

@@ -6,9 +6,7 @@
 import * as vscode from 'vscode';
 import { writeFile } from 'node:fs/promises';
 import type { McpHost } from '../../core/host.js';
-import { formatTrace } from '../../core/trace/format.js';
-import { TraceHub } from '../../core/trace/hub.js';
-import { toNdjson, type TraceDirection, type TraceFilter } from '../../core/trace/record.js';
+import { formatTrace, toNdjson, type TraceDirection, type TraceFilter, TraceHub } from '../../core/trace/index.js';
 import { debounce } from '../config/debounce.js';
 import type { CommandTable } from '../command-table.js';
 import { readSettings } from '../settings.js';

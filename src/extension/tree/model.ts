@@ -3,15 +3,12 @@
  * labels, icons, context values and tooltips are unit-tested on plain Node. `provider.ts` turns
  * these views into `vscode.TreeItem`s.
  */
-import { visibleToModel } from '../../core/apps/meta.js';
+import { visibleToModel } from '../../core/apps/index.js';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ServerSnapshot } from '../../core/host-api.js';
-import type { ConfigProblem, Scope } from '../../core/config/types.js';
-import { isRemote } from '../../core/connection/settings.js';
-import type { ConnectionState } from '../../core/connection/state.js';
-import { ConnectionStates, assertNever } from '../../core/connection/state.js';
-import { heldReason, type HeldReason } from '../../core/config/admit.js';
-import { escapeMarkdown } from '../../core/calls/render-markdown.js';
-import { usesCrossAppAccess } from '../../core/auth/enterprise/cross-app.js';
+import { type ConfigProblem, heldReason, type HeldReason, type Scope } from '../../core/config/index.js';
+import { assertNever, type ConnectionState, ConnectionStates, isRemote } from '../../core/connection/index.js';
+import { escapeMarkdown } from '../../core/calls/index.js';
+import { usesCrossAppAccess } from '../../core/auth/index.js';
 
 /** A display-ready tree row; `provider.ts` maps it one-to-one onto a `vscode.TreeItem`. */
 export interface ItemView {

@@ -3,7 +3,7 @@
  * menu passes the element itself, so tool/resource/prompt nodes expose the same `{server, tool}`
  * / `{server, uri}` / `{server, prompt}` fields as the arguments of their click commands.
  */
-import type { ConfigProblem, Scope } from '../../core/config/types.js';
+import type { ConfigProblem, Scope } from '../../core/config/index.js';
 import type { CategoryKind } from './model.js';
 
 export type TreeNode =

@@ -1,9 +1,9 @@
-import { visibleToModel } from '../../core/apps/meta.js';
+import { visibleToModel } from '../../core/apps/index.js';
 import * as vscode from 'vscode';
-import { sharedSandboxRuntime } from '../../core/sandbox/runtime.js';
+import { sharedSandboxRuntime } from '../../core/sandbox/index.js';
 import { withSandbox } from '../sandbox.js';
 import type { TreeSource } from './tree-source.js';
-import { heldReason } from '../../core/config/admit.js';
+import { heldReason } from '../../core/config/index.js';
 import {
   categoriesOf,
   categoryView,
@@ -31,7 +31,7 @@ import {
   problemId,
   type TreeNode,
 } from './nodes.js';
-import type { ToolFilter } from '../../core/tools/tool-filter.js';
+import type { ToolFilter } from '../../core/tools/index.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
 import { planRefresh, type TreeShape } from './refresh-plan.js';
 import { RefreshGate, type GateTimers } from './refresh-gate.js';

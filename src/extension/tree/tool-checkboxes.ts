@@ -4,7 +4,7 @@
  * unticked and marked "off", so it can be switched back on.
  */
 import * as vscode from 'vscode';
-import type { ToolFilter } from '../../core/tools/tool-filter.js';
+import type { ToolFilter } from '../../core/tools/index.js';
 import type { TreeNode } from './nodes.js';
 
 /**

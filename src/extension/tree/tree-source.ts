@@ -1,5 +1,5 @@
 import type { ServerSnapshot } from '../../core/host-api.js';
-import type { ConfigProblem } from '../../core/config/types.js';
+import type { ConfigProblem } from '../../core/config/index.js';
 import type { Event } from '../../core/events.js';
 
 /** What the tree reads; the config controller and the host provide it. */

@@ -8,7 +8,7 @@
  * in the Settings editor applies at once.
  */
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
 import {
   leftToEditor,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RegistryClient, RegistryError } from '../../../src/core/registry/client.js';
-import { registrySettings } from '../../../src/core/registry/settings.js';
+import { registrySettings } from '../../../src/core/config/registry-settings.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -95,3 +95,26 @@ test('inside core: config importing gateway, and connection importing apps, fail
     /src\/core must not import src\/extension/,
   );
 });
+
+test('a src file over 400 lines, or a function over 80, fails lint; blank and comment lines count', async () => {
+  const long = `${'// a line\n'.repeat(400)}export const x = 1;\n`;
+  const file = await lintAs('src/core/config/size-probe.ts', long);
+  assert.ok(
+    file.some((m) => m.rule === 'max-lines'),
+    JSON.stringify(file),
+  );
+  const body = '  // a step\n'.repeat(80);
+  const fn = await lintAs('src/core/config/size-probe.ts', `export function f(): number {\n${body}  return 1;\n}\n`);
+  assert.ok(
+    fn.some((m) => m.rule === 'max-lines-per-function'),
+    JSON.stringify(fn),
+  );
+  const ok = await lintAs(
+    'src/core/config/size-probe.ts',
+    `export function f(): number {\n${'  // a step\n'.repeat(77)}  return 1;\n}\n`,
+  );
+  assert.deepEqual(
+    ok.filter((m) => m.rule?.startsWith('max-lines')),
+    [],
+  );
+});

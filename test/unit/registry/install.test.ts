@@ -154,7 +154,7 @@ describe('lenient server.json parsing', () => {
 
 describe('installed marks', () => {
   it('a configured server running the package or a remote (URL template filled) counts as installed', async () => {
-    const { installedAs } = await import('../../../src/core/registry/installed.js');
+    const { installedAs } = await import('../../../src/core/config/registry-installed.js');
     const configured = [
       {
         name: 'ev',

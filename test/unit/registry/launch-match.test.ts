@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerConfig } from '../../../src/core/config/types.js';
 import { buildEntry, planInstall } from '../../../src/core/registry/install.js';
-import { installedAs } from '../../../src/core/registry/installed.js';
-import { launchDifference } from '../../../src/core/registry/launch-match.js';
+import { installedAs } from '../../../src/core/config/registry-installed.js';
+import { launchDifference } from '../../../src/core/config/registry-launch-match.js';
 import { parseServerItem, type RegistryServer } from '../../../src/core/registry/schema.js';
 import { EVERYTHING_VERSION, sampleServers } from '../../fixtures/registry/fake-registry.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { allowChoice, concreteHost, hostOf } from '../../../src/core/sandbox/allow.js';
 import { parseViolation } from '../../../src/core/sandbox/runtime.js';
 import { stderrWriteBlock } from '../../../src/core/sandbox/spawn.js';
-import type { SandboxPlan } from '../../../src/core/sandbox/settings.js';
+import type { SandboxPlan } from '../../../src/core/config/sandbox-settings.js';
 
 const net = (target: string) => allowChoice({ server: 's', kind: 'network', target, line: '' }, undefined);
 const file = (target: string, ctx = {}) => allowChoice({ server: 's', kind: 'file', target, line: '' }, undefined, ctx);

@@ -11,7 +11,7 @@ import { signatureOf, stableHash } from '../../../src/core/config/signature.js';
 import type { ServerDefinition, StdioServerConfig } from '../../../src/core/config/types.js';
 import { debugConfigFor, DebugSetupError } from '../../../src/core/dev/debug.js';
 import { allowChoice, hostOf } from '../../../src/core/sandbox/allow.js';
-import { domainWithin, planSandbox } from '../../../src/core/sandbox/plan.js';
+import { domainWithin, planSandbox } from '../../../src/core/config/sandbox-plan.js';
 import { suggestedSandbox } from '../../../src/core/sandbox/registry.js';
 
 const home = '/home/u';

@@ -9,15 +9,9 @@ import { readConfigFile } from '../jsonc.js';
 import { entriesAt, readDocument, type RawEntry, type SourceResult } from './entry.js';
 import { codexEntry, copilotEntry, geminiEntry, parseCodexConfig } from './other-hosts.js';
 
-export const DISCOVERY_SOURCES = [
-  'claude-desktop',
-  'claude-code',
-  'cursor',
-  'windsurf',
-  'copilot-cli',
-  'gemini-cli',
-  'codex',
-] as const;
+// The list lives below config, beside the setting whose default it is (setting-defaults.ts).
+export { DISCOVERY_SOURCES } from '../../setting-defaults.js';
+import type { DISCOVERY_SOURCES } from '../../setting-defaults.js';
 export type DiscoverySource = (typeof DISCOVERY_SOURCES)[number];
 
 export interface DiscoveryOptions {

@@ -3,22 +3,8 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describeValue, lineColumn, parseConfigText, readConfigFile, type JsonPath } from '../jsonc.js';
 import type { ConfigProblem, ConfigSource, Scope } from '../types.js';
 
-/** A `${input:id}` declaration from a file's `inputs` (VS Code format, every type it defines). */
-export interface InputDeclaration {
-  id: string;
-  /** `promptString` (typed; the default), `pickString` (one of `options`), `command` (a command's result). */
-  type: 'promptString' | 'pickString' | 'command';
-  description?: string;
-  /** promptString: hide what is typed and keep the answer in secret storage. */
-  password?: boolean;
-  /** promptString / pickString: the value offered first. */
-  default?: string;
-  /** pickString: the choices (`label` shown, `value` used). */
-  options?: { label: string; value: string }[];
-  /** command: the command id and its arguments. */
-  command?: string;
-  args?: unknown;
-}
+export type { InputDeclaration } from '../../ports.js';
+import type { InputDeclaration } from '../../ports.js';
 
 /** One server entry as read from a source, not yet validated or expanded. */
 export interface RawEntry {

@@ -11,14 +11,12 @@ import { VERSION } from '../../version.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { basename, isAbsolute } from 'node:path';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { Emitter, type Event } from '../../events.js';
 import type { Disposable, Logger } from '../../ports.js';
 import { checkLoopbackAccess, generateToken, listenOnLoopback } from '../../loopback.js';
 import { errorMessage } from '../../connection/errors.js';
-import type { DiffOutcome, EditorPort } from '../editor-port.js';
+import type { EditorPort } from '../editor-port.js';
 import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../../connection-limits.js';
 import { RecentFiles } from './context.js';
 import {
@@ -30,6 +28,7 @@ import {
   writeDiscoveryFile,
 } from './discovery.js';
 import { BodyTooLarge, readBody, sendWebResponse, toWebRequest } from './http-bridge.js';
+import { GeminiDiffs, registerGeminiTools } from './tools.js';
 
 export interface GeminiIdeServerOptions {
   editor: EditorPort;
@@ -63,15 +62,6 @@ interface Session {
   listedTools: boolean;
 }
 
-interface OpenDiff {
-  session: Session;
-  newContent: string;
-  controller: AbortController;
-  outcome: Promise<DiffOutcome>;
-  /** closeDiff (or a newer openDiff for the same file) ended it: Gemini CLI expects no notification then. */
-  closedByAgent: boolean;
-}
-
 const SESSION_HEADER = 'mcp-session-id';
 
 function bearer(req: IncomingMessage): string | undefined {
@@ -97,17 +87,10 @@ function jsonError(res: ServerResponse, status: number, message: string, close =
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-function text(t: string): { content: { type: 'text'; text: string }[] } {
-  return { content: [{ type: 'text', text: t }] };
-}
-
-function toolError(message: string): { content: { type: 'text'; text: string }[]; isError: true } {
-  return { ...text(message), isError: true };
-}
-
 export class GeminiIdeServer {
   private readonly sessions = new Map<string, Session>();
-  private readonly diffs = new Map<string, OpenDiff>();
+  /** Diffs open in the editor, each answered on the session that opened it. */
+  private readonly diffs: GeminiDiffs<Session>;
   private readonly changed = new Emitter<void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly refusals: RateLimitedLog;
@@ -133,6 +116,9 @@ export class GeminiIdeServer {
       this.refusals.log(`Gemini IDE server: dropped a connection: ${why}`),
     );
     this.recent = new RecentFiles(opts.editor);
+    this.diffs = new GeminiDiffs(opts.editor, opts.logger, (session, method, params) =>
+      this.notify(session, method, params),
+    );
   }
 
   /** Listens, writes the discovery file. Rejects (and leaves nothing behind) on failure. */
@@ -194,10 +180,7 @@ export class GeminiIdeServer {
     this.pending.dispose();
     this.refusals.flush();
     for (const s of this.subscriptions) s.dispose();
-    for (const d of this.diffs.values()) {
-      d.closedByAgent = true;
-      d.controller.abort();
-    }
+    this.diffs.closeAll();
     for (const s of [...this.sessions.values()]) await this.closeSession(s);
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
@@ -337,7 +320,7 @@ export class GeminiIdeServer {
         maxRequestBodySize: this.opts.maxBodyBytes ?? 32 * 1024 * 1024,
       }),
     };
-    this.registerTools(session);
+    registerGeminiTools(session.mcp, this.opts.editor, this.diffs, session);
     mcp.server.oninitialized = () => {
       const info = mcp.server.getClientVersion();
       this.opts.logger.info(`Gemini IDE server: agent initialized (${info?.name ?? '?'} ${info?.version ?? ''})`);
@@ -349,11 +332,7 @@ export class GeminiIdeServer {
 
   private async closeSession(session: Session): Promise<void> {
     if (session.id !== undefined && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
-    for (const d of this.diffs.values()) {
-      if (d.session !== session) continue;
-      d.closedByAgent = true;
-      d.controller.abort();
-    }
+    this.diffs.closeAll(session);
     await session.mcp.close().catch(() => undefined);
   }
 
@@ -381,91 +360,6 @@ export class GeminiIdeServer {
     // Gemini CLI's notifications are not MCP methods, so they go to the transport directly (on the GET stream).
     session.transport.send({ jsonrpc: '2.0', method, params: { ...params } }).catch(() => {
       // A closing stream; its close handler accounts for it.
-    });
-  }
-
-  private registerTools(session: Session): void {
-    const { editor } = this.opts;
-    session.mcp.registerTool(
-      'openDiff',
-      {
-        description:
-          '(IDE Tool) Open a diff view to create or modify a file. Returns a notification once the diff has been accepted or rejected.',
-        inputSchema: z.object({
-          filePath: z.string().describe('Absolute path of the file'),
-          newContent: z.string().describe('The proposed new content'),
-        }),
-      },
-      ({ filePath, newContent }) => {
-        if (!isAbsolute(filePath)) return toolError(`openDiff needs an absolute path, got "${filePath}"`);
-        this.openDiff(session, filePath, newContent);
-        return { content: [] };
-      },
-    );
-    session.mcp.registerTool(
-      'closeDiff',
-      {
-        description: '(IDE Tool) Close an open diff view for a specific file.',
-        inputSchema: z.object({
-          filePath: z.string().describe('Absolute path of the file'),
-          suppressNotification: z.boolean().optional(),
-        }),
-      },
-      async ({ filePath }) => {
-        const d = this.diffs.get(filePath);
-        if (!d) return text(JSON.stringify({ content: null }));
-        d.closedByAgent = true;
-        d.controller.abort();
-        const outcome = await d.outcome;
-        // What the proposal side holds now, with the user's edits: the CLI writes this when the user accepted in the terminal.
-        const content =
-          outcome.kind === 'accepted' ? outcome.contents : outcome.kind === 'closed' ? outcome.contents : undefined;
-        return text(JSON.stringify({ content: content ?? d.newContent }));
-      },
-    );
-    session.mcp.registerTool(
-      'getDiagnostics',
-      {
-        description:
-          'Diagnostics (errors, warnings, hints) the editor knows, for one file or for every file that has some. Positions are 0-based.',
-        inputSchema: z.object({
-          uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
-        }),
-        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-      },
-      ({ uri }) => text(JSON.stringify(editor.diagnostics(uri))),
-    );
-  }
-
-  private openDiff(session: Session, filePath: string, newContent: string): void {
-    const previous = this.diffs.get(filePath);
-    if (previous) {
-      // One diff per file, as in the companion; the CLI's own mutex makes this rare.
-      previous.closedByAgent = true;
-      previous.controller.abort();
-    }
-    const controller = new AbortController();
-    const outcome = this.opts.editor
-      .openDiff(
-        {
-          oldFilePath: filePath,
-          newFilePath: filePath,
-          newFileContents: newContent,
-          tabName: `${basename(filePath)} ↔ Gemini CLI`,
-        },
-        controller.signal,
-      )
-      .catch((err: unknown): DiffOutcome => {
-        this.opts.logger.error(`Gemini IDE server: could not show the diff for ${filePath}: ${errorMessage(err)}`);
-        return { kind: 'closed' };
-      });
-    const d: OpenDiff = { session, newContent, controller, outcome, closedByAgent: false };
-    this.diffs.set(filePath, d);
-    void outcome.then((o) => {
-      if (this.diffs.get(filePath) === d) this.diffs.delete(filePath);
-      if (d.closedByAgent) return;
-      if (o.kind === 'accepted') this.notify(session, 'ide/diffAccepted', { filePath, content: o.contents });
-      else this.notify(session, 'ide/diffRejected', { filePath });
     });
   }
 }

@@ -6,9 +6,9 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { StdioServerConfig } from '../config/types.js';
-import type { SandboxPlan } from './settings.js';
-import type { SandboxPolicy } from './policy.js';
+import type { StdioServerConfig } from './types.js';
+import type { SandboxPlan } from './sandbox-settings.js';
+import type { SandboxPolicy } from './sandbox-policy.js';
 
 /** npm's registry is allowed by default, as VS Code does: `npx -y` servers download themselves. */
 export const DEFAULT_ALLOWED_DOMAINS = ['registry.npmjs.org'];

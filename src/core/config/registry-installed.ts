@@ -3,8 +3,8 @@
  * display only, and lenient on purpose (any argument naming the package, any URL of a remote): a
  * "registryOnly" policy uses the strict launch check of launch-match.ts instead.
  */
-import type { ServerConfig } from '../config/types.js';
-import type { RegistryServer } from './schema.js';
+import type { ServerConfig } from './types.js';
+import type { RegistryServer } from '../registry/schema.js';
 
 function packageMatches(identifier: string, args: readonly string[]): boolean {
   return args.some(

@@ -8,10 +8,10 @@
  * argument, an undeclared variable such as `LD_PRELOAD`) refuses it, naming what differed.
  * `installed.ts` stays the lenient match the browser marks rows with; policy never uses it.
  */
-import type { ServerConfig } from '../config/types.js';
+import type { ServerConfig } from './types.js';
 import { redactString, redactUrl } from '../redact.js';
-import { planInstall, templateParts, type InstallChoice, type TemplatePart } from './install.js';
-import type { KeyValueInput, RegistryServer } from './schema.js';
+import { planInstall, templateParts, type InstallChoice, type TemplatePart } from '../registry/install.js';
+import type { KeyValueInput, RegistryServer } from '../registry/schema.js';
 
 /** Keys beside the launch that change neither what runs nor where it connects. */
 const STDIO_KEYS = new Set([

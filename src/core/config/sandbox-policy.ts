@@ -13,8 +13,8 @@
  * `serverCommand` only to that exact command line.
  */
 import { z } from 'zod';
-import type { ConfigProblem } from '../config/problem.js';
-import { SCOPES, type Scope } from '../config/scope.js';
+import type { ConfigProblem } from './problem.js';
+import { SCOPES, type Scope } from './scope.js';
 
 /** One exemption; every field it gives must match. */
 export interface SandboxExemption {

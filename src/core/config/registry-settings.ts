@@ -4,8 +4,8 @@
  * CLI); an administrator turns the registry off with `"registry": {"enabled": false}` in the
  * managed file (or pins `"registry": {"url": …}`), which no user setting can override.
  */
-import { readDocument } from '../config/sources/entry.js';
-import { DEFAULT_REGISTRY_URL, RegistryError } from './client.js';
+import { readDocument } from './sources/entry.js';
+import { DEFAULT_REGISTRY_URL, RegistryError } from '../registry/client.js';
 
 export interface RegistrySettings {
   url: string;
