@@ -31,6 +31,22 @@ export { installedAs } from './registry-installed.js';
 export { registrySettings, requireEnabled } from './registry-settings.js';
 export { describePlan, type SandboxPlan } from './sandbox-settings.js';
 export { type ApprovalPort, type DisabledServersPort, ServerRegistry, type WatchFiles } from './server-registry.js';
+export {
+  editorReads,
+  editorServerIds,
+  leftToEditor,
+  parseChoice,
+  parsePerServer,
+  readByEditor,
+  whoRuns,
+  withoutServers,
+  withRunner,
+  type EditorReads,
+  type PerServerChoices,
+  type ServerRunner,
+  type SharedChoices,
+  type SharedServersChoice,
+} from './shared-servers.js';
 export { DISCOVERY_SOURCES, type DiscoverySource } from './sources/discovery.js';
 export type { InputDeclaration } from './sources/entry.js';
 export type {

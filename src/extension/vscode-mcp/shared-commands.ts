@@ -4,9 +4,9 @@
  * stops VS Code's own running copy, so the server does not run twice the moment MCP Host starts it.
  */
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
-import { editorServerIds, whoRuns, withRunner, type ServerRunner } from '../../core/config/shared-servers.js';
+import { editorServerIds, whoRuns, withRunner, type ServerRunner } from '../../core/config/index.js';
 import { choices, folders, reads, writePerServer } from './shared-settings.js';
 
 /** The loaded definitions and a way to re-admit them (the config controller). */

@@ -10,12 +10,7 @@
 import * as vscode from 'vscode';
 import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
-import {
-  leftToEditor,
-  readByEditor,
-  withoutServers,
-  type SharedServersChoice,
-} from '../../core/config/shared-servers.js';
+import { leftToEditor, readByEditor, withoutServers, type SharedServersChoice } from '../../core/config/index.js';
 import type { CommandHandler } from '../command-table.js';
 import { leaveToVSCode, takeBackFromVSCode, type SharedTarget } from './shared-commands.js';
 import {

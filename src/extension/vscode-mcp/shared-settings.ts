@@ -5,7 +5,7 @@
  * choice survives a reload, travels with the folder and shows in the Settings editor.
  */
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../../core/config/types.js';
+import type { ServerDefinition } from '../../core/config/index.js';
 import {
   editorReads,
   parseChoice,
@@ -14,7 +14,7 @@ import {
   type PerServerChoices,
   type SharedChoices,
   type SharedServersChoice,
-} from '../../core/config/shared-servers.js';
+} from '../../core/config/index.js';
 import { hasProviderApi } from '../gateway/provider.js';
 
 export function folders(): string[] {
