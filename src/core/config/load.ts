@@ -175,6 +175,21 @@ function withFileSandbox<C extends StdioServerConfig | RemoteServerConfig>(
 }
 
 /** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
+/** A `--config FILE` (`mcpServers`), read as dynamic scope. */
+async function readConfigFile(file: string, onlyFolder: string | undefined): Promise<SourceResult> {
+  const d = await readDocument(file, 'dynamic', false);
+  const found = [...d.problems];
+  const entries = d.doc
+    ? entriesAt(
+        d.doc,
+        ['mcpServers'],
+        { file, scope: 'dynamic', workspaceFolder: onlyFolder, baseDir: dirname(file), text: d.text },
+        found,
+      )
+    : [];
+  return { entries, problems: found, files: [file] };
+}
+
 export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const env = o.env ?? process.env;
   const folders = [...o.folders];
@@ -200,19 +215,7 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const pj = await Promise.all(folders.map((f) => readProject(f)));
   results.push(...ws, ...gh, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
-  for (const file of o.configFiles ?? []) {
-    const d = await readDocument(file, 'dynamic', false);
-    const found = [...d.problems];
-    const extra = d.doc
-      ? entriesAt(
-          d.doc,
-          ['mcpServers'],
-          { file, scope: 'dynamic', workspaceFolder: onlyFolder, baseDir: dirname(file), text: d.text },
-          found,
-        )
-      : [];
-    results.push({ entries: extra, problems: found, files: [file] });
-  }
+  for (const file of o.configFiles ?? []) results.push(await readConfigFile(file, onlyFolder));
 
   const problems: ConfigProblem[] = results.flatMap((r) => r.problems);
   const files = new Set(results.flatMap((r) => r.files));
