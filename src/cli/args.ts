@@ -82,6 +82,14 @@ export interface ParsedArgs {
   clearListCache?: boolean;
   /** `import --from APP`. */
   from?: DiscoverySource;
+  /** `serve --http`: the team gateway over Streamable HTTP (commands/serve-http.ts), with its listening options. */
+  http?: boolean;
+  host?: string;
+  port?: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  allowRemote?: boolean;
+  insecureHttp?: boolean;
 }
 
 /** Positional arguments each command takes: [required, optional]. */
@@ -124,6 +132,13 @@ export const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--profile': ['serve'],
   '--tools': ['serve'],
   '--max-result-tokens': ['serve'],
+  '--http': ['serve'],
+  '--host': ['serve'],
+  '--port': ['serve'],
+  '--tls-cert': ['serve'],
+  '--tls-key': ['serve'],
+  '--allow-remote': ['serve'],
+  '--insecure-http': ['serve'],
   '--cursor': ['search'],
   '--all': ['search'],
 };
@@ -150,6 +165,10 @@ export const VALUE_OPTIONS = new Set([
   '--tools',
   '--max-result-tokens',
   '--cursor',
+  '--host',
+  '--port',
+  '--tls-cert',
+  '--tls-key',
 ]);
 
 function pair(opt: string, value: string): [string, string] {
@@ -174,6 +193,9 @@ export const FLAG_OPTIONS = new Set([
   '--idp',
   '--clear-list-cache',
   '--all',
+  '--http',
+  '--allow-remote',
+  '--insecure-http',
 ]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -216,6 +238,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         seen.push(name);
       } else if (name === '--all') {
         out.all = true;
+        seen.push(name);
+      } else if (name === '--http' || name === '--allow-remote' || name === '--insecure-http') {
+        out[name === '--http' ? 'http' : name === '--allow-remote' ? 'allowRemote' : 'insecureHttp'] = true;
         seen.push(name);
       } else out.version = true;
       continue;
@@ -306,6 +331,22 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       case '--from':
         out.from = oneOf(name, value, DISCOVERY_SOURCES);
         break;
+      case '--host':
+        if (value.trim() === '') throw usageError('--host needs an address');
+        out.host = value;
+        break;
+      case '--port': {
+        const n = Number(value);
+        if (!/^\d+$/.test(value.trim()) || n > 65535) throw usageError(`--port needs a port 0-65535, got "${value}"`);
+        out.port = n;
+        break;
+      }
+      case '--tls-cert':
+        out.tlsCert = value;
+        break;
+      case '--tls-key':
+        out.tlsKey = value;
+        break;
     }
   }
   if (out.help || out.version) return out;
@@ -337,6 +378,12 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     if (allowed && !allowed.includes(out.command))
       throw usageError(`${command} does not take ${opt}`, `usage: mcp-host ${usageLine(out.command)}`);
   }
+  const listening = ['--host', '--port', '--tls-cert', '--tls-key', '--allow-remote', '--insecure-http'];
+  const stray = seen.find((o) => listening.includes(o));
+  if (stray && !out.http)
+    throw usageError(`serve: ${stray} is for the team gateway`, `usage: mcp-host serve --http ${stray} …`);
+  if ((out.tlsCert === undefined) !== (out.tlsKey === undefined))
+    throw usageError('serve --http: give --tls-cert and --tls-key together');
   if (out.all && out.cursor !== undefined)
     throw usageError('search: give --all or --cursor, not both', `usage: mcp-host ${usageLine(out.command)}`);
   if (out.command === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
@@ -366,6 +413,10 @@ const OPTION_VALUE: Record<string, string> = {
   '--tools': 'all|search|auto',
   '--max-result-tokens': 'N',
   '--cursor': 'CURSOR',
+  '--host': 'ADDRESS',
+  '--port': 'N',
+  '--tls-cert': 'FILE',
+  '--tls-key': 'FILE',
 };
 
 export function usageLine(c: Command): string {
@@ -409,6 +460,12 @@ commands:
                                     past mcpHost.gateway.toolSearchMaxTools tools)
         [--max-result-tokens N]     results past N tokens reach the agent cut, the rest readable as
                                     mcp-host-result:// resources (default 25000; 0: no limit)
+  serve --http [--host ADDRESS] [--port N] [--tls-cert FILE --tls-key FILE] --config FILE
+                                    the team gateway: the gateway over Streamable HTTP for many
+                                    people, signed in with the company's OAuth server (the "gateway"
+                                    object of the --config file); loopback unless --allow-remote,
+                                    which also needs TLS or --insecure-http (TLS ends in front);
+                                    /healthz, /readyz, drains on SIGTERM (docs/team-gateway.md)
   search [QUERY] [--all | --cursor CURSOR]
                                     search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL):
                                     the first 30, every page (--all), or the page a nextCursor names
