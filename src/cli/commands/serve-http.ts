@@ -10,7 +10,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ServerDefinition } from '../../core/config/types.js';
 import { parseConfigText } from '../../core/config/jsonc.js';
-import { Gateway, GatewayBridge, gatewayFeatures, GatewayViews, readGatewayViewSettings } from '../../core/gateway/index.js';
+import {
+  Gateway,
+  GatewayBridge,
+  gatewayFeatures,
+  GatewayViews,
+  readGatewayViewSettings,
+} from '../../core/gateway/index.js';
 import { parseServiceConfig, type ServiceConfig } from '../../core/gateway/service/config.js';
 import { GatewayService } from '../../core/gateway/service/service.js';
 import { listenRefusal, type ListenOptions } from '../../core/gateway/service/listen.js';

@@ -12,7 +12,10 @@ describe('team gateway settings', () => {
   test('auth with defaults; later files win; profiles merge by name', () => {
     const { config, problems } = parseServiceConfig([
       { file: 'a.json', value: { auth: { issuer: 'https://idp.example.com' }, profiles: { eng: { groups: ['e'] } } } },
-      { file: 'b.json', value: { profiles: { ops: { users: ['bob'] } }, drainSeconds: 5, auditLog: '/var/log/gw.jsonl' } },
+      {
+        file: 'b.json',
+        value: { profiles: { ops: { users: ['bob'] } }, drainSeconds: 5, auditLog: '/var/log/gw.jsonl' },
+      },
     ]);
     assert.deepEqual(problems, []);
     assert.deepEqual(config.auth, {

@@ -85,7 +85,8 @@ export function auditedHost(host: McpHost, log: AuditLog): McpHost {
         (r) => r.isError === true,
       ),
     readResource: (server, uri, opts) => timed('resource', server, uri, () => host.readResource(server, uri, opts)),
-    getPrompt: (server, name, args, opts) => timed('prompt', server, name, () => host.getPrompt(server, name, args, opts)),
+    getPrompt: (server, name, args, opts) =>
+      timed('prompt', server, name, () => host.getPrompt(server, name, args, opts)),
   };
   return new Proxy(host, {
     get(target, prop) {

@@ -86,7 +86,9 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
     }
     if (g.profiles !== undefined) {
       const p = parseProfiles(g.profiles);
-      problems.push(...p.problems.map((m) => `${file}: ${m.replace(/^mcpHost\.gateway\.profiles/, 'gateway.profiles')}`));
+      problems.push(
+        ...p.problems.map((m) => `${file}: ${m.replace(/^mcpHost\.gateway\.profiles/, 'gateway.profiles')}`),
+      );
       Object.assign(config.profiles, p.profiles);
     }
     if (g.auditLog !== undefined) config.auditLog = g.auditLog;

@@ -30,8 +30,7 @@ export function isLoopbackHost(host: string): boolean {
 export function listenRefusal(o: ListenOptions): string | undefined {
   const host = o.host ?? '127.0.0.1';
   if (isLoopbackHost(host)) return undefined;
-  if (!o.allowRemote)
-    return `--host ${host} is not a loopback address: add --allow-remote to serve other machines`;
+  if (!o.allowRemote) return `--host ${host} is not a loopback address: add --allow-remote to serve other machines`;
   if (!o.tls && !o.insecureHttp)
     return `--host ${host}: serving other machines needs --tls-cert and --tls-key, or --insecure-http when TLS ends at a proxy in front`;
   return undefined;

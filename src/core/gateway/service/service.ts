@@ -169,7 +169,8 @@ export class GatewayService {
     if (v.error) parts.unshift(`error="${v.error}"`);
     const scopes = this.opts.auth.requiredScopes;
     if (scopes.length) parts.push(`scope="${scopes.join(' ')}"`);
-    if (v.error) this.refusals.log(`gateway: refused a token at ${(req.url ?? '').split('?')[0]!.slice(0, 80)}: ${v.reason}`);
+    if (v.error)
+      this.refusals.log(`gateway: refused a token at ${(req.url ?? '').split('?')[0]!.slice(0, 80)}: ${v.reason}`);
     refuse(res, v.status, v.status === 401 ? `unauthorized: ${v.reason}` : `forbidden: ${v.reason}`, {
       'WWW-Authenticate': `Bearer ${parts.join(', ')}`,
     });

@@ -9,10 +9,11 @@
  * (Entra, Okta, Auth0, Keycloak, oidc-provider), and a per-request call to the IdP is a dependency a
  * gateway on the request path should not have.
  */
+import type * as JoseModule from 'jose' with { 'resolution-mode': 'import' };
 import type { JWTPayload, createRemoteJWKSet } from 'jose' with { 'resolution-mode': 'import' };
 import type { ServiceAuth } from './config.js';
 
-type Jose = typeof import('jose', { with: { 'resolution-mode': 'import' } });
+type Jose = typeof JoseModule;
 /** `jose` is an ES module only; this bundle is CommonJS, so it comes in by `import()` (once). */
 let jose: Promise<Jose> | undefined;
 const loadJose = (): Promise<Jose> => (jose ??= import('jose'));

@@ -32,7 +32,9 @@ after(async () => {
 
 describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
   test('the call in flight completes, new requests get 503, exit 0, the call audited', async () => {
-    const ws = await h.workspace('drain', { folderserver: { command: process.execPath, args: [STDIO, '--name', 'f'] } });
+    const ws = await h.workspace('drain', {
+      folderserver: { command: process.execPath, args: [STDIO, '--name', 'f'] },
+    });
     const config = join(h.dir, 'gateway.json');
     const audit = join(h.dir, 'audit.jsonl');
     writeFileSync(
@@ -56,8 +58,10 @@ describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
     let stderr = '';
     proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exit = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-    const [, url, resource] = await poll('the gateway to say where it listens', 60_000, async () =>
-      /listening on (\S+) \(resource (\S+)\)/.exec(stderr) ?? undefined,
+    const [, url, resource] = await poll(
+      'the gateway to say where it listens',
+      60_000,
+      async () => /listening on (\S+) \(resource (\S+)\)/.exec(stderr) ?? undefined,
     );
     const origin = new URL(url!).origin;
     assert.equal((await fetch(`${origin}/healthz`)).status, 200);
@@ -66,7 +70,9 @@ describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
     const token = await idp.tokenFor('alice', resource!);
     const client = new Client({ name: 'draining-agent', version: '1.0.0' });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      new StreamableHTTPClientTransport(new URL(url!), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
     );
     const names = await poll('the slow server’s tools', 30_000, async () => {
       const n = (await client.listTools()).tools.map((t) => t.name);
@@ -76,26 +82,38 @@ describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
 
     let progressed!: () => void;
     const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
-    const call = client.callTool({ name: 'slow__slow', arguments: { ms: 4000, steps: 4 } }, {
-      onprogress: () => progressed(),
-      timeout: 60_000,
-    });
+    const call = client.callTool(
+      { name: 'slow__slow', arguments: { ms: 4000, steps: 4 } },
+      {
+        onprogress: () => progressed(),
+        timeout: 60_000,
+      },
+    );
     await withDeadline(firstProgress, 'the slow call under way', 30_000);
     proc.kill('SIGTERM');
-    await poll('readiness to turn 503', 10_000, async () =>
-      (await fetch(`${origin}/readyz`)).status === 503 ? true : undefined,
+    await poll(
+      'readiness to turn 503',
+      10_000,
+      async () => ((await fetch(`${origin}/readyz`)).status === 503 ? true : undefined),
       50,
     );
     const refused = await fetch(url!, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(refused.status, 503);
     assert.equal(refused.headers.get('connection'), 'close');
     assert.equal(text(await call), 'slept 4000');
     assert.equal(await withDeadline(exit, 'serve --http to exit', 60_000), 0, stderr);
-    const lines = readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(audit, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const slow = lines.find((l) => l.name === 'slow');
     assert.ok(slow, `the call is audited: ${JSON.stringify(lines)}`);
     assert.equal(slow.sub, 'alice');

@@ -100,7 +100,13 @@ describe('the team gateway as an OAuth protected resource', { timeout: 120_000 }
   });
 
   test('an expired token, signed by the issuer’s own key, is refused', async () => {
-    const token = idp.signAsIssuer({ sub: 'alice', aud: service.resource, scope: SCOPE, exp: now() - 60, iat: now() - 660 });
+    const token = idp.signAsIssuer({
+      sub: 'alice',
+      aud: service.resource,
+      scope: SCOPE,
+      exp: now() - 60,
+      iat: now() - 660,
+    });
     const res = await post(token);
     assert.equal(res.status, 401);
     assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
@@ -133,7 +139,10 @@ describe('who the caller is decides what they get', { timeout: 120_000 }, () => 
     try {
       const aliceTools = (await alice.listTools()).tools.map((t) => t.name);
       const bobTools = (await bob.listTools()).tools.map((t) => t.name);
-      assert.ok(aliceTools.includes('alpha__echo') && !aliceTools.some((n) => n.startsWith('beta__')), aliceTools.join());
+      assert.ok(
+        aliceTools.includes('alpha__echo') && !aliceTools.some((n) => n.startsWith('beta__')),
+        aliceTools.join(),
+      );
       assert.ok(bobTools.includes('beta__echo') && !bobTools.some((n) => n.startsWith('alpha__')), bobTools.join());
       assert.equal(text(await bob.callTool({ name: 'beta__echo', arguments: { text: 'hi' } })), 'echo: hi');
       const other = await bob.callTool({ name: 'alpha__echo', arguments: { text: 'hi' } }).catch((e: Error) => e);
@@ -212,7 +221,10 @@ describe('who the caller is decides what they get', { timeout: 120_000 }, () => 
     try {
       const names = (await signedIn.listTools()).tools.map((t) => t.name);
       // dana is in engineering: the eng profile, alpha only.
-      assert.ok(names.includes('alpha__echo') && !names.some((n) => n.startsWith('beta__')), `${BROWSER_USER}: ${names.join()}`);
+      assert.ok(
+        names.includes('alpha__echo') && !names.some((n) => n.startsWith('beta__')),
+        `${BROWSER_USER}: ${names.join()}`,
+      );
     } finally {
       await closeAgent(signedIn);
     }

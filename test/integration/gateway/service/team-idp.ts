@@ -87,15 +87,31 @@ export async function startTeamIdp(): Promise<TeamIdp> {
   const approve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === 'login') {
-      await provider.interactionFinished(req, res, { login: { accountId: BROWSER_USER } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: BROWSER_USER } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
-    const grant = new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id as string });
-    const d = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const grant = new provider.Grant({
+      accountId: details.session!.accountId,
+      clientId: details.params.client_id as string,
+    });
+    const d = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (d.missingOIDCScope) grant.addOIDCScope(d.missingOIDCScope.join(' '));
     for (const [indicator, scopes] of Object.entries(d.missingResourceScopes ?? {}))
       grant.addResourceScope(indicator, scopes.join(' '));
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   };
   server.on('request', (req, res) => {
     if (req.url?.startsWith('/interaction/')) {

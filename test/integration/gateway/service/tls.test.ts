@@ -26,10 +26,29 @@ before(async () => {
   if (skip) return;
   const dir = tempDir('team-tls');
   const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   ca = readFileSync(cert);
   idp = await startTeamIdp();
   const logger = new MemoryLogger();
@@ -57,11 +76,15 @@ after(async () => {
 /** One request over https trusting only the test's certificate. */
 function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
   return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(`${service.origin}${path}`, { method: init.method ?? 'GET', headers: init.headers, ca }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      `${service.origin}${path}`,
+      { method: init.method ?? 'GET', headers: init.headers, ca },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.end(init.body);
   });
@@ -102,6 +125,9 @@ describe('leaving loopback', () => {
     assert.match(listenRefusal({ host: '0.0.0.0' }) ?? '', /--allow-remote/);
     assert.match(listenRefusal({ host: '0.0.0.0', allowRemote: true }) ?? '', /--tls-cert/);
     assert.equal(listenRefusal({ host: '0.0.0.0', allowRemote: true, insecureHttp: true }), undefined);
-    assert.equal(listenRefusal({ host: '10.0.0.5', allowRemote: true, tls: { certFile: 'c', keyFile: 'k' } }), undefined);
+    assert.equal(
+      listenRefusal({ host: '10.0.0.5', allowRemote: true, tls: { certFile: 'c', keyFile: 'k' } }),
+      undefined,
+    );
   });
 });
