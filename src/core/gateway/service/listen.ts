@@ -46,7 +46,11 @@ export async function listen(o: ListenOptions, handler: RequestListener): Promis
   const refusal = listenRefusal(o);
   if (refusal) throw new Error(refusal);
   const server = o.tls
-    ? createHttpsServer({ cert: readFileSync(o.tls.certFile), key: readFileSync(o.tls.keyFile) }, handler)
+    ? // A TLS handshake may take 10 s, not Node's 120: a socket that never finishes one holds a connection.
+      createHttpsServer(
+        { cert: readFileSync(o.tls.certFile), key: readFileSync(o.tls.keyFile), handshakeTimeout: 10_000 },
+        handler,
+      )
     : createHttpServer(handler);
   const host = o.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

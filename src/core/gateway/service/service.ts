@@ -8,11 +8,12 @@
  * or the deadline.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Gateway } from '../gateway.js';
 import type { Logger } from '../../ports.js';
 import { AgentExchanges } from '../agent-exchanges.js';
 import type { GatewayProfile } from '../profiles.js';
-import { RateLimitedLog } from '../../connection-limits.js';
+import { PendingSockets, RateLimitedLog, type ConnectionLimits } from '../../connection-limits.js';
 import { listen, type ListenOptions } from './listen.js';
 import { TokenVerifier, type TokenVerdict } from './tokens.js';
 import { callerView } from './caller-view.js';
@@ -30,6 +31,8 @@ export interface GatewayServiceOptions {
   maxSessions?: number;
   /** Most open TCP connections. Default 4096. */
   maxConnections?: number;
+  /** Connections that have not sent a valid token yet: how many, for how long. Default 256, 10 s. */
+  limits?: ConnectionLimits;
 }
 
 const PRM_PATH = '/.well-known/oauth-protected-resource';
@@ -63,6 +66,7 @@ export class GatewayService {
     private readonly http: Server,
     /** `https://host:port`, as listened on. */
     readonly origin: string,
+    private readonly pending: PendingSockets,
   ) {
     this.exchanges = new AgentExchanges(opts.gateway, opts.logger, refuse, opts.maxSessions ?? 1024);
     this.refusals = new RateLimitedLog((l) => opts.logger.warn(l), undefined, undefined, undefined, 'gateway');
@@ -80,8 +84,17 @@ export class GatewayService {
       });
     });
     server.maxConnections = opts.maxConnections ?? 4096;
+    // Anyone who can reach the port can open sockets without a token: a cap and a deadline on those
+    // (the oldest dropped, so a real agent gets in during a flood), as on the loopback gateway.
+    const pending = new PendingSockets(
+      { maxPending: 256, handshakeTimeoutMs: 10_000, ...opts.limits },
+      (why) => opts.logger.debug(`gateway: dropped a connection: ${why}`),
+      'authenticated request',
+    );
+    // Over TLS a request's socket is the TLS one, there once its handshake is done (bounded in listen.ts).
+    server.on(opts.listen.tls ? 'secureConnection' : 'connection', (socket: Socket) => pending.add(socket));
     const resource = opts.auth.resource ?? `${origin}/mcp`;
-    const self = new GatewayService(opts, new TokenVerifier(opts.auth, resource), server, origin);
+    const self = new GatewayService(opts, new TokenVerifier(opts.auth, resource), server, origin, pending);
     holder.self = self;
     opts.logger.info(`gateway listening on ${origin}/mcp (resource ${resource})`);
     return self;
@@ -126,7 +139,13 @@ export class GatewayService {
     if (origin !== undefined && origin !== new URL(this.resource).origin)
       return refuse(res, 403, 'browser origin refused');
     const verdict = await this.verifier.verify(req.headers.authorization);
+    if (!verdict.ok && verdict.status === 503) {
+      this.refusals.log(`gateway: cannot check tokens: ${verdict.reason}`);
+      return refuse(res, 503, 'the authorization server cannot be reached', { 'Retry-After': '5' });
+    }
     if (!verdict.ok) return this.unauthorized(req, res, verdict);
+    // Authenticated: this socket is a person's, and its pre-authentication clock stops.
+    this.pending.forget(req.socket);
     const caller = verdict.caller;
     const chosen = callerView(req.url ?? '', req.headers, this.opts.profiles(), caller);
     if (!chosen.ok) {
@@ -164,7 +183,11 @@ export class GatewayService {
   }
 
   /** 401 (sign in) or 403 (more scope), with the challenge MCP clients follow (RFC 6750 §3, RFC 9728 §5.1). */
-  private unauthorized(req: IncomingMessage, res: ServerResponse, v: Exclude<TokenVerdict, { ok: true }>): void {
+  private unauthorized(
+    req: IncomingMessage,
+    res: ServerResponse,
+    v: Extract<TokenVerdict, { ok: false; status: 401 | 403 }>,
+  ): void {
     const parts = [`resource_metadata="${this.metadataUrl}"`];
     if (v.error) parts.unshift(`error="${v.error}"`);
     const scopes = this.opts.auth.requiredScopes;
@@ -211,6 +234,7 @@ export class GatewayService {
 
   async dispose(): Promise<void> {
     this.draining = true;
+    this.pending.dispose();
     this.refusals.flush();
     await this.exchanges.dispose();
     this.http.closeAllConnections();

@@ -28,7 +28,9 @@ export interface Caller {
 export type TokenVerdict =
   | { ok: true; caller: Caller }
   | { ok: false; status: 401; error: 'invalid_token' | undefined; reason: string }
-  | { ok: false; status: 403; error: 'insufficient_scope'; reason: string };
+  | { ok: false; status: 403; error: 'insufficient_scope'; reason: string }
+  /** The issuer's keys cannot be had (its metadata or JWKS unreachable): not the caller's fault. */
+  | { ok: false; status: 503; error: undefined; reason: string };
 
 /** The signing algorithms accepted: asymmetric only (a shared secret cannot come from a JWKS). */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -75,9 +77,15 @@ export class TokenVerifier {
     if (token.split('.').length !== 3)
       return { ok: false, status: 401, error: 'invalid_token', reason: 'not a JWT (opaque tokens are not accepted)' };
     const { jwtVerify, errors } = await loadJose();
+    let keys: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      keys = await this.jwks();
+    } catch (err) {
+      return { ok: false, status: 503, error: undefined, reason: err instanceof Error ? err.message : String(err) };
+    }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, await this.jwks(), {
+      ({ payload } = await jwtVerify(token, keys, {
         issuer: this.auth.issuer,
         audience: this.resource,
         algorithms: ALGORITHMS,
@@ -85,6 +93,8 @@ export class TokenVerifier {
         requiredClaims: ['sub', 'exp'],
       }));
     } catch (err) {
+      if (err instanceof errors.JWKSTimeout || (err instanceof Error && !(err instanceof errors.JOSEError)))
+        return { ok: false, status: 503, error: undefined, reason: `the issuer's keys: ${whyInvalid(err, errors)}` };
       return { ok: false, status: 401, error: 'invalid_token', reason: whyInvalid(err, errors) };
     }
     const caller: Caller = {

@@ -9,6 +9,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { Gateway, GatewayViews } from '../../../../src/core/gateway/index.js';
 import { GatewayService } from '../../../../src/core/gateway/service/service.js';
 import type { ServiceAuth } from '../../../../src/core/gateway/service/config.js';
+import { TokenVerifier } from '../../../../src/core/gateway/service/tokens.js';
 import { createHost, type McpHost } from '../../../../src/core/host.js';
 import { MemoryLogger, stdioDef, tempDir } from '../../connection/helpers.js';
 import { closeAgent, text } from '../helpers.js';
@@ -124,6 +125,15 @@ describe('the team gateway as an OAuth protected resource', { timeout: 120_000 }
     const res = await post(token);
     assert.equal(res.status, 403);
     assert.match(res.headers.get('www-authenticate') ?? '', /error="insufficient_scope"/);
+  });
+
+  test('an issuer that cannot be reached is 503 (retry), not a 401 that sends the agent to sign in', async () => {
+    const unreachable = new TokenVerifier(
+      { issuer: 'http://127.0.0.1:1', requiredScopes: [], groupsClaim: 'groups', clockToleranceS: 0 },
+      service.resource,
+    );
+    const token = await idp.tokenFor('alice', service.resource);
+    assert.equal(((await unreachable.verify(`Bearer ${token}`)) as { status: number }).status, 503);
   });
 
   test('a browser origin is refused even with a good token', async () => {
