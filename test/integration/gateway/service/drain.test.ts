@@ -30,6 +30,28 @@ after(async () => {
   await h?.dispose();
 });
 
+describe('serve --http refuses to start unsafely', { timeout: 60_000 }, () => {
+  test('without an authorization server, and off loopback without --allow-remote and TLS', async () => {
+    const ws = await h.workspace('refuse', {});
+    const bare = join(h.dir, 'no-auth.json');
+    writeFileSync(bare, JSON.stringify({ mcpServers: {} }));
+    const noAuth = await h.run(['serve', '--http', '--config', bare], { cwd: ws });
+    assert.equal(noAuth.code, 2);
+    assert.match(noAuth.stderr, /no authorization server configured/);
+    const remote = await h.run(['serve', '--http', '--host', '0.0.0.0', '--config', bare], { cwd: ws });
+    assert.equal(remote.code, 2);
+    assert.match(remote.stderr, /--allow-remote/);
+    const plain = await h.run(['serve', '--http', '--host', '0.0.0.0', '--allow-remote', '--config', bare], {
+      cwd: ws,
+    });
+    assert.equal(plain.code, 2);
+    assert.match(plain.stderr, /--tls-cert and --tls-key, or --insecure-http/);
+    const stray = await h.run(['serve', '--port', '8080'], { cwd: ws });
+    assert.equal(stray.code, 2);
+    assert.match(stray.stderr, /--port is for the team gateway/);
+  });
+});
+
 describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
   test('the call in flight completes, new requests get 503, exit 0, the call audited', async () => {
     const ws = await h.workspace('drain', {
