@@ -46,9 +46,9 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   send(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
-/** Whether a request holds its response open by design (a GET stream, a listen): not an open call. */
-function isStream(req: IncomingMessage, body: unknown): boolean {
-  return req.method === 'GET' || (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
+/** A `subscriptions/listen` holds its response open by design, as a GET stream does: not an open call. */
+function isStream(body: unknown): boolean {
+  return (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
 }
 
 export class GatewayService {
@@ -152,20 +152,22 @@ export class GatewayService {
       this.refusals.log(`gateway: refused ${caller.sub.slice(0, 80)} at ${path.slice(0, 80)}: ${chosen.reason}`);
       return refuse(res, chosen.status, chosen.reason);
     }
-    let counted = false;
-    res.once('close', () => {
+    // Counted from now, not once its body is read: a drain that starts meanwhile must wait for it too.
+    let counted = req.method !== 'GET';
+    if (counted) this.open++;
+    const release = (): void => {
       if (!counted) return;
+      counted = false;
       this.open--;
       if (this.open === 0) for (const f of [...this.idle]) f();
-    });
+    };
+    res.once('close', release);
     await currentCaller.run({ sub: caller.sub }, () =>
       this.exchanges.serve(req, res, {
         view: () => chosen.view,
         owner: caller.sub,
         onBody: (body) => {
-          if (isStream(req, body) || res.writableEnded) return;
-          counted = true;
-          this.open++;
+          if (isStream(body)) release();
         },
       }),
     );
