@@ -19,7 +19,7 @@ import {
 } from '../../core/gateway/index.js';
 import { parseServiceConfig, type ServiceConfig } from '../../core/gateway/service/config.js';
 import { GatewayService } from '../../core/gateway/service/service.js';
-import { listenRefusal, type ListenOptions } from '../../core/gateway/service/listen.js';
+import { isLoopbackHost, listenRefusal, type ListenOptions } from '../../core/gateway/service/listen.js';
 import { AuditLog, auditedHost } from '../../core/gateway/service/audit.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
@@ -65,6 +65,12 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   const logger = stderrLogger(io.env, io.stderr);
   const listen = listenOptions(a);
   const config = readServiceConfig(session, a);
+  // Off loopback the listening address (0.0.0.0, a pod's IP) is not what agents use: tokens name the public URL.
+  if (!isLoopbackHost(listen.host ?? '127.0.0.1') && config.auth!.resource === undefined)
+    throw usageError(
+      'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
+      'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
+    );
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);

@@ -46,6 +46,14 @@ describe('serve --http refuses to start unsafely', { timeout: 60_000 }, () => {
     });
     assert.equal(plain.code, 2);
     assert.match(plain.stderr, /--tls-cert and --tls-key, or --insecure-http/);
+    const authed = join(h.dir, 'auth-no-resource.json');
+    writeFileSync(authed, JSON.stringify({ mcpServers: {}, gateway: { auth: { issuer: idp.issuer } } }));
+    const noResource = await h.run(
+      ['serve', '--http', '--host', '0.0.0.0', '--allow-remote', '--insecure-http', '--config', authed],
+      { cwd: ws },
+    );
+    assert.equal(noResource.code, 2);
+    assert.match(noResource.stderr, /gateway\.auth\.resource/);
     const stray = await h.run(['serve', '--port', '8080'], { cwd: ws });
     assert.equal(stray.code, 2);
     assert.match(stray.stderr, /--port is for the team gateway/);
