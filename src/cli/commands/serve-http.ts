@@ -63,6 +63,11 @@ function listenOptions(a: ParsedArgs): ListenOptions {
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
+  if (a.profile !== undefined || a.tools !== undefined)
+    throw usageError(
+      `serve --http: ${a.profile !== undefined ? '--profile' : '--tools'} is chosen per agent here`,
+      'An agent asks for /mcp/<profile> and ?tools=all|search; who may use a profile is its "users" and "groups".',
+    );
   const listen = listenOptions(a);
   const config = readServiceConfig(session, a);
   // Off loopback the listening address (0.0.0.0, a pod's IP) is not what agents use: tokens name the public URL.

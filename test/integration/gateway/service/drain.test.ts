@@ -54,6 +54,9 @@ describe('serve --http refuses to start unsafely', { timeout: 60_000 }, () => {
     );
     assert.equal(noResource.code, 2);
     assert.match(noResource.stderr, /gateway\.auth\.resource/);
+    const profile = await h.run(['serve', '--http', '--profile', 'eng', '--config', authed], { cwd: ws });
+    assert.equal(profile.code, 2);
+    assert.match(profile.stderr, /--profile is chosen per agent/);
     const stray = await h.run(['serve', '--port', '8080'], { cwd: ws });
     assert.equal(stray.code, 2);
     assert.match(stray.stderr, /--port is for the team gateway/);
