@@ -78,6 +78,16 @@ function readLine(argv: readonly string[]): { out: ParsedArgs; seen: string[] } 
 }
 
 /** The command and its arguments, checked against what it takes. */
+/** The team gateway's listening options go with `serve --http`, the certificate with its key. */
+function checkListening(out: ParsedArgs, seen: readonly string[]): void {
+  const listening = ['--host', '--port', '--tls-cert', '--tls-key', '--allow-remote', '--insecure-http'];
+  const stray = seen.find((o) => listening.includes(o));
+  if (stray && !out.http)
+    throw usageError(`serve: ${stray} is for the team gateway`, `usage: mcp-host serve --http ${stray} …`);
+  if ((out.tlsCert === undefined) !== (out.tlsKey === undefined))
+    throw usageError('serve --http: give --tls-cert and --tls-key together');
+}
+
 function checkCommand(out: ParsedArgs, seen: readonly string[]): void {
   const [command, ...positionals] = out.positionals;
   if (command === undefined) throw usageError('no command given', 'Run mcp-host --help for the commands.');
@@ -103,6 +113,7 @@ function checkCommand(out: ParsedArgs, seen: readonly string[]): void {
     if (allowed && !allowed.includes(c)) throw usageError(`${command} does not take ${opt}`, usage);
   }
   if (out.all && out.cursor !== undefined) throw usageError('search: give --all or --cursor, not both', usage);
+  checkListening(out, seen);
   if (c === 'complete' && (out.prompt === undefined) === (out.resource === undefined)) {
     throw usageError('complete: give exactly one of --prompt NAME or --resource URI_TEMPLATE', usage);
   }

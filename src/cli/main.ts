@@ -9,6 +9,7 @@ import { call, prompt, read } from './commands/invoke.js';
 import { searchCommand } from './commands/registry.js';
 import { list, prompts, resources, tools } from './commands/inventory.js';
 import { serve } from './commands/serve.js';
+import { serveHttp } from './commands/serve-http.js';
 import { approveCommand } from './commands/approve.js';
 import { allowsProjectServers } from './approvals.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
@@ -32,7 +33,7 @@ const HANDLERS: Record<Command, (s: Session, a: ParsedArgs) => Promise<ExitCode>
   auth: authCommand,
   logout: logoutCommand,
   complete,
-  serve,
+  serve: (s, a) => (a.http ? serveHttp(s, a) : serve(s, a)),
   search: searchCommand,
   add: addCommand,
   'add-json': addJsonCommand,
@@ -101,6 +102,12 @@ async function main(): Promise<void> {
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
+    // A command that drains (serve --http) takes the first signal; a second one stops at once.
+    const claim = session?.onStopSignal;
+    if (claim) {
+      session!.onStopSignal = undefined;
+      return claim(signal);
+    }
     stopping = true;
     // Stop the servers' process trees before going: an interrupted CLI must not leave orphans.
     void (session?.dispose() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));

@@ -62,6 +62,14 @@ export interface ParsedArgs {
   clearListCache?: boolean;
   /** `import --from APP`. */
   from?: DiscoverySource;
+  /** `serve --http`: the team gateway over Streamable HTTP (commands/serve-http.ts), with its listening options. */
+  http?: boolean;
+  host?: string;
+  port?: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  allowRemote?: boolean;
+  insecureHttp?: boolean;
 }
 
 /**
@@ -139,6 +147,14 @@ export const COMMAND_TABLE = {
         '      [--max-result-tokens N]',
         'results past N tokens reach the agent cut, the rest readable as',
         'mcp-host-result:// resources (default 25000; 0: no limit)',
+      ],
+      [
+        'serve --http [--host ADDRESS] [--port N] [--tls-cert FILE --tls-key FILE] --config FILE',
+        'the team gateway: the gateway over Streamable HTTP for many',
+        'people, signed in with the company\'s OAuth server (the "gateway"',
+        'object of the --config file); loopback unless --allow-remote,',
+        'which also needs TLS or --insecure-http (TLS ends in front);',
+        '/healthz, /readyz, drains on SIGTERM (docs/team-gateway.md)',
       ],
     ],
   },
@@ -308,6 +324,27 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
       o.maxResultTokens = n;
     },
   },
+  { name: '--http', commands: ['serve'], set: (o) => (o.http = true) },
+  {
+    name: '--host',
+    value: 'ADDRESS',
+    commands: ['serve'],
+    set: (o, v) => (o.host = nonEmpty(v, '--host needs an address')),
+  },
+  {
+    name: '--port',
+    value: 'N',
+    commands: ['serve'],
+    set: (o, v) => {
+      const n = Number(v);
+      if (!/^\d+$/.test(v.trim()) || n > 65535) throw usageError(`--port needs a port 0-65535, got "${v}"`);
+      o.port = n;
+    },
+  },
+  { name: '--tls-cert', value: 'FILE', commands: ['serve'], set: (o, v) => (o.tlsCert = v) },
+  { name: '--tls-key', value: 'FILE', commands: ['serve'], set: (o, v) => (o.tlsKey = v) },
+  { name: '--allow-remote', commands: ['serve'], set: (o) => (o.allowRemote = true) },
+  { name: '--insecure-http', commands: ['serve'], set: (o) => (o.insecureHttp = true) },
   {
     name: '--cursor',
     value: 'CURSOR',

@@ -74,6 +74,11 @@ export class Session {
 
   /** Where admitted definitions go: nowhere by default (a command starts what it needs), the gateway under `serve`. */
   onConfig: (servers: ServerDefinition[]) => void = () => {};
+  /**
+   * Set by a command that ends on a signal its own way (`serve --http` drains): the first SIGTERM or
+   * SIGINT goes here instead of stopping the process (main.ts); a second one still stops it.
+   */
+  onStopSignal: ((signal: NodeJS.Signals) => void) | undefined;
   /** Gateway URLs admission holds back (an entry pointing at one would loop); `serve` finds the running ones. */
   ownGateways: () => Promise<readonly string[]> | readonly string[] = () => [];
   /** The core registry: the same read → keep last good → admit → resolve as the editor's. */

@@ -19,6 +19,13 @@ export interface GatewayProfile {
   readOnly?: boolean;
   /** Tool search mode for this profile's agents (see tool-search.ts); the gateway's setting otherwise. */
   toolSearch?: ToolSearchMode;
+  /**
+   * Who may use it on a team gateway (`serve --http`, service/caller-view.ts): token subjects, and
+   * groups from the token's group claim. Anyone signed in when both are omitted; on loopback, where
+   * there is one person, they are not consulted.
+   */
+  users?: string[];
+  groups?: string[];
 }
 
 /** Profile names appear in URLs and on command lines. */
@@ -30,6 +37,8 @@ const profileSchema = z
     tools: z.array(z.string()).optional(),
     readOnly: z.boolean().optional(),
     toolSearch: z.enum(['auto', 'on', 'off']).optional(),
+    users: z.array(z.string()).optional(),
+    groups: z.array(z.string()).optional(),
   })
   .strict();
 

@@ -41,6 +41,10 @@ declare module 'oidc-provider' {
     issueRefreshToken?: (ctx: Ctx, client: ClientModel, code: unknown) => Promise<boolean>;
     rotateRefreshToken?: boolean;
     ttl?: Record<string, number>;
+    /** The signing keys (private JWKs). */
+    jwks?: { keys: Record<string, unknown>[] };
+    /** Claims added to every access token (JWT format: into its payload). */
+    extraTokenClaims?: (ctx: Ctx, token: TokenModel) => Promise<Record<string, unknown> | undefined>;
   }
   export default class Provider {
     constructor(issuer: string, configuration?: Configuration);

@@ -1,0 +1,118 @@
+/**
+ * `mcp-host serve --http`: the team gateway (core/gateway/service/). Servers come only from files
+ * the operator owns: the `--config` files, the user's settings and the managed file; a folder's
+ * `.mcp.json` / `.vscode/mcp.json` never, whatever `--allow-project-servers` says (the gateway runs
+ * for other people: a repository's commands are nobody's consent here). Who signs people in, the
+ * profiles and the audit file are the `"gateway"` object of the `--config` files. SIGTERM drains:
+ * open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ServerDefinition } from '../../core/config/types.js';
+import { parseConfigText } from '../../core/config/jsonc.js';
+import {
+  Gateway,
+  GatewayBridge,
+  gatewayFeatures,
+  GatewayViews,
+  readGatewayViewSettings,
+} from '../../core/gateway/index.js';
+import { parseServiceConfig, type ServiceConfig } from '../../core/gateway/service/config.js';
+import { GatewayService } from '../../core/gateway/service/service.js';
+import { isLoopbackHost, listenRefusal, type ListenOptions } from '../../core/gateway/service/listen.js';
+import { AuditLog, auditedHost } from '../../core/gateway/service/audit.js';
+import type { ParsedArgs } from '../args.js';
+import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { stderrLogger } from '../ports.js';
+import type { Session } from '../session.js';
+import { VERSION } from '../../core/version.js';
+
+/** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
+const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
+
+/** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */
+function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+  const docs = a.configs.map((f) => {
+    const file = resolve(session.io.cwd, f);
+    const parsed = parseConfigText(readFileSync(file, 'utf8'), file, { jsonc: true });
+    return { file, value: (parsed.value as { gateway?: unknown } | undefined)?.gateway };
+  });
+  const { config, problems } = parseServiceConfig(docs);
+  for (const p of problems) session.io.stderr(`mcp-host serve --http: ${p}\n`);
+  if (!config.auth)
+    throw usageError(
+      'serve --http: no authorization server configured',
+      'Name it in the "gateway": {"auth": {"issuer": …}} object of a --config file (docs/team-gateway.md).',
+    );
+  return config;
+}
+
+function listenOptions(a: ParsedArgs): ListenOptions {
+  const o: ListenOptions = {
+    ...(a.host !== undefined ? { host: a.host } : {}),
+    ...(a.port !== undefined ? { port: a.port } : {}),
+    ...(a.tlsCert !== undefined && a.tlsKey !== undefined ? { tls: { certFile: a.tlsCert, keyFile: a.tlsKey } } : {}),
+    ...(a.allowRemote ? { allowRemote: true } : {}),
+    ...(a.insecureHttp ? { insecureHttp: true } : {}),
+  };
+  const refusal = listenRefusal(o);
+  if (refusal) throw usageError(`serve --http: ${refusal}`, 'See docs/team-gateway.md, "Securing it".');
+  return o;
+}
+
+export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  const io = session.io;
+  const logger = stderrLogger(io.env, io.stderr);
+  if (a.profile !== undefined || a.tools !== undefined)
+    throw usageError(
+      `serve --http: ${a.profile !== undefined ? '--profile' : '--tools'} is chosen per agent here`,
+      'An agent asks for /mcp/<profile> and ?tools=all|search; who may use a profile is its "users" and "groups".',
+    );
+  const listen = listenOptions(a);
+  const config = readServiceConfig(session, a);
+  // Off loopback the listening address (0.0.0.0, a pod's IP) is not what agents use: tokens name the public URL.
+  if (!isLoopbackHost(listen.host ?? '127.0.0.1') && config.auth!.resource === undefined)
+    throw usageError(
+      'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
+      'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
+    );
+  const bridge = new GatewayBridge();
+  session.hostExtras = { elicitation: bridge };
+  session.featuresFor = (base) => bridge.featureOptions(base);
+  session.reportProblems();
+  const excluded = new Set(a.exclude);
+  const exposed = (all: ServerDefinition[]): ServerDefinition[] =>
+    all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name));
+  const settings = readGatewayViewSettings((key) => session.userSettings[`mcpHost.${key}`]);
+  for (const p of settings.problems) io.stderr(`mcp-host serve --http: ${p}\n`);
+  // The operator's file names the profiles people get; the user settings' stay for what it does not name.
+  const profiles = { ...settings.profiles, ...config.profiles };
+  const audit = config.auditLog !== undefined ? new AuditLog(resolve(io.cwd, config.auditLog)) : undefined;
+  const gateway = new Gateway({
+    host: audit ? auditedHost(session.host, audit) : session.host,
+    bridge,
+    logger,
+    serverInfo: { name: 'mcp-host-gateway', version: VERSION },
+    isServerExposed: (server) => !excluded.has(server),
+    features: gatewayFeatures(session.host),
+    views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => profiles }),
+    resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
+    // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need
+    // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
+    frontEnd: 'serve',
+  });
+  session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
+  const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
+  const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
+  await session.registry.readmit();
+  service.markReady();
+  // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
+  io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
+  const signal = await stop;
+  io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
+  const cut = await service.drain(config.drainMs);
+  await gateway.dispose();
+  await audit?.close();
+  io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
+  return EXIT.ok;
+}
