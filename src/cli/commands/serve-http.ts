@@ -8,19 +8,22 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { parseConfigText } from '../../core/config/jsonc.js';
+import { parseConfigText, type ServerDefinition } from '../../core/config/index.js';
 import {
+  AuditLog,
+  auditedHost,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
+  GatewayService,
   GatewayViews,
+  isLoopbackHost,
+  listenRefusal,
+  parseServiceConfig,
   readGatewayViewSettings,
+  type ListenOptions,
+  type ServiceConfig,
 } from '../../core/gateway/index.js';
-import { parseServiceConfig, type ServiceConfig } from '../../core/gateway/service/config.js';
-import { GatewayService } from '../../core/gateway/service/service.js';
-import { isLoopbackHost, listenRefusal, type ListenOptions } from '../../core/gateway/service/listen.js';
-import { AuditLog, auditedHost } from '../../core/gateway/service/audit.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';

@@ -24,7 +24,7 @@ export {
   updateServerEntry,
 } from './edit.js';
 export { planImport, readImportSource } from './import.js';
-export { findEntryOffset, findNearestOffset, formatJsonPath } from './jsonc.js';
+export { findEntryOffset, findNearestOffset, formatJsonPath, parseConfigText } from './jsonc.js';
 export { configFilesToWatch, type LoadOptions, readConfig, type ReadConfig } from './load.js';
 export { managedPolicyFiles } from './policy-scope.js';
 export { installedAs } from './registry-installed.js';

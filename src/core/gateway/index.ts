@@ -19,3 +19,7 @@ export type { ToolSearchMode, ToolSearchOptions } from './tool-search.js';
 export { DEFAULT_MAX_RESULT_TOKENS, type ResultLimitOptions } from './result-limit.js';
 export type { AgentSignIn } from './auth-tool.js';
 export { readGatewayViewSettings, VIEW_SETTING_KEYS, type GatewayViewSettings } from './view-settings.js';
+export { parseServiceConfig, type ServiceConfig } from './service/config.js';
+export { GatewayService } from './service/service.js';
+export { isLoopbackHost, listenRefusal, type ListenOptions } from './service/listen.js';
+export { AuditLog, auditedHost } from './service/audit.js';
