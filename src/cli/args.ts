@@ -80,6 +80,8 @@ export interface ParsedArgs {
   maxResultTokens?: number;
   /** `--clear-list-cache`: forget the servers' lists kept from earlier runs (global). */
   clearListCache?: boolean;
+  /** `serve --own-servers` (also MCP_HOST_SERVE_SHARE=0): this serve starts its own servers instead of sharing (serve-front.ts). */
+  ownServers?: boolean;
   /** `import --from APP`. */
   from?: DiscoverySource;
 }
@@ -124,6 +126,7 @@ export const COMMAND_OPTIONS: Record<string, readonly Command[]> = {
   '--profile': ['serve'],
   '--tools': ['serve'],
   '--max-result-tokens': ['serve'],
+  '--own-servers': ['serve'],
   '--cursor': ['search'],
   '--all': ['search'],
 };
@@ -174,6 +177,7 @@ export const FLAG_OPTIONS = new Set([
   '--idp',
   '--clear-list-cache',
   '--all',
+  '--own-servers',
 ]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
@@ -216,6 +220,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         seen.push(name);
       } else if (name === '--all') {
         out.all = true;
+        seen.push(name);
+      } else if (name === '--own-servers') {
+        out.ownServers = true;
         seen.push(name);
       } else out.version = true;
       continue;
@@ -409,6 +416,9 @@ commands:
                                     past mcpHost.gateway.toolSearchMaxTools tools)
         [--max-result-tokens N]     results past N tokens reach the agent cut, the rest readable as
                                     mcp-host-result:// resources (default 25000; 0: no limit)
+        [--own-servers]             start this serve's own servers; by default the sessions in one
+                                    folder share one gateway and one process per server, which
+                                    ends MCP_HOST_SERVE_GRACE_MS (30000) after its last session
   search [QUERY] [--all | --cursor CURSOR]
                                     search the MCP registry (mcpHost.registry.url / MCP_HOST_REGISTRY_URL):
                                     the first 30, every page (--all), or the page a nextCursor names
@@ -452,5 +462,6 @@ asked in the terminal, and declined when stdin is not a terminal. Sampling is no
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),
              MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json),
-             MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers)
+             MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers),
+             MCP_HOST_SERVE_SHARE=0 (as serve --own-servers), MCP_HOST_SERVE_GRACE_MS (shared gateway's grace)
 `;
