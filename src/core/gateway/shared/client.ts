@@ -52,8 +52,8 @@ async function attempt(dir: string, view: AgentView): Promise<Attempt> {
     if (v.mcpHostReady === 1) return { socket, rest, pid: d.pid };
     socket.destroy();
     // A token that does not match: the file was replaced between our read and connect; try again.
-    if (v.mcpHostRefused === 'bad token') return {};
-    throw new SharedRefusal(String(v.mcpHostRefused));
+    if (typeof v.mcpHostRefused !== 'string' || v.mcpHostRefused === 'bad token') return {};
+    throw new SharedRefusal(v.mcpHostRefused);
   } catch (err) {
     socket.destroy();
     if (err instanceof SharedRefusal) throw err;

@@ -30,6 +30,7 @@ export interface SharedListenerOptions {
 
 const BACKLOG_LINES = 200;
 const OWNER_CHECK_MS = 1000;
+const FIRST_SESSION_MS = 15_000;
 
 function listen(server: Server, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -62,6 +63,8 @@ function viewOf(v: unknown): AgentView {
 
 export class SharedListener {
   private readonly sockets = new Set<Socket>();
+  /** Sessions past their hello: the only ones a broadcast goes to (before it, their first line is the answer). */
+  private readonly greeted = new Set<Socket>();
   private readonly backlog: string[] = [];
   private grace: NodeJS.Timeout | undefined;
   private draining = false;
@@ -79,7 +82,8 @@ export class SharedListener {
     server.on('connection', (s) => this.accept(s));
     this.ownerCheck = setInterval(() => void this.checkOwner(), OWNER_CHECK_MS);
     this.ownerCheck.unref();
-    this.armGrace();
+    // The session that started this gateway is on its way: it gets time to connect, whatever the grace period.
+    this.armGrace(Math.max(opts.graceMs, FIRST_SESSION_MS));
   }
 
   /**
@@ -117,7 +121,7 @@ export class SharedListener {
     this.backlog.push(text);
     if (this.backlog.length > BACKLOG_LINES) this.backlog.shift();
     const line = stderrLine(text);
-    for (const s of this.sockets) if (s.writable) s.write(line);
+    for (const s of this.greeted) if (s.writable) s.write(line);
   }
 
   private accept(socket: Socket): void {
@@ -128,8 +132,11 @@ export class SharedListener {
     this.sockets.add(socket);
     clearTimeout(this.grace);
     socket.on('error', () => undefined);
+    this.opts.logger.debug(`serve: a session connects (${this.sockets.size} now)`);
     socket.on('close', () => {
       this.sockets.delete(socket);
+      this.greeted.delete(socket);
+      this.opts.logger.debug(`serve: a session left (${this.sockets.size} now)`);
       if (this.sockets.size === 0) this.armGrace();
     });
     void this.greet(socket);
@@ -160,13 +167,14 @@ export class SharedListener {
     }
     answer({ mcpHostReady: 1 });
     for (const text of this.backlog) socket.write(stderrLine(text));
+    this.greeted.add(socket);
     this.opts.onSession(socket, view, hello.rest);
   }
 
-  private armGrace(): void {
+  private armGrace(ms = this.opts.graceMs): void {
     clearTimeout(this.grace);
     if (this.draining) return this.finish('replaced');
-    this.grace = setTimeout(() => this.finish('idle'), this.opts.graceMs);
+    this.grace = setTimeout(() => this.finish('idle'), ms);
   }
 
   private async checkOwner(): Promise<void> {
