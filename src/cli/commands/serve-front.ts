@@ -41,7 +41,7 @@ function keyOptions(a: ParsedArgs): Record<string, unknown> {
 }
 
 /** Starts the shared gateway: this CLI again, detached, in its own session, its stderr to the folder's log. */
-function startGateway(dir: string, cwd: string, env: Record<string, string | undefined>): void {
+function startGateway(dir: string, cwd: string, env: Record<string, string | undefined>): () => boolean {
   const log = openSync(join(dir, 'gateway.log'), 'w', 0o600);
   try {
     const childEnv: Record<string, string | undefined> = { ...env, [DAEMON_ENV]: dir };
@@ -55,8 +55,11 @@ function startGateway(dir: string, cwd: string, env: Record<string, string | und
       stdio: ['ignore', 'ignore', log],
       windowsHide: true,
     });
-    child.on('error', () => undefined);
+    let ended = false;
+    child.on('error', () => (ended = true));
+    child.on('exit', () => (ended = true));
     child.unref();
+    return () => !ended;
   } finally {
     closeSync(log);
   }

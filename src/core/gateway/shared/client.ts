@@ -65,8 +65,8 @@ async function attempt(dir: string, view: AgentView): Promise<Attempt> {
 export interface ConnectSharedOptions {
   dir: string;
   view: AgentView;
-  /** Starts a gateway for this folder (detached); called holding the start lock. */
-  start(): void;
+  /** Starts a gateway for this folder (detached), called holding the start lock; returns whether it still runs. */
+  start(): () => boolean;
   /** How long a started gateway has to answer. */
   startTimeoutMs?: number;
 }
@@ -81,12 +81,14 @@ export async function connectShared(o: ConnectSharedOptions): Promise<SharedConn
       if ('socket' in again) return again;
       // A dead gateway's file: removed, so nobody reads it again (its replacement writes its own).
       if (again.stale) await fs.rm(join(o.dir, DISCOVERY), { force: true });
-      o.start();
+      const running = o.start();
       const until = Date.now() + (o.startTimeoutMs ?? 30_000);
       while (Date.now() < until) {
         await new Promise((r) => setTimeout(r, 50));
         const next = await attempt(o.dir, o.view);
         if ('socket' in next) return next;
+        // It ended without serving (an error in its log, or it found another gateway): the next round sees.
+        if (!running()) break;
       }
       return undefined;
     });
