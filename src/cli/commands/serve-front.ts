@@ -21,9 +21,12 @@ import type { Session } from '../session.js';
 import { cliEntry } from '../process-hooks.js';
 import { serveSettings, viewOf } from './serve-gateway.js';
 
-/** Whether this serve shares its folder's gateway: the default, for the `mcp-host` program. */
+/**
+ * Whether this serve shares its folder's gateway: the default, for the `mcp-host` program. Not
+ * with `--trace FILE`: the trace is of this session's run, and two processes would write one file.
+ */
 export function sharesServers(a: ParsedArgs, env: Record<string, string | undefined>): boolean {
-  return !a.ownServers && env[SHARE_ENV] !== '0' && cliEntry() !== undefined;
+  return !a.ownServers && a.trace === undefined && env[SHARE_ENV] !== '0' && cliEntry() !== undefined;
 }
 
 /** What decides which servers start and how: sessions that agree on these share (key.ts). */
@@ -33,7 +36,6 @@ function keyOptions(a: ParsedArgs): Record<string, unknown> {
     configs: a.configs,
     userSettings: a.userSettings ?? null,
     verbose: a.verbose ?? false,
-    trace: a.trace ?? null,
     allowProjectServers: a.allowProjectServers,
     exclude: [...a.exclude].sort(),
     maxResultTokens: a.maxResultTokens ?? null,
