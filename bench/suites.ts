@@ -6,6 +6,7 @@ import { footprint } from './footprint.js';
 import { gateway } from './gateway.js';
 import { ide } from './ide.js';
 import { sandbox } from './sandbox.js';
+import { sharedServe } from './shared-serve.js';
 import { scale } from './scale.js';
 import { soak } from './soak.js';
 import { startup } from './startup.js';
@@ -21,6 +22,7 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['flood', flood],
   ['tool-search', toolSearch],
   ['gateway', gateway],
+  ['shared-serve', sharedServe],
   ['sandbox', sandbox],
   ['chaos', chaos],
   ['soak', soak],

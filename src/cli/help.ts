@@ -71,5 +71,6 @@ asked in the terminal, and declined when stdin is not a terminal. Sampling is no
 environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG (error|warn|info|debug),
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),
              MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json),
-             MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers)
+             MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers),
+             MCP_HOST_SERVE_SHARE=0 (as serve --own-servers), MCP_HOST_SERVE_GRACE_MS (shared gateway's grace)
 `;

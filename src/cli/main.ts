@@ -16,6 +16,7 @@ import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
 import { errorMessage, hintOf } from '../core/errors.js';
+import { setCliEntry, teeStderr } from './process-hooks.js';
 
 import { VERSION } from '../core/version.js';
 
@@ -94,10 +95,14 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
 async function main(): Promise<void> {
   const io: Io = {
     stdout: (s) => void process.stdout.write(s),
-    stderr: (s) => void process.stderr.write(s),
+    stderr: (s) => {
+      process.stderr.write(s);
+      teeStderr(s);
+    },
     env: process.env,
     cwd: process.cwd(),
   };
+  setCliEntry([...process.execArgv, ...process.argv.slice(1, 2)]);
   let session: Session | undefined;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {

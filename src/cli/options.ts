@@ -60,6 +60,8 @@ export interface ParsedArgs {
   maxResultTokens?: number;
   /** `--clear-list-cache`: forget the servers' lists kept from earlier runs (global). */
   clearListCache?: boolean;
+  /** `serve --own-servers` (also MCP_HOST_SERVE_SHARE=0): this serve starts its own servers instead of sharing (serve-front.ts). */
+  ownServers?: boolean;
   /** `import --from APP`. */
   from?: DiscoverySource;
   /** `serve --http`: the team gateway over Streamable HTTP (commands/serve-http.ts), with its listening options. */
@@ -147,6 +149,12 @@ export const COMMAND_TABLE = {
         '      [--max-result-tokens N]',
         'results past N tokens reach the agent cut, the rest readable as',
         'mcp-host-result:// resources (default 25000; 0: no limit)',
+      ],
+      [
+        '      [--own-servers]',
+        "start this serve's own servers; by default the sessions in one",
+        'folder share one gateway and one process per server, which',
+        'ends MCP_HOST_SERVE_GRACE_MS (30000) after its last session',
       ],
       [
         'serve --http [--host ADDRESS] [--port N] [--tls-cert FILE --tls-key FILE] --config FILE',
@@ -324,6 +332,7 @@ export const OPTION_TABLE: readonly OptionSpec[] = [
       o.maxResultTokens = n;
     },
   },
+  { name: '--own-servers', commands: ['serve'], set: (o) => (o.ownServers = true) },
   { name: '--http', commands: ['serve'], set: (o) => (o.http = true) },
   {
     name: '--host',

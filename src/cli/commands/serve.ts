@@ -2,181 +2,42 @@
  * `mcp-host serve`: the gateway over stdio, for clients that launch their servers themselves
  * (Claude Desktop, Cursor, `claude mcp add mcp-host -- mcp-host serve`). Same config as the other
  * commands, the CLI's stored sign-ins; stdout carries only JSON-RPC, diagnostics go to stderr.
+ *
+ * By default the sessions of one folder share one gateway (serve-front.ts, serve-shared.ts): N
+ * agent sessions, one process per server, each session still its own profile, questions and
+ * result pages. `--own-servers` is the gateway in this process, as before.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { needsApproval } from '../../core/config/approvals.js';
-import type { Server } from '@modelcontextprotocol/server';
-import type { Disposable } from '../../core/ports.js';
-import {
-  discoveryDir,
-  Gateway,
-  GatewayBridge,
-  gatewayFeatures,
-  GatewayViews,
-  readDiscovery,
-  readGatewayViewSettings,
-  type AgentView,
-} from '../../core/gateway/index.js';
-import { serveSignIn } from './serve-sign-in.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { DAEMON_ENV } from '../../core/gateway/shared/key.js';
+import { serveFront, sharesServers } from './serve-front.js';
+import { serveShared } from './serve-shared.js';
+import { openServeGateway, serveAgent, stopServeGateway, viewOf } from './serve-gateway.js';
 import { watchAgent } from './serve-lifetime.js';
-import { SharedWatches, tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
-import { stderrLogger } from '../ports.js';
+import { EXIT, type ExitCode } from '../errors.js';
 import type { Session } from '../session.js';
-import { VERSION } from '../../core/version.js';
-
-/**
- * A list asked for before every server has settled waits for them, this long at most from serve's
- * start: agents that list once and ignore list_changed (Claude Code in print mode) still see every
- * server that connects in a normal time, also on a loaded machine (1 s was too short there), while
- * one that hangs costs the first list 5 s instead of the connect timeout (30 s). `initialize` is
- * answered at once (agents give up on a slow one: the Inspector after 15 s, Codex sooner), and
- * the 5 s stay inside Codex's 10 s start-up budget for initialize and the first list.
- */
-const FIRST_LIST_WAIT_MS = 5000;
 
 export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> {
+  // Started by a front (serve-front.ts) as the folder's shared gateway.
+  const shared = session.io.env[DAEMON_ENV];
+  if (shared !== undefined && shared !== '') return serveShared(session, a, shared);
   // From the first moment: an agent that leaves while the config is read or servers connect ends serve too.
   const agent = watchAgent(process.stdin, process.stdout);
   try {
+    if (sharesServers(a, session.io.env)) return await serveFront(session, a, agent.gone);
     return await serveUntilGone(session, a, agent.gone);
   } finally {
     agent.dispose();
   }
 }
 
+/** `--own-servers` (or MCP_HOST_SERVE_SHARE=0): one gateway and set of servers for this serve alone. */
 async function serveUntilGone(session: Session, a: ParsedArgs, gone: Promise<string>): Promise<ExitCode> {
-  const io = session.io;
-  const logger = stderrLogger(io.env, io.stderr);
-  // No UI here: a question from a server goes to the agent or is declined.
-  const bridge = new GatewayBridge();
-  session.hostExtras = { elicitation: bridge };
-  session.featuresFor = (base) => bridge.featureOptions(base);
-  session.reportProblems();
-  // Entries pointing at a running editor's gateway would expose the same servers twice, and an
-  // `mcp-host serve` entry would start this command inside itself.
-  // Admission holds those back (config/admit.ts); the running gateways are found again on each read.
-  // `--exclude NAME`, like the editor's mcpHost.gateway.exclude. Here the gateway is a server's
-  // only user, so an excluded server is not started at all.
-  const excluded = new Set(a.exclude);
-  let warned = false;
-  let warnedHeld = false;
-  const exposed = (all: ServerDefinition[]): ServerDefinition[] => {
-    const unknown = [...excluded].filter((n) => !all.some((d) => d.name === n));
-    if (unknown.length > 0 && !warned) {
-      warned = true;
-      // Said whatever MCP_HOST_LOG is: a misspelt name would otherwise expose the server it meant to hide.
-      io.stderr(
-        `mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`,
-      );
-    }
-    // An agent that registered `mcp-host serve` once (user scope) launches it in whatever folder it
-    // works in: that folder's servers run commands from a repository nobody approved, so they start
-    // only when whoever wrote the serve command line said so.
-    const held = a.allowProjectServers ? [] : all.filter((d) => needsApproval(d) && !excluded.has(d.name));
-    if (held.length > 0 && !warnedHeld) {
-      warnedHeld = true;
-      io.stderr(
-        `mcp-host serve: not starting ${held.map((d) => d.name).join(', ')} from ${[...new Set(held.map((d) => d.source.file))].join(', ')}: servers defined by the folder start only with --allow-project-servers\n`,
-      );
-    }
-    return all.filter((d) => !excluded.has(d.name) && (a.allowProjectServers || !needsApproval(d)));
-  };
-  session.ownGateways = async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url);
-  // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
-  const tools = session.toolFilter;
-  // Tool search, profiles and result limits from the editor's user settings, so both offer the same.
-  const settings = readGatewayViewSettings((key) => session.userSettings[`mcpHost.${key}`]);
-  for (const p of settings.problems) io.stderr(`mcp-host serve: ${p}\n`);
-  if (a.profile !== undefined && !Object.hasOwn(settings.profiles, a.profile)) {
-    const names = Object.keys(settings.profiles);
-    throw usageError(
-      `--profile ${a.profile}: no such profile`,
-      names.length
-        ? `Profiles (mcpHost.gateway.profiles): ${names.join(', ')}.`
-        : 'Define profiles in mcpHost.gateway.profiles of the user settings.json.',
-    );
-  }
-  const view: AgentView = {
-    ...(a.profile !== undefined ? { profile: a.profile } : {}),
-    ...(a.tools === 'all' ? { tools: 'full' as const } : a.tools === 'search' ? { tools: 'search' as const } : {}),
-  };
-  const gateway = new Gateway({
-    host: session.host,
-    bridge,
-    logger,
-    serverInfo: { name: 'mcp-host-serve', version: VERSION },
-    isServerExposed: (server) => !excluded.has(server),
-    features: gatewayFeatures(session.host),
-    isToolEnabled: (server, tool) => tools.isEnabled(server, tool),
-    views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => settings.profiles }),
-    resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
-    signIn: serveSignIn(session, logger),
-    frontEnd: 'serve',
-    firstListWaitMs: FIRST_LIST_WAIT_MS,
-  });
-  // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
-  // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).
-  let first = true;
-  session.onConfig = (servers) => {
-    if (!first) session.reportProblems();
-    first = false;
-    session.host.setDefinitions(exposed(servers));
-  };
-  await session.registry.readmit();
-  // Follow edits of the config files: agents hear list_changed as servers come and go.
-  session.follow(watchFiles);
+  const { gateway, logger } = await openServeGateway(session, a);
   // Served at once, while servers connect: their tools reach the agent with list_changed.
-  const transport = new StdioServerTransport();
-  // The SDK decides the era from the opening message (server/discover or initialize) and keeps one
-  // gateway server for the connection; a modern one hears list changes on subscriptions/listen.
-  let pinned: Server | undefined;
-  const watches = new SharedWatches((uris) =>
-    gateway.watchResources(uris, (uri) => void pinned?.sendResourceUpdated({ uri }).catch(() => undefined), view),
-  );
-  const served = serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
-    // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
-    transport: tapListen(transport, (uris) => watches.add(uris)),
-    onerror: (err) => logger.debug(`serve: ${err.message}`),
-  });
+  const served = serveAgent(gateway, viewOf(a), new StdioServerTransport(), logger);
   const why = await gone;
   logger.debug(`serve: the agent is gone (${why}); stopping`);
-  session.registry.dispose();
-  // A broken stdout may never take the goodbye: the servers' stop (the caller's dispose) must not wait on it.
-  await Promise.race([
-    Promise.all([served.close().catch(() => undefined), gateway.dispose()]),
-    new Promise((resolve) => setTimeout(resolve, 2000).unref()),
-  ]);
+  await stopServeGateway(session, gateway, [served]);
   return EXIT.ok;
-}
-
-/**
- * Watches the folders of `files` (a file may not exist yet) and calls `onChange` on each event of
- * one of them; the registry collects a burst of them into one read.
- */
-function watchFiles(files: readonly string[], onChange: () => void): Disposable {
-  const byDir = new Map<string, Set<string>>();
-  for (const f of files) {
-    const set = byDir.get(dirname(f)) ?? new Set<string>();
-    set.add(basename(f));
-    byDir.set(dirname(f), set);
-  }
-  const watchers: FSWatcher[] = [];
-  for (const [dir, names] of byDir) {
-    try {
-      const w = watch(dir, (_event, name) => {
-        if (name !== null && !names.has(name.toString())) return;
-        onChange();
-      });
-      w.on('error', () => w.close());
-      watchers.push(w);
-    } catch {
-      // The folder does not exist (e.g. no .vscode): nothing to follow there.
-    }
-  }
-  return { dispose: () => watchers.forEach((w) => w.close()) };
 }

@@ -4,114 +4,33 @@
  * onDidChangeServer, callTool/readResource/getPrompt), so it runs the same in the editor, in
  * `mcp-host serve` and in tests. Transports are the caller's: HTTP (http.ts) or stdio.
  */
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  Server,
-  ProtocolError,
-  ProtocolErrorCode,
-} from '@modelcontextprotocol/server';
-import type {
-  Transport,
-  CallToolResult,
-  ClientCapabilities,
-  ReadResourceResult,
-  ServerContext,
-} from '@modelcontextprotocol/server';
-import type { CallOptions } from '../host-api.js';
-import type { McpHost } from '../host.js';
+import { Server } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
 import { Emitter, type Event } from '../events.js';
-import type { Disposable, Logger } from '../ports.js';
-import type { GatewayBridge } from './bridge.js';
-import {
-  buildCatalog,
-  fingerprint,
-  resolveResourceUri,
-  wrapUri,
-  type Catalog,
-  type ExposureFilter,
-} from './catalog.js';
+import type { Disposable } from '../ports.js';
+import { buildCatalog, fingerprint, type Catalog, type ExposureFilter } from './catalog.js';
 import { DormantTools } from './dormant.js';
-import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
-import { FEATURE_CAPABILITIES, installFeatureHandlers, type GatewayFeatures } from './features.js';
-import { hintOf } from '../errors.js';
+import { FEATURE_CAPABILITIES, installFeatureHandlers } from './features.js';
 import { VERSION } from '../version.js';
-import { agentTools, type AgentView, type GatewayViews } from './views.js';
-import { limitToolResult, ResultStore, type ResultLimitOptions } from './result-limit.js';
-import { forwardedResult, forwardingToolsCall } from './forward.js';
-import { callSignIn, signInTools, type AgentSignIn } from './auth-tool.js';
-import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
-import { ParkedCalls, type AskAgent } from './input-bridge.js';
+import { agentTools, type AgentView } from './views.js';
+import { ResultStore } from './result-limit.js';
+import { signInTools } from './auth-tool.js';
+import { ParkedCalls } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
-import { AgentPresence, agentIdentity } from './presence.js';
-import { connectingServers, gatewayInstructions, type GatewayFrontEnd } from './instructions.js';
+import { AgentPresence } from './presence.js';
+import { gatewayInstructions } from './instructions.js';
+import { installHandlers } from './agent-handlers.js';
+import type { AgentDeps } from './agent-calls.js';
+import { errorText, KINDS, viewKey, type Agent, type AgentEra, type GatewayOptions, type Kind } from './agent.js';
 import { randomUUID } from 'node:crypto';
 
-export interface GatewayOptions extends ExposureFilter {
-  host: McpHost;
-  logger: Logger;
-  /** The host's elicitation/sampling port, so questions go back to the asking agent. */
-  bridge?: GatewayBridge;
-  /** Resource subscriptions and completions (features.ts); without it the gateway offers neither. */
-  features?: GatewayFeatures;
-  serverInfo?: { name: string; version: string };
-  /** Tool search mode and profiles, read live (views.ts); without them every agent sees every tool. */
-  views?: GatewayViews;
-  /** Tool results past this reach agents cut (result-limit.ts); read live. Default 25,000 tokens. */
-  resultLimit?: () => ResultLimitOptions;
-  /** Signs in to a server for an agent (auth-tool.ts); without it, such servers are not shown. */
-  signIn?: AgentSignIn;
-  /** How long a stateless (2026-07-28 HTTP) agent counts as there after its last request (presence.ts). Default 60 s. */
-  agentIdleMs?: number;
-  /** Who runs the gateway, for the wording of its instructions. Default `editor`. */
-  frontEnd?: GatewayFrontEnd;
-  /**
-   * A list asked for before every server has settled waits for them this long at most, counted
-   * from the gateway's start (`serve`: its servers start with it). Agents that ignore
-   * `list_changed` still see the servers that connect quickly; one server that never answers
-   * delays a list by this much, never by its connect timeout. Default 0: lists never wait.
-   */
-  firstListWaitMs?: number;
-}
-
-interface Agent {
-  server: Server;
-  initialized: boolean;
-  /** Servers this agent has called, read or prompted: the only ones whose log lines it is sent. */
-  used: Set<string>;
-  view: AgentView;
-  /** A 2026-07-28 agent: stateless, questions mid-call go back as `input_required`. */
-  modern: boolean;
-  /** Lives for one HTTP exchange: list changes reach its endpoint's listen streams instead (`watchLists`, http.ts). */
-  perRequest: boolean;
-  /** Whom its parked calls' `requestState` belongs to, for an agent that outlives one exchange (a connection). */
-  connectionId?: string;
-}
-
-/** The era an agent's server speaks: `legacy` (2025-11-25, sessions) or `modern` (2026-07-28). */
-export type AgentEra = 'legacy' | 'modern';
-
-export type Kind = 'tools' | 'prompts' | 'resources';
-
-const KINDS: readonly Kind[] = ['tools', 'prompts', 'resources'];
+export type { AgentEra, GatewayOptions, Kind } from './agent.js';
 
 /** One receiver of list changes (`Gateway.watchLists`) and what its view was last listed. */
 interface ListWatcher {
   view: AgentView;
   prints: Record<Kind, string>;
   deliver: (kinds: Kind[]) => void;
-}
-
-function viewKey(view: AgentView): string {
-  return JSON.stringify([view.profile ?? null, view.tools ?? null]);
-}
-
-function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    const hint = hintOf(err);
-    return hint ? `${err.message} (${hint})` : err.message;
-  }
-  return String(err);
 }
 
 export class Gateway {
@@ -138,8 +57,21 @@ export class Gateway {
   readonly onDidChangeAgents: Event<void> = this.changed.event;
   /** Until when a list waits for servers still connecting (`firstListWaitMs`). */
   private readonly listWaitUntil: number;
+  /** What each agent's handlers answer from (agent-handlers.ts). */
+  private readonly deps: AgentDeps;
 
   constructor(private readonly opts: GatewayOptions) {
+    this.deps = {
+      opts: this.opts,
+      parked: this.parked,
+      dormant: this.dormant,
+      catalogOf: (agent) => this.catalogOf(agent),
+      listTools: (agent) => this.listTools(agent),
+      shownTo: (view) => this.shownTo(view),
+      firstListsReady: () => this.firstListsReady(),
+      resultsOf: (agent) =>
+        this.opts.privateResults && !agent.perRequest ? (agent.results ??= new ResultStore()) : this.results,
+    };
     this.listWaitUntil = Date.now() + (opts.firstListWaitMs ?? 0);
     this.presence = new AgentPresence(opts.agentIdleMs);
     this.subscriptions.push(
@@ -352,7 +284,7 @@ export class Gateway {
       if (presence === 'connection' && !held) held = this.presence.hold(`connection:${agent.connectionId}`);
       lists ??= this.watchLists(view, (kinds) => this.sendListChanged(server, kinds));
     };
-    this.install(agent);
+    installHandlers(this.deps, agent);
     if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
@@ -378,212 +310,6 @@ export class Gateway {
     if (kinds.includes('tools')) send(server.sendToolListChanged());
     if (kinds.includes('prompts')) send(server.sendPromptListChanged());
     if (kinds.includes('resources')) send(server.sendResourceListChanged());
-  }
-
-  private callOptions(
-    agent: Agent,
-    target: string,
-    ctx: ServerContext,
-    parked?: { ask: AskAgent; signal: AbortSignal },
-  ): CallOptions {
-    agent.used.add(target);
-    const token = ctx.mcpReq._meta?.progressToken;
-    // The origin lets the bridge send a server's question back to this agent request.
-    const opts: CallOptions = {
-      signal: parked?.signal ?? ctx.mcpReq.signal,
-      ...(this.opts.bridge
-        ? {
-            origin: this.opts.bridge.origin(
-              agent.server,
-              ctx.mcpReq.id,
-              parked?.ask,
-              this.capabilities(agent, ctx, parked !== undefined),
-            ),
-          }
-        : {}),
-    };
-    if (token !== undefined) {
-      opts.onProgress = (p) => {
-        ctx.mcpReq
-          .notify({ method: 'notifications/progress', params: { progressToken: token, ...p } })
-          .catch(() => undefined);
-      };
-    }
-    return opts;
-  }
-
-  private mapUri(server: string, catalog: Catalog = this.catalog): (uri: string) => string {
-    return (uri) => catalog.resources.find((r) => r.resource.server === server && r.resource.uri === uri)?.uri ?? uri;
-  }
-
-  /** One gateway tool call for `agent`, with the result cut to the limit. */
-  private async callExposed(
-    agent: Agent,
-    name: string,
-    args: Record<string, unknown>,
-    ctx: ServerContext,
-    parked?: { ask: AskAgent; signal: AbortSignal },
-  ): Promise<CallToolResult> {
-    // A server that lost its connection reconnects on this call, as the host's next use does
-    // (dormant.ts); a profile's agent only gets the tools its profile lists.
-    const entry =
-      this.catalogOf(agent).tools.find((t) => t.name === name) ??
-      (agent.view.profile === undefined ? this.dormant.find(name, this.opts) : undefined);
-    if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown tool "${name}"`);
-    if (entry.signIn && this.opts.signIn)
-      return callSignIn(this.opts.host, this.opts.signIn, entry.tool.server, parked?.signal ?? ctx.mcpReq.signal);
-    const opts = this.callOptions(agent, entry.tool.server, ctx, parked);
-    try {
-      // The server's wire result, forwarded (forward.ts): not turned into the host's shape and back.
-      const raw = await this.opts.host.forwardToolCall(entry.tool.server, entry.tool.name, args, opts);
-      const r = forwardedResult(raw, this.mapUri(entry.tool.server, this.catalogOf(agent)));
-      if (typeof r === 'string')
-        return { content: [{ type: 'text', text: `${entry.tool.server}: ${r}` }], isError: true };
-      return limitToolResult(
-        r,
-        this.opts.resultLimit?.() ?? {},
-        this.results,
-        entry.tool.outputSchema !== undefined,
-      ) as CallToolResult;
-    } catch (err) {
-      // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
-      return { content: [{ type: 'text', text: errorText(err) }], isError: true };
-    }
-  }
-
-  /** A modern agent declares its capabilities on each request, not once per connection. */
-  private capabilities(agent: Agent, ctx: ServerContext, parked: boolean): ClientCapabilities | undefined {
-    if (!agent.modern) return agent.server.getClientCapabilities();
-    // Only a parked tool call can hand a question back (input-bridge.ts); elsewhere the editor asks.
-    if (!parked) return {};
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    return envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  }
-
-  private install(agent: Agent): void {
-    const s = agent.server;
-    s.setRequestHandler('tools/list', async () => {
-      await this.firstListsReady();
-      return { tools: this.listTools(agent).tools as { name: string; inputSchema: { type: 'object' } }[] };
-    });
-    const toolsCall = async (
-      name: string,
-      args: Record<string, unknown>,
-      ctx: ServerContext,
-    ): Promise<CallToolResult> => {
-      const listing = SEARCH_TOOL_NAMES.includes(name) ? this.listTools(agent) : undefined;
-      if (listing?.search) {
-        const connecting = connectingServers(this.opts.host.servers(), this.shownTo(agent.view));
-        const step = searchModeCall(name, args, listing.search, listing.definition, connecting);
-        if ('result' in step) return step.result;
-        ({ name, arguments: args } = step.call);
-      }
-      if (!agent.modern) return this.callExposed(agent, name, args, ctx);
-      // The upstream call may outlive this exchange (input-bridge.ts).
-      const requestState = ctx.mcpReq.requestState<string>();
-      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-      return (await this.parked.run(
-        {
-          signal: ctx.mcpReq.signal,
-          // Only the agent a requestState was given to may present it (input-bridge.ts).
-          owner: agent.connectionId ?? agentIdentity(envelope?.[CLIENT_INFO_META_KEY], agent.view),
-          ...(requestState !== undefined ? { requestState } : {}),
-          ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
-        },
-        (ask, signal) => this.callExposed(agent, name, args, ctx, { ask, signal }),
-      )) as CallToolResult;
-    };
-    // A legacy agent's call skips the SDK server's parse of request and result (forward.ts).
-    if (agent.modern)
-      s.setRequestHandler('tools/call', (req, ctx) => toolsCall(req.params.name, req.params.arguments ?? {}, ctx));
-    else s.fallbackRequestHandler = forwardingToolsCall((c, ctx) => toolsCall(c.name, c.arguments, ctx));
-    // Lists asked for while servers still connect wait a moment for them (firstListWaitMs).
-    const listed =
-      <T>(make: () => T) =>
-      async (): Promise<T> => {
-        await this.firstListsReady();
-        return make();
-      };
-    s.setRequestHandler(
-      'prompts/list',
-      listed(() => ({
-        prompts: this.catalogOf(agent).prompts.map(({ name, prompt }) => ({
-          name,
-          ...(prompt.title !== undefined ? { title: prompt.title } : {}),
-          ...(prompt.description !== undefined ? { description: prompt.description } : {}),
-          arguments: prompt.arguments,
-        })),
-      })),
-    );
-    s.setRequestHandler('prompts/get', async (req, ctx) => {
-      const entry = this.catalogOf(agent).prompts.find((p) => p.name === req.params.name);
-      if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
-      const server = entry.prompt.server;
-      const opts = this.callOptions(agent, server, ctx);
-      try {
-        const r = await this.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
-        const messages = [];
-        for (const m of r.messages)
-          messages.push({
-            role: m.role,
-            content: (await toWireContents([m.content], { mapUri: this.mapUri(server, this.catalogOf(agent)) }))[0]!,
-          });
-        return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
-      } catch (err) {
-        throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
-      }
-    });
-    s.setRequestHandler(
-      'resources/list',
-      listed(() => ({
-        resources: this.catalogOf(agent).resources.map(({ uri, resource: r }) => ({
-          uri,
-          name: r.name,
-          ...(r.title !== undefined ? { title: r.title } : {}),
-          ...(r.description !== undefined ? { description: r.description } : {}),
-          ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
-        })),
-      })),
-    );
-    s.setRequestHandler(
-      'resources/templates/list',
-      listed(() => ({
-        resourceTemplates: this.catalogOf(agent).templates.map(({ uriTemplate, template: t }) => ({
-          uriTemplate,
-          name: t.name,
-          ...(t.title !== undefined ? { title: t.title } : {}),
-          ...(t.description !== undefined ? { description: t.description } : {}),
-          ...(t.mimeType !== undefined ? { mimeType: t.mimeType } : {}),
-        })),
-      })),
-    );
-    s.setRequestHandler('resources/read', async (req, ctx) => {
-      let kept;
-      try {
-        kept = this.results.read(req.params.uri);
-      } catch (err) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorText(err));
-      }
-      // Exactly one of text and blob is set on each item (result-limit.ts).
-      if (kept) return { contents: kept as ReadResourceResult['contents'] };
-      const target = resolveResourceUri(this.catalogOf(agent), req.params.uri);
-      if (!target)
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `no exposed server offers the resource ${req.params.uri}`,
-        );
-      const opts = this.callOptions(agent, target.server, ctx);
-      try {
-        const r = await this.opts.host.readResource(target.server, target.uri, opts);
-        const wrapped = req.params.uri !== target.uri;
-        // A wrapped URI comes back wrapped, so the agent can match the answer to its question.
-        const map = (u: string): string =>
-          wrapped ? wrapUri(target.server, u) : this.mapUri(target.server, this.catalogOf(agent))(u);
-        return { contents: await toWireResourceContents(r, { mapUri: map }) };
-      } catch (err) {
-        throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
-      }
-    });
   }
 
   /** Closes every agent session. */

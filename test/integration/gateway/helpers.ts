@@ -216,6 +216,7 @@ export function serveTransport(
   h: Harness,
   cwd: string,
   args: string[] = ['--allow-project-servers'],
+  extraEnv: Record<string, string> = {},
 ): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
@@ -226,6 +227,7 @@ export function serveTransport(
       HOME: h.dir,
       MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      ...extraEnv,
     },
     stderr: 'pipe',
   });

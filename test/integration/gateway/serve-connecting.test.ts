@@ -90,7 +90,9 @@ async function connect(modern: boolean, onToolsChanged: () => void): Promise<Cli
   );
   client.setNotificationHandler('notifications/tools/list_changed', () => onToolsChanged());
   clients.push(client);
-  await client.connect(serveTransport(h, ws));
+  // Each test's serve is the folder's only session (the one before it closed): with no grace
+  // period its shared gateway ends with it, and the next test's serve starts its servers afresh.
+  await client.connect(serveTransport(h, ws, undefined, { MCP_HOST_SERVE_GRACE_MS: '0' }));
   return client;
 }
 
@@ -149,6 +151,7 @@ describe('mcp-host serve with a server that never answers', { timeout: 180_000 }
       // Late was connecting when the agent was answered: its tools come with a list_changed.
       await toolsUntil(client, changed, (n) => n.includes('late__echo'), 'late’s tools after list_changed');
     }
+    await client.close();
   });
 
   test('2026-07-28: server/discover is answered while it connects, with the same instructions', async () => {

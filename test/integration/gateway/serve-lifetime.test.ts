@@ -2,6 +2,9 @@
  * `mcp-host serve` ends with its agent, at any moment of its life: here while its one server is
  * still connecting (a fixture slow to answer initialize), before serve's first answer. Closing
  * serve's stdin, or breaking its stdout, ends serve, and the server it started goes with it.
+ * Both ways serve runs: the default shared gateway (serve-shared.ts; this agent is its last
+ * session and the grace period is 0, so the gateway and its server end at once) and
+ * `--own-servers` (the gateway in serve's own process).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +23,12 @@ const INITIALIZE = `${JSON.stringify({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'leaving-agent', version: '0' } },
 })}\n`;
 
+const MODES = {
+  shared: { args: [], env: { MCP_HOST_SERVE_GRACE_MS: '0' } },
+  'own-servers': { args: ['--own-servers'], env: {} },
+} as const;
+type Mode = keyof typeof MODES;
+
 let h: Harness;
 const children = new Set<ChildProcessWithoutNullStreams>();
 
@@ -33,7 +42,10 @@ after(async () => {
 });
 
 /** serve over a workspace whose one server records its pid and takes 10 minutes to answer. */
-async function startServe(name: string): Promise<{
+async function startServe(
+  name: string,
+  mode: Mode,
+): Promise<{
   child: ChildProcessWithoutNullStreams;
   exit: Promise<number | null>;
   serverPid: () => Promise<number>;
@@ -43,9 +55,15 @@ async function startServe(name: string): Promise<{
   const ws = await h.workspace(name, {
     slow: { command: process.execPath, args: [STDIO, '--name', 'slow', '--delay', '600000', '--record', record] },
   });
-  const child = spawn(process.execPath, [h.cli, 'serve', '--allow-project-servers'], {
+  const child = spawn(process.execPath, [h.cli, 'serve', '--allow-project-servers', ...MODES[mode].args], {
     cwd: ws,
-    env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'), MCP_HOST_LOG: 'debug' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: h.dir,
+      MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      MCP_HOST_LOG: 'debug',
+      ...MODES[mode].env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -81,31 +99,32 @@ async function startServe(name: string): Promise<{
   return { child, exit, serverPid, stderr: () => stderr };
 }
 
-describe('serve ends when its agent leaves', { timeout: 120_000 }, () => {
-  test('stdin closed before the first answer, while its server connects: serve exits, the server is gone', async () => {
-    const s = await startServe('stdin-closed');
-    const pid = await s.serverPid();
-    // The agent asks and leaves before any answer (its server is still connecting).
-    s.child.stdin.end(INITIALIZE);
-    const code = await withDeadline(s.exit, `serve exits after its stdin closed (stderr: ${s.stderr()})`, 20_000);
-    assert.equal(code, 0, s.stderr());
-    assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
-  });
+for (const mode of Object.keys(MODES) as Mode[])
+  describe(`serve ends when its agent leaves (${mode})`, { timeout: 120_000 }, () => {
+    test('stdin closed before the first answer, while its server connects: serve exits, the server is gone', async () => {
+      const s = await startServe(`stdin-closed-${mode}`, mode);
+      const pid = await s.serverPid();
+      // The agent asks and leaves before any answer (its server is still connecting).
+      s.child.stdin.end(INITIALIZE);
+      const code = await withDeadline(s.exit, `serve exits after its stdin closed (stderr: ${s.stderr()})`, 20_000);
+      assert.equal(code, 0, s.stderr());
+      assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
+    });
 
-  test('stdin closed with nothing said: serve exits, the server is gone', async () => {
-    const s = await startServe('stdin-silent');
-    const pid = await s.serverPid();
-    s.child.stdin.end();
-    await withDeadline(s.exit, `serve exits after its stdin closed (stderr: ${s.stderr()})`, 20_000);
-    assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
-  });
+    test('stdin closed with nothing said: serve exits, the server is gone', async () => {
+      const s = await startServe(`stdin-silent-${mode}`, mode);
+      const pid = await s.serverPid();
+      s.child.stdin.end();
+      await withDeadline(s.exit, `serve exits after its stdin closed (stderr: ${s.stderr()})`, 20_000);
+      assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
+    });
 
-  test('stdout broken (EPIPE on its answer), stdin still open: serve exits, the server is gone', async () => {
-    const s = await startServe('stdout-broken');
-    const pid = await s.serverPid();
-    s.child.stdout.destroy();
-    s.child.stdin.write(INITIALIZE);
-    await withDeadline(s.exit, `serve exits after its stdout broke (stderr: ${s.stderr()})`, 20_000);
-    assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
+    test('stdout broken (EPIPE on its answer), stdin still open: serve exits, the server is gone', async () => {
+      const s = await startServe(`stdout-broken-${mode}`, mode);
+      const pid = await s.serverPid();
+      s.child.stdout.destroy();
+      s.child.stdin.write(INITIALIZE);
+      await withDeadline(s.exit, `serve exits after its stdout broke (stderr: ${s.stderr()})`, 20_000);
+      assert.equal(await waitGone(pid), true, `server process ${pid} is still running`);
+    });
   });
-});
