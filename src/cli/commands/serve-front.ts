@@ -10,10 +10,16 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { connectShared, SharedRefusal } from '../../core/gateway/shared/client.js';
-import { stderrOf } from '../../core/gateway/shared/hello.js';
-import { DAEMON_ENV, SHARE_ENV, shareDir, shareKey } from '../../core/gateway/shared/key.js';
-import { OWNER_ENV } from '../../core/connection/host-reaper.js';
+import {
+  connectShared,
+  DAEMON_ENV,
+  SHARE_ENV,
+  shareDir,
+  shareKey,
+  SharedRefusal,
+  stderrOf,
+} from '../../core/gateway/index.js';
+import { OWNER_ENV } from '../../core/process-marks.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';

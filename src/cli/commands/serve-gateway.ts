@@ -6,8 +6,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import type { ServerDefinition } from '../../core/config/types.js';
-import { needsApproval } from '../../core/config/approvals.js';
+import { needsApproval, type ServerDefinition } from '../../core/config/index.js';
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../../core/ports.js';
 import {
@@ -18,11 +17,12 @@ import {
   GatewayViews,
   readDiscovery,
   readGatewayViewSettings,
+  SharedWatches,
+  tapListen,
   type AgentView,
   type GatewayViewSettings,
 } from '../../core/gateway/index.js';
 import { serveSignIn } from './serve-sign-in.js';
-import { SharedWatches, tapListen } from '../../core/gateway/listen-resources.js';
 import type { ParsedArgs } from '../args.js';
 import { usageError } from '../errors.js';
 import { stderrLogger } from '../ports.js';

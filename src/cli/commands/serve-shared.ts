@@ -7,9 +7,7 @@
  * result pages are its own: `privateResults`), with the view its hello asked for.
  */
 import { StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import type { Gateway } from '../../core/gateway/index.js';
-import { SharedListener } from '../../core/gateway/shared/listener.js';
-import { graceMs } from '../../core/gateway/shared/key.js';
+import { graceMs, SharedListener, type Gateway } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';

@@ -8,7 +8,7 @@
  * result pages. `--own-servers` is the gateway in this process, as before.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { DAEMON_ENV } from '../../core/gateway/shared/key.js';
+import { DAEMON_ENV } from '../../core/gateway/index.js';
 import { serveFront, sharesServers } from './serve-front.js';
 import { serveShared } from './serve-shared.js';
 import { openServeGateway, serveAgent, stopServeGateway, viewOf } from './serve-gateway.js';

@@ -23,3 +23,8 @@ export { parseServiceConfig, type ServiceConfig } from './service/config.js';
 export { GatewayService } from './service/service.js';
 export { isLoopbackHost, listenRefusal, type ListenOptions } from './service/listen.js';
 export { AuditLog, auditedHost } from './service/audit.js';
+export { SharedWatches, tapListen } from './listen-resources.js';
+export { connectShared, SharedRefusal } from './shared/client.js';
+export { stderrOf } from './shared/hello.js';
+export { DAEMON_ENV, graceMs, SHARE_ENV, shareDir, shareKey } from './shared/key.js';
+export { SharedListener } from './shared/listener.js';
