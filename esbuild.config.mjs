@@ -1,10 +1,11 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, watch as watchTree, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkCoreOnce } from './scripts/lib/sdk-core-once.mjs';
+import { buildSplit } from './scripts/lib/lazy-bundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -203,15 +204,16 @@ const sandboxRuntimeOutside = {
   },
 };
 
+/** extension.js and the feature bundles it loads on first use (scripts/lib/lazy-bundles.mjs). */
+const extension = {
+  ...common,
+  entryPoints: ['src/extension/main.ts'],
+  plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
+  // `import()` of a feature bundle or the bridge becomes a `require` of the file next to this one.
+  supported: { 'dynamic-import': false },
+};
+
 const targets = [
-  {
-    ...common,
-    entryPoints: ['src/extension/main.ts'],
-    outfile: `${outDir}/extension.js`,
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
-    // `import()` of the bridge becomes a `require` of the file next to this one.
-    supported: { 'dynamic-import': false },
-  },
   {
     ...common,
     stdin: { contents: SANDBOX_RUNTIME_EXPORTS, resolveDir: '.', loader: 'js' },
@@ -234,12 +236,31 @@ const targets = [
   },
 ];
 
+/** Every output's build result by file name (`extension.js`, `gateway.js`, `cli.js`, …). */
+async function buildAll(write) {
+  const [split, ...rest] = await Promise.all([
+    buildSplit(extension, outDir, { write }),
+    ...targets.map((t) => esbuild.build({ ...t, metafile: true, write })),
+  ]);
+  return { ...split, ...Object.fromEntries(rest.map((r, i) => [basename(targets[i].outfile), r])) };
+}
+
 if (watch) {
+  // The split build needs every bundle's metafile at once, so a change rebuilds them all (about 2 s).
   copySandboxVendor();
-  for (const t of targets) {
-    const ctx = await esbuild.context(t);
-    await ctx.watch();
-  }
+  let again = false;
+  let running;
+  const rebuild = () => {
+    if (running) return void (again = true);
+    running = buildAll(true)
+      .then(() => console.log('[esbuild] built'), (e) => console.error(`[esbuild] ${e.message}`))
+      .finally(() => {
+        running = undefined;
+        if (again) (again = false), rebuild();
+      });
+  };
+  rebuild();
+  watchTree('src', { recursive: true }, rebuild);
   console.log('[esbuild] watching for changes');
 } else if (builtDist) {
   cpSync(builtDist, outDir, { recursive: true });
@@ -247,12 +268,11 @@ if (watch) {
 } else {
   const analysis = metafileDir !== undefined;
   const write = !analysis || outDirArg !== undefined;
-  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: analysis, write })));
+  const results = await buildAll(write);
   if (analysis) {
     mkdirSync(metafileDir, { recursive: true });
-    results.forEach((r, i) =>
-      writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
-    );
+    for (const [file, r] of Object.entries(results))
+      writeFileSync(join(metafileDir, `${file}.json`), JSON.stringify(r.metafile));
   }
   if (write) {
     chmodSync(`${outDir}/cli.js`, 0o755);

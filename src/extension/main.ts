@@ -4,11 +4,10 @@ import { dirname, join } from 'node:path';
 import { hostPrivateDirs } from '../core/user-dir.js';
 import { createHost } from '../core/host.js';
 import { VERSION } from '../core/version.js';
-import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
+import type { ToolFilter } from '../core/tools/index.js';
+import { workspaceApprovals, workspaceDisabledServers, workspaceToolFilter } from './workspace-files.js';
 import type { McpHost } from '../core/host.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
-import { APPROVALS_KEY, type ServerApprovals } from '../core/config/approvals.js';
-import { sharedServerApprovals } from '../core/config/approvals-file.js';
 import { redactString, secretValuesOf } from '../core/redact.js';
 import { createApi, type McpHostApi } from './exported-api.js';
 import { reportCommandError, serverCommands } from './server-commands.js';
@@ -27,12 +26,12 @@ import { Notifier } from './status/notify.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
 import { TrustPrompter } from './config/approval-prompt.js';
-import { startIdeIntegration } from './ide/index.js';
+import { lazyIdeIntegration } from './lazy/ide.js';
 import { createEditorAuth, type EditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
 import { CallHistory } from '../core/calls/call-history.js';
 import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
-import { registerInspector } from './inspector/commands.js';
+import { lazyWorkbench } from './lazy/workbench.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
 import type { TraceHub } from '../core/trace/index.js';
@@ -42,8 +41,9 @@ import { errorMessage } from '../core/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling, settingsConsentStore } from './features/sampling.js';
 import { applyLogLevel } from '../core/features/logging.js';
-import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
-import { startGatewayIntegration, type GatewayIntegration } from './gateway/index.js';
+import { GatewayBridge } from '../core/gateway/bridge.js';
+import type { GatewayIntegration } from './gateway/index.js';
+import { lazyGatewayIntegration } from './lazy/gateway.js';
 import { SharedServers } from './vscode-mcp/shared-servers.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
@@ -175,12 +175,11 @@ function startGateway(
   p: { logger: Logger; host: McpHost; bridge: GatewayBridge; auth: EditorAuth; toolFilter: ToolFilter },
 ): Made & { gateway: GatewayIntegration; gatewayEnv: () => Record<string, string> } {
   const h = p.host;
-  const gateway = startGatewayIntegration({
+  const gateway = lazyGatewayIntegration({
     context,
     log: p.logger,
     host: h,
     bridge: p.bridge,
-    features: gatewayFeatures(h),
     isToolEnabled: (server, tool) => p.toolFilter.isEnabled(server, tool),
     // An agent's `<server>__authenticate`: the same sign-in as the Authenticate command, then a reconnect.
     signIn: {
@@ -387,16 +386,19 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const history = new CallHistory(20);
   const callCommands = registerCallCommands(context, h, logger, elicitation, history, toolFilter);
-  const inspector = registerInspector({
-    host: h,
-    hub: trace,
-    roots,
-    history,
-    storageDir: context.globalStorageUri.fsPath,
-    definition: (name) => controller.definition(name),
-    lastDevChange: (name) => dev.watcher.lastChange(name),
-  });
-  const ide = startIdeIntegration(context, logger);
+  const inspector = lazyWorkbench(
+    {
+      host: h,
+      hub: trace,
+      roots,
+      history,
+      storageDir: context.globalStorageUri.fsPath,
+      definition: (name) => controller.definition(name),
+      lastDevChange: (name) => dev.watcher.lastChange(name),
+    },
+    logger,
+  );
+  const ide = lazyIdeIntegration(context, logger);
   const features = featureCommands(h, logger);
   own(...inspector.disposables, ide, ...features.disposables, followLogLevel(h, logs));
   const table: CommandTable = {
@@ -417,69 +419,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   own(api);
   logger.info(`MCP Host ${VERSION} activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
-}
-
-/**
- * Tool choices live in a per-workspace file the CLI reads too (core/tools/workspace-state.ts),
- * keyed by the .code-workspace file or the first folder.
- */
-function workspaceToolFilter(): ToolFilter {
-  return toolFilterFor(workspaceKey());
-}
-
-function workspaceKey(): string {
-  const ws =
-    vscode.workspace.workspaceFile?.scheme === 'file'
-      ? vscode.workspace.workspaceFile.fsPath
-      : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return ws ?? '(no folder)';
-}
-
-/** Where the editor kept disabled servers before they moved to the file the CLI reads. */
-const OLD_DISABLED_KEY = 'mcpHost.disabledServers';
-
-/**
- * The workspace's disabled servers, in the same per-workspace file as the tool choices. Names an
- * older version kept in VS Code's workspace storage move there once; the old entry is cleared only
- * after the file was written, so a failed write loses nothing.
- */
-function workspaceDisabledServers(memento: vscode.Memento, logger: Logger): DisabledServers {
-  const disabled = disabledServersFor(workspaceKey());
-  const old = memento.get<string[]>(OLD_DISABLED_KEY);
-  if (Array.isArray(old)) {
-    void disabled
-      .adopt(old)
-      .then(() => memento.update(OLD_DISABLED_KEY, undefined))
-      .then(
-        () => old.length && logger.info(`moved ${old.length} disabled server(s) to the workspace file the CLI reads`),
-        (e: unknown) =>
-          logger.warn(`could not move the disabled servers: ${e instanceof Error ? e.message : String(e)}`),
-      );
-  }
-  return disabled;
-}
-
-/**
- * Approvals of the workspace's own servers, in the per-workspace file the CLI reads too
- * (core/config/approvals-file.ts), so approving in one front end approves in the other. Decisions
- * an older version kept in workspaceState move there once (nobody is asked again); the old entry is
- * cleared only after the file was written, so a failed write loses nothing.
- */
-function workspaceApprovals(memento: vscode.Memento, logger: Logger): ServerApprovals {
-  const approvals = sharedServerApprovals(workspaceKey());
-  const old = memento.get<unknown>(APPROVALS_KEY);
-  if (old !== undefined) {
-    void approvals
-      .adopt(old)
-      .then(async (n) => {
-        await memento.update(APPROVALS_KEY, undefined);
-        if (n) logger.info(`moved ${n} server approval(s) to the workspace file the CLI reads`);
-      })
-      .catch((e: unknown) =>
-        logger.warn(`could not move the server approvals: ${e instanceof Error ? e.message : String(e)}`),
-      );
-  }
-  return approvals;
 }
 
 /** Stops every server and waits until their process trees are gone. */
