@@ -1,21 +1,19 @@
 import * as vscode from 'vscode';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { hostPrivateDirs } from '../core/user-dir.js';
+import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import { VERSION } from '../core/version.js';
 import type { ToolFilter } from '../core/tools/index.js';
-import { workspaceApprovals, workspaceDisabledServers, workspaceToolFilter } from './workspace-files.js';
+import { workspaceToolFilter } from './workspace-files.js';
 import type { McpHost } from '../core/host.js';
-import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
 import { redactString, secretValuesOf } from '../core/redact.js';
 import { createApi, type McpHostApi } from './exported-api.js';
 import { reportCommandError, serverCommands } from './server-commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
-import { ConfigController } from './config/controller.js';
+import type { ConfigController } from './config/controller.js';
+import { startConfig } from './config/start-config.js';
 import { ServerLogs } from './logs.js';
-import { clearInputsCommand, inputResolver, type EditorInputResolver } from './ports/inputs.js';
+import { clearInputsCommand } from './ports/inputs.js';
 import { clearListCacheCommand } from './list-cache-command.js';
 import { ListCache } from '../core/connection/list-cache.js';
 import { channelLogger, type ChannelLogger } from './ports/logger.js';
@@ -25,7 +23,6 @@ import { StatusBar } from './status/bar.js';
 import { Notifier } from './status/notify.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
-import { TrustPrompter } from './config/approval-prompt.js';
 import { lazyIdeIntegration } from './lazy/ide.js';
 import { createEditorAuth, type EditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
@@ -44,31 +41,10 @@ import { applyLogLevel } from '../core/features/logging.js';
 import { GatewayBridge } from '../core/gateway/bridge.js';
 import type { GatewayIntegration } from './gateway/index.js';
 import { lazyGatewayIntegration } from './lazy/gateway.js';
-import { SharedServers } from './vscode-mcp/shared-servers.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
 
 let host: McpHost | undefined;
-
-/** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
-  const s = readSettings();
-  return {
-    folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-    userServers: s.servers,
-    userSandbox: s.sandbox,
-    managedPath: s.managedConfigPath,
-    discovery: {
-      enabled: s.discovery.enabled,
-      sources: s.discovery.sources,
-      homeDir: homedir(),
-      platform: process.platform,
-    },
-    dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
-    // The gateway's variables resolve here too, so an entry written for agents is recognised as ours.
-    env: { ...process.env, ...gatewayEnv },
-  };
-}
 
 /** What a step made that VS Code must dispose: `activate` registers it, in one place. */
 interface Made {
@@ -200,56 +176,6 @@ function startGateway(
     return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
   };
   return { gateway, gatewayEnv, disposables: [p.toolFilter.onDidChange(() => gateway.refresh()), gateway] };
-}
-
-/** The config pipeline (core server registry) with the editor's ports; reloads when the gateway's URL changes. */
-function startConfig(
-  context: vscode.ExtensionContext,
-  p: {
-    logger: Logger;
-    redact: (t: string) => string;
-    devHost: McpHost;
-    gateway: GatewayIntegration;
-    gatewayEnv: () => Record<string, string>;
-  },
-): Made & { controller: ConfigController; inputs: EditorInputResolver } {
-  const { gateway } = p;
-  const approvals = workspaceApprovals(context.workspaceState, p.logger);
-  const inputs = inputResolver(context.secrets, context.workspaceState);
-  const shared = new SharedServers(context.workspaceState, p.logger);
-  const controller = new ConfigController({
-    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
-    host: p.devHost,
-    log: p.logger,
-    read: async (dynamic) => {
-      await gateway.ready;
-      const opts = loadOptions(dynamic, p.gatewayEnv());
-      const read = await readConfig(opts);
-      return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
-    },
-    // MCP Host never connects to its own gateway (a project .mcp.json written for agents): admission holds such entries back.
-    ownGateways: () => {
-      const own = gateway.endpoint();
-      return own ? [own.url] : [];
-    },
-    inputs,
-    trusted: () => vscode.workspace.isTrusted,
-    approvals: new TrustPrompter(approvals, p.redact),
-    disabled: workspaceDisabledServers(context.workspaceState, p.logger),
-    leftToEditor: (def) => shared.leftToEditor(def),
-    // The editor's globalStorage (VS Code's state.vscdb, with SecretStorage, is beside our folder).
-    privateDirs: hostPrivateDirs(process.env, [dirname(context.globalStorageUri.fsPath)]),
-  });
-  shared.attach(controller);
-  // A new gateway URL (turned off and on) changes which entries are our own.
-  let lastUrl = gateway.endpoint()?.url;
-  const urlChanged = gateway.onDidChange(() => {
-    const url = gateway.endpoint()?.url;
-    if (url === lastUrl) return;
-    lastUrl = url;
-    controller.scheduleReload();
-  });
-  return { controller, inputs, disposables: [shared, urlChanged, controller] };
 }
 
 /** The sidebar tree, its tool checkboxes, the sandbox shield, the status bar and the notifications. */
