@@ -236,8 +236,16 @@ const targets = [
   },
 ];
 
+// `--single`: extension.js as the one bundle it was before the split, every feature inside (the
+// activation bench's baseline, bench/activation.ts); nothing else is built.
+const single = process.argv.includes('--single');
+
 /** Every output's build result by file name (`extension.js`, `gateway.js`, `cli.js`, …). */
 async function buildAll(write) {
+  if (single)
+    return {
+      'extension.js': await esbuild.build({ ...extension, outfile: `${outDir}/extension.js`, metafile: true, write }),
+    };
   const [split, ...rest] = await Promise.all([
     buildSplit(extension, outDir, { write }),
     ...targets.map((t) => esbuild.build({ ...t, metafile: true, write })),
@@ -253,10 +261,13 @@ if (watch) {
   const rebuild = () => {
     if (running) return void (again = true);
     running = buildAll(true)
-      .then(() => console.log('[esbuild] built'), (e) => console.error(`[esbuild] ${e.message}`))
+      .then(
+        () => console.log('[esbuild] built'),
+        (e) => console.error(`[esbuild] ${e.message}`),
+      )
       .finally(() => {
         running = undefined;
-        if (again) (again = false), rebuild();
+        if (again) ((again = false), rebuild());
       });
   };
   rebuild();
@@ -274,7 +285,7 @@ if (watch) {
     for (const [file, r] of Object.entries(results))
       writeFileSync(join(metafileDir, `${file}.json`), JSON.stringify(r.metafile));
   }
-  if (write) {
+  if (write && !single) {
     chmodSync(`${outDir}/cli.js`, 0o755);
     copySandboxVendor();
   }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { figure, summarize, type Figure } from './lib/stats.js';
 
-function requireMs(expr: string, runs: number): number {
+export function requireMs(expr: string, runs: number): number {
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const r = spawnSync(
@@ -58,14 +58,7 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
     }),
     figure('footprint', '.vsix size (universal: every sandbox helper)', statSync(universal).size / 1024, 'KB'),
   );
-  // The extension bundle needs `vscode`; load it with a stub module so we time our code only.
-  // A recursive stand-in for `vscode`: every top-level name the API declares, each a value whose
-  // every property, call and `new` yields another stand-in. Enough for module initialisation.
-  const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
-  const names = [
-    ...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1])),
-  ];
-  const stub = `const mk=()=>new Proxy(function(){}, {get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)}`;
+  const stub = vscodeStub();
   const runs = quick ? 3 : 15;
   const sdk = requireMs(`require(${JSON.stringify(require.resolve('@modelcontextprotocol/client'))})`, runs);
   const bundle = requireMs(`${stub};require(${JSON.stringify(process.cwd() + '/dist/extension.js')})`, runs);
@@ -73,4 +66,17 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
     figure('footprint', 'require(dist/extension.js) p50', bundle, 'ms', { name: 'require SDK Client', value: sdk }),
   );
   return out;
+}
+
+/**
+ * Code that makes `require('vscode')` return a recursive stand-in: every top-level name the API
+ * declares, each a value whose every property, call and `new` yields another stand-in. Enough for
+ * module initialisation, so a bundle's load is timed without an editor.
+ */
+export function vscodeStub(): string {
+  const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+  const names = [
+    ...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1])),
+  ];
+  return `const mk=()=>new Proxy(function(){}, {get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)}`;
 }

@@ -1,4 +1,5 @@
 /** Every benchmark group, in the order a full run measures them. */
+import { activation } from './activation.js';
 import { calls } from './calls.js';
 import { chaos } from './chaos.js';
 import { flood } from './flood.js';
@@ -14,6 +15,7 @@ import type { Figure } from './lib/stats.js';
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['footprint', footprint],
+  ['activation', activation],
   ['startup', startup],
   ['calls', calls],
   ['scale', scale],

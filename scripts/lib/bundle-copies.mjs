@@ -20,10 +20,15 @@ export const LOADED_TOGETHER = [
 
 /** The modules an output holds code of; a stand-in for another bundle's module is a reference, not a copy. */
 export function modulesOf(output) {
-  return Object.entries(output.inputs)
-    // `<stdin>`: an output's generated entry, its own.
-    .filter(([input, { bytesInOutput }]) => bytesInOutput > 0 && input !== '<stdin>' && !input.startsWith(`${REF_NAMESPACE}:`))
-    .map(([input]) => input);
+  return (
+    Object.entries(output.inputs)
+      // `<stdin>`: an output's generated entry, its own.
+      .filter(
+        ([input, { bytesInOutput }]) =>
+          bytesInOutput > 0 && input !== '<stdin>' && !input.startsWith(`${REF_NAMESPACE}:`),
+      )
+      .map(([input]) => input)
+  );
 }
 
 const SDK = '@modelcontextprotocol/';
@@ -128,7 +133,10 @@ export function findCopies(root, metafiles) {
       const list = [...entries].map((e) => e.split('\0'));
       const inlined = list.filter(([place]) => place.endsWith('(inlined)'));
       const clash = inlined.some(([, f]) => list.some(([p2, f2]) => f2 !== f && p2 !== inlined[0][0]));
-      if (clash) problems.push(`${name} from ${list.map(([p, f]) => `${p} in ${f}`).join(', ')}, which one process loads together`);
+      if (clash)
+        problems.push(
+          `${name} from ${list.map(([p, f]) => `${p} in ${f}`).join(', ')}, which one process loads together`,
+        );
     }
   }
   return problems;

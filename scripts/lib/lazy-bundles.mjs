@@ -67,7 +67,8 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles }) {
         if (lazy && args.kind === 'dynamic-import') return { path: `./${lazy}`, external: true };
         if (lazy) return { errors: [{ text: `${key} is a feature bundle's entry (${lazy}): import() it` }] };
         const home = homes.get(key);
-        if (!home) return { path: r.path, namespace: r.namespace, pluginData: r.pluginData, sideEffects: r.sideEffects };
+        if (!home)
+          return { path: r.path, namespace: r.namespace, pluginData: r.pluginData, sideEffects: r.sideEffects };
         asked?.get(home)?.add(key);
         // Not ending in the module's own extension: esbuild would take a `.mjs` stand-in for strict ESM.
         return { path: `${home}#${key}#`, namespace: REF_NAMESPACE };
@@ -93,7 +94,9 @@ module.exports = m;`,
 
 /** A module that registers `keys` (CommonJS `require`, so each entry is the module's exports as-is). */
 function registering(keys, cwd) {
-  const lines = [...keys].sort().map((k) => `${REGISTRY}.set(${JSON.stringify(k)}, require(${JSON.stringify(`\0ref:${k}`)}));`);
+  const lines = [...keys]
+    .sort()
+    .map((k) => `${REGISTRY}.set(${JSON.stringify(k)}, require(${JSON.stringify(`\0ref:${k}`)}));`);
   return {
     contents: lines.join('\n'),
     plugin: {
@@ -123,7 +126,12 @@ export async function buildSplit(base, outDir, { write }) {
     const reg = registering(keys, cwd);
     return opts({
       // main.ts first, so its modules load in the order they always did; then the registry.
-      stdin: { contents: `module.exports = require('./${base.entryPoints[0]}');\n${reg.contents}`, resolveDir: cwd, loader: 'js', sourcefile: 'extension-entry.js' },
+      stdin: {
+        contents: `module.exports = require('./${base.entryPoints[0]}');\n${reg.contents}`,
+        resolveDir: cwd,
+        loader: 'js',
+        sourcefile: 'extension-entry.js',
+      },
       entryPoints: undefined,
       outfile: `${outDir}/extension.js`,
       plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...base.plugins],
@@ -131,15 +139,27 @@ export async function buildSplit(base, outDir, { write }) {
   };
   const first = await esbuild.build(mainEntry([]));
   const homes = new Map([...inputsOf(first)].map((k) => [k, 'extension.js']));
-  const asked = new Map([['extension.js', new Set()], [SHARED_FILE, new Set()]]);
+  const asked = new Map([
+    ['extension.js', new Set()],
+    [SHARED_FILE, new Set()],
+  ]);
   let sharedKeys = new Set();
   let shared;
   let lazies;
   for (;;) {
-    const askedNow = new Map([['extension.js', new Set()], [SHARED_FILE, new Set()]]);
+    const askedNow = new Map([
+      ['extension.js', new Set()],
+      [SHARED_FILE, new Set()],
+    ]);
     lazies = await Promise.all(
       Object.entries(LAZY).map(([file, entry]) =>
-        esbuild.build(opts({ entryPoints: [entry], outfile: `${outDir}/${file}`, plugins: [sharing({ cwd, homes, asked: askedNow }), ...base.plugins] })),
+        esbuild.build(
+          opts({
+            entryPoints: [entry],
+            outfile: `${outDir}/${file}`,
+            plugins: [sharing({ cwd, homes, asked: askedNow }), ...base.plugins],
+          }),
+        ),
       ),
     );
     const seen = new Map();
@@ -151,12 +171,14 @@ export async function buildSplit(base, outDir, { write }) {
     // lazy-shared.js registers what the features share; its own imports of extension.js's modules are stand-ins too.
     const reg = registering(sharedKeys, cwd);
     const mainHomes = new Map([...homes].filter(([, h]) => h === 'extension.js'));
-    shared = await esbuild.build(opts({
-      stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
-      entryPoints: undefined,
-      outfile: `${outDir}/${SHARED_FILE}`,
-      plugins: [sharing({ cwd, homes: mainHomes, asked: askedNow }), reg.plugin, ...base.plugins],
-    }));
+    shared = await esbuild.build(
+      opts({
+        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
+        entryPoints: undefined,
+        outfile: `${outDir}/${SHARED_FILE}`,
+        plugins: [sharing({ cwd, homes: mainHomes, asked: askedNow }), reg.plugin, ...base.plugins],
+      }),
+    );
     for (const k of askedNow.get('extension.js')) asked.get('extension.js').add(k);
     for (const k of inputsOf(shared)) if (!homes.has(k)) homes.set(k, SHARED_FILE);
   }
@@ -166,17 +188,20 @@ export async function buildSplit(base, outDir, { write }) {
     const reg = registering(new Set([...sharedKeys, ...asked.get(SHARED_FILE)]), cwd);
     const mainHomes = new Map([...homes].filter(([, h]) => h === 'extension.js'));
     const askedShared = new Map([['extension.js', asked.get('extension.js')]]);
-    results[SHARED_FILE] = await esbuild.build(opts({
-      stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
-      entryPoints: undefined,
-      outfile: `${outDir}/${SHARED_FILE}`,
-      plugins: [sharing({ cwd, homes: mainHomes, asked: askedShared }), reg.plugin, ...base.plugins],
-    }));
+    results[SHARED_FILE] = await esbuild.build(
+      opts({
+        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
+        entryPoints: undefined,
+        outfile: `${outDir}/${SHARED_FILE}`,
+        plugins: [sharing({ cwd, homes: mainHomes, asked: askedShared }), reg.plugin, ...base.plugins],
+      }),
+    );
   }
   Object.keys(LAZY).forEach((f, i) => (results[f] = lazies[i]));
   const main = await esbuild.build(mainEntry(asked.get('extension.js')));
   const grown = [...inputsOf(main)].filter((k) => !homes.has(k) || homes.get(k) !== 'extension.js');
-  if (grown.length) throw new Error(`registering the shared modules pulled new ones into extension.js: ${grown.join(', ')}`);
+  if (grown.length)
+    throw new Error(`registering the shared modules pulled new ones into extension.js: ${grown.join(', ')}`);
   results['extension.js'] = main;
   if (write) {
     const { mkdirSync, writeFileSync } = await import('node:fs');

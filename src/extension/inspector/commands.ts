@@ -123,7 +123,10 @@ export type InspectorCommandId =
   | 'mcpHost.copyServerAsMcpJson';
 
 /** The documents' providers, by scheme: src/extension/lazy/workbench.ts registers them before this bundle loads. */
-export type InspectorProviders = Record<typeof DETAILS_SCHEME | typeof RESPONSE_SCHEME, vscode.TextDocumentContentProvider>;
+export type InspectorProviders = Record<
+  typeof DETAILS_SCHEME | typeof RESPONSE_SCHEME,
+  vscode.TextDocumentContentProvider
+>;
 
 export function registerInspector(deps: InspectorDeps): {
   disposables: vscode.Disposable[];

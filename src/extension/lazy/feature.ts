@@ -56,10 +56,11 @@ export class LazyFeature<T extends vscode.Disposable> implements vscode.Disposab
   /** Handlers that load the feature, then run its own handler of the same id. */
   commands<K extends string>(ids: readonly K[], of: (t: T) => Record<K, CommandHandler>): Record<K, CommandHandler> {
     const table = {} as Record<K, CommandHandler>;
-    for (const id of ids) table[id] = async (...args) => {
-      const t = await this.get();
-      return t ? of(t)[id](...args) : undefined;
-    };
+    for (const id of ids)
+      table[id] = async (...args) => {
+        const t = await this.get();
+        return t ? of(t)[id](...args) : undefined;
+      };
     return table;
   }
 

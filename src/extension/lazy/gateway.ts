@@ -23,7 +23,13 @@ export function lazyGatewayIntegration(deps: Omit<GatewayDeps, 'features'>): Gat
   // Config loading waits for this (it must know the gateway's own URL), so only when it starts now.
   const ready = wanted()
     ? new Promise<void>((resolve) =>
-        setImmediate(() => void gateway.get().then((g) => g?.ready).then(resolve, resolve)),
+        setImmediate(
+          () =>
+            void gateway
+              .get()
+              .then((g) => g?.ready)
+              .then(resolve, resolve),
+        ),
       )
     : Promise.resolve();
   const follow = vscode.workspace.onDidChangeConfiguration((e) => {
