@@ -204,6 +204,27 @@ const sandboxRuntimeOutside = {
   },
 };
 
+/**
+ * In extension.js our code takes from the SDK's server package only what the client package and the
+ * one protocol core also export (errors, constants, `inputRequired` for the gateway bridge the host
+ * asks through): importing the server package's entry would load all of it (McpServer, its HTTP
+ * transports, about 75 KB) at activation. The feature bundles (the gateway, the IDE servers) get the
+ * real package. A name only the server exports fails the build here.
+ */
+const hostServerFacade = {
+  name: 'host-server-facade',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'server-facade', namespace: 'host-server-facade' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'host-server-facade' }, () => ({
+      contents: `export * from '@modelcontextprotocol/client';\nexport { inputRequired } from '@modelcontextprotocol/core-internal';\n`,
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+      loader: 'js',
+    }));
+  },
+};
+
 /** extension.js and the feature bundles it loads on first use (scripts/lib/lazy-bundles.mjs). */
 const extension = {
   ...common,
@@ -247,7 +268,7 @@ async function buildAll(write) {
       'extension.js': await esbuild.build({ ...extension, outfile: `${outDir}/extension.js`, metafile: true, write }),
     };
   const [split, ...rest] = await Promise.all([
-    buildSplit(extension, outDir, { write }),
+    buildSplit(extension, outDir, { write, mainPlugins: [hostServerFacade] }),
     ...targets.map((t) => esbuild.build({ ...t, metafile: true, write })),
   ]);
   return { ...split, ...Object.fromEntries(rest.map((r, i) => [basename(targets[i].outfile), r])) };

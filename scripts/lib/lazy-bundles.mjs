@@ -117,7 +117,7 @@ function registering(keys, cwd) {
  * Builds extension.js, LAZY and lazy-shared.js from `base` (the options extension.js had as one
  * bundle) into `outDir`. Returns each output's build result (metafile included) by file name.
  */
-export async function buildSplit(base, outDir, { write }) {
+export async function buildSplit(base, outDir, { write, mainPlugins = [] }) {
   const cwd = process.cwd();
   const lazyFiles = new Map(Object.entries(LAZY).map(([f, e]) => [e, f]));
   // Quiet: each is built twice or more; the sizes are printed once at the end.
@@ -134,7 +134,7 @@ export async function buildSplit(base, outDir, { write }) {
       },
       entryPoints: undefined,
       outfile: `${outDir}/extension.js`,
-      plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...base.plugins],
+      plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...mainPlugins, ...base.plugins],
     });
   };
   const first = await esbuild.build(mainEntry([]));
