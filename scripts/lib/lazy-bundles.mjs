@@ -20,6 +20,8 @@ export const LAZY = {
   'workbench.js': 'src/extension/inspector/commands.ts',
   'registry.js': 'src/extension/registry/browse.ts',
   'apps.js': 'src/extension/apps/index.ts',
+  // The host's WebSocket transport's `ws` (a server with `"type": "ws"`).
+  'ws-socket.js': 'src/core/connection/ws-socket.ts',
 };
 export const SHARED_FILE = 'lazy-shared.js';
 /** Namespace of the stand-ins; bundle-copies.mjs skips its inputs (references, not copies). */

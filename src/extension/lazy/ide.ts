@@ -18,6 +18,8 @@ export function lazyIdeIntegration(
   const ide = new LazyFeature<IdeIntegration>('the IDE servers', log, async () =>
     (await import('../ide/index.js')).startIdeIntegration(context, log),
   );
+  // As the integration does when it loads: a port from a previous session is wrong after a restart.
+  context.environmentVariableCollection.persistent = false;
   const wanted = (): boolean => {
     const s = readSettings();
     return s.ideServerEnabled || s.ideServerGeminiEnabled;
