@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { requireMs, vscodeStub } from './footprint.js';
+import { requireMs, vscodeStub } from './lib/require-time.js';
 import { figure, type Figure } from './lib/stats.js';
 
 const OUT = resolve('bench/.tmp/activation');
@@ -48,7 +48,7 @@ export async function activation(quick: boolean): Promise<Figure[]> {
   const treeMs = ms(resolve('bench/fixtures/tree-only-extension.js'));
   return [
     figure(
-      'activation',
+      'footprint',
       `bytes loaded at activation (${loaded.files.map((f) => f.slice(OUT.length + 7)).join(' + ')})`,
       loaded.bytes / 1024,
       'KB',
@@ -56,7 +56,7 @@ export async function activation(quick: boolean): Promise<Figure[]> {
       { text: '≤ 450 KB', ok: (v) => v <= 450 },
     ),
     figure(
-      'activation',
+      'footprint',
       'require(activation bundle) p50',
       splitMs,
       'ms',
@@ -66,7 +66,7 @@ export async function activation(quick: boolean): Promise<Figure[]> {
         ok: (_v, r) => r !== undefined && r <= 0.4,
       },
     ),
-    figure('activation', 'require(activation bundle) p50, against a tree-only extension', splitMs, 'ms', {
+    figure('footprint', 'require(activation bundle) p50, against a tree-only extension', splitMs, 'ms', {
       name: 'tree-only extension',
       value: treeMs,
     }),

@@ -1,5 +1,4 @@
 /** Every benchmark group, in the order a full run measures them. */
-import { activation } from './activation.js';
 import { calls } from './calls.js';
 import { chaos } from './chaos.js';
 import { flood } from './flood.js';
@@ -15,7 +14,6 @@ import type { Figure } from './lib/stats.js';
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['footprint', footprint],
-  ['activation', activation],
   ['startup', startup],
   ['calls', calls],
   ['scale', scale],
