@@ -75,13 +75,24 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles }) {
         // Not ending in the module's own extension: esbuild would take a `.mjs` stand-in for strict ESM.
         return { path: `${home}#${key}#`, namespace: REF_NAMESPACE };
       });
+      // One lookup for every stand-in of a bundle (`#get`, itself in REF_NAMESPACE: bundle-copies.mjs skips it).
+      build.onLoad({ filter: /^#get$/, namespace: REF_NAMESPACE }, () => ({
+        contents: `module.exports = (key, home) => {
+  const m = ${REGISTRY}.get(key);
+  if (!m) throw new Error(key + ' is ' + home + "'s: it must be loaded first");
+  return m;
+};`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: /^#get$/, namespace: REF_NAMESPACE }, () => ({
+        path: '#get',
+        namespace: REF_NAMESPACE,
+      }));
       build.onLoad({ filter: /.*/, namespace: REF_NAMESPACE }, (args) => {
         const [home, key] = args.path.split('#');
         const load = home === 'extension.js' ? '' : `require('./${home}');\n`;
         return {
-          contents: `${load}const m = ${REGISTRY}.get(${JSON.stringify(key)});
-if (!m) throw new Error(${JSON.stringify(`${key} is ${home}'s: it must be loaded first`)});
-module.exports = m;`,
+          contents: `${load}module.exports = require('#get')(${JSON.stringify(key)}, ${JSON.stringify(home)});`,
           loader: 'js',
         };
       });
