@@ -11,7 +11,8 @@
 // is done here, from the metafiles: build extension.js, see what it holds, build the features with
 // those modules as stand-ins, then build extension.js again registering the modules they asked for.
 import * as esbuild from 'esbuild';
-import { relative } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 
 /** Feature bundles: main.ts reaches each entry only by `import()` (build fails otherwise). */
 export const LAZY = {
@@ -126,104 +127,107 @@ function registering(keys, cwd) {
   };
 }
 
+/** The build options of each output of the split, from `base` (extension.js's as one bundle). */
+function splitOptions(base, outDir, mainPlugins) {
+  const cwd = process.cwd();
+  const lazyFiles = new Map(Object.entries(LAZY).map(([f, e]) => [e, f]));
+  // Quiet: each is built twice or more; the sizes are printed once at the end.
+  const opts = (o) => ({ ...base, ...o, metafile: true, write: false, logLevel: 'warning' });
+  const mainHomes = (homes) => new Map([...homes].filter(([, h]) => h === 'extension.js'));
+  return {
+    main: (keys) => {
+      const reg = registering(keys, cwd);
+      return opts({
+        // main.ts first, so its modules load in the order they always did; then the registry.
+        stdin: {
+          contents: `module.exports = require('./${base.entryPoints[0]}');\n${reg.contents}`,
+          resolveDir: cwd,
+          loader: 'js',
+          sourcefile: 'extension-entry.js',
+        },
+        entryPoints: undefined,
+        outfile: `${outDir}/extension.js`,
+        plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...mainPlugins, ...base.plugins],
+      });
+    },
+    feature: (file, entry, homes, asked) =>
+      opts({
+        entryPoints: [entry],
+        outfile: `${outDir}/${file}`,
+        plugins: [sharing({ cwd, homes, asked }), ...base.plugins],
+      }),
+    // lazy-shared.js registers what the features share; its own imports of extension.js's modules are stand-ins too.
+    shared: (keys, homes, asked) => {
+      const reg = registering(keys, cwd);
+      return opts({
+        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
+        entryPoints: undefined,
+        outfile: `${outDir}/${SHARED_FILE}`,
+        plugins: [sharing({ cwd, homes: mainHomes(homes), asked }), reg.plugin, ...base.plugins],
+      });
+    },
+  };
+}
+
+const askedSets = () =>
+  new Map([
+    ['extension.js', new Set()],
+    [SHARED_FILE, new Set()],
+  ]);
+
+/**
+ * Builds the features until no module is in two of them, moving each such module (and what it
+ * imports) to lazy-shared.js. `homes`: key → the file it lives in, grown with lazy-shared.js's.
+ */
+async function splitFeatures(o, homes) {
+  const asked = askedSets();
+  const sharedKeys = new Set();
+  let shared;
+  for (;;) {
+    const now = askedSets();
+    const lazies = await Promise.all(
+      Object.entries(LAZY).map(([file, entry]) => esbuild.build(o.feature(file, entry, homes, now))),
+    );
+    const seen = new Map();
+    for (const r of lazies) for (const k of inputsOf(r)) seen.set(k, (seen.get(k) ?? 0) + 1);
+    const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
+    for (const [h, ks] of now) for (const k of ks) asked.get(h).add(k);
+    if (twice.length === 0) return { lazies, shared, sharedKeys, asked };
+    for (const k of twice) sharedKeys.add(k);
+    shared = await esbuild.build(o.shared(sharedKeys, homes, now));
+    for (const k of now.get('extension.js')) asked.get('extension.js').add(k);
+    for (const k of inputsOf(shared)) if (!homes.has(k)) homes.set(k, SHARED_FILE);
+  }
+}
+
 /**
  * Builds extension.js, LAZY and lazy-shared.js from `base` (the options extension.js had as one
  * bundle) into `outDir`. Returns each output's build result (metafile included) by file name.
  */
 export async function buildSplit(base, outDir, { write, mainPlugins = [] }) {
-  const cwd = process.cwd();
-  const lazyFiles = new Map(Object.entries(LAZY).map(([f, e]) => [e, f]));
-  // Quiet: each is built twice or more; the sizes are printed once at the end.
-  const opts = (o) => ({ ...base, ...o, metafile: true, write: false, logLevel: 'warning' });
-  const mainEntry = (keys) => {
-    const reg = registering(keys, cwd);
-    return opts({
-      // main.ts first, so its modules load in the order they always did; then the registry.
-      stdin: {
-        contents: `module.exports = require('./${base.entryPoints[0]}');\n${reg.contents}`,
-        resolveDir: cwd,
-        loader: 'js',
-        sourcefile: 'extension-entry.js',
-      },
-      entryPoints: undefined,
-      outfile: `${outDir}/extension.js`,
-      plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...mainPlugins, ...base.plugins],
-    });
-  };
-  const first = await esbuild.build(mainEntry([]));
+  const o = splitOptions(base, outDir, mainPlugins);
+  const first = await esbuild.build(o.main([]));
   const homes = new Map([...inputsOf(first)].map((k) => [k, 'extension.js']));
-  const asked = new Map([
-    ['extension.js', new Set()],
-    [SHARED_FILE, new Set()],
-  ]);
-  let sharedKeys = new Set();
-  let shared;
-  let lazies;
-  for (;;) {
-    const askedNow = new Map([
-      ['extension.js', new Set()],
-      [SHARED_FILE, new Set()],
-    ]);
-    lazies = await Promise.all(
-      Object.entries(LAZY).map(([file, entry]) =>
-        esbuild.build(
-          opts({
-            entryPoints: [entry],
-            outfile: `${outDir}/${file}`,
-            plugins: [sharing({ cwd, homes, asked: askedNow }), ...base.plugins],
-          }),
-        ),
-      ),
-    );
-    const seen = new Map();
-    for (const r of lazies) for (const k of inputsOf(r)) seen.set(k, (seen.get(k) ?? 0) + 1);
-    const twice = [...seen].filter(([, n]) => n > 1).map(([k]) => k);
-    for (const [h, ks] of askedNow) for (const k of ks) asked.get(h).add(k);
-    if (twice.length === 0) break;
-    for (const k of twice) sharedKeys.add(k);
-    // lazy-shared.js registers what the features share; its own imports of extension.js's modules are stand-ins too.
-    const reg = registering(sharedKeys, cwd);
-    const mainHomes = new Map([...homes].filter(([, h]) => h === 'extension.js'));
-    shared = await esbuild.build(
-      opts({
-        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
-        entryPoints: undefined,
-        outfile: `${outDir}/${SHARED_FILE}`,
-        plugins: [sharing({ cwd, homes: mainHomes, asked: askedNow }), reg.plugin, ...base.plugins],
-      }),
-    );
-    for (const k of askedNow.get('extension.js')) asked.get('extension.js').add(k);
-    for (const k of inputsOf(shared)) if (!homes.has(k)) homes.set(k, SHARED_FILE);
-  }
+  const { lazies, shared, sharedKeys, asked } = await splitFeatures(o, homes);
   const results = {};
   if (shared) {
     // Registers everything a feature asked it for (each such module is one of its inputs already).
-    const reg = registering(new Set([...sharedKeys, ...asked.get(SHARED_FILE)]), cwd);
-    const mainHomes = new Map([...homes].filter(([, h]) => h === 'extension.js'));
-    const askedShared = new Map([['extension.js', asked.get('extension.js')]]);
+    const keys = new Set([...sharedKeys, ...asked.get(SHARED_FILE)]);
     results[SHARED_FILE] = await esbuild.build(
-      opts({
-        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
-        entryPoints: undefined,
-        outfile: `${outDir}/${SHARED_FILE}`,
-        plugins: [sharing({ cwd, homes: mainHomes, asked: askedShared }), reg.plugin, ...base.plugins],
-      }),
+      o.shared(keys, homes, new Map([['extension.js', asked.get('extension.js')]])),
     );
   }
   Object.keys(LAZY).forEach((f, i) => (results[f] = lazies[i]));
-  const main = await esbuild.build(mainEntry(asked.get('extension.js')));
-  const grown = [...inputsOf(main)].filter((k) => !homes.has(k) || homes.get(k) !== 'extension.js');
+  const main = await esbuild.build(o.main(asked.get('extension.js')));
+  const grown = [...inputsOf(main)].filter((k) => homes.get(k) !== 'extension.js');
   if (grown.length)
     throw new Error(`registering the shared modules pulled new ones into extension.js: ${grown.join(', ')}`);
   results['extension.js'] = main;
-  if (write) {
-    const { mkdirSync, writeFileSync } = await import('node:fs');
-    const { dirname } = await import('node:path');
+  if (write)
     for (const r of Object.values(results))
       for (const f of r.outputFiles) {
         mkdirSync(dirname(f.path), { recursive: true });
         writeFileSync(f.path, f.contents);
       }
-  }
   return results;
 }
