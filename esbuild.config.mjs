@@ -1,10 +1,11 @@
 // Bundles the extension and the CLI. `--production` minifies (used by `npm run package`),
 // `--watch` rebuilds on change (used by F5 and `npm start`).
 import * as esbuild from 'esbuild';
-import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, watch as watchTree, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkCoreOnce } from './scripts/lib/sdk-core-once.mjs';
+import { buildSplit } from './scripts/lib/lazy-bundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -203,15 +204,37 @@ const sandboxRuntimeOutside = {
   },
 };
 
-const targets = [
-  {
-    ...common,
-    entryPoints: ['src/extension/main.ts'],
-    outfile: `${outDir}/extension.js`,
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
-    // `import()` of the bridge becomes a `require` of the file next to this one.
-    supported: { 'dynamic-import': false },
+/**
+ * In extension.js our code takes from the SDK's server package only what the client package and the
+ * one protocol core also export (errors, constants, `inputRequired` for the gateway bridge the host
+ * asks through): importing the server package's entry would load all of it (McpServer, its HTTP
+ * transports, about 75 KB) at activation. The feature bundles (the gateway, the IDE servers) get the
+ * real package. A name only the server exports fails the build here.
+ */
+const hostServerFacade = {
+  name: 'host-server-facade',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'server-facade', namespace: 'host-server-facade' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'host-server-facade' }, () => ({
+      contents: `export * from '@modelcontextprotocol/client';\nexport { inputRequired } from '@modelcontextprotocol/core-internal';\n`,
+      resolveDir: dirname(fileURLToPath(import.meta.url)),
+      loader: 'js',
+    }));
   },
+};
+
+/** extension.js and the feature bundles it loads on first use (scripts/lib/lazy-bundles.mjs). */
+const extension = {
+  ...common,
+  entryPoints: ['src/extension/main.ts'],
+  plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, appBridgeOutside, sandboxRuntimeOutside],
+  // `import()` of a feature bundle or the bridge becomes a `require` of the file next to this one.
+  supported: { 'dynamic-import': false },
+};
+
+const targets = [
   {
     ...common,
     stdin: { contents: SANDBOX_RUNTIME_EXPORTS, resolveDir: '.', loader: 'js' },
@@ -234,12 +257,42 @@ const targets = [
   },
 ];
 
+// `--single`: extension.js as the one bundle it was before the split, every feature inside (the
+// activation bench's baseline, bench/activation.ts); nothing else is built.
+const single = process.argv.includes('--single');
+
+/** Every output's build result by file name (`extension.js`, `gateway.js`, `cli.js`, …). */
+async function buildAll(write) {
+  if (single)
+    return {
+      'extension.js': await esbuild.build({ ...extension, outfile: `${outDir}/extension.js`, metafile: true, write }),
+    };
+  const [split, ...rest] = await Promise.all([
+    buildSplit(extension, outDir, { write, mainPlugins: [hostServerFacade] }),
+    ...targets.map((t) => esbuild.build({ ...t, metafile: true, write })),
+  ]);
+  return { ...split, ...Object.fromEntries(rest.map((r, i) => [basename(targets[i].outfile), r])) };
+}
+
 if (watch) {
+  // The split build needs every bundle's metafile at once, so a change rebuilds them all (about 2 s).
   copySandboxVendor();
-  for (const t of targets) {
-    const ctx = await esbuild.context(t);
-    await ctx.watch();
-  }
+  let again = false;
+  let running;
+  const rebuild = () => {
+    if (running) return void (again = true);
+    running = buildAll(true)
+      .then(
+        () => console.log('[esbuild] built'),
+        (e) => console.error(`[esbuild] ${e.message}`),
+      )
+      .finally(() => {
+        running = undefined;
+        if (again) ((again = false), rebuild());
+      });
+  };
+  rebuild();
+  watchTree('src', { recursive: true }, rebuild);
   console.log('[esbuild] watching for changes');
 } else if (builtDist) {
   cpSync(builtDist, outDir, { recursive: true });
@@ -247,14 +300,13 @@ if (watch) {
 } else {
   const analysis = metafileDir !== undefined;
   const write = !analysis || outDirArg !== undefined;
-  const results = await Promise.all(targets.map((t) => esbuild.build({ ...t, metafile: analysis, write })));
+  const results = await buildAll(write);
   if (analysis) {
     mkdirSync(metafileDir, { recursive: true });
-    results.forEach((r, i) =>
-      writeFileSync(join(metafileDir, `${basename(targets[i].outfile)}.json`), JSON.stringify(r.metafile)),
-    );
+    for (const [file, r] of Object.entries(results))
+      writeFileSync(join(metafileDir, `${file}.json`), JSON.stringify(r.metafile));
   }
-  if (write) {
+  if (write && !single) {
     chmodSync(`${outDir}/cli.js`, 0o755);
     copySandboxVendor();
   }

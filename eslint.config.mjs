@@ -70,11 +70,6 @@ const SIZE_RULES = {
  * under way and the sizes move daily.
  */
 const SIZE_EXCEPTIONS = [
-  // Being split by another change (issue 37, item 6).
-  { files: ['src/core/gateway/**/*.ts'], rules: { 'max-lines': 'off', 'max-lines-per-function': 'off' } },
-  // The composition roots, reworked by issue 37 item 5.
-  { files: ['src/extension/main.ts'], lines: 490 },
-  { files: ['src/cli/commands/serve.ts'], fn: 104 },
   // Functions over 80 lines in files of their own owners (issue 37, item 6).
   { files: ['src/core/auth/flow.ts'], fn: 97 },
   { files: ['src/core/auth/loopback-receiver.ts'], fn: 134 },
@@ -91,7 +86,7 @@ const SIZE_EXCEPTIONS = [
   { files: ['src/extension/gateway/index.ts'], fn: 145 },
   { files: ['src/extension/ide/gemini.ts'], fn: 81 },
   { files: ['src/extension/ide/index.ts'], fn: 121 },
-  { files: ['src/extension/inspector/commands.ts'], fn: 197 },
+  { files: ['src/extension/inspector/commands.ts'], fn: 200 },
   { files: ['src/extension/registry/install.ts'], fn: 102 },
   { files: ['src/extension/server-commands.ts'], fn: 120 },
   { files: ['src/extension/trace/index.ts'], fn: 113 },

@@ -1,32 +1,10 @@
 /** Bundle and package sizes, and the time Node takes to load the bundle, against a bare require of the SDK client. */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { figure, summarize, type Figure } from './lib/stats.js';
-
-function requireMs(expr: string, runs: number): number {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '-e',
-        `const t=process.hrtime.bigint();${expr};process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6))`,
-      ],
-      { encoding: 'utf8' },
-    );
-    if (r.status !== 0)
-      throw new Error(
-        `require failed: ${r.stderr
-          .split('\n')
-          .filter((l) => /Error|Cannot/.test(l))
-          .slice(0, 3)
-          .join(' / ')}`,
-      );
-    samples.push(Number(r.stdout));
-  }
-  return summarize(samples).p50;
-}
+import { activation } from './activation.js';
+import { requireMs, vscodeStub } from './lib/require-time.js';
+import { figure, type Figure } from './lib/stats.js';
 
 export async function footprint(quick: boolean): Promise<Figure[]> {
   const out: Figure[] = [];
@@ -58,19 +36,14 @@ export async function footprint(quick: boolean): Promise<Figure[]> {
     }),
     figure('footprint', '.vsix size (universal: every sandbox helper)', statSync(universal).size / 1024, 'KB'),
   );
-  // The extension bundle needs `vscode`; load it with a stub module so we time our code only.
-  // A recursive stand-in for `vscode`: every top-level name the API declares, each a value whose
-  // every property, call and `new` yields another stand-in. Enough for module initialisation.
-  const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
-  const names = [
-    ...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1])),
-  ];
-  const stub = `const mk=()=>new Proxy(function(){}, {get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)}`;
+  const stub = vscodeStub();
   const runs = quick ? 3 : 15;
   const sdk = requireMs(`require(${JSON.stringify(require.resolve('@modelcontextprotocol/client'))})`, runs);
   const bundle = requireMs(`${stub};require(${JSON.stringify(process.cwd() + '/dist/extension.js')})`, runs);
   out.push(
     figure('footprint', 'require(dist/extension.js) p50', bundle, 'ms', { name: 'require SDK Client', value: sdk }),
   );
+  // Issue 38's rows: what activation loads, beside the one-bundle build (bench/activation.ts).
+  out.push(...(await activation(quick)));
   return out;
 }

@@ -7,12 +7,29 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SDK_CORE_NAMESPACE, SDK_CORE_PACKAGE } from './sdk-core-once.mjs';
+import { LAZY, REF_NAMESPACE, SHARED_FILE } from './lazy-bundles.mjs';
 
-/** Outputs that one process loads together (the bridge and the sandbox runtime are required on demand). */
+/**
+ * Outputs that one process loads together (the feature bundles, the bridge and the sandbox runtime
+ * are required on demand).
+ */
 export const LOADED_TOGETHER = [
-  ['extension.js', 'ext-apps-bridge.js', 'sandbox-runtime.js'],
+  ['extension.js', ...Object.keys(LAZY), SHARED_FILE, 'ext-apps-bridge.js', 'sandbox-runtime.js'],
   ['cli.js', 'sandbox-runtime.js'],
 ];
+
+/** The modules an output holds code of; a stand-in for another bundle's module is a reference, not a copy. */
+export function modulesOf(output) {
+  return (
+    Object.entries(output.inputs)
+      // `<stdin>`: an output's generated entry, its own.
+      .filter(
+        ([input, { bytesInOutput }]) =>
+          bytesInOutput > 0 && input !== '<stdin>' && !input.startsWith(`${REF_NAMESPACE}:`),
+      )
+      .map(([input]) => input)
+  );
+}
 
 const SDK = '@modelcontextprotocol/';
 
@@ -61,7 +78,7 @@ export function placesOf(root, output) {
     if (input.startsWith(`${SDK_CORE_NAMESPACE}:`) && bytesInOutput > 0)
       add(packages, SDK_CORE_PACKAGE, `${SDK_CORE_NAMESPACE} (scripts/lib/sdk-core-once.mjs)`);
     const p = packageOf(input);
-    if (!p || bytesInOutput === 0) continue;
+    if (!p || bytesInOutput === 0 || input.startsWith(`${REF_NAMESPACE}:`)) continue;
     add(packages, p.name, p.dir);
     if (!p.name.startsWith(SDK)) continue;
     const stem = sdkChunkStem(p.file);
@@ -96,13 +113,31 @@ export function findCopies(root, metafiles) {
   }
   for (const group of LOADED_TOGETHER) {
     const present = group.filter((f) => places.has(f));
+    // A module in two outputs of one process: the split (scripts/lib/lazy-bundles.mjs) gives each one home.
+    const homes = new Map();
+    for (const file of present) for (const input of modulesOf(outputOf(metafiles[file]))) add(homes, input, file);
+    for (const [input, files] of homes)
+      if (files.size > 1) problems.push(`${input} in ${[...files].join(' and ')}, which one process loads together`);
     // By place: a package at another version, nested under a dependency that needs it (the
-    // sandbox runtime's zod 3), is a different package to the bundles, not a second copy.
+    // sandbox runtime's zod 3), is a different package to the bundles, not a second copy; a
+    // package inlined by a pre-bundled file in one output and bundled from its own place in another is.
     const owners = new Map();
     for (const file of present)
-      for (const from of places.get(file).values()) for (const place of from) add(owners, place, file);
-    for (const [place, files] of owners)
-      if (files.size > 1) problems.push(`${place} in ${[...files].join(' and ')}, which one process loads together`);
+      for (const [name, from] of places.get(file)) for (const place of from) add(owners, `${name}\0${place}`, file);
+    const byName = new Map();
+    for (const [key, files] of owners) {
+      const [name, place] = key.split('\0');
+      for (const f of files) add(byName, name, `${place}\0${f}`);
+    }
+    for (const [name, entries] of byName) {
+      const list = [...entries].map((e) => e.split('\0'));
+      const inlined = list.filter(([place]) => place.endsWith('(inlined)'));
+      const clash = inlined.some(([, f]) => list.some(([p2, f2]) => f2 !== f && p2 !== inlined[0][0]));
+      if (clash)
+        problems.push(
+          `${name} from ${list.map(([p, f]) => `${p} in ${f}`).join(', ')}, which one process loads together`,
+        );
+    }
   }
   return problems;
 }

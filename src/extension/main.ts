@@ -1,24 +1,21 @@
 import * as vscode from 'vscode';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { hostPrivateDirs } from '../core/user-dir.js';
+import { join } from 'node:path';
 import { createHost } from '../core/host.js';
 import { VERSION } from '../core/version.js';
-import { disabledServersFor, toolFilterFor, type DisabledServers, type ToolFilter } from '../core/tools/index.js';
+import type { ToolFilter } from '../core/tools/index.js';
+import { workspaceToolFilter } from './workspace-files.js';
 import type { McpHost } from '../core/host.js';
-import { configFilesToWatch, readConfig, type LoadOptions } from '../core/config/load.js';
-import { APPROVALS_KEY, type ServerApprovals } from '../core/config/approvals.js';
-import { sharedServerApprovals } from '../core/config/approvals-file.js';
 import { redactString, secretValuesOf } from '../core/redact.js';
 import { createApi, type McpHostApi } from './exported-api.js';
 import { reportCommandError, serverCommands } from './server-commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
-import { ConfigController } from './config/controller.js';
+import type { ConfigController } from './config/controller.js';
+import { startConfig } from './config/start-config.js';
 import { ServerLogs } from './logs.js';
-import { clearInputsCommand, inputResolver, type EditorInputResolver } from './ports/inputs.js';
+import { clearInputsCommand } from './ports/inputs.js';
 import { clearListCacheCommand } from './list-cache-command.js';
-import { ListCache } from '../core/connection/list-cache.js';
+import { ListCache } from '../core/connection/index.js';
 import { channelLogger, type ChannelLogger } from './ports/logger.js';
 import { systemClock, type Logger } from '../core/ports.js';
 import { mementoStore } from './ports/memento.js';
@@ -26,13 +23,12 @@ import { StatusBar } from './status/bar.js';
 import { Notifier } from './status/notify.js';
 import { bindToolCheckboxes } from './tree/tool-checkboxes.js';
 import { ServerTreeProvider } from './tree/provider.js';
-import { TrustPrompter } from './config/approval-prompt.js';
-import { startIdeIntegration } from './ide/index.js';
+import { lazyIdeIntegration } from './lazy/ide.js';
 import { createEditorAuth, type EditorAuth } from './auth/index.js';
 import { registerCallCommands, VsCodeElicitationPort } from './calls/index.js';
-import { CallHistory } from '../core/calls/call-history.js';
+import { CallHistory } from '../core/calls/index.js';
 import { startDevMode, tapLogger, type DevMode } from './dev/index.js';
-import { registerInspector } from './inspector/commands.js';
+import { lazyWorkbench } from './lazy/workbench.js';
 import { ServerRoots } from './inspector/roots.js';
 import { createTraceHub, registerTrace } from './trace/index.js';
 import type { TraceHub } from '../core/trace/index.js';
@@ -41,34 +37,14 @@ import { ServerDefinitions } from './server-definitions.js';
 import { errorMessage } from '../core/errors.js';
 import { editorFeatureOptions, featureCommands, logLevelFor } from './features/index.js';
 import { editorSampling, settingsConsentStore } from './features/sampling.js';
-import { applyLogLevel } from '../core/features/logging.js';
-import { GatewayBridge, gatewayFeatures } from '../core/gateway/index.js';
-import { startGatewayIntegration, type GatewayIntegration } from './gateway/index.js';
-import { SharedServers } from './vscode-mcp/shared-servers.js';
+import { applyLogLevel } from '../core/features/index.js';
+import { GatewayBridge } from '../core/gateway/bridge.js';
+import type { GatewayIntegration } from './gateway/index.js';
+import { lazyGatewayIntegration } from './lazy/gateway.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
 
 let host: McpHost | undefined;
-
-/** Reads the editor settings the loader needs; the dynamic servers come from the exported API. */
-function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<string, string>): LoadOptions {
-  const s = readSettings();
-  return {
-    folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-    userServers: s.servers,
-    userSandbox: s.sandbox,
-    managedPath: s.managedConfigPath,
-    discovery: {
-      enabled: s.discovery.enabled,
-      sources: s.discovery.sources,
-      homeDir: homedir(),
-      platform: process.platform,
-    },
-    dynamic: [...dynamic].map(([name, config]) => ({ name, config, owner: 'api' })),
-    // The gateway's variables resolve here too, so an entry written for agents is recognised as ours.
-    env: { ...process.env, ...gatewayEnv },
-  };
-}
 
 /** What a step made that VS Code must dispose: `activate` registers it, in one place. */
 interface Made {
@@ -175,12 +151,11 @@ function startGateway(
   p: { logger: Logger; host: McpHost; bridge: GatewayBridge; auth: EditorAuth; toolFilter: ToolFilter },
 ): Made & { gateway: GatewayIntegration; gatewayEnv: () => Record<string, string> } {
   const h = p.host;
-  const gateway = startGatewayIntegration({
+  const gateway = lazyGatewayIntegration({
     context,
     log: p.logger,
     host: h,
     bridge: p.bridge,
-    features: gatewayFeatures(h),
     isToolEnabled: (server, tool) => p.toolFilter.isEnabled(server, tool),
     // An agent's `<server>__authenticate`: the same sign-in as the Authenticate command, then a reconnect.
     signIn: {
@@ -201,56 +176,6 @@ function startGateway(
     return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
   };
   return { gateway, gatewayEnv, disposables: [p.toolFilter.onDidChange(() => gateway.refresh()), gateway] };
-}
-
-/** The config pipeline (core server registry) with the editor's ports; reloads when the gateway's URL changes. */
-function startConfig(
-  context: vscode.ExtensionContext,
-  p: {
-    logger: Logger;
-    redact: (t: string) => string;
-    devHost: McpHost;
-    gateway: GatewayIntegration;
-    gatewayEnv: () => Record<string, string>;
-  },
-): Made & { controller: ConfigController; inputs: EditorInputResolver; shared: SharedServers } {
-  const { gateway } = p;
-  const approvals = workspaceApprovals(context.workspaceState, p.logger);
-  const inputs = inputResolver(context.secrets, context.workspaceState);
-  const shared = new SharedServers(context.workspaceState, p.logger);
-  const controller = new ConfigController({
-    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
-    host: p.devHost,
-    log: p.logger,
-    read: async (dynamic) => {
-      await gateway.ready;
-      const opts = loadOptions(dynamic, p.gatewayEnv());
-      const read = await readConfig(opts);
-      return { ...read, files: [...new Set([...(read.files ?? []), ...configFilesToWatch(opts)])] };
-    },
-    // MCP Host never connects to its own gateway (a project .mcp.json written for agents): admission holds such entries back.
-    ownGateways: () => {
-      const own = gateway.endpoint();
-      return own ? [own.url] : [];
-    },
-    inputs,
-    trusted: () => vscode.workspace.isTrusted,
-    approvals: new TrustPrompter(approvals, p.redact),
-    disabled: workspaceDisabledServers(context.workspaceState, p.logger),
-    sharedServers: shared,
-    // The editor's globalStorage (VS Code's state.vscdb, with SecretStorage, is beside our folder).
-    privateDirs: hostPrivateDirs(process.env, [dirname(context.globalStorageUri.fsPath)]),
-  });
-  shared.attach(controller);
-  // A new gateway URL (turned off and on) changes which entries are our own.
-  let lastUrl = gateway.endpoint()?.url;
-  const urlChanged = gateway.onDidChange(() => {
-    const url = gateway.endpoint()?.url;
-    if (url === lastUrl) return;
-    lastUrl = url;
-    controller.scheduleReload();
-  });
-  return { controller, inputs, shared, disposables: [shared, urlChanged, controller] };
 }
 
 /** The sidebar tree, its tool checkboxes, the sandbox shield, the status bar and the notifications. */
@@ -387,16 +312,19 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
 
   const history = new CallHistory(20);
   const callCommands = registerCallCommands(context, h, logger, elicitation, history, toolFilter);
-  const inspector = registerInspector({
-    host: h,
-    hub: trace,
-    roots,
-    history,
-    storageDir: context.globalStorageUri.fsPath,
-    definition: (name) => controller.definition(name),
-    lastDevChange: (name) => dev.watcher.lastChange(name),
-  });
-  const ide = startIdeIntegration(context, logger);
+  const inspector = lazyWorkbench(
+    {
+      host: h,
+      hub: trace,
+      roots,
+      history,
+      storageDir: context.globalStorageUri.fsPath,
+      definition: (name) => controller.definition(name),
+      lastDevChange: (name) => dev.watcher.lastChange(name),
+    },
+    logger,
+  );
+  const ide = lazyIdeIntegration(context, logger);
   const features = featureCommands(h, logger);
   own(...inspector.disposables, ide, ...features.disposables, followLogLevel(h, logs));
   const table: CommandTable = {
@@ -418,69 +346,6 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   own(api);
   logger.info(`MCP Host ${VERSION} activated in ${(performance.now() - started).toFixed(1)} ms`);
   return api;
-}
-
-/**
- * Tool choices live in a per-workspace file the CLI reads too (core/tools/workspace-state.ts),
- * keyed by the .code-workspace file or the first folder.
- */
-function workspaceToolFilter(): ToolFilter {
-  return toolFilterFor(workspaceKey());
-}
-
-function workspaceKey(): string {
-  const ws =
-    vscode.workspace.workspaceFile?.scheme === 'file'
-      ? vscode.workspace.workspaceFile.fsPath
-      : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return ws ?? '(no folder)';
-}
-
-/** Where the editor kept disabled servers before they moved to the file the CLI reads. */
-const OLD_DISABLED_KEY = 'mcpHost.disabledServers';
-
-/**
- * The workspace's disabled servers, in the same per-workspace file as the tool choices. Names an
- * older version kept in VS Code's workspace storage move there once; the old entry is cleared only
- * after the file was written, so a failed write loses nothing.
- */
-function workspaceDisabledServers(memento: vscode.Memento, logger: Logger): DisabledServers {
-  const disabled = disabledServersFor(workspaceKey());
-  const old = memento.get<string[]>(OLD_DISABLED_KEY);
-  if (Array.isArray(old)) {
-    void disabled
-      .adopt(old)
-      .then(() => memento.update(OLD_DISABLED_KEY, undefined))
-      .then(
-        () => old.length && logger.info(`moved ${old.length} disabled server(s) to the workspace file the CLI reads`),
-        (e: unknown) =>
-          logger.warn(`could not move the disabled servers: ${e instanceof Error ? e.message : String(e)}`),
-      );
-  }
-  return disabled;
-}
-
-/**
- * Approvals of the workspace's own servers, in the per-workspace file the CLI reads too
- * (core/config/approvals-file.ts), so approving in one front end approves in the other. Decisions
- * an older version kept in workspaceState move there once (nobody is asked again); the old entry is
- * cleared only after the file was written, so a failed write loses nothing.
- */
-function workspaceApprovals(memento: vscode.Memento, logger: Logger): ServerApprovals {
-  const approvals = sharedServerApprovals(workspaceKey());
-  const old = memento.get<unknown>(APPROVALS_KEY);
-  if (old !== undefined) {
-    void approvals
-      .adopt(old)
-      .then(async (n) => {
-        await memento.update(APPROVALS_KEY, undefined);
-        if (n) logger.info(`moved ${n} server approval(s) to the workspace file the CLI reads`);
-      })
-      .catch((e: unknown) =>
-        logger.warn(`could not move the server approvals: ${e instanceof Error ? e.message : String(e)}`),
-      );
-  }
-  return approvals;
 }
 
 /** Stops every server and waits until their process trees are gone. */

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { DiscoverySource } from '../core/config/index.js';
-import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gateway/index.js';
+import { readGatewayViewSettings, type GatewayViewSettings } from '../core/gateway/view-settings.js';
 import { SETTING_DEFAULTS as D } from '../core/setting-defaults.js';
 
 export interface McpHostSettings {

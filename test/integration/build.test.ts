@@ -27,17 +27,11 @@ async function build(): Promise<void> {
 
 test('the bundle builds from an empty folder and the CLI prints its version', async () => {
   await build();
-  assert.deepEqual(readdirSync(out).sort(), [
-    'cli.js',
-    'cli.js.map',
-    'ext-apps-bridge.js',
-    'ext-apps-bridge.js.map',
-    'extension.js',
-    'extension.js.map',
-    'sandbox-runtime.js',
-    'sandbox-runtime.js.map',
-    'vendor',
-  ]);
+  // The extension's feature bundles beside extension.js (scripts/lib/lazy-bundles.mjs).
+  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'registry']
+    .concat(['sandbox-runtime', 'workbench', 'ws-socket'])
+    .flatMap((b) => [`${b}.js`, `${b}.js.map`]);
+  assert.deepEqual(readdirSync(out).sort(), [...bundles, 'vendor'].sort());
   const version = execFileSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8' });
   assert.match(version, /^\d+\.\d+\.\d+/);
 });
@@ -185,4 +179,28 @@ test('without the seccomp helper for this CPU, the built CLI says the sandbox ru
   const whole = doctor(out);
   assert.match(whole, /sandbox: works here/);
   assert.doesNotMatch(whole, /weaker/);
+});
+
+// The feature bundles take extension.js's modules from the registry it fills (scripts/lib/lazy-bundles.mjs):
+// each loads after it and hands out its entry's exports; before it, a stand-in names what is missing.
+test('each feature bundle loads after extension.js and exports its entry; alone it says what it needs', async () => {
+  await build();
+  // `vscode` as a stand-in: every top-level name the API declares (bundles copy a namespace's own names),
+  // each a value whose every property, call and `new` is another stand-in; enough to load the modules.
+  const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+  const names = [
+    ...new Set([...dts.matchAll(/^\texport (?:namespace|enum|class|const|let|function) (\w+)/gm)].map((m) => m[1])),
+  ];
+  const vscode = `const mk=()=>new Proxy(function(){},{get:(t,k)=>k===Symbol.toPrimitive?()=>0:mk(),apply:()=>mk(),construct:()=>mk()});const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,mk()]));const M=require('module');const o=M.prototype.require;M.prototype.require=function(id){return id==='vscode'?api:o.apply(this,arguments)};`;
+  const load = (code: string): string =>
+    execFileSync(process.execPath, ['-e', `${vscode}${code}`], { cwd: out, encoding: 'utf8', stdio: 'pipe' });
+  const exportsOf = (bundle: string): string[] =>
+    JSON.parse(load(`require('./extension.js');console.log(JSON.stringify(Object.keys(require('./${bundle}'))))`));
+  assert.ok(exportsOf('gateway.js').includes('startGatewayIntegration'));
+  assert.ok(exportsOf('ide.js').includes('startIdeIntegration'));
+  assert.ok(exportsOf('workbench.js').includes('registerInspector'));
+  assert.ok(exportsOf('registry.js').includes('browseRegistry'));
+  assert.ok(exportsOf('apps.js').includes('AppsController'));
+  assert.ok(exportsOf('ws-socket.js').includes('WebSocket'));
+  assert.throws(() => load(`require('./gateway.js')`), /is extension\.js's: it must be loaded first/);
 });

@@ -8,10 +8,15 @@ import { shippedBuild } from '../support/shipped-build.js';
 const repo = join(__dirname, '..', '..');
 
 // The check is plain JS shared with nothing else; loaded as ESM from this CommonJS test.
+type Metafile = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
 type Check = {
   findCopies(root: string, metafiles: Record<string, unknown>): string[];
-  readMetafiles(dir: string, files: string[]): Record<string, unknown>;
+  readMetafiles(dir: string, files: string[]): Record<string, Metafile>;
+  LOADED_TOGETHER: string[][];
 };
+
+/** Every output the build writes: the extension's bundles (scripts/lib/lazy-bundles.mjs) and the CLI. */
+const outputs = (check: Check): string[] => [...new Set([...check.LOADED_TOGETHER.flat()])];
 
 // One copy of each package: the SDK's client and server each inline an Ajv and the protocol core
 // of their own, and the MCP Apps bridge once carried a second SDK; esbuild.config.mjs routes all of
@@ -23,8 +28,37 @@ test(
     // The metafiles of the run's production build: what ships.
     const { meta } = await shippedBuild();
     const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
-    const metafiles = check.readMetafiles(meta, ['extension.js', 'cli.js', 'ext-apps-bridge.js', 'sandbox-runtime.js']);
+    const metafiles = check.readMetafiles(meta, outputs(check));
     assert.deepEqual(check.findCopies(repo, metafiles), []);
+  },
+);
+
+// The check must see a module that two bundles of one process both carry: here extension.js's
+// Emitter (src/core/events.ts, state-free but a class others test with instanceof) copied into
+// gateway.js's metafile, and one of zod's modules into ide.js's.
+test(
+  'a module carried by two bundles that one process loads fails the one-copy check',
+  { timeout: 180_000 },
+  async () => {
+    const { meta } = await shippedBuild();
+    const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
+    const metafiles = check.readMetafiles(meta, outputs(check));
+    const inputsOf = (file: string): Record<string, { bytesInOutput: number }> =>
+      Object.entries(metafiles[file]!.outputs).find(([f]) => !f.endsWith('.map'))![1].inputs;
+    const main = inputsOf('extension.js');
+    const zod = Object.keys(main).find((k) => k.startsWith('node_modules/zod/') && main[k]!.bytesInOutput > 0)!;
+    assert.ok(main['src/core/events.ts']!.bytesInOutput > 0, 'extension.js holds src/core/events.ts');
+    inputsOf('gateway.js')['src/core/events.ts'] = { bytesInOutput: 100 };
+    inputsOf('ide.js')[zod] = { bytesInOutput: 100 };
+    const problems = check.findCopies(repo, metafiles);
+    assert.ok(
+      problems.some((p) => p.startsWith('src/core/events.ts in extension.js and gateway.js')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith(`${zod} in extension.js and ide.js`)),
+      problems.join('\n'),
+    );
   },
 );
 

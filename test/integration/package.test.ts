@@ -167,8 +167,10 @@ test('the per-target packages carry only the sandbox helper of their platform', 
     );
     const manifest = /TargetPlatform="([^"]+)"/.exec(unzipManifest(vsix));
     assert.equal(manifest?.[1], target, `${target}: the manifest's TargetPlatform`);
-    // linux-x64: 948,672 bytes, 0.35 MB of it its helper.
-    assert.ok(vsix.length < 0.95 * 1024 * 1024, `${target}: ${vsix.length} bytes; it must stay under 0.95 MB`);
+    // linux-x64: 1,025,913 bytes, 0.35 MB of it its helper; the split into feature bundles
+    // (scripts/lib/lazy-bundles.mjs) costs about 25 KB compressed over the one bundle (the modules the
+    // features share are registered whole, so their unused exports stay). Issue 38's goal is < 600 KB.
+    assert.ok(vsix.length < 1.0 * 1024 * 1024, `${target}: ${vsix.length} bytes; it must stay under 1.0 MB`);
   }
 });
 

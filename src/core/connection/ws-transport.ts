@@ -3,7 +3,7 @@
  * (absent on Node 20) and cannot send headers, which remote servers need for API keys and OAuth.
  * One JSON-RPC message per text frame, subprotocol `mcp`.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
 import { UnauthorizedError } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage, OAuthClientProvider } from '@modelcontextprotocol/client';
@@ -27,12 +27,19 @@ export class WebSocketClientTransport implements Transport {
     private readonly opts: WebSocketTransportOptions = {},
   ) {}
 
+  private started = false;
+
   async start(): Promise<void> {
-    if (this.ws) throw new Error('WebSocketClientTransport already started');
+    if (this.started) throw new Error('WebSocketClientTransport already started');
+    this.started = true;
+    // `ws` loads with the first WebSocket server (in the editor from its own bundle, dist/ws-socket.js).
+    const { WebSocket } = await import('./ws-socket.js');
     const headers: Record<string, string> = {};
     const tokens = await this.opts.authProvider?.tokens();
     if (tokens) headers['Authorization'] = `Bearer ${tokens.access_token}`;
     Object.assign(headers, this.opts.headers ?? {});
+    // Closed while the module or the token was on its way: open nothing.
+    if (this.closed) throw new Error('WebSocketClientTransport closed while starting');
     const ws = new WebSocket(this.url, 'mcp', {
       headers,
       maxPayload: this.opts.maxPayload ?? 64 * 1024 * 1024,
@@ -86,13 +93,13 @@ export class WebSocketClientTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return Promise.reject(new Error('WebSocket is not open'));
+    if (!ws || ws.readyState !== ws.OPEN) return Promise.reject(new Error('WebSocket is not open'));
     return new Promise((resolve, reject) => ws.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve())));
   }
 
   async close(): Promise<void> {
     const ws = this.ws;
-    if (ws && ws.readyState !== WebSocket.CLOSED) {
+    if (ws && ws.readyState !== ws.CLOSED) {
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => {
           ws.terminate();

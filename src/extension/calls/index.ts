@@ -15,7 +15,7 @@ import { registerJsonEditor } from './json-editor.js';
 import { askToRun, toolCommands } from './tool-calls.js';
 import type { ChannelLogger } from '../ports/logger.js';
 import type { CommandTable } from '../command-table.js';
-import { AppsController } from '../apps/index.js';
+import type { AppsController } from '../apps/index.js';
 
 export { VsCodeElicitationPort } from './elicitation.js';
 export { RESULT_SCHEME } from './result-documents.js';
@@ -45,13 +45,38 @@ export function registerCallCommands(
   // Links inside results read resources through the same context the commands use.
   const results: ResultDocuments = new ResultDocuments((server, uri) => resourceMarkdown(ctx, server, uri), log);
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const apps = new AppsController(
-    host,
-    log,
-    { confirm: askToRun, isEnabled: (t) => toolFilter?.isEnabled(t.server, t.name) ?? true },
-    { name: 'mcp-host-vscode', version },
+  const apps = lazyApps(
+    (Apps) =>
+      new Apps(
+        host,
+        log,
+        { confirm: askToRun, isEnabled: (t) => toolFilter?.isEnabled(t.server, t.name) ?? true },
+        { name: 'mcp-host-vscode', version },
+      ),
   );
   const ctx: CallsContext = { host, log, results, history, elicitation, apps, ...(toolFilter ? { toolFilter } : {}) };
   context.subscriptions.push(results, apps, registerJsonEditor());
   return { ...toolCommands(ctx), ...resourcePromptCommands(ctx) };
+}
+
+/**
+ * MCP Apps load with the first tool result that has an app (dist/apps.js, scripts/lib/lazy-bundles.mjs):
+ * most windows never open one.
+ */
+function lazyApps(
+  make: (Apps: typeof AppsController) => AppsController,
+): NonNullable<CallsContext['apps']> & vscode.Disposable {
+  let apps: Promise<AppsController> | undefined;
+  let disposed = false;
+  return {
+    open: async (tool, args, result) => {
+      apps ??= import('../apps/index.js').then((m) => make(m.AppsController));
+      const a = await apps;
+      return !disposed && a.open(tool, args, result);
+    },
+    dispose: () => {
+      disposed = true;
+      void apps?.then((a) => a.dispose());
+    },
+  };
 }

@@ -26,6 +26,9 @@ import { gatewayToolsVersion } from './tools-version.js';
 import { gatewayStatusItem } from './status-item.js';
 import { readGatewayViewSettingsLive, readSettings } from '../settings.js';
 
+// For src/extension/lazy/gateway.ts: the features are made in this bundle, beside the SDK's server.
+export { gatewayFeatures } from '../../core/gateway/index.js';
+
 export interface GatewayIntegration extends vscode.Disposable {
   /** URL and token while the gateway runs. */
   endpoint(): { url: string; token: string } | undefined;

@@ -43,8 +43,8 @@ import type { CommandTable } from '../command-table.js';
 import type { ServerRoots } from './roots.js';
 import { readSettings } from '../settings.js';
 
-export const DETAILS_SCHEME = 'mcp-host-details';
-export const RESPONSE_SCHEME = 'mcp-host-response';
+export { DETAILS_SCHEME, RESPONSE_SCHEME } from '../lazy/workbench.js';
+import { DETAILS_SCHEME, RESPONSE_SCHEME } from '../lazy/workbench.js';
 /** The last responses of Send Request…, by document URI (bounded: they are only for reading). */
 const responses = new Map<string, string>();
 let responseSeq = 0;
@@ -125,9 +125,16 @@ export type InspectorCommandId =
   | 'mcpHost.copyServerAsClaudeAdd'
   | 'mcpHost.copyServerAsMcpJson';
 
+/** The documents' providers, by scheme: src/extension/lazy/workbench.ts registers them before this bundle loads. */
+export type InspectorProviders = Record<
+  typeof DETAILS_SCHEME | typeof RESPONSE_SCHEME,
+  vscode.TextDocumentContentProvider
+>;
+
 export function registerInspector(deps: InspectorDeps): {
   disposables: vscode.Disposable[];
   commands: Pick<CommandTable, InspectorCommandId>;
+  providers: InspectorProviders;
 } {
   const { host } = deps;
   const pick = async (arg: unknown, title: string, connectedOnly = false): Promise<string | undefined> => {
@@ -166,13 +173,15 @@ export function registerInspector(deps: InspectorDeps): {
       });
     },
   };
-  const disposables: vscode.Disposable[] = [
-    detailsChanged,
-    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
-    vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
+  const providers: InspectorProviders = {
+    [DETAILS_SCHEME]: details,
+    [RESPONSE_SCHEME]: {
       provideTextDocumentContent: (uri) =>
         responses.get(uri.toString()) ?? '// This response is no longer kept; send the request again.\n',
-    }),
+    },
+  };
+  const disposables: vscode.Disposable[] = [
+    detailsChanged,
     vscode.workspace.onDidCloseTextDocument((d) => {
       if (d.uri.scheme === RESPONSE_SCHEME) responses.delete(d.uri.toString());
     }),
@@ -320,5 +329,5 @@ export function registerInspector(deps: InspectorDeps): {
       if (def) await copy(mcpJsonSnippet(def.name, await writtenEntry(def)), `the .mcp.json entry of ${def.name}`);
     },
   };
-  return { disposables, commands };
+  return { disposables, commands, providers };
 }

@@ -4,7 +4,6 @@ import type { ConfigController } from '../config/controller.js';
 import { importServers } from '../config/import-servers.js';
 import { removeServer } from '../config/remove-server.js';
 import type { ChannelLogger } from '../ports/logger.js';
-import { browseRegistry } from './browse.js';
 
 export interface ConfigToolDeps {
   controller: ConfigController;
@@ -23,7 +22,8 @@ function serverName(arg: unknown): string | undefined {
 /** Browse Servers…, Remove Server and Import Servers… for the command table (failures are reported there). */
 export function configToolCommands(deps: ConfigToolDeps): Pick<CommandTable, ConfigToolCommandId> {
   return {
-    'mcpHost.browseRegistry': () => browseRegistry(deps),
+    // The registry browser loads on first use (dist/registry.js).
+    'mcpHost.browseRegistry': async () => (await import('./browse.js')).browseRegistry(deps),
     'mcpHost.removeServer': (arg?: unknown) => removeServer(deps.controller, deps.secrets, serverName(arg)),
     'mcpHost.importServers': () => importServers(deps.controller),
   };
