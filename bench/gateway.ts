@@ -52,20 +52,20 @@ interface Side {
   call: Call;
   samples: number[];
   rate: { calls: number; ms: number };
-  /** The process between agent and server, if it has one of its own: its CPU time is counted per block. */
-  pid?: number;
+  /** The processes between agent and server, if it has any of its own: their CPU time is counted per block. */
+  pids?: number[];
   cpu: { calls: number; ms: number };
 }
 
-function side(call: Call, pid?: number): Side {
-  return { call, samples: [], rate: { calls: 0, ms: 0 }, cpu: { calls: 0, ms: 0 }, ...(pid ? { pid } : {}) };
+function side(call: Call, pids?: number[]): Side {
+  return { call, samples: [], rate: { calls: 0, ms: 0 }, cpu: { calls: 0, ms: 0 }, ...(pids ? { pids } : {}) };
 }
 
 /** Runs one block of `s` and adds its relay process's CPU time to `s.cpu`. */
 async function counted(s: Side, calls: number, block: () => Promise<void>): Promise<void> {
-  const before = s.pid ? procCpuMs(s.pid) : undefined;
+  const before = s.pids ? procCpuMs(s.pids) : undefined;
   await block();
-  const after = s.pid ? procCpuMs(s.pid) : undefined;
+  const after = s.pids ? procCpuMs(s.pids) : undefined;
   if (before === undefined || after === undefined) return;
   s.cpu.ms += after - before;
   s.cpu.calls += calls;
@@ -143,6 +143,7 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const own = await gatewayAgent();
   const overHttp = await sdkOverHttp();
   const served = await serveAgent();
+  const servedOwn = await serveAgent({ own: true });
   const stdio = await rawConnect();
   const relay = await relayAgent();
   const pipeRelay = await relayAgent(PIPE_RELAY);
@@ -151,12 +152,13 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const viaHttp = side(() => own.client.callTool({ name: 'tiny__echo', arguments: args }));
   const inBench = side(() => agent.callTool({ name: 'tiny__echo', arguments: args }));
   const directHttp = side(() => overHttp.echo('hello'));
-  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }), served.pid);
+  const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }), served.pids);
+  const viaOwn = side(() => servedOwn.client.callTool({ name: 'tiny__echo', arguments: args }), servedOwn.pids);
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
-  const viaRelay = side(() => relay.client.callTool({ name: 'echo', arguments: args }), relay.pid);
-  const viaPipe = side(() => pipeRelay.client.callTool({ name: 'echo', arguments: args }), pipeRelay.pid);
-  const viaJson = side(() => jsonRelay.client.callTool({ name: 'tiny__echo', arguments: args }), jsonRelay.pid);
-  const all = [viaHttp, directHttp, inBench, viaServe, directStdio, viaRelay, viaPipe, viaJson];
+  const viaRelay = side(() => relay.client.callTool({ name: 'echo', arguments: args }), relay.pids);
+  const viaPipe = side(() => pipeRelay.client.callTool({ name: 'echo', arguments: args }), pipeRelay.pids);
+  const viaJson = side(() => jsonRelay.client.callTool({ name: 'tiny__echo', arguments: args }), jsonRelay.pids);
+  const all = [viaHttp, directHttp, inBench, viaServe, viaOwn, directStdio, viaRelay, viaPipe, viaJson];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
@@ -186,6 +188,16 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       ...floor('a byte relay (stdio)', viaPipe, directStdio, 'straight to the server over stdio', 'against direct'),
       ...floor('a JSON relay (stdio)', viaJson, directStdio, 'straight to the server over stdio', 'against direct'),
       ...floor('bare SDK relay (stdio)', viaRelay, directStdio, 'straight to the server over stdio', 'against direct'),
+      // --own-servers: the servers in the serve process, no shared gateway behind it.
+      ...floor(
+        'mcp-host serve --own-servers (stdio)',
+        viaOwn,
+        viaJson,
+        'a JSON relay (parse, re-id, rename)',
+        'against the JSON relay',
+      ),
+      ...floor('mcp-host serve (stdio), shared', viaServe, viaOwn, 'serve --own-servers', 'against --own-servers'),
+      ...cpuPerCall('mcp-host serve --own-servers', viaOwn, viaJson, 'JSON relay'),
       ...cpuPerCall('mcp-host serve', viaServe, viaRelay, 'bare SDK relay'),
       ...cpuPerCall('mcp-host serve', viaServe, viaJson, 'JSON relay'),
       ...cpuPerCall('bare SDK relay', viaRelay, viaJson, 'JSON relay'),
@@ -196,6 +208,7 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     await own.close();
     await overHttp.close();
     await served.close();
+    await servedOwn.close();
     await stdio.close();
     await relay.close();
     await pipeRelay.close();

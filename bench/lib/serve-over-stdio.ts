@@ -5,7 +5,7 @@
  * bundled as it ships; HOME and the CLI's state live in a fresh folder, so nothing of this machine's
  * configuration joins in.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -29,13 +29,26 @@ function cpuProf(): string[] {
 
 export interface ServeAgent {
   client: Client;
-  /** The serve process, whose CPU time the gateway group reads (procCpuMs). */
-  pid: number;
+  /**
+   * The processes between agent and server, whose CPU time the gateway group reads (procCpuMs):
+   * the serve process, and the shared gateway it fronts when it shares one.
+   */
+  pids: number[];
   close(): Promise<void>;
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc; undefined elsewhere. */
-export function procCpuMs(pid: number): number | undefined {
+/** CPU time (user + system) the processes have used so far, in ms, from /proc; undefined elsewhere. */
+export function procCpuMs(pids: readonly number[]): number | undefined {
+  let sum = 0;
+  for (const pid of pids) {
+    const ms = oneProcCpuMs(pid);
+    if (ms === undefined) return undefined;
+    sum += ms;
+  }
+  return sum;
+}
+
+function oneProcCpuMs(pid: number): number | undefined {
   try {
     // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -49,7 +62,23 @@ export function procCpuMs(pid: number): number | undefined {
 /** USER_HZ: /proc counts CPU time in these on every Linux architecture Node supports. */
 const CLOCK_TICKS = 100;
 
-export async function serveAgent(): Promise<ServeAgent> {
+/** The shared gateway a serve in `home` fronts: the pid its discovery file names (gateway/shared/hello.ts). */
+function sharedGatewayPid(home: string): number | undefined {
+  const root = join(home, 'serve');
+  if (!existsSync(root)) return undefined;
+  for (const key of readdirSync(root)) {
+    try {
+      const pid = (JSON.parse(readFileSync(join(root, key, 'gateway.json'), 'utf8')) as { pid?: unknown }).pid;
+      if (typeof pid === 'number') return pid;
+    } catch {
+      // Not (yet) a gateway's folder.
+    }
+  }
+  return undefined;
+}
+
+/** `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway. */
+export async function serveAgent(o: { own?: boolean } = {}): Promise<ServeAgent> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-serve-'));
   writeFileSync(
     join(dir, '.mcp.json'),
@@ -59,20 +88,24 @@ export async function serveAgent(): Promise<ServeAgent> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     // BENCH_CPU_PROF=DIR: a CPU profile of the serve process, written to DIR when it exits.
-    args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers'],
+    args: [...cpuProf(), BENCH_CLI, 'serve', '--allow-project-servers', ...(o.own ? ['--own-servers'] : [])],
     cwd: dir,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: dir,
       MCP_HOST_HOME: join(dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
+      // The shared gateway ends with its last session, not 30 s later.
+      MCP_HOST_SERVE_GRACE_MS: '0',
     },
     stderr: 'ignore',
   });
   await client.connect(transport);
+  const gateway = o.own ? undefined : sharedGatewayPid(join(dir, 'mcp-host-home'));
+  if (!o.own && gateway === undefined) throw new Error('serve shares no gateway: its discovery file is missing');
   return {
     client,
-    pid: transport.pid!,
+    pids: [transport.pid!, ...(gateway === undefined ? [] : [gateway])],
     close: async () => {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
@@ -88,5 +121,5 @@ export async function relayAgent(script = SDK_RELAY): Promise<ServeAgent> {
   const client = new Client({ name: 'bench-agent', version: '1.0.0' });
   const transport = new StdioClientTransport({ command: process.execPath, args: [script], stderr: 'ignore' });
   await client.connect(transport);
-  return { client, pid: transport.pid!, close: () => client.close() };
+  return { client, pids: [transport.pid!], close: () => client.close() };
 }

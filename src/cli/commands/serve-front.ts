@@ -73,24 +73,35 @@ function startGateway(dir: string, cwd: string, env: Record<string, string | und
   }
 }
 
-/** Passes the gateway's lines to stdout (JSON-RPC) or stderr (its diagnostics). */
+/**
+ * Passes the gateway's lines to stdout (JSON-RPC) or stderr (its diagnostics). Each chunk's
+ * JSON-RPC lines go out in one write, and a line that spans chunks is joined once, when its end
+ * arrives: joining every chunk onto the rest and scanning from its start again was quadratic in a
+ * large result's size.
+ */
 function relayFromGateway(socket: Socket, first: Buffer, stderr: (s: string) => void): void {
-  let buf = first;
-  const drain = (): void => {
+  let partial: Buffer[] = [];
+  const relay = (chunk: Buffer): void => {
+    const out: Buffer[] = [];
+    let start = 0;
     let nl;
-    while ((nl = buf.indexOf(0x0a)) !== -1) {
-      const line = buf.subarray(0, nl + 1);
-      buf = buf.subarray(nl + 1);
+    while ((nl = chunk.indexOf(0x0a, start)) !== -1) {
+      const piece = chunk.subarray(start, nl + 1);
+      const line = partial.length ? Buffer.concat([...partial, piece]) : piece;
+      partial = [];
+      start = nl + 1;
       const text = stderrOf(line);
-      if (text !== undefined) stderr(text);
-      else process.stdout.write(line);
+      if (text === undefined) out.push(line);
+      else {
+        if (out.length) process.stdout.write(out.length === 1 ? out[0]! : Buffer.concat(out.splice(0)));
+        stderr(text);
+      }
     }
+    if (start < chunk.length) partial.push(chunk.subarray(start));
+    if (out.length) process.stdout.write(out.length === 1 ? out[0]! : Buffer.concat(out));
   };
-  drain();
-  socket.on('data', (chunk: Buffer) => {
-    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-    drain();
-  });
+  if (first.length) relay(first);
+  socket.on('data', relay);
   socket.resume();
 }
 

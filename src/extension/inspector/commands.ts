@@ -43,8 +43,8 @@ import type { CommandTable } from '../command-table.js';
 import type { ServerRoots } from './roots.js';
 import { readSettings } from '../settings.js';
 
-export { DETAILS_SCHEME, RESPONSE_SCHEME } from '../lazy/workbench.js';
-import { DETAILS_SCHEME, RESPONSE_SCHEME } from '../lazy/workbench.js';
+export { DETAILS_SCHEME, RESPONSE_SCHEME } from './schemes.js';
+import { DETAILS_SCHEME, RESPONSE_SCHEME } from './schemes.js';
 /** The last responses of Send Request…, by document URI (bounded: they are only for reading). */
 const responses = new Map<string, string>();
 let responseSeq = 0;

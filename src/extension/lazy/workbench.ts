@@ -8,9 +8,9 @@ import type { InspectorCommandId, InspectorDeps, InspectorProviders } from '../i
 import type { Logger } from '../../core/ports.js';
 import type { CommandTable } from '../command-table.js';
 import { LazyFeature } from './feature.js';
+import { DETAILS_SCHEME, RESPONSE_SCHEME } from '../inspector/schemes.js';
 
-export const DETAILS_SCHEME = 'mcp-host-details';
-export const RESPONSE_SCHEME = 'mcp-host-response';
+export { DETAILS_SCHEME, RESPONSE_SCHEME } from '../inspector/schemes.js';
 
 const IDS: readonly InspectorCommandId[] = [
   'mcpHost.showServerDetails',
