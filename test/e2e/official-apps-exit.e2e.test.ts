@@ -30,6 +30,8 @@ const STOPS: Stop[] = [
   // holds code-server, its server process and the extension host, which dies at once without
   // deactivating anything (the MCP servers have groups of their own and get no signal).
   { name: 'Ctrl+C (SIGINT to its process group)', run: (pid) => process.kill(-pid, 'SIGINT') },
+  // Closing that terminal: the same group gets SIGHUP, which none of them handles.
+  { name: 'closing its terminal (SIGHUP to its process group)', run: (pid) => process.kill(-pid, 'SIGHUP') },
 ];
 
 /** What the extension host logged about its end, for the report. */
