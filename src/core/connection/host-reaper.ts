@@ -1,11 +1,12 @@
 /**
  * Ends this process's servers when this process dies without stopping them. A host that exits
- * normally stops every server's tree itself; one that is killed (the editor's extension host
- * ended by code-server or the window, `mcp-host serve` SIGKILLed) cannot, and a server that does
- * not exit when its stdin closes lives on: the official MCP Apps PDF server keeps a file watch
- * open and ran on after code-server stopped. The kernel closes this process's pipes however it
- * dies, so a small watcher holding the read end of one learns of the death and kills what this
- * process started.
+ * normally stops every server's tree itself; one that is killed (the editor's extension host by
+ * Ctrl+C to code-server's process group, a crash; `mcp-host serve` SIGKILLed) cannot, and a server
+ * that does not exit when its stdin closes lives on: the official MCP Apps PDF server keeps an
+ * fs.watch on each file it showed and ran on after Ctrl+C stopped code-server
+ * (test/e2e/official-apps-exit.e2e.test.ts fails without this watcher). The kernel closes this
+ * process's pipes however it dies, so a small watcher holding the read end of one learns of the
+ * death and kills what this process started.
  *
  * Every server this process starts carries `OWNER_ENV=<value>` in its environment (processes
  * inherit their environment, so its whole tree does, however it detached). The watcher is `sh`

@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { killTree as killProcessTree } from '../../../src/core/connection/process-tree.js';
 
-export { killTreeSync, processTree } from '../../../src/core/connection/process-tree.js';
+export { isAlive, killTreeSync, processTree } from '../../../src/core/connection/process-tree.js';
 
 /** code-server gets SIGTERM and 3 s to close its extension hosts before the SIGKILL. */
 export function killTree(rootPid: number): Promise<void> {
@@ -92,4 +92,16 @@ export async function reapSession(entry: string, graceMs: number): Promise<{ pid
     }
   }
   return left;
+}
+
+/** The value of `name` in the environment of `pid`; undefined when it has none (or is gone). */
+export function envValue(pid: number, name: string): string | undefined {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'latin1')
+      .split('\0')
+      .find((e) => e.startsWith(`${name}=`));
+    return entry?.slice(name.length + 1);
+  } catch {
+    return undefined;
+  }
 }
