@@ -34,7 +34,7 @@ export interface Handshake {
 
 /**
  * Hooks, each optional, in the order a launch calls them: `handshake`, then for each client it
- * makes (a probe the server quit on makes a second) `capabilities`, `wrapTransport`,
+ * makes (a probe the server quit on makes a second) `wrapTransport`, `capabilities`,
  * `setupClient`; then `opened` once `initialize` was answered, or `connectFailed`; `connected`
  * once the lists arrived and the connection is live; `dispose` once, when the launch ends, its
  * connection closes, or its attempt fails.

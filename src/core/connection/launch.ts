@@ -13,7 +13,6 @@ import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
 import { ObservedTransport } from '../trace/transport.js';
 import {
-  NeedsAuthError,
   connectedState,
   fetchLists,
   openConnection,
