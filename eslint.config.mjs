@@ -68,9 +68,10 @@ const VSCODE_REQUIRE = {
  * call their own handlers (`this.onclose?.()`), they do not assign them.
  */
 const HANDLER_ASSIGNMENT = {
-  selector: "AssignmentExpression[left.type='MemberExpression'][left.property.name=/^(onclose|onerror|onmessage|close)$/]",
+  selector:
+    "AssignmentExpression[left.type='MemberExpression'][left.property.name=/^(onclose|onerror|onmessage|close)$/]",
   message:
-    'Only src/core/connection/launch.ts sets a connection\'s onclose/onerror/onmessage (and nothing replaces close): plug in through a LaunchPlugin (connection/launch-plugin.ts), or wrap the transport by composing (trace/transport.ts).',
+    "Only src/core/connection/launch.ts sets a connection's onclose/onerror/onmessage (and nothing replaces close): plug in through a LaunchPlugin (connection/launch-plugin.ts), or wrap the transport by composing (trace/transport.ts).",
 };
 
 /**
@@ -215,7 +216,10 @@ export default tseslint.config(
     },
   },
   { files: HANDLER_OWNERS, rules: { 'no-restricted-syntax': ['error', VSCODE_REQUIRE] } },
-  { files: ['src/extension/**/*.ts', 'src/cli/**/*.ts'], rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT] } },
+  {
+    files: ['src/extension/**/*.ts', 'src/cli/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT] },
+  },
   ...CORE_EDGES.map(({ files, group, message }) => ({
     files,
     rules: {

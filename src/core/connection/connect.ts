@@ -6,6 +6,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { HostClient } from './host-client.js';
 import type {
+  ClientCapabilities,
+  PriorDiscovery,
   Transport,
   Prompt,
   Resource,
@@ -25,7 +27,6 @@ import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import { hostJsonSchemaValidator } from '../capabilities/sdk-validator.js';
 import type { ConnectionState } from './state.js';
 import { LEGACY_PROTOCOL_VERSION, type ProtocolEra } from './era.js';
-import type { Handshake, LaunchPlugins } from './launch-plugin.js';
 
 /** What the launch gives its attempt (launch.ts): its log, the client's name, and how to make a transport. */
 export interface AttemptLaunch {
@@ -35,10 +36,23 @@ export interface AttemptLaunch {
   transport(def: ServerDefinition, wrapFetch: TransportContext['wrapFetch']): CreatedTransport;
 }
 
-/** One attempt: the launch it belongs to, that launch's plugins (launch-plugin.ts), and its bounds. */
+/** How `initialize` goes: probe the era (`{}`), or trust a remembered verdict (`{ prior }`). */
+export interface Handshake {
+  prior?: PriorDiscovery;
+}
+
+/** What an attempt asks of its launch's plugins before it connects (LaunchPlugins, launch-plugin.ts). */
+export interface AttemptPlugins {
+  handshake(): Handshake | undefined;
+  wrapTransport(transport: Transport, def: ServerDefinition): Transport;
+  capabilities(): ClientCapabilities;
+  setupClient(client: HostClient): void;
+}
+
+/** One attempt: the launch it belongs to, that launch's plugins, and its bounds. */
 export interface ConnectOptions {
   launch: AttemptLaunch;
-  plugins: LaunchPlugins;
+  plugins: AttemptPlugins;
   timeoutMs: number;
   signal: AbortSignal;
   /** The connect timer runs on it (a fake one in tests); default: the system clock. */

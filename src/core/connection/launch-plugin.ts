@@ -8,13 +8,13 @@
  * client's or transport's `onclose`, `onerror`, `onmessage` or `close`: those are the launch's
  * (lint: eslint.config.mjs, HANDLER_ASSIGNMENT).
  */
-import type { ClientCapabilities, PriorDiscovery, Transport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from '../ports.js';
 import type { HostClient } from './host-client.js';
 import type { InFlightCalls } from './in-flight.js';
-import type { LiveConnection } from './connect.js';
+import type { AttemptPlugins, Handshake, LiveConnection } from './connect.js';
 
 /** What a plugin knows of the launch it belongs to. */
 export interface LaunchInfo {
@@ -25,11 +25,6 @@ export interface LaunchInfo {
   readonly calls: InFlightCalls;
   /** The live connection stopped answering (pings): the server reconnects. Ignored once it is not live. */
   unresponsive(why: string): void;
-}
-
-/** How `initialize` goes: probe the era (`{}`), trust a remembered verdict (`{ prior }`). */
-export interface Handshake {
-  prior?: PriorDiscovery;
 }
 
 /**
@@ -65,7 +60,7 @@ export interface LaunchPlugin {
 export type LaunchPluginFactory = (launch: LaunchInfo) => LaunchPlugin;
 
 /** One launch's plugins, made fresh from their factories, with each hook run over all of them in order. */
-export class LaunchPlugins {
+export class LaunchPlugins implements AttemptPlugins {
   private readonly plugins: LaunchPlugin[];
   private disposed = false;
 

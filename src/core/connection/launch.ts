@@ -12,13 +12,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
 import { ObservedTransport } from '../trace/transport.js';
-import {
-  connectedState,
-  fetchLists,
-  openConnection,
-  type LiveConnection,
-  type ServerLists,
-} from './connect.js';
+import { connectedState, fetchLists, openConnection, type LiveConnection, type ServerLists } from './connect.js';
 import { HostError, errorMessage, isTerminalNetworkError } from './errors.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';

@@ -48,7 +48,8 @@ function hostPlugins(options: HostOptions, features: ClientFeatures, clock: Cloc
   const plugins: LaunchPluginFactory[] = [clientFeaturesPlugin(features, options)];
   if (options.apps) plugins.push(appUiPlugin());
   // Without negotiation every connection stays on 2025-11-25.
-  if (options.eraNegotiation !== 'legacy') plugins.push(eraPlugin(new EraVerdicts(options.eraStore ?? memoryStore(), clock)));
+  if (options.eraNegotiation !== 'legacy')
+    plugins.push(eraPlugin(new EraVerdicts(options.eraStore ?? memoryStore(), clock)));
   if (options.wrapTransport) plugins.push(tracePlugin(options.wrapTransport));
   return plugins;
 }

@@ -4,12 +4,7 @@
  * (handlers and a task store on a fresh client), `connected` (set the log level, start pinging,
  * re-subscribe), and `callTool` (plain or as a task).
  */
-import type {
-  CallToolRequestOptions,
-  Client,
-  CallToolResult,
-  ClientCapabilities,
-} from '@modelcontextprotocol/client';
+import type { CallToolRequestOptions, Client, CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { HostTool } from '../host-data.js';
 import { ClientTaskStore } from './client-task-store.js';
 import type { Clock, Disposable, Logger } from '../ports.js';

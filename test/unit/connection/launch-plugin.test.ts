@@ -65,8 +65,8 @@ function recorder(r: Rig): LaunchPluginFactory {
         });
       },
       setupClient: () => hook('setupClient'),
-      opened: (conn) => hook(`opened ${conn.era}`),
-      connectFailed: () => hook('connectFailed'),
+      opened: (conn) => void hook(`opened ${conn.era}`),
+      connectFailed: () => void hook('connectFailed'),
       connected: () => hook('connected'),
       dispose: () => hook('dispose'),
     };
