@@ -1,7 +1,7 @@
 /**
  * The seam client features plug into a launch through (launch.ts): sampling, elicitation, roots,
  * tasks, logging, pings and subscriptions (plugins/client-features.ts), MCP Apps' declaration
- * (plugins/apps.ts), era verdicts (plugins/era.ts), the protocol trace (plugins/trace.ts), the
+ * (plugins/app-ui.ts), era verdicts (plugins/era.ts), the protocol trace (plugins/trace.ts), the
  * list refresh of a server's entry and the cache-hint warnings of its connection. A factory is
  * called once per launch, so every launch starts with fresh plugin state; the launch runs the
  * hooks in a fixed order and disposes every plugin when it ends. A plugin never touches the
