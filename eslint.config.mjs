@@ -54,6 +54,38 @@ const CORE_EDGES = [
   },
 ];
 
+const VSCODE_REQUIRE = {
+  selector:
+    "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
+  message: 'src/core must not import vscode.',
+};
+
+/**
+ * One owner of a server connection's handlers (ARCHITECTURE.md, "Invariants"): only the launch
+ * (src/core/connection/launch.ts) sets a client's or transport's `onclose`, `onerror`,
+ * `onmessage`, and nothing replaces a `close`; features plug in through launch plugins
+ * (connection/launch-plugin.ts), a wrapper transport composes (trace/transport.ts). Transports
+ * call their own handlers (`this.onclose?.()`), they do not assign them.
+ */
+const HANDLER_ASSIGNMENT = {
+  selector:
+    "AssignmentExpression[left.type='MemberExpression'][left.property.name=/^(onclose|onerror|onmessage|close)$/]",
+  message:
+    "Only src/core/connection/launch.ts sets a connection's onclose/onerror/onmessage (and nothing replaces close): plug in through a LaunchPlugin (connection/launch-plugin.ts), or wrap the transport by composing (trace/transport.ts).",
+};
+
+/**
+ * Where the rule does not apply: the launch itself; the one wrapper transport, which is its
+ * inner transport's only user; and the gateway and IDE servers, whose SDK servers and
+ * server-side transports face agents, not the servers a launch connects to.
+ */
+const HANDLER_OWNERS = [
+  'src/core/connection/launch.ts',
+  'src/core/trace/transport.ts',
+  'src/core/gateway/**/*.ts',
+  'src/core/ide/**/*.ts',
+];
+
 /**
  * Small pieces (ARCHITECTURE.md, "Invariants"): no src file over 400 lines, no function over 80.
  * Every line counts, blank and comment lines too, so the rule agrees with `wc -l` (the measure the
@@ -176,15 +208,13 @@ export default tseslint.config(
           patterns: CORE_PATTERNS,
         },
       ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "CallExpression[callee.name='require'][arguments.0.value='vscode'], ImportExpression[source.value='vscode']",
-          message: 'src/core must not import vscode.',
-        },
-      ],
+      'no-restricted-syntax': ['error', VSCODE_REQUIRE, HANDLER_ASSIGNMENT],
     },
+  },
+  { files: HANDLER_OWNERS, rules: { 'no-restricted-syntax': ['error', VSCODE_REQUIRE] } },
+  {
+    files: ['src/extension/**/*.ts', 'src/cli/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT] },
   },
   ...CORE_EDGES.map(({ files, group, message }) => ({
     files,

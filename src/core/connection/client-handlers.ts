@@ -1,7 +1,8 @@
 /**
- * What the host answers when a server asks or tells it something: `list_changed` notifications,
- * `roots/list` (from the RootsPort) and `elicitation/create` (through the ElicitationPort).
- * Sampling and log lines are the features' (src/core/features/index.ts), their one entry point.
+ * What the host answers when a server asks or tells it something: `list_changed` notifications
+ * (the entry's plugin, server-entry.ts), `roots/list` (from the RootsPort) and `elicitation/create`
+ * (through the ElicitationPort; both hooked in by plugins/client-features.ts). Sampling and log
+ * lines are the features' (src/core/features/index.ts), their one entry point.
  */
 import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { ElicitationPort, RelatedCalls, RootsPort } from '../host-api.js';
@@ -11,17 +12,25 @@ import { APP_MIME_TYPE, UI_EXTENSION_ID } from '../app-ids.js';
 import type { ListKind } from './connect.js';
 
 /** Capabilities declared in `initialize`: only what a port is there to serve (sampling: ClientFeatures.capabilities). */
-export function clientCapabilities(ports: {
-  roots?: RootsPort;
-  elicitation?: ElicitationPort;
-  apps?: boolean;
-}): ClientCapabilities {
-  const caps: ClientCapabilities = {};
+export function clientCapabilities(
+  ports: { roots?: RootsPort; elicitation?: ElicitationPort; apps?: boolean },
+  caps: ClientCapabilities = {},
+): ClientCapabilities {
+  caps = { ...caps };
   if (ports.roots) caps.roots = { listChanged: true };
   if (ports.elicitation) caps.elicitation = { form: {}, url: {} };
   // MCP Apps (SEP-1865): servers may then offer tools with a UI, or change what they list.
-  if (ports.apps) caps.extensions = { [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
+  if (ports.apps) caps.extensions = { ...caps.extensions, [UI_EXTENSION_ID]: { mimeTypes: [APP_MIME_TYPE] } };
   return caps;
+}
+
+/** Re-fetches one cached list after the server said it changed. */
+export function installListRefresh(client: Client, refresh: (kind: ListKind) => Promise<void>): void {
+  client.setNotificationHandler('notifications/tools/list_changed', () => refresh('tools'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => refresh('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', async () => {
+    await Promise.all([refresh('resources'), refresh('resourceTemplates')]);
+  });
 }
 
 export interface ClientHandlerContext {
@@ -33,16 +42,10 @@ export interface ClientHandlerContext {
   log?: Logger;
   /** Which requests in flight a question of the server may belong to. */
   relate?(meta: Record<string, unknown> | undefined): RelatedCalls;
-  /** Re-fetches one cached list after the server said it changed. */
-  refresh(kind: ListKind): Promise<void>;
 }
 
-export function installClientHandlers(client: Client, ctx: ClientHandlerContext): void {
-  client.setNotificationHandler('notifications/tools/list_changed', () => ctx.refresh('tools'));
-  client.setNotificationHandler('notifications/prompts/list_changed', () => ctx.refresh('prompts'));
-  client.setNotificationHandler('notifications/resources/list_changed', async () => {
-    await Promise.all([ctx.refresh('resources'), ctx.refresh('resourceTemplates')]);
-  });
+/** The host's answers to what a server asks: its roots, and elicitation. */
+export function installQuestions(client: Client, ctx: ClientHandlerContext): void {
   const roots = ctx.roots;
   if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots.roots(ctx.server) }));
   const elicitation = ctx.elicitation;

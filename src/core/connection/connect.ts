@@ -6,11 +6,9 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { HostClient } from './host-client.js';
 import type {
-  ClientOptions,
-  OAuthClientProvider,
+  ClientCapabilities,
   PriorDiscovery,
   Transport,
-  ClientCapabilities,
   Prompt,
   Resource,
   ResourceTemplateType,
@@ -23,48 +21,45 @@ import { describeTarget } from '../config/describe.js';
 import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
-import { createTransport, type CreatedTransport } from './transports.js';
+import type { CreatedTransport, TransportContext } from './transports.js';
 import { HEADERS_HELPER_TIMEOUT_MS, headersHelperFor, type HeadersHelperSession } from './headers-helper.js';
-import { sandboxSpawnFor } from '../sandbox/spawn.js';
-import type { SandboxRuntime } from '../sandbox/runtime.js';
-import type { HostOptions } from '../host-api.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
 import { hostJsonSchemaValidator } from '../capabilities/sdk-validator.js';
 import type { ConnectionState } from './state.js';
 import { LEGACY_PROTOCOL_VERSION, type ProtocolEra } from './era.js';
-import type { CacheableMethod } from './cache-hints.js';
 
+/** What the launch gives its attempt (launch.ts): its log, the client's name, and how to make a transport. */
+export interface AttemptLaunch {
+  readonly log: Logger;
+  readonly clientInfo: { name: string; version: string };
+  /** The transport for the definition (the real one, or the test port's: HostOptions.transportFor). */
+  transport(def: ServerDefinition, wrapFetch: TransportContext['wrapFetch']): CreatedTransport;
+}
+
+/** How `initialize` goes: probe the era (`{}`), or trust a remembered verdict (`{ prior }`). */
+export interface Handshake {
+  prior?: PriorDiscovery;
+}
+
+/** What an attempt asks of its launch's plugins before it connects (LaunchPlugins, launch-plugin.ts). */
+export interface AttemptPlugins {
+  handshake(): Handshake | undefined;
+  wrapTransport(transport: Transport, def: ServerDefinition): Transport;
+  capabilities(): ClientCapabilities;
+  setupClient(client: HostClient): void;
+}
+
+/** One attempt: the launch it belongs to, that launch's plugins, and its bounds. */
 export interface ConnectOptions {
-  clientInfo: { name: string; version: string };
-  capabilities: ClientCapabilities;
-  /** More SDK Client options (src/core/features). */
-  clientOptions?: Partial<ClientOptions>;
-  logger: Logger;
-  authProvider?: OAuthClientProvider;
+  launch: AttemptLaunch;
+  plugins: AttemptPlugins;
   timeoutMs: number;
   signal: AbortSignal;
   /** The connect timer runs on it (a fake one in tests); default: the system clock. */
   clock?: Clock;
-  /** Registers request/notification handlers on the fresh client before it connects. */
-  setupClient(client: Client): void;
-  /** Wraps the fresh transport (protocol trace); see HostOptions.wrapTransport. */
-  wrapTransport?: (def: ServerDefinition, transport: Transport) => Transport;
-  /** Test port (HostOptions.transportFor): a transport in place of the real one. */
-  transportFor?: HostOptions['transportFor'];
-  /**
-   * Negotiate the era (era.ts): probe with `server/discover`, fall back to `initialize`; `prior`
-   * is a remembered verdict that skips the probe. Absent: the 2025-11-25 handshake only.
-   */
-  era?: { prior?: PriorDiscovery };
-  /** Runs sandboxed servers (HostOptions.sandbox); default the process-wide one. */
-  sandbox?: SandboxRuntime;
-  /** A 2026-07-28 list or read result came without cache hints (cache-hints.ts): said once per method by the caller. */
-  onMissingCacheHints?: (method: CacheableMethod) => void;
-  /** What a stdio server's environment starts from (HostOptions.serverEnv); default the SDK's subset of process.env. */
-  baseEnv?: Record<string, string>;
 }
 
-/** A live connection. `health` counts consecutive terminal network errors (reset by any message). */
+/** A live connection. */
 export interface LiveConnection {
   client: Client;
   transport: Transport;
@@ -73,7 +68,6 @@ export interface LiveConnection {
   /** The protocol revision this connection speaks, and its era. */
   protocolVersion: string;
   era: ProtocolEra;
-  health: { terminalErrors: number };
   /** True once the transport closed (for whatever reason); set by the launch that watches it (launch.ts). */
   closed: boolean;
   /** Modern era: settles once the change-notification stream is open (or failed and retries; listen.ts). */
@@ -133,10 +127,8 @@ function describeError(err: unknown, def: ServerDefinition, stdio: StdioProcessT
 }
 
 /** A stdio server that exited (or closed stdout) while its era was being probed. */
-function quitOnProbe(e: Error, o: ConnectOptions): boolean {
-  return (
-    o.era !== undefined && !o.era.prior && !o.signal.aborted && e instanceof HostError && e.code === 'server-exited'
-  );
+function quitOnProbe(e: Error, era: Handshake | undefined, o: ConnectOptions): boolean {
+  return era !== undefined && !era.prior && !o.signal.aborted && e instanceof HostError && e.code === 'server-exited';
 }
 
 async function closeQuietly(t: Transport): Promise<void> {
@@ -155,34 +147,30 @@ async function withHelperHeaders(def: ServerDefinition, helper: HeadersHelperSes
 }
 
 export async function openConnection(def: ServerDefinition, o: ConnectOptions): Promise<LiveConnection> {
+  return openWith(def, o, o.plugins.handshake());
+}
+
+/** A fresh transport and client, each plugin hooked in (launch-plugin.ts), ready to connect. */
+function prepare(def: ServerDefinition, o: ConnectOptions, era: Handshake | undefined, helper?: HeadersHelperSession) {
+  const created = o.launch.transport(def, helper ? (f) => helper.wrap(f) : undefined);
+  const transport = o.plugins.wrapTransport(created.transport, def);
+  const client = new HostClient(o.launch.clientInfo, {
+    jsonSchemaValidator: hostJsonSchemaValidator,
+    capabilities: o.plugins.capabilities(),
+    ...(era ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+  });
+  client.sendsToolHeaders = def.config.type === 'http';
+  o.plugins.setupClient(client);
+  return { created, transport, client };
+}
+
+async function openWith(def: ServerDefinition, o: ConnectOptions, era: Handshake | undefined): Promise<LiveConnection> {
   const started = Date.now();
   // Bounded by the connect timeout too: a server with a short "timeout" must not wait 10 s for its helper.
   const helper = headersHelperFor(def, { timeoutMs: Math.min(HEADERS_HELPER_TIMEOUT_MS, o.timeoutMs) });
   if (helper) def = await withHelperHeaders(def, helper);
-  const created: CreatedTransport =
-    o.transportFor?.(def) ??
-    createTransport(def.config, {
-      logger: o.logger,
-      authProvider: o.authProvider,
-      ...(helper ? { wrapFetch: (f) => helper.wrap(f) } : {}),
-      sandbox: sandboxSpawnFor(def, o.logger, o.sandbox),
-      ...(o.baseEnv ? { baseEnv: o.baseEnv } : {}),
-    });
+  const { created, transport, client } = prepare(def, o, era, helper);
   const { stdio } = created;
-  const transport = o.wrapTransport ? o.wrapTransport(def, created.transport) : created.transport;
-  const health = { terminalErrors: 0 };
-  transport.onmessage = () => {
-    health.terminalErrors = 0;
-  };
-  const client = new HostClient(o.clientInfo, {
-    jsonSchemaValidator: hostJsonSchemaValidator,
-    ...o.clientOptions,
-    capabilities: o.capabilities,
-    ...(o.era ? { versionNegotiation: { mode: 'auto' as const } } : {}),
-  });
-  client.sendsToolHeaders = def.config.type === 'http';
-  client.onMissingCacheHints = o.onMissingCacheHints;
-  o.setupClient(client);
 
   let timer: Disposable | undefined;
   let onAbort: (() => void) | undefined;
@@ -207,7 +195,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
         await client.connect(transport, {
           timeout: o.timeoutMs,
           signal: o.signal,
-          ...(o.era?.prior ? { prior: o.era.prior } : {}),
+          ...(era?.prior ? { prior: era.prior } : {}),
         });
       })(),
       guard,
@@ -215,11 +203,11 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   } catch (err) {
     await closeQuietly(transport);
     const e = connectError(err, def, stdio);
-    if (!quitOnProbe(e, o)) throw e;
+    if (!quitOnProbe(e, era, o)) throw e;
     // Some stdio servers quit on a method they do not know instead of answering an error: the
     // probe killed this one, so a fresh process gets `initialize` only (and the caller remembers legacy).
-    o.logger.info(`${def.name} quit on the server/discover probe; starting it again with initialize only`);
-    return openConnection(def, { ...o, era: { prior: { kind: 'legacy' } } });
+    o.launch.log.info(`${def.name} quit on the server/discover probe; starting it again with initialize only`);
+    return openWith(def, o, { prior: { kind: 'legacy' } });
   } finally {
     timer?.dispose();
     if (onAbort) o.signal.removeEventListener('abort', onAbort);
@@ -227,7 +215,7 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
   guard.catch(() => {});
   // Sent before the lists are asked for, so a change right after connecting is not missed.
   const listening = client.startListening({
-    log: o.logger,
+    log: o.launch.log,
     clock: o.clock ?? systemClock,
     timeoutMs: o.timeoutMs,
   });
@@ -238,7 +226,6 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
     connectMs: Date.now() - started,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? LEGACY_PROTOCOL_VERSION,
     era: client.getProtocolEra() ?? 'legacy',
-    health,
     closed: false,
     listening,
     close: async () => {

@@ -59,7 +59,7 @@ export class HostClient extends Client {
    * says the headers are stale). Set by connect.ts.
    */
   sendsToolHeaders = false;
-  /** Told of each 2026-07-28 list or read result that came without cache hints (connect.ts). */
+  /** Told of each 2026-07-28 list or read result that came without cache hints (the connection's plugin: server-connection.ts). */
   onMissingCacheHints: ((method: CacheableMethod) => void) | undefined;
   /** Cacheable requests in flight on a modern connection: only then is a response looked at for hints. */
   private readonly cacheableInFlight: CacheableInFlight = noCacheableInFlight();

@@ -2,34 +2,26 @@
  * One launch of a server (VS Code's `McpServerConnection._launch`): everything an attempt starts
  * is owned here and ended by `dispose()` — the attempt's abort signal and timers (the connect
  * timeout, the backoff wait), the pool slot, the transport and its process tree, the SDK client
- * with its listen stream and trace wrapper, and what the features run for a live connection (log
- * level, pings, re-subscriptions, the task store's cleanup). It starts its process only once the
- * previous launch's tree is gone, and it is the only code that watches the client (`onclose`,
- * `onerror`). It reports what happens to it; the server's lifecycle (server-connection.ts) decides
- * what follows.
+ * with its listen stream, and its plugins (launch-plugin.ts: the client features, the trace, era
+ * verdicts, cache-hint warnings), made fresh for it and disposed with it. It starts its process
+ * only once the previous launch's tree is gone, and it is the only code that watches the client
+ * and its transport (`onclose`, `onerror`, the messages that reset the error count). It reports
+ * what happens to it; the server's lifecycle (server-connection.ts) decides what follows.
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../config/types.js';
-import type { Disposable, Logger } from '../ports.js';
-import type { TaskAnswerStore } from '../features/tasks.js';
-import { negotiatesEra } from './era.js';
-import { inheritedEnv } from './inherited-env.js';
-import {
-  NeedsAuthError,
-  connectedState,
-  fetchLists,
-  openConnection,
-  type LiveConnection,
-  type ServerLists,
-} from './connect.js';
+import type { Logger } from '../ports.js';
+import { ObservedTransport } from '../trace/transport.js';
+import { connectedState, fetchLists, openConnection, type LiveConnection, type ServerLists } from './connect.js';
 import { HostError, errorMessage, isTerminalNetworkError } from './errors.js';
 import { AttemptScope } from './scope.js';
 import type { ServerContext } from './server-context.js';
 import { connectTimeoutFor, isRemote } from './settings.js';
 import type { ConnectionState } from './state.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
-import type { CacheableMethod } from './cache-hints.js';
 import type { InFlightCalls } from './in-flight.js';
+import { LaunchPlugins, type LaunchPlugin, type LaunchPluginFactory } from './launch-plugin.js';
+import { transportMaker } from './launch-transport.js';
 
 /** Consecutive terminal network errors after which a remote connection is closed. */
 export const TERMINAL_ERROR_LIMIT = 3;
@@ -39,9 +31,8 @@ export interface LaunchOwner {
   readonly name: string;
   readonly log: Logger;
   readonly calls: InFlightCalls;
-  /** Installs the handlers for what the server asks of us (client-handlers.ts). */
-  setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void;
-  missingCacheHints(method: CacheableMethod): void;
+  /** The server's own plugins, after the host's (ServerContext.plugins): its list refresh, its cache-hint warnings. */
+  readonly plugins: readonly LaunchPluginFactory[];
   /** The attempt connected: its first lists, and the state to show. */
   connected(launch: Launch, lists: ServerLists, shown: ConnectionState): void;
   failed(launch: Launch, err: unknown, internal?: boolean): void;
@@ -56,7 +47,10 @@ export class Launch {
   readonly settled: Promise<void>;
   private conn: LiveConnection | undefined;
   private adopted = false;
-  private subscriptions: Disposable | undefined;
+  /** This launch's plugins: made fresh for it, disposed once when it ends (or its connection or attempt does). */
+  private readonly plugins: LaunchPlugins;
+  /** Consecutive terminal network errors of the live connection; any message resets it. */
+  private terminalErrors = 0;
   private reaping: Promise<void> | undefined;
   private ending: Promise<void> | undefined;
   /** Nothing of this launch runs any more (its attempt failed and closed, or its disposal ended). */
@@ -74,6 +68,15 @@ export class Launch {
   ) {
     this.scope = new AttemptScope(ctx.clock);
     this.inheritedStdio = previous?.stdio;
+    this.plugins = new LaunchPlugins([() => this.watcher(), ...ctx.plugins, ...owner.plugins], {
+      def,
+      server: owner.name,
+      log: owner.log,
+      calls: owner.calls,
+      unresponsive: (why) => {
+        if (this.live) owner.unresponsive(this, why);
+      },
+    });
     const before = previous?.dispose();
     // A previous launch with nothing left running is not waited for: the attempt starts at once
     // (its connect timer set as it is shown pending, which tests on the fake clock rely on).
@@ -115,11 +118,16 @@ export class Launch {
     return this.ending;
   }
 
-  /** No longer live: the features' work for the connection ends with it. */
+  /** No longer live: the plugins' work for the connection ends with it. */
   private release(): void {
     this.adopted = false;
-    this.subscriptions?.dispose();
-    this.subscriptions = undefined;
+    this.plugins.dispose();
+  }
+
+  /** The attempt failed: nothing of it runs any more (its plugins end); the lifecycle decides what follows. */
+  private fail(err: unknown, internal?: boolean): void {
+    this.plugins.dispose();
+    if (!this.disposed) this.owner.failed(this, err, internal);
   }
 
   private async run(before: Promise<void> | undefined): Promise<void> {
@@ -139,51 +147,35 @@ export class Launch {
       if (!this.disposed) await this.attemptConnect();
     } catch (err) {
       this.owner.log.error(`unexpected error while connecting: ${errorMessage(err)}`);
-      if (!this.disposed) this.owner.failed(this, err, true);
+      this.fail(err, true);
     } finally {
       release();
     }
   }
 
   private async attemptConnect(): Promise<void> {
-    const { def, ctx } = this;
+    const { def, ctx, owner } = this;
     const timeoutMs = connectTimeoutFor(def.config, ctx.settings);
-    const eras = negotiatesEra(def.config) ? ctx.eras : undefined;
-    const prior = eras?.prior(def.config);
     let conn: LiveConnection;
     try {
+      const transport = transportMaker(ctx.options, owner.log, def);
       conn = await openConnection(def, {
-        ...(eras ? { era: prior ? { prior } : {} } : {}),
-        clientInfo: ctx.clientInfo,
-        capabilities: ctx.capabilities,
-        clientOptions: ctx.features.clientOptions(),
-        logger: this.owner.log,
-        authProvider:
-          def.config.type === 'stdio' || def.config.type === 'inprocess' ? undefined : ctx.options.authProvider?.(def),
+        launch: { log: owner.log, clientInfo: ctx.clientInfo, transport },
+        plugins: this.plugins,
         timeoutMs,
         signal: this.scope.signal,
         clock: ctx.clock,
-        setupClient: (client) => this.setupClient(client),
-        onMissingCacheHints: (method) => this.owner.missingCacheHints(method),
-        wrapTransport: ctx.options.wrapTransport,
-        transportFor: ctx.options.transportFor,
-        sandbox: ctx.options.sandbox,
-        ...(ctx.options.serverEnv ? { baseEnv: inheritedEnv(ctx.options.serverEnv) } : {}),
       });
     } catch (err) {
-      // A remembered verdict that no longer holds (the server changed): the next connect probes.
-      if (prior && !(err instanceof NeedsAuthError)) await eras?.forget(def.config);
+      await this.plugins.connectFailed(err);
       this.treeGone = true; // openConnection closed its transport.
-      if (!this.disposed) this.owner.failed(this, err);
+      this.fail(err);
       return;
     }
     this.conn = conn;
     if (this.closedClients.has(conn.client)) conn.closed = true;
     if (this.disposed) return void (await conn.close());
-    if (eras && !prior) {
-      this.owner.log.info(`protocol ${conn.protocolVersion} (${conn.era}, negotiated)`);
-      await eras.remember(def.config, conn.client.getDiscoverResult());
-    }
+    await this.plugins.opened(conn);
     await this.fetchAndAdopt(conn, timeoutMs);
   }
 
@@ -196,7 +188,7 @@ export class Launch {
       // Only needs-auth escapes fetchLists; every other list error yields an empty list.
       await conn.close();
       this.treeGone = true;
-      if (!this.disposed) this.owner.failed(this, err);
+      this.fail(err);
       return;
     }
     if (this.disposed) return void (await conn.close());
@@ -208,25 +200,30 @@ export class Launch {
       const why = conn.stdio
         ? `${name} ${conn.stdio.describeExit()}`
         : `${name} closed the connection right after connecting`;
-      this.owner.failed(this, new HostError(conn.stdio ? 'server-exited' : 'connection-closed', why));
+      this.fail(new HostError(conn.stdio ? 'server-exited' : 'connection-closed', why));
       return;
     }
     this.adopted = true;
-    this.subscriptions = this.ctx.features.connected(this.owner.name, conn.client, this.owner.log, (why) => {
-      if (this.live === conn) this.owner.unresponsive(this, why);
-    });
+    this.terminalErrors = 0;
+    this.plugins.connected(conn);
     this.owner.connected(this, lists, connectedState(this.owner.name, conn, this.ctx.clock.now()));
   }
 
-  /** Handlers for what the server asks, then close and error watching: before the client connects. */
-  private setupClient(client: Client): void {
-    const { ctx, owner } = this;
-    owner.setupClient(
-      client,
-      ctx.features.setup(owner.name, client, owner.log, (meta) => owner.calls.relatedTo(meta)),
-    );
-    client.onclose = () => this.clientClosed(client);
-    client.onerror = (err) => this.clientError(client, err);
+  /**
+   * The launch's own plugin, first of all: the one place a client's `onclose` and `onerror` are
+   * set (before it connects), and a tap on the transport whose messages reset the error count.
+   */
+  private watcher(): LaunchPlugin {
+    return {
+      wrapTransport: (t) =>
+        new ObservedTransport(t, (direction) => {
+          if (direction === 'in') this.terminalErrors = 0;
+        }),
+      setupClient: (client) => {
+        client.onclose = () => this.clientClosed(client);
+        client.onerror = (err) => this.clientError(client, err);
+      },
+    };
   }
 
   private clientClosed(client: Client): void {
@@ -254,9 +251,9 @@ export class Launch {
     if (!conn || conn.client !== client) return;
     const log = this.owner.log;
     if (isRemote(this.def.config) && isTerminalNetworkError(err)) {
-      conn.health.terminalErrors++;
-      log.warn(`transport error ${conn.health.terminalErrors}/${TERMINAL_ERROR_LIMIT}: ${errorMessage(err)}`);
-      if (conn.health.terminalErrors >= TERMINAL_ERROR_LIMIT) {
+      this.terminalErrors++;
+      log.warn(`transport error ${this.terminalErrors}/${TERMINAL_ERROR_LIMIT}: ${errorMessage(err)}`);
+      if (this.terminalErrors >= TERMINAL_ERROR_LIMIT) {
         conn.closedBecause = `${this.owner.name}: lost the connection (${errorMessage(err)})`;
         // Closing rejects every pending call at once instead of letting each run into its timeout.
         void conn.close();

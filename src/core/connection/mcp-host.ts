@@ -4,7 +4,7 @@
  * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
  * (src/core/host.ts) makes one.
  */
-import type { CallToolResult, Client, RequestOptions, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,
@@ -23,13 +23,17 @@ import { ClientFeatures } from '../features/index.js';
 import type { Event } from '../events.js';
 import type { Clock, Disposable } from '../ports.js';
 import { systemClock } from '../ports.js';
-import { clientCapabilities } from './client-handlers.js';
 import { HostError, errorMessage } from './errors.js';
 import type { LiveConnection } from './connect.js';
 import { Pool } from './pool.js';
 import { ServerEntry } from './server-entry.js';
 import type { ServerContext } from './server-context.js';
 import { EraVerdicts, memoryStore } from './era.js';
+import type { LaunchPluginFactory } from './launch-plugin.js';
+import { appUiPlugin } from './plugins/app-ui.js';
+import { clientFeaturesPlugin } from './plugins/client-features.js';
+import { eraPlugin } from './plugins/era.js';
+import { tracePlugin } from './plugins/trace.js';
 import { requestOptions } from './requests.js';
 import { callToolOn, type ToolCallDeps } from './tool-call.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
@@ -38,6 +42,17 @@ import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
 const anyResult = z.looseObject({});
+
+/** What plugs into every launch of every server (launch-plugin.ts), in the order their hooks run. */
+function hostPlugins(options: HostOptions, features: ClientFeatures, clock: Clock): LaunchPluginFactory[] {
+  const plugins: LaunchPluginFactory[] = [clientFeaturesPlugin(features, options)];
+  if (options.apps) plugins.push(appUiPlugin());
+  // Without negotiation every connection stays on 2025-11-25.
+  if (options.eraNegotiation !== 'legacy')
+    plugins.push(eraPlugin(new EraVerdicts(options.eraStore ?? memoryStore(), clock)));
+  if (options.wrapTransport) plugins.push(tracePlugin(options.wrapTransport));
+  return plugins;
+}
 
 /** A change of the definition or of its admission restarts (or stops) the server. */
 function diffKey(def: ServerDefinition): string {
@@ -64,15 +79,12 @@ export class McpHost {
     this.remotePool = new Pool(settings.remoteConcurrency);
     const clock: Clock = options.clock ?? systemClock;
     this.features = new ClientFeatures(options.features ?? {}, clock);
-    const capabilities: ClientCapabilities = this.features.capabilities(clientCapabilities(options));
     this.ctx = {
       settings,
       clock,
       options,
-      capabilities,
       clientInfo: options.clientInfo ?? { name: 'mcp-host', version: VERSION },
-      features: this.features,
-      eras: options.eraNegotiation === 'legacy' ? undefined : new EraVerdicts(options.eraStore ?? memoryStore(), clock),
+      plugins: hostPlugins(options, this.features, clock),
       poolFor: (def) =>
         def.config.type === 'inprocess' ? undefined : isRemote(def.config) ? this.remotePool : this.localPool,
       takenNames: (except) => {

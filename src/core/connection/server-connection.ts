@@ -5,15 +5,14 @@
  * decides what follows what it reports. What the server offers and how calls use it is the
  * entry's (server-entry.ts), which owns this object.
  */
-import type { Client } from '@modelcontextprotocol/client';
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import type { Logger } from '../ports.js';
-import type { TaskAnswerStore } from '../features/tasks.js';
 import { NeedsAuthError, type LiveConnection, type ServerLists } from './connect.js';
 import { HostError, errorMessage } from './errors.js';
 import type { InFlightCalls } from './in-flight.js';
 import { Launch, type LaunchOwner } from './launch.js';
+import type { LaunchPlugin, LaunchPluginFactory } from './launch-plugin.js';
 import {
   LIFECYCLE,
   livenessBroken,
@@ -40,8 +39,8 @@ export interface ConnectionOwner {
   listsLost(): void;
   /** An attempt failed: the last run's cached lists no longer stand in. */
   attemptFailed(): void;
-  /** Installs the handlers for what the server asks of us (client-handlers.ts). */
-  setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void;
+  /** The entry's plugins for each launch (launch-plugin.ts): its list refresh. */
+  readonly plugins: readonly LaunchPluginFactory[];
   /** State changed: fire the event. */
   changed(): void;
 }
@@ -349,6 +348,25 @@ export class ServerConnection {
     return { kind: 'waiting-to-reconnect', attempt, at: at + delay, shown: this.pending(attempt, max) };
   }
 
+  /**
+   * Cache-hint warnings as a plugin of each launch: a 2026-07-28 result without hints is logged
+   * once per server and method, and shown in the connected state (`mcp-host doctor`).
+   */
+  private cacheHintsPlugin(): LaunchPlugin {
+    return {
+      setupClient: (client) => {
+        client.onMissingCacheHints = (method) => this.missingCacheHints(method);
+      },
+    };
+  }
+
+  private missingCacheHints(method: CacheableMethod): void {
+    if (!this.warnings.add(method)) return;
+    this.log.warn(this.warnings.message(method));
+    // Known once connected too; a later list's warning joins the state it is in.
+    if (this.phase.kind === 'connected') this.transition({ kind: 'warned' });
+  }
+
   /** What the launches report, as events of this machine. */
   private launchOwner(): LaunchOwner {
     const owner = this.owner;
@@ -358,13 +376,7 @@ export class ServerConnection {
       },
       log: owner.log,
       calls: owner.calls,
-      setupClient: (client, taskStore) => owner.setupClient(client, taskStore),
-      missingCacheHints: (method: CacheableMethod) => {
-        if (!this.warnings.add(method)) return;
-        this.log.warn(this.warnings.message(method));
-        // Known once connected too (`mcp-host doctor`); a later list's warning joins the state it is in.
-        if (this.phase.kind === 'connected') this.transition({ kind: 'warned' });
-      },
+      plugins: [...owner.plugins, () => this.cacheHintsPlugin()],
       connected: (launch, lists, shown) => {
         if (launch !== this.launch || this.phase.kind !== 'connecting') return void launch.dispose();
         owner.listsArrived(lists, launch.live!);

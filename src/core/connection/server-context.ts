@@ -1,10 +1,8 @@
 /** What every server entry shares, provided by the host (settings, clock, pools, events). */
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import type { HostOptions, HostTool, ServerSnapshot } from '../host-api.js';
 import type { ServerDefinition } from '../config/types.js';
-import type { ClientFeatures } from '../features/index.js';
 import type { Clock } from '../ports.js';
-import type { EraVerdicts } from './era.js';
+import type { LaunchPluginFactory } from './launch-plugin.js';
 import type { Pool } from './pool.js';
 import type { ConnectionSettings } from './settings.js';
 
@@ -20,12 +18,12 @@ export interface ServerContext {
   readonly settings: ConnectionSettings;
   readonly clock: Clock;
   readonly options: HostOptions;
-  readonly capabilities: ClientCapabilities;
   readonly clientInfo: { name: string; version: string };
-  /** Remembered protocol eras (era.ts); undefined: every connection stays on 2025-11-25. */
-  readonly eras: EraVerdicts | undefined;
-  /** Sampling, logging, ping, tasks, subscriptions (src/core/features). */
-  readonly features: ClientFeatures;
+  /**
+   * What plugs into every launch (launch-plugin.ts), in order: MCP Apps, the client features,
+   * era verdicts, the trace. What `initialize` declares is theirs to say.
+   */
+  readonly plugins: readonly LaunchPluginFactory[];
   /** The connect pool for this definition; undefined: in-process servers take no slot. */
   poolFor(def: ServerDefinition): Pool | undefined;
   /** Qualified tool names other servers already use. */

@@ -4,7 +4,6 @@
  * (one call, connecting first if needed, with the session-expired retry). Its connection
  * (server-connection.ts) owns the state, the attempts and the live SDK client.
  */
-import type { Client } from '@modelcontextprotocol/client';
 import type {
   CallOptions,
   HostPrompt,
@@ -17,8 +16,9 @@ import { wrapPrompts, wrapResourceTemplates, wrapResources, wrapTools } from '..
 import { runs } from '../config/admit.js';
 import type { ServerDefinition } from '../config/types.js';
 import { prefixed, type Clock, type Disposable, type Logger } from '../ports.js';
-import { installClientHandlers } from './client-handlers.js';
-import type { TaskAnswerStore } from '../features/tasks.js';
+import { installListRefresh } from './client-handlers.js';
+import type { HostClient } from './host-client.js';
+import type { LaunchPlugin } from './launch-plugin.js';
 import { fetchList, type ListKind, type LiveConnection, type ServerLists } from './connect.js';
 import { HostError, errorMessage, isSessionExpired } from './errors.js';
 import { InFlightCalls } from './in-flight.js';
@@ -66,7 +66,7 @@ export class ServerEntry {
         // The last run's lists were shown only while this server might still come up.
         if (this.cached) this.clearLists();
       },
-      setupClient: (client, taskStore) => this.setupClient(client, taskStore),
+      plugins: [() => this.listRefreshPlugin()],
       changed: () => this.ctx.changed(this),
     });
     const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
@@ -203,25 +203,20 @@ export class ServerEntry {
       .catch((err: unknown) => this.log.debug(`list cache not written: ${errorMessage(err)}`));
   }
 
-  private setupClient(client: Client, taskStore: TaskAnswerStore | undefined): void {
-    installClientHandlers(client, {
-      server: this.name,
-      ...(taskStore ? { taskStore } : {}),
-      roots: this.ctx.options.roots,
-      elicitation: this.ctx.options.elicitation,
-      log: this.log,
-      relate: (meta) => this.calls.relatedTo(meta),
-      refresh: async (kind) => {
-        const conn = this.live;
-        if (!conn || conn.client !== client) return;
-        const list = await fetchList(client, kind, connectTimeoutFor(this.def.config, this.ctx.settings), this.log);
-        if (this.live !== conn) return;
-        this.lists = { ...this.lists, [kind]: this.wrap(kind, list) };
-        if (this.raw) this.saveLists((this.raw = { ...this.raw, [kind]: list }));
-        this.log.debug(`${kind} list changed`);
-        this.ctx.changed(this);
-      },
-    });
+  /** A launch plugin: a server's `list_changed` re-fetches that list while its client is the live one. */
+  private listRefreshPlugin(): LaunchPlugin {
+    return { setupClient: (client) => installListRefresh(client, (kind) => this.refresh(client, kind)) };
+  }
+
+  private async refresh(client: HostClient, kind: ListKind): Promise<void> {
+    const conn = this.live;
+    if (!conn || conn.client !== client) return;
+    const list = await fetchList(client, kind, connectTimeoutFor(this.def.config, this.ctx.settings), this.log);
+    if (this.live !== conn) return;
+    this.lists = { ...this.lists, [kind]: this.wrap(kind, list) };
+    if (this.raw) this.saveLists((this.raw = { ...this.raw, [kind]: list }));
+    this.log.debug(`${kind} list changed`);
+    this.ctx.changed(this);
   }
 
   // ---- using -------------------------------------------------------------------------------

@@ -1,16 +1,10 @@
 /**
- * The protocol features beyond lists and calls, hooked into each connection by the host:
- * `capabilities` (what initialize declares), `clientOptions` (a task store per client),
- * `setup` (handlers on a fresh client), `connected` (set the log level, start pinging,
+ * The protocol features beyond lists and calls, hooked into each launch by its plugin
+ * (connection/plugins/client-features.ts): `capabilities` (what initialize declares), `setup`
+ * (handlers and a task store on a fresh client), `connected` (set the log level, start pinging,
  * re-subscribe), and `callTool` (plain or as a task).
  */
-import type {
-  CallToolRequestOptions,
-  Client,
-  ClientOptions,
-  CallToolResult,
-  ClientCapabilities,
-} from '@modelcontextprotocol/client';
+import type { CallToolRequestOptions, Client, CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
 import type { HostTool } from '../host-data.js';
 import { ClientTaskStore } from './client-task-store.js';
 import type { Clock, Disposable, Logger } from '../ports.js';
@@ -64,11 +58,6 @@ export class ClientFeatures {
     return caps;
   }
 
-  /** Options for the SDK Client beyond the host's own. */
-  clientOptions(): Partial<ClientOptions> {
-    return {};
-  }
-
   /**
    * `relate` says which requests a server's question may belong to (connection/in-flight.ts).
    * Returns the client's task store (a server may poll our client tasks), when tasks are on.
@@ -102,7 +91,7 @@ export class ClientFeatures {
     return store;
   }
 
-  /** After initialize and the lists: returns what must stop when the connection goes (the launch disposes it: launch.ts). */
+  /** After initialize and the lists: returns what must stop when the connection goes (its plugin disposes it with the launch). */
   connected(server: string, client: Client, log: Logger, onUnresponsive: (message: string) => void): Disposable {
     void applyLogLevel(client, this.o.logLevel?.(server), log);
     void this.subscriptions.resubscribe(server, client, log);

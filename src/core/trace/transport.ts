@@ -3,46 +3,75 @@
  * what the host writes, `onmessage` what it reads. Working at this level covers every transport
  * kind (stdio, SSE, Streamable HTTP, WebSocket, in-process) with one piece of code.
  */
-import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { Transport, JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { TraceDirection } from './record.js';
 
 export type MessageObserver = (direction: TraceDirection, message: JSONRPCMessage) => void;
 
+type OnMessage = NonNullable<Transport['onmessage']>;
+
 /**
- * A transport that reports each message to `observe` and otherwise is `inner`: every other
- * property read or written goes to `inner` (session ids, `finishAuth`, protocol version), so the
- * SDK Client cannot tell the difference. A throwing observer never breaks the connection.
+ * A transport of its own around `inner`, which it alone uses: it is `inner`'s only reader (it
+ * installs `inner`'s handlers once, here, and calls its own from them) and passes everything else
+ * through, so the SDK Client cannot tell the difference. The client's handlers are set on this
+ * object, never on `inner`. A throwing observer never breaks the connection.
  */
-export function traceTransport(inner: Transport, observe: MessageObserver): Transport {
-  const safe = (dir: TraceDirection, msg: JSONRPCMessage): void => {
+export class ObservedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: OnMessage;
+
+  constructor(
+    readonly inner: Transport,
+    private readonly observe: MessageObserver,
+  ) {
+    inner.onmessage = (msg: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      this.safe('in', msg);
+      this.onmessage?.(msg, extra);
+    };
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (err) => this.onerror?.(err);
+  }
+
+  private safe(dir: TraceDirection, msg: JSONRPCMessage): void {
     try {
-      observe(dir, msg);
+      this.observe(dir, msg);
     } catch {
       // Tracing is a diagnostic; it must not take the connection down.
     }
-  };
-  let handler: Transport['onmessage'];
-  inner.onmessage = (msg, extra) => {
-    safe('in', msg);
-    handler?.(msg, extra);
-  };
-  const send: Transport['send'] = (msg, options) => {
-    safe('out', msg);
-    return inner.send(msg, options);
-  };
-  return new Proxy(inner, {
-    get(target, prop) {
-      if (prop === 'onmessage') return handler;
-      if (prop === 'send') return send;
-      const v: unknown = Reflect.get(target, prop, target);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-    set(target, prop, value) {
-      if (prop === 'onmessage') {
-        handler = value as Transport['onmessage'];
-        return true;
-      }
-      return Reflect.set(target, prop, value, target);
-    },
-  });
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.safe('out', message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+}
+
+/** `inner`, every message of it reported to `observe` (the trace hub, hub.ts). */
+export function traceTransport(inner: Transport, observe: MessageObserver): Transport {
+  return new ObservedTransport(inner, observe);
 }

@@ -99,7 +99,7 @@ function newRig(): Rig {
     listsArrived: () => {},
     listsLost: () => {},
     attemptFailed: () => {},
-    setupClient: () => {},
+    plugins: [],
     changed: () => {
       const c = r.conn;
       if ((c.state.kind === 'connected') !== (c.live !== undefined))
