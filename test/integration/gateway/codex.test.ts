@@ -102,6 +102,9 @@ async function config(api: FakeResponsesApi, serveArgs: string[], marker: string
         env: {
           MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
           MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+          // The shared gateway behind serve ends with its last session, not 30 s later: every
+          // process of the run is then gone when the agent is.
+          MCP_HOST_SERVE_GRACE_MS: '0',
           [MARKER_VAR]: marker,
         },
         required: true,

@@ -100,16 +100,34 @@ function discovery(): { pid: number } | undefined {
 }
 
 /** Processes whose command line names `script` (Linux: /proc), to count servers nobody records. */
-function processesRunning(script: string): number[] {
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Processes running `script` below `ancestor` (the shared gateway): other test files running
+ * beside this one start the same server of their own.
+ */
+function processesRunning(script: string, ancestor: number): number[] {
   if (process.platform !== 'linux') return [];
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(script)) out.push(Number(name));
+      if (!readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(script)) continue;
     } catch {
-      // Gone while we looked.
+      continue; // Gone while we looked.
     }
+    for (let p = parentOf(Number(name)); p !== undefined && p > 1; p = parentOf(p))
+      if (p === ancestor) {
+        out.push(Number(name));
+        break;
+      }
   }
   return out;
 }
@@ -154,9 +172,10 @@ describe('mcp-host serve: sessions in one folder share one gateway', { timeout: 
     assert.equal(new Set(pids).size, 1, `every session calls the same server a: ${pids.join(', ')}`);
     assert.deepEqual(starts(recA).map(String), [pids[0]], 'server a started once');
     assert.equal(starts(recB).length, 1, 'server b started once');
-    if (process.platform === 'linux') assert.equal(processesRunning(EVERYTHING).length, 1, 'one everything server');
     const d = discovery();
     assert.ok(d && alive(d.pid), 'the shared gateway runs');
+    if (process.platform === 'linux')
+      assert.equal(processesRunning(EVERYTHING, d.pid).length, 1, 'one everything server below the shared gateway');
   });
 
   test('each session sees its own profile', async () => {
