@@ -117,6 +117,10 @@ async function main() {
     console.log(`${file}: for ${(await vsixTarget(file)) ?? 'every platform'}, so for this machine (${hostTarget()})`);
     return;
   }
+  if (process.argv.includes('--universal')) {
+    await packUniversal();
+    return;
+  }
   const arg = process.argv.find((a) => a.startsWith('--target='))?.slice('--target='.length);
   const targets = !arg ? Object.keys(TARGETS) : arg === 'host' ? [hostTarget()] : arg.split(',');
   const unknown = targets.filter((t) => !(t in TARGETS));
@@ -153,6 +157,29 @@ async function main() {
   }
   const host = hostTarget();
   if (targets.includes(host)) console.log(`this machine (${host}): code --install-extension ${targetVsix(host)}`);
+}
+
+/**
+ * `npm run package`: the universal package (every platform's helpers), from the same staged folder
+ * as the targets, with the repository's .vscodeignore. Packing the checkout itself made vsce match
+ * every file of a checkout with code-server in .cache (a few hundred thousand) against the allow-list.
+ */
+async function packUniversal() {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-host-package-'));
+  try {
+    const { createVSIX } = createRequire(import.meta.url)('@vscode/vsce');
+    await createVSIX({
+      cwd: stage(dir),
+      ignoreFile: join(repo, '.vscodeignore'),
+      packagePath: join(repo, `${name}-${version}.vsix`),
+      dependencies: false,
+      allowMissingRepository: true,
+      skipLicense: true,
+      rewriteRelativeLinks: false,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (process.argv[1] === import.meta.filename) await main();

@@ -62,7 +62,7 @@ function unzipText(buf: Buffer, name: string): string {
 }
 
 test(
-  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.25 MB',
+  'npm run package makes mcp-host-<version>.vsix with only the shipped files, under 1.35 MB',
   { timeout: 180_000 },
   async () => {
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -89,7 +89,10 @@ test(
     // 1,257,387 bytes (docs/packaging.md), 0.63 MB of it the sandbox's seccomp helpers (x64 and arm64
     // static binaries, dist/vendor): the universal package carries both. The manual's pages in docs/
     // (52 KB compressed, where the 98 KB README was 35 KB) are in it, so the front page's links work offline.
-    assert.ok(st.size < 1.25 * 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1.25 MB`);
+    // 1,319,146 bytes on 2026-12-03, after the feature bundles (their split costs about 25 KB) and
+    // the team gateway: the universal package carries both platforms' helpers; the per-platform
+    // packages (below 1.0 MB, package-targets) are the ones to install.
+    assert.ok(st.size < 1.35 * 1024 * 1024, `the .vsix is ${st.size} bytes; it must stay under 1.35 MB`);
 
     const entries = zipEntries(readFileSync(vsix));
     const files = entries.filter((e) => e.startsWith('extension/')).map((e) => e.slice('extension/'.length));
