@@ -106,7 +106,6 @@ const SIZE_EXCEPTIONS = [
   { files: ['src/core/auth/flow.ts'], fn: 97 },
   { files: ['src/core/auth/loopback-receiver.ts'], fn: 134 },
   { files: ['src/core/config/load.ts'], fn: 104 },
-  { files: ['src/core/connection/connect.ts'], fn: 96 },
   { files: ['src/core/connection/stdio-transport.ts'], fn: 81 },
   { files: ['src/core/features/modern-tasks.ts'], fn: 88 },
   { files: ['src/core/ide/tools.ts'], fn: 198 },
