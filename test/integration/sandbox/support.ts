@@ -4,20 +4,20 @@ import * as path from 'node:path';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import { loadConfig } from '../../../src/core/config/load.js';
 import type { SandboxRuntime } from '../../../src/core/sandbox/runtime.js';
-import { findOn, HOST_PATH } from '../../../src/core/sandbox/host-env.js';
 import { FIXTURES, MemoryLogger, textOf } from '../connection/helpers.js';
+import { requireSandboxTools } from '../../support/system-tool.js';
 
 export const PROBE = path.join(FIXTURES, 'sandbox-probe.mjs');
 export const probe = { command: process.execPath, args: [PROBE], sandboxEnabled: true };
 
 /**
- * `skip` for a test that needs the real sandbox: it runs where bwrap and socat are (and always
- * under CI=true, where a missing tool must fail it, not hide it).
+ * `skip` for a test that needs the real sandbox: it runs where bwrap, socat and ripgrep are (and
+ * always under CI=true, where a missing tool fails it: test/support/system-tool.ts), and names the
+ * tool it lacks, also one hidden by MCP_HOST_TEST_HIDE_TOOLS.
  */
 export function needsSandbox(): string | false {
-  if (process.env.CI === 'true' || process.platform !== 'linux')
-    return process.platform === 'linux' ? false : 'Linux only (bubblewrap)';
-  return findOn('bwrap', HOST_PATH) && findOn('socat', HOST_PATH) ? false : 'needs bubblewrap (bwrap) and socat';
+  if (process.platform !== 'linux') return 'Linux only (bubblewrap)';
+  return requireSandboxTools() ?? false;
 }
 
 export interface Ctx {
