@@ -58,6 +58,14 @@ function ignoreFor(target) {
   return universal.replace(line, keep.join('\n'));
 }
 
+/** What every package is made with: no dependencies (the bundles hold them), no repository or licence prompts, links as written. */
+const VSCE_OPTIONS = {
+  dependencies: false,
+  allowMissingRepository: true,
+  skipLicense: true,
+  rewriteRelativeLinks: false,
+};
+
 export const targetVsix = (target) => `${name}-${version}-${target}.vsix`;
 
 /**
@@ -130,7 +138,7 @@ async function main() {
   }
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: repo, stdio: 'inherit' });
   if (!process.argv.includes('--no-build')) {
-    run(process.execPath, ['scripts/gen-schema.mjs']);
+    // vsce's API, once for every target.
     run(process.execPath, ['esbuild.config.mjs', '--production']);
   }
   const dir = mkdtempSync(join(tmpdir(), 'mcp-host-package-'));
@@ -141,16 +149,7 @@ async function main() {
     for (const target of targets) {
       const ignoreFile = join(dir, `${target}.vscodeignore`);
       writeFileSync(ignoreFile, ignoreFor(target));
-      await createVSIX({
-        cwd,
-        target,
-        ignoreFile,
-        packagePath: join(repo, targetVsix(target)),
-        dependencies: false,
-        allowMissingRepository: true,
-        skipLicense: true,
-        rewriteRelativeLinks: false,
-      });
+      await createVSIX({ ...VSCE_OPTIONS, cwd, target, ignoreFile, packagePath: join(repo, targetVsix(target)) });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -169,13 +168,10 @@ async function packUniversal() {
   try {
     const { createVSIX } = createRequire(import.meta.url)('@vscode/vsce');
     await createVSIX({
+      ...VSCE_OPTIONS,
       cwd: stage(dir),
       ignoreFile: join(repo, '.vscodeignore'),
       packagePath: join(repo, `${name}-${version}.vsix`),
-      dependencies: false,
-      allowMissingRepository: true,
-      skipLicense: true,
-      rewriteRelativeLinks: false,
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -45,9 +45,8 @@ export function importGraph(root) {
   return graph;
 }
 
-/** Strongly connected components with more than one file (or a file importing itself), Tarjan's. */
-export function importCycles(root) {
-  const graph = importGraph(root);
+/** The strongly connected components of `graph` (node → the nodes it points at), Tarjan's, visiting `order`. */
+export function stronglyConnected(graph, order = [...graph.keys()]) {
   const index = new Map();
   const low = new Map();
   const stack = [];
@@ -73,10 +72,18 @@ export function importCycles(root) {
       onStack.delete(w);
       scc.push(w);
     } while (w !== v);
-    if (scc.length > 1 || graph.get(v)?.has(v)) out.push(scc.map((f) => relative(root, f)).sort());
+    out.push(scc);
   };
-  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  for (const v of order) if (!index.has(v)) visit(v);
   return out;
+}
+
+/** Strongly connected components with more than one file (or a file importing itself). */
+export function importCycles(root) {
+  const graph = importGraph(root);
+  return stronglyConnected(graph)
+    .filter((scc) => scc.length > 1 || graph.get(scc[0])?.has(scc[0]))
+    .map((scc) => scc.map((f) => relative(root, f)).sort());
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

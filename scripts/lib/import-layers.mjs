@@ -15,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { importGraph } from './import-cycles.mjs';
+import { importGraph, stronglyConnected } from './import-cycles.mjs';
 
 /**
  * Lowest first. `*.ts` stands for every file directly in src/core not named elsewhere: the base
@@ -88,37 +88,11 @@ function unitGraph(graph, coreRoot) {
   return { units, evidence };
 }
 
-/** Strongly connected components of more than one unit (Tarjan's). */
+/** Strongly connected components of more than one unit. */
 function circles(units) {
-  const index = new Map();
-  const low = new Map();
-  const stack = [];
-  const onStack = new Set();
-  const out = [];
-  let next = 0;
-  const visit = (v) => {
-    index.set(v, next);
-    low.set(v, next++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of units.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const scc = [];
-    let w;
-    do {
-      w = stack.pop();
-      onStack.delete(w);
-      scc.push(w);
-    } while (w !== v);
-    if (scc.length > 1) out.push(scc.sort());
-  };
-  for (const v of [...units.keys()].sort()) if (!index.has(v)) visit(v);
-  return out;
+  return stronglyConnected(units, [...units.keys()].sort())
+    .filter((scc) => scc.length > 1)
+    .map((scc) => scc.sort());
 }
 
 /** The shortest chain of units from `from` to `to`, or undefined (breadth first). */
