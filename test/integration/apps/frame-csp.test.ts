@@ -161,10 +161,18 @@ function workerAppHtml(url: string): string {
   </script></body></html>`;
 }
 
-test('a blob: worker and a data: module run in the frame, and the worker still cannot reach an undeclared port', async () => {
-  const before = probeHits;
-  const { report } = await run(undefined, workerAppHtml(probeUrl));
-  assert.equal(report.parentDoc, 'module ran', 'the data: module loaded');
-  assert.match(report.fetch, /^worker blocked TypeError/, `the worker ran and its fetch was blocked: ${report.fetch}`);
-  assert.equal(probeHits, before, 'the probe port saw no request');
-});
+test(
+  'a blob: worker and a data: module run in the frame, and the worker still cannot reach an undeclared port',
+  { skip },
+  async () => {
+    const before = probeHits;
+    const { report } = await run(undefined, workerAppHtml(probeUrl));
+    assert.equal(report.parentDoc, 'module ran', 'the data: module loaded');
+    assert.match(
+      report.fetch,
+      /^worker blocked TypeError/,
+      `the worker ran and its fetch was blocked: ${report.fetch}`,
+    );
+    assert.equal(probeHits, before, 'the probe port saw no request');
+  },
+);
