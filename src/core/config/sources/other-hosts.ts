@@ -9,7 +9,8 @@
  */
 import { join } from 'node:path';
 import type { ConfigProblem } from '../problem.js';
-import { entriesAt, readDocument, type RawEntry, type SourceResult } from './entry.js';
+import type { RawEntry, SourceResult } from './entry.js';
+import { readProjectFile } from './project.js';
 
 type Obj = Record<string, unknown>;
 
@@ -47,19 +48,8 @@ export function copilotProjectFile(folder: string): string {
  * comes with the folder like `.mcp.json`, so its servers start only once approved. Read beside, and
  * before, `.mcp.json`, which wins a name both define.
  */
-export async function readCopilotProject(folder: string): Promise<SourceResult> {
-  const file = copilotProjectFile(folder);
-  const d = await readDocument(file, 'project', false);
-  const problems = [...d.problems];
-  const entries = d.doc
-    ? entriesAt(
-        d.doc,
-        ['mcpServers'],
-        { file, scope: 'project', folder, workspaceFolder: folder, baseDir: folder, text: d.text },
-        problems,
-      ).map(copilotEntry)
-    : [];
-  return { entries, problems, files: [file] };
+export function readCopilotProject(folder: string): Promise<SourceResult> {
+  return readProjectFile(copilotProjectFile(folder), folder, copilotEntry);
 }
 
 /**
