@@ -27,6 +27,8 @@ export const LAYERS = [
   ['tools/', 'registry/', 'capabilities/'],
   ['config/'],
   ['auth/', 'sandbox/', 'features/', 'dev/', 'trace/', 'apps/'],
+  // OpenTelemetry's MCP spans and metrics: a tap on the trace's one wrapper transport.
+  ['telemetry/'],
   // The contract the front ends see; it must not depend on its implementation (REACH).
   ['host-api.ts'],
   ['connection/', 'calls/'],

@@ -38,6 +38,7 @@ import { processTerminal } from './process-terminal.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
+import type { CliTelemetry } from './telemetry.js';
 import { cliListCache } from './list-cache.js';
 import type { ListCache } from '../core/connection/index.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
@@ -66,6 +67,8 @@ export class Session {
   private toolFilterInstance: ToolFilter | undefined;
   /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
   hostExtras: Partial<HostOptions> = {};
+  /** OpenTelemetry of the servers' connections (`serve`, when configured: telemetry.ts); set before `host` is first used, ended with the session. */
+  telemetry: CliTelemetry | undefined;
   /** Lets `serve` plug the gateway bridge into the one sampling/log entry point (HostOptions.features). */
   featuresFor: (base: FeatureOptions) => FeatureOptions = (base) => base;
 
@@ -239,9 +242,22 @@ export class Session {
       eraStore: new FileKeyValueStore(cliConfigDir(this.io.env), (m) => this.io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
       ...this.hostExtras,
-      ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
+      ...this.wrapTransport(),
     });
     return this.hostInstance;
+  }
+
+  /** The protocol trace (`--trace`) nearest the wire, telemetry around it: the trace shows the trace context sent. */
+  private wrapTransport(): Pick<HostOptions, 'wrapTransport'> {
+    const hub = this.trace?.hub;
+    const telemetry = this.telemetry?.telemetry;
+    if (!hub && !telemetry) return {};
+    return {
+      wrapTransport: (def, t) => {
+        const traced = hub ? hub.attach(def, t) : t;
+        return telemetry ? telemetry.upstream(def, traced) : traced;
+      },
+    };
   }
 
   /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
@@ -311,6 +327,8 @@ export class Session {
       await sharedSandboxRuntime().dispose();
     } finally {
       this.trace?.close();
+      // After the servers stopped: their connections' last spans and session durations go out too.
+      await this.telemetry?.shutdown();
     }
   }
 }

@@ -28,6 +28,7 @@ import { usageError } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
+import { startTelemetry } from '../telemetry.js';
 
 /**
  * A list asked for before every server has settled waits for them, this long at most from serve's
@@ -134,6 +135,8 @@ export async function openServeGateway(
 ): Promise<{ gateway: Gateway; logger: Logger }> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
+  // The OTEL_* environment only (serve reads no "gateway" object); before the host exists (session.ts).
+  session.telemetry = await startTelemetry(io.env, { defaultServiceName: 'mcp-host' });
   // No UI here: a question from a server goes to the agent or is declined.
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
@@ -164,6 +167,7 @@ export async function openServeGateway(
     frontEnd: 'serve',
     firstListWaitMs: FIRST_LIST_WAIT_MS,
     ...(o.privateResults ? { privateResults: true } : {}),
+    ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
   });
   // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
   // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).

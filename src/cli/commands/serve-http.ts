@@ -3,8 +3,8 @@
  * the operator owns: the `--config` files, the user's settings and the managed file; a folder's
  * `.mcp.json` / `.vscode/mcp.json` never, whatever `--allow-project-servers` says (the gateway runs
  * for other people: a repository's commands are nobody's consent here). Who signs people in, the
- * profiles and the audit file are the `"gateway"` object of the `--config` files. SIGTERM drains:
- * open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
+ * profiles, the audit file and telemetry are the `"gateway"` object of the `--config` files. SIGTERM
+ * drains: open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,6 +29,7 @@ import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
+import { startTelemetry } from '../telemetry.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -79,6 +80,8 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
+  // Before the host exists: its launches' transports are wrapped as they start (session.ts).
+  session.telemetry = await startTelemetry(io.env, { ...config.telemetry, defaultServiceName: 'mcp-host-gateway' });
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);
@@ -103,6 +106,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
+    ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
   });
   session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
   const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });

@@ -13,6 +13,7 @@ import type { AgentView, GatewayViews } from './views.js';
 import type { ResultLimitOptions, ResultStore } from './result-limit.js';
 import type { AgentSignIn } from './auth-tool.js';
 import type { GatewayFrontEnd } from './instructions.js';
+import type { McpTelemetry } from '../telemetry/index.js';
 
 export interface GatewayOptions extends ExposureFilter {
   host: McpHost;
@@ -45,6 +46,8 @@ export interface GatewayOptions extends ExposureFilter {
    * gateway) must not hand one session's results to another. Default: one store for all agents.
    */
   privateResults?: boolean;
+  /** OpenTelemetry spans and metrics of every agent request (core/telemetry/); none when omitted. */
+  telemetry?: McpTelemetry;
 }
 
 export interface Agent {

@@ -284,6 +284,7 @@ export class Gateway {
       if (presence === 'connection' && !held) held = this.presence.hold(`connection:${agent.connectionId}`);
       lists ??= this.watchLists(view, (kinds) => this.sendListChanged(server, kinds));
     };
+    this.opts.telemetry?.observeAgentServer(server, perRequest);
     installHandlers(this.deps, agent);
     if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;

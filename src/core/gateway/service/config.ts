@@ -1,7 +1,8 @@
 /**
  * The team gateway's own settings (`mcp-host serve --http`), from the `"gateway"` object of the
  * operator's `--config` file(s), beside their `mcpServers`: who signs people in, what the gateway
- * is called as a resource, the profiles and who may use each, the audit file, the drain deadline.
+ * is called as a resource, the profiles and who may use each, the audit file, the drain deadline,
+ * where OpenTelemetry goes.
  * Only files the operator names are read for these; a folder's files never are.
  */
 import { z } from 'zod';
@@ -32,6 +33,8 @@ export interface ServiceConfig {
   auditLog?: string;
   /** How long open calls may take to finish after SIGTERM, ms. Default 30 s. */
   drainMs: number;
+  /** OTLP/HTTP export of traces and metrics (docs/team-gateway.md, "Observing it"); the OTEL_* environment otherwise. */
+  telemetry?: { otlpEndpoint?: string; serviceName?: string };
 }
 
 const authSchema = z
@@ -51,6 +54,13 @@ const gatewaySchema = z
     profiles: z.unknown().optional(),
     auditLog: z.string().min(1).optional(),
     drainSeconds: z.number().min(0).max(3600).optional(),
+    telemetry: z
+      .object({
+        otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),
+        serviceName: z.string().min(1).max(200).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -93,6 +103,7 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
     }
     if (g.auditLog !== undefined) config.auditLog = g.auditLog;
     if (g.drainSeconds !== undefined) config.drainMs = g.drainSeconds * 1000;
+    if (g.telemetry !== undefined) config.telemetry = { ...config.telemetry, ...g.telemetry };
   }
   return { config, problems };
 }
