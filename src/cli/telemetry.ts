@@ -22,6 +22,17 @@ export interface TelemetrySettings {
   serviceName?: string;
 }
 
+/** The SDK's own complaints (a collector that refuses or is gone), one a minute at most: they repeat every export. */
+function sdkComplaints(warn: (line: string) => void): (message: string) => void {
+  let last = -Infinity;
+  return (message) => {
+    const now = Date.now();
+    if (now - last < 60_000) return;
+    last = now;
+    warn(`telemetry: ${message.slice(0, 300)}`);
+  };
+}
+
 const signalUrl = (base: string, signal: 'traces' | 'metrics'): string => `${base.replace(/\/+$/, '')}/v1/${signal}`;
 
 /** Where traces and metrics go, or undefined: telemetry off. */
@@ -62,7 +73,7 @@ const positive = (raw: string | undefined, fallback: number): number => {
 /** Telemetry as configured, or undefined when it is off (nothing loaded then). */
 export async function startTelemetry(
   env: NodeJS.ProcessEnv,
-  settings: TelemetrySettings & { defaultServiceName: string },
+  settings: TelemetrySettings & { defaultServiceName: string; warn?: (line: string) => void },
 ): Promise<CliTelemetry | undefined> {
   const urls = telemetryEndpoints(env, settings);
   if (!urls) return undefined;
@@ -79,6 +90,14 @@ export async function startTelemetry(
   // A span's context must follow the request into the gateway's upstream call: async context.
   // Registered once per process (a second call finds it there and leaves it).
   api.context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  if (settings.warn) {
+    const complain = sdkComplaints(settings.warn);
+    const quiet = (): void => undefined;
+    api.diag.setLogger(
+      { error: complain, warn: complain, info: quiet, debug: quiet, verbose: quiet },
+      api.DiagLogLevel.WARN,
+    );
+  }
   const headers = parseHeaders(env.OTEL_EXPORTER_OTLP_HEADERS);
   const resource = resources.resourceFromAttributes({
     'service.name': settings.serviceName ?? env.OTEL_SERVICE_NAME ?? settings.defaultServiceName,

@@ -136,7 +136,7 @@ export async function openServeGateway(
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
   // The OTEL_* environment only (serve reads no "gateway" object); before the host exists (session.ts).
-  session.telemetry = await startTelemetry(io.env, { defaultServiceName: 'mcp-host' });
+  session.telemetry = await startTelemetry(io.env, { defaultServiceName: 'mcp-host', warn: (l) => logger.warn(l) });
   // No UI here: a question from a server goes to the agent or is declined.
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };

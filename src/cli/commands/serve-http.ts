@@ -81,7 +81,11 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
   // Before the host exists: its launches' transports are wrapped as they start (session.ts).
-  session.telemetry = await startTelemetry(io.env, { ...config.telemetry, defaultServiceName: 'mcp-host-gateway' });
+  session.telemetry = await startTelemetry(io.env, {
+    ...config.telemetry,
+    defaultServiceName: 'mcp-host-gateway',
+    warn: (l) => logger.warn(l),
+  });
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);

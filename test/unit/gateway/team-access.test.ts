@@ -36,6 +36,19 @@ describe('team gateway settings', () => {
     assert.match(parseServiceConfig([{ file: 'a.json', value: { nope: 1 } }]).problems[0] ?? '', /a\.json/);
   });
 
+  test('telemetry: an OTLP/HTTP endpoint and a service name, later files winning per key', () => {
+    const { config, problems } = parseServiceConfig([
+      { file: 'a.json', value: { telemetry: { otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'gw' } } },
+      { file: 'b.json', value: { telemetry: { otlpEndpoint: 'https://otel.example.com' } } },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config.telemetry, { otlpEndpoint: 'https://otel.example.com', serviceName: 'gw' });
+    const bad = parseServiceConfig([{ file: 'c.json', value: { telemetry: { otlpEndpoint: 'grpc://x:4317' } } }]);
+    assert.match(bad.problems[0] ?? '', /^c\.json: gateway\.telemetry\.otlpEndpoint/);
+    assert.equal(bad.config.telemetry, undefined);
+    assert.equal(parseServiceConfig([{ file: 'd.json', value: {} }]).config.telemetry, undefined, 'off by default');
+  });
+
   test('profiles take users and groups; older profiles parse as before', () => {
     const { profiles, problems } = parseProfiles({ a: { servers: ['x'] }, b: { users: ['u'], groups: ['g'] } });
     assert.deepEqual(problems, []);

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createHarness, ROOT, type Harness } from '../../cli/harness.js';
 import { serverScript } from '../../../support/fixture-servers.js';
 import { poll } from '../../../support/poll.js';
@@ -231,5 +232,47 @@ describe('serve --http exports MCP traces and metrics by OTLP', { timeout: 240_0
     await agent.close();
     await g.stop();
     assert.equal(otlp.requests.length, before, JSON.stringify(otlp.requests.slice(before)));
+  });
+
+  test('stdio `serve` (the shared gateway) with OTEL_EXPORTER_OTLP_ENDPOINT: the same trace over pipes', async () => {
+    const ws = await h.workspace('otel-stdio', { trace: { command: process.execPath, args: [TRACE_SERVER] } });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [h.cli, 'serve', '--allow-project-servers'],
+      cwd: ws,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: h.dir,
+        MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
+        MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+        MCP_HOST_SERVE_GRACE_MS: '0',
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_SERVICE_NAME: 'serve-under-test',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
+      stderr: 'pipe',
+    });
+    const agent = new Client({ name: 'stdio-agent', version: '1.0.0' });
+    await agent.connect(transport);
+    await poll('the trace server’s tools', 30_000, async () =>
+      (await agent.listTools()).tools.some((t) => t.name === 'trace__trace_context') ? true : undefined,
+    );
+    const ctx = agentContext();
+    const upstream = seenUpstream(
+      await agent.callTool({ name: 'trace__trace_context', arguments: {}, _meta: { traceparent: ctx.traceparent } }),
+    );
+    await agent.close();
+    const [server, client] = await poll('the stdio call’s two spans', 30_000, async () => {
+      const spans = otlp.spans();
+      const s = spanNamed(spans, ctx.traceId, 'tools/call trace__trace_context', SPAN_KIND.SERVER);
+      const c = spanNamed(spans, ctx.traceId, 'tools/call trace_context', SPAN_KIND.CLIENT);
+      return s && c ? ([s, c] as const) : undefined;
+    });
+    assert.equal(server.parentSpanId, ctx.spanId);
+    assert.equal(client.parentSpanId, server.spanId);
+    assert.equal(upstream.traceparent, `00-${ctx.traceId}-${client.spanId}-01`);
+    assert.equal(server.service, 'serve-under-test');
+    assert.equal(server.attributes['network.transport'], 'pipe');
+    assert.equal(server.attributes['network.protocol.name'], undefined);
   });
 });
