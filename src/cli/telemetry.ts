@@ -7,7 +7,7 @@
  * a gateway without telemetry loads none of it and wraps no transport. Core records through the
  * OpenTelemetry API (core/telemetry/) with the providers made here.
  */
-import { McpTelemetry } from '../core/telemetry/index.js';
+import type { McpTelemetry } from '../core/telemetry/index.js';
 import { VERSION } from '../core/version.js';
 
 export interface CliTelemetry {
@@ -77,7 +77,9 @@ export async function startTelemetry(
 ): Promise<CliTelemetry | undefined> {
   const urls = telemetryEndpoints(env, settings);
   if (!urls) return undefined;
-  const [api, hooks, core, resources, sdkTrace, sdkMetrics, traceExporter, metricExporter] = await Promise.all([
+  // Core's telemetry too: with it the API, which a gateway without telemetry never loads either.
+  const [ours, api, hooks, core, resources, sdkTrace, sdkMetrics, traceExporter, metricExporter] = await Promise.all([
+    import('../core/telemetry/index.js'),
     import('@opentelemetry/api'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
@@ -125,7 +127,7 @@ export async function startTelemetry(
     propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
   });
   return {
-    telemetry: new McpTelemetry({ tracerProvider, meterProvider, propagator }),
+    telemetry: new ours.McpTelemetry({ tracerProvider, meterProvider, propagator }),
     async shutdown() {
       await Promise.race([
         Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]),
