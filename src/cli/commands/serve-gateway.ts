@@ -75,7 +75,7 @@ export function serveAgent(gateway: Gateway, view: AgentView, transport: Transpo
   );
   return serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
     // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
-    transport: tapListen(transport, (uris) => watches.add(uris)),
+    transport: gateway.observeAgent(tapListen(transport, (uris) => watches.add(uris))),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
 }

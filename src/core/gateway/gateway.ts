@@ -237,7 +237,15 @@ export class Gateway {
     view: AgentView = {},
     presence: 'connection' | 'caller' = 'connection',
   ): Promise<void> {
-    await this.createServer('legacy', false, view, presence).connect(transport);
+    await this.createServer('legacy', false, view, presence).connect(this.observeAgent(transport));
+  }
+
+  /**
+   * An agent's transport with its requests recorded (core/telemetry/), itself without telemetry.
+   * Nearest the wire: whatever answers an agent's frame in front of its server is inside its spans.
+   */
+  observeAgent(transport: Transport): Transport {
+    return this.opts.telemetry ? this.opts.telemetry.agent(transport, { perRequest: false }) : transport;
   }
 
   /**
@@ -284,7 +292,8 @@ export class Gateway {
       if (presence === 'connection' && !held) held = this.presence.hold(`connection:${agent.connectionId}`);
       lists ??= this.watchLists(view, (kinds) => this.sendListChanged(server, kinds));
     };
-    this.opts.telemetry?.observeAgentServer(server, perRequest);
+    // A 2026-07-28 exchange's transport is the SDK's own (createMcpHandler connects it): observed at connect.
+    if (perRequest) this.opts.telemetry?.observeAgentServer(server);
     installHandlers(this.deps, agent);
     if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;

@@ -69,12 +69,12 @@ export class McpTelemetry {
   }
 
   /**
-   * `server` (a gateway agent server) with every transport it is connected to observed: the SDK
-   * connects it itself for a 2026-07-28 exchange and for stdio, so this is the one place all three
-   * agent paths pass.
+   * `server` (a gateway agent server for one 2026-07-28 HTTP exchange) with the transport it is
+   * connected to observed: the SDK makes that transport and connects it itself (createMcpHandler).
+   * Agents with a connection (2025-11-25 HTTP, stdio) are observed by their transport (`agent()`).
    */
-  observeAgentServer(server: Server, perRequest: boolean): void {
+  observeAgentServer(server: Server): void {
     const connect = server.connect.bind(server);
-    server.connect = (transport: Transport) => connect(this.agent(transport, { perRequest }));
+    server.connect = (transport: Transport) => connect(this.agent(transport, { perRequest: true }));
   }
 }
