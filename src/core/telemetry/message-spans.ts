@@ -7,7 +7,9 @@
  * the span and records its duration (`mcp.server.operation.duration` or
  * `mcp.client.operation.duration`); the connection's end records the session's. Working on the
  * wire keeps this independent of how the gateway answers a call. Pings are not recorded: they
- * are the connection's heartbeat, not anyone's work.
+ * are the connection's heartbeat, not anyone's work. The `_meta` keys are the propagator's fields:
+ * W3C's `traceparent`, `tracestate` (and `baggage`), the SDK's TRACEPARENT_META_KEY and
+ * TRACESTATE_META_KEY, unprefixed as SEP-414 and the conventions say.
  */
 import {
   context,

@@ -5,7 +5,8 @@
  * says about itself, turned into attributes: never arguments, results or anything a person typed.
  */
 import type { Attributes } from '@opentelemetry/api';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { redactUrl } from '../redact.js';
 
 export const ATTR = {
   method: 'mcp.method.name',
@@ -83,7 +84,8 @@ export function requestFacts(msg: { method: string; params?: unknown }): {
   }
   const spanOnly: Attributes = {};
   if (typeof params?.uri === 'string' && /^resources\/(read|subscribe|unsubscribe)$/.test(msg.method))
-    spanOnly[ATTR.resourceUri] = params.uri;
+    // A URI may carry a credential (user:password@, ?token=): the one redactor, as in logs.
+    spanOnly[ATTR.resourceUri] = redactUrl(params.uri);
   // The URI is not in the span name: the conventions keep it out by default (cardinality).
   return { name: target !== undefined ? `${msg.method} ${target}` : msg.method, common, spanOnly };
 }
@@ -91,7 +93,7 @@ export function requestFacts(msg: { method: string; params?: unknown }): {
 /** The protocol version a message states: a 2026-07-28 request's `_meta`, or an `initialize` answer. */
 export function statedVersion(msg: JSONRPCMessage): string | undefined {
   const m = msg as { params?: Params; result?: { protocolVersion?: unknown } };
-  const meta = m.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+  const meta = m.params?._meta?.[PROTOCOL_VERSION_META_KEY];
   if (typeof meta === 'string') return meta;
   const answered = m.result?.protocolVersion;
   return typeof answered === 'string' ? answered : undefined;

@@ -16,7 +16,13 @@ import {
   PeriodicExportingMetricReader,
   type HistogramMetricData,
 } from '@opentelemetry/sdk-metrics';
-import { InMemoryTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  InMemoryTransport,
+  TRACEPARENT_META_KEY,
+  TRACESTATE_META_KEY,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { McpTelemetry } from '../../../src/core/telemetry/index.js';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 
@@ -80,6 +86,10 @@ async function histogram(name: string): Promise<{ attributes: Attributes; count:
     HistogramMetricData | undefined;
   return (m?.dataPoints ?? []).map((p) => ({ attributes: p.attributes, count: p.value.count }));
 }
+
+test('the W3C propagator writes the _meta keys the SDK names', () => {
+  assert.deepEqual(new W3CTraceContextPropagator().fields(), [TRACEPARENT_META_KEY, TRACESTATE_META_KEY]);
+});
 
 test('a request written is a CLIENT span whose context goes out in _meta; the sender’s message is not changed', async () => {
   const { wrapped, peer, atPeer } = await pair((t) => telemetry.upstream(def, t));
@@ -145,6 +155,21 @@ test('a request read is a SERVER span under the sender’s context, its handler 
   const points = await histogram('mcp.server.operation.duration');
   const p = points.find((x) => x.attributes['mcp.method.name'] === 'resources/read');
   assert.equal(p?.attributes['mcp.resource.uri'], undefined, 'no URI on the metric (opt-in there)');
+  await wrapped.close();
+});
+
+test('a resource URI’s credentials are not recorded', async () => {
+  const { wrapped, peer } = await pair((t) => telemetry.agent(t, { perRequest: false }));
+  await peer.send({
+    jsonrpc: '2.0',
+    id: 8,
+    method: 'resources/read',
+    params: { uri: 'postgres://admin:pa55word@db.internal/customers?access_token=tok-123' },
+  });
+  await wrapped.send({ jsonrpc: '2.0', id: 8, result: { contents: [] } });
+  const uri = String(spans.getFinishedSpans().at(-1)?.attributes['mcp.resource.uri']);
+  assert.match(uri, /^postgres:\/\/.*db\.internal\/customers/);
+  assert.doesNotMatch(uri, /pa55word|tok-123/);
   await wrapped.close();
 });
 
