@@ -1,8 +1,10 @@
 // Platform-specific packages: `mcp-host-<version>-<target>.vsix`, each carrying only the sandbox
-// helper its platform runs (dist/vendor/seccomp/<arch>/apply-seccomp, a static Linux binary of
-// 0.6–0.75 MB; macOS sandboxes with sandbox-exec and Windows servers are not sandboxed, so those
-// packages carry none). The Marketplace gives each user the package of their platform; the
-// universal `npm run package` build (both helpers) stays for installing by hand anywhere.
+// helper its platform runs (dist/vendor/seccomp/<arch>/: MCP Host's apply-seccomp script and that
+// CPU's BPF filter, src/core/sandbox/seccomp.ts; macOS sandboxes with sandbox-exec and Windows
+// servers are not sandboxed, so those packages carry none). The Marketplace gives each user the
+// package of their platform; the universal `npm run package` build (both helpers) stays for
+// installing by hand anywhere. Every package is packed from a staged copy whose bundles are stored
+// brotli-compressed (scripts/lib/compact-package.mjs).
 //
 //   node scripts/package-targets.mjs [--target=linux-x64,darwin-arm64|--target=host] [--no-build]
 //   node scripts/package-targets.mjs --check FILE.vsix
