@@ -7,11 +7,14 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import type { SandboxPlan } from '../../../src/core/config/index.js';
+import { HOST_PATH, findOn } from '../../../src/core/sandbox/host-env.js';
 import { sharedSandboxRuntime } from '../../../src/core/sandbox/runtime.js';
 import { seccompHelperPath } from '../../../src/core/sandbox/seccomp.js';
 import { tempDir } from '../connection/helpers.js';
@@ -74,3 +77,54 @@ describe('the seccomp filter in the sandbox', { skip: needsSandbox() }, () => {
     assert.match(fs.readFileSync(helper!, 'utf8'), /^#!\/bin\/sh/);
   });
 });
+
+// Each rule of the filter, from a process the sandbox runs (Python's ctypes reaches the raw
+// syscalls): socket(AF_UNIX) and io_uring_setup fail with EPERM, AF_INET works, and on x86_64 a
+// syscall of the x32 ABI (bit 30 of its number) kills the process that makes it.
+const python = findOn('python3', HOST_PATH);
+const PY = `import ctypes, errno, os, socket
+libc = ctypes.CDLL(None, use_errno=True)
+out = []
+try:
+    socket.socket(socket.AF_UNIX); out.append("unix ok")
+except PermissionError:
+    out.append("unix EPERM")
+socket.socket(socket.AF_INET).close(); out.append("inet ok")
+r = libc.syscall(425, 1, ctypes.c_void_p(0))
+out.append("io_uring " + ("EPERM" if r == -1 and ctypes.get_errno() == errno.EPERM else str(r)))
+pid = os.fork()
+if pid == 0:
+    libc.syscall(41 | 0x40000000, 1, 1, 0)
+    os._exit(0)
+out.append("x32 " + ("killed" if os.WIFSIGNALED(os.waitpid(pid, 0)[1]) else "ran"))
+print(" ".join(out))
+`;
+
+describe(
+  'the filter, rule by rule, from Python in the sandbox',
+  { skip: needsSandbox() || (!python && 'python3 not in ' + HOST_PATH) },
+  () => {
+    after(() => sharedSandboxRuntime().dispose());
+
+    test('AF_UNIX and io_uring fail with EPERM, AF_INET works, an x32 syscall is fatal', async () => {
+      const plan: SandboxPlan = {
+        filesystem: { allowWrite: [], denyWrite: [], denyRead: [] },
+        network: { allowedDomains: [], deniedDomains: [] },
+        by: 'config',
+      };
+      const w = await sharedSandboxRuntime().wrap('py', plan, { file: python!, args: ['-c', PY] });
+      try {
+        const r = spawnSync(w.spec.file, w.spec.args, { env: w.env, encoding: 'utf8', timeout: 60_000 });
+        assert.equal(r.status, 0, r.stderr);
+        // On arm64 that number is no syscall at all (ENOSYS): only x86_64's filter knows the x32 ABI.
+        const out = r.stdout.trim();
+        assert.equal(
+          process.arch === 'x64' ? out : out.replace(/ x32 \w+$/, ''),
+          `unix EPERM inet ok io_uring EPERM${process.arch === 'x64' ? ' x32 killed' : ''}`,
+        );
+      } finally {
+        w.release();
+      }
+    });
+  },
+);
