@@ -18,6 +18,7 @@ import {
   pidOf,
   startGateway,
   startHaproxy,
+  startNginx,
   writeGatewayConfig,
   type Balancer,
   type GatewayProcess,
@@ -25,6 +26,7 @@ import {
 import { TeamAgent } from './fleet-agents.js';
 
 const skip = requireTool('haproxy', 'apt-get install haproxy');
+const noNginx = requireTool('nginx', 'apt-get install nginx-light');
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
 let idp: TeamIdp;
@@ -45,8 +47,8 @@ function gatewayOf(serverPid: string): GatewayProcess | undefined {
   return undefined;
 }
 
-async function agent(era: TeamAgent['era']): Promise<TeamAgent> {
-  const a = new TeamAgent(url, token, era);
+async function agent(era: TeamAgent['era'], at = url): Promise<TeamAgent> {
+  const a = new TeamAgent(at, token, era);
   agents.push(a);
   await a.connect();
   return a;
@@ -98,6 +100,31 @@ describe('team gateway processes behind HAProxy', { skip, timeout: 240_000 }, ()
       assert.equal((await servedBy(legacy)).name, home.name, 'every call on the session’s process');
     assert.equal(legacy.sessions, 1);
   });
+
+  test(
+    'the same through nginx: a session stays on its process, 2026-07-28 calls are answered',
+    { skip: noNginx },
+    async () => {
+      const ng = await startNginx({
+        port: await freePort(),
+        gateways: gateways.map((g) => g.address),
+        dir: join(h.dir, 'nginx'),
+      });
+      try {
+        const legacy = await agent('2025-11-25', `${ng.origin}/mcp`);
+        const home = await servedBy(legacy);
+        for (let i = 0; i < 6; i++)
+          assert.equal((await servedBy(legacy)).name, home.name, 'every call on the session’s process');
+        assert.equal(legacy.sessions, 1);
+        const modern = await agent('2026-07-28', `${ng.origin}/mcp`);
+        for (let i = 0; i < 3; i++) assert.equal(text(await modern.call('s__echo', { text: `n${i}` })), `echo: n${i}`);
+        await legacy.close();
+        await modern.close();
+      } finally {
+        await ng.stop();
+      }
+    },
+  );
 
   test('a killed process: the 2025 agent starts a new session elsewhere, the 2026 agent’s next call works', async () => {
     const legacy = await agent('2025-11-25');

@@ -143,20 +143,60 @@ export async function startHaproxy(o: { port: number; gateways: string[]; checkI
   return b;
 }
 
+/**
+ * deploy/nginx.conf with its placeholders filled as `envsubst` would (only the braced names: nginx's
+ * own $variables stay), and the paths a root install has by default put in `dir`, so it runs as anyone.
+ */
+export function renderNginx(vars: Record<string, string>, dir: string): string {
+  const text = readFileSync(join(DEPLOY, 'nginx.conf'), 'utf8').replace(/\$\{(\w+)\}/g, (m, name: string) => {
+    const v = vars[name];
+    if (v === undefined) throw new Error(`nginx.conf: no value for ${m}`);
+    return v;
+  });
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `    ${t}_temp_path ${dir}/${t};`);
+  return text.replace(/^http \{$/m, `http {\n${temp.join('\n')}`);
+}
+
+/** nginx with deploy/nginx.conf in front of `gateways` (host:port each, at most 3). */
+export async function startNginx(o: {
+  port: number;
+  gateways: string[];
+  dir: string;
+}): Promise<Omit<Balancer, 'status' | 'until'>> {
+  mkdirSync(o.dir, { recursive: true });
+  const vars: Record<string, string> = { MCP_LB_BIND: `127.0.0.1:${o.port}` };
+  for (let i = 0; i < 3; i++) vars[`MCP_GW${i + 1}`] = o.gateways[i] ?? `127.0.0.1:${await freePort()}`;
+  const file = join(o.dir, 'nginx.conf');
+  writeFileSync(file, renderNginx(vars, o.dir));
+  const proc = spawn('nginx', ['-c', file, '-p', o.dir, '-g', `daemon off; pid ${o.dir}/nginx.pid;`], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  proc.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const origin = `http://127.0.0.1:${o.port}`;
+  // Up when it answers: a path the gateways answer without a token.
+  await poll(
+    'nginx to answer',
+    30_000,
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`nginx exited: ${log}`);
+      return (await fetch(`${origin}/healthz`)).status === 200 ? true : undefined;
+    },
+    50,
+  );
+  return {
+    origin,
+    log: () => log,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGQUIT');
+      await exited;
+    },
+  };
+}
+
 /** The gateway's answer to "which upstream process served this": the fixture's `pid` tool text. */
 export function pidOf(result: unknown): string {
   return ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? '').trim();
-}
-
-/** The lines HAProxy logged, for a failure message. */
-export function tail(text: string, lines = 20): string {
-  return text.trim().split('\n').slice(-lines).join('\n');
-}
-
-export function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 }
