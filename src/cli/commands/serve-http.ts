@@ -25,10 +25,12 @@ import {
   type ServiceConfig,
 } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
+import type { Logger } from '../../core/ports.js';
+import type { Cluster } from '../../core/cluster/index.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -63,6 +65,25 @@ function listenOptions(a: ParsedArgs): ListenOptions {
   return o;
 }
 
+/**
+ * The Redis the processes share, when configured; loaded here only, by `import()`, so a gateway
+ * without one (and the extension) never loads the client. Unreachable at start: a runtime error
+ * naming it, password redacted (an operator who configured it does not want a process on its own).
+ */
+async function joinCluster(config: ServiceConfig, logger: Logger): Promise<Cluster | undefined> {
+  if (!config.redis) return undefined;
+  const { startCluster } = await import('../../core/cluster/index.js');
+  try {
+    return await startCluster(config.redis, logger);
+  } catch (err) {
+    throw new CliError(
+      EXIT.connection,
+      `serve --http: ${err instanceof Error ? err.message : String(err)}`,
+      'Start Redis, or fix "gateway.redis.url" in the --config file (docs/team-gateway.md, "Several processes: Redis").',
+    );
+  }
+}
+
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
@@ -79,6 +100,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
+  const cluster = await joinCluster(config, logger);
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);
@@ -105,7 +127,14 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     frontEnd: 'serve',
   });
   session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
-  const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
+  const service = await GatewayService.start({
+    gateway,
+    logger,
+    auth: config.auth!,
+    profiles: () => profiles,
+    listen,
+    ...(cluster ? { shared: cluster } : {}),
+  });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();
   service.markReady();
@@ -115,6 +144,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
   const cut = await service.drain(config.drainMs);
   await gateway.dispose();
+  await cluster?.close();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
   return EXIT.ok;

@@ -14,12 +14,14 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type McpHttpHandler,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
 import type { AgentView } from './views.js';
 import { listenedResources, SharedWatches } from './listen-resources.js';
 import { agentIdentity } from './presence.js';
+import { viewKey } from './agent.js';
 
 /** The stateless (2026-07-28) serving of one view, with what feeds its listen streams. */
 interface ModernEndpoint {
@@ -59,6 +61,11 @@ export class AgentExchanges {
     private readonly logger: Logger,
     private readonly refuse: Refuse,
     private readonly maxSessions = 32,
+    /**
+     * Each view's `subscriptions/listen` bus by its key; several processes share theirs
+     * (core/cluster/). Default: the SDK's in-process one.
+     */
+    private readonly busFor?: (viewKey: string) => ServerEventBus,
   ) {}
 
   sessionCount(): number {
@@ -67,12 +74,17 @@ export class AgentExchanges {
 
   /** The stateless serving of `view`, made when its first agent comes. */
   private endpoint(view: AgentView): ModernEndpoint {
-    const key = JSON.stringify([view.profile ?? null, view.tools ?? null]);
+    const key = viewKey(view);
     const known = this.endpoints.get(key);
     if (known) return known;
     const gateway = this.gateway;
     const onerror = (err: Error): void => this.logger.debug(`gateway: modern request: ${err.message}`);
-    const handler = createMcpHandler(() => gateway.createServer('modern', true, view), { legacy: 'reject', onerror });
+    const bus = this.busFor?.(key);
+    const handler = createMcpHandler(() => gateway.createServer('modern', true, view), {
+      legacy: 'reject',
+      onerror,
+      ...(bus ? { bus } : {}),
+    });
     const e: ModernEndpoint = {
       handler,
       serve: toNodeHandler(handler, { onerror }),

@@ -8,6 +8,7 @@
  * or the deadline.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { Socket } from 'node:net';
 import type { Gateway } from '../gateway.js';
 import type { Logger } from '../../ports.js';
@@ -33,6 +34,16 @@ export interface GatewayServiceOptions {
   maxConnections?: number;
   /** Connections that have not sent a valid token yet: how many, for how long. Default 256, 10 s. */
   limits?: ConnectionLimits;
+  /** What several processes share (core/cluster/, over Redis); none: this process alone. */
+  shared?: SharedState;
+}
+
+/** The state a gateway process shares with the others behind the same balancer. */
+export interface SharedState {
+  /** Each view's `subscriptions/listen` bus, by the view's key. */
+  busFor(viewKey: string): ServerEventBus;
+  /** What `/healthz` says of it (connected, round trips): numbers and booleans, no secret. */
+  health(): Record<string, unknown>;
 }
 
 const PRM_PATH = '/.well-known/oauth-protected-resource';
@@ -68,7 +79,13 @@ export class GatewayService {
     readonly origin: string,
     private readonly pending: PendingSockets,
   ) {
-    this.exchanges = new AgentExchanges(opts.gateway, opts.logger, refuse, opts.maxSessions ?? 1024);
+    this.exchanges = new AgentExchanges(
+      opts.gateway,
+      opts.logger,
+      refuse,
+      opts.maxSessions ?? 1024,
+      opts.shared && ((key) => opts.shared!.busFor(key)),
+    );
     this.refusals = new RateLimitedLog((l) => opts.logger.warn(l), undefined, undefined, undefined, 'gateway');
   }
 
@@ -122,7 +139,8 @@ export class GatewayService {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path === '/healthz') return send(res, 200, { status: 'alive' });
+    if (path === '/healthz')
+      return send(res, 200, { status: 'alive', ...(this.opts.shared ? { shared: this.opts.shared.health() } : {}) });
     if (path === '/readyz')
       return this.ready && !this.draining
         ? send(res, 200, { status: 'ready' })
