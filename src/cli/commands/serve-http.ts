@@ -142,7 +142,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
   const signal = await stop;
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
-  const cut = await service.drain(config.drainMs);
+  const cut = await service.drain(config.drainMs, config.drainGraceMs);
   await gateway.dispose();
   await cluster?.close();
   await audit?.close();

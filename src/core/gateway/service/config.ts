@@ -33,6 +33,11 @@ export interface ServiceConfig {
   auditLog?: string;
   /** How long open calls may take to finish after SIGTERM, ms. Default 30 s. */
   drainMs: number;
+  /**
+   * How long a drain keeps answering 503 at least, ms: the time a balancer's health check needs to
+   * see `/readyz` turn 503 and send nothing more. Default 2 s.
+   */
+  drainGraceMs: number;
   /** Several processes as one (core/cluster/): where they share state. None: one process, in memory. */
   redis?: ServiceRedis;
   /** Calls per person (token `sub`), shared through `redis` when there is one. None: no limit. */
@@ -74,6 +79,7 @@ const gatewaySchema = z
     profiles: z.unknown().optional(),
     auditLog: z.string().min(1).optional(),
     drainSeconds: z.number().min(0).max(3600).optional(),
+    drainGraceSeconds: z.number().min(0).max(600).optional(),
     redis: z
       .object({
         url: z.string().regex(/^rediss?:\/\/[^\s]+$/, 'a redis:// or rediss:// URL'),
@@ -106,7 +112,7 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
   config: ServiceConfig;
   problems: string[];
 } {
-  const config: ServiceConfig = { profiles: {}, drainMs: 30_000 };
+  const config: ServiceConfig = { profiles: {}, drainMs: 30_000, drainGraceMs: 2000 };
   const problems: string[] = [];
   for (const { file, value } of docs) {
     if (value === undefined) continue;
@@ -137,6 +143,7 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
     }
     if (g.auditLog !== undefined) config.auditLog = g.auditLog;
     if (g.drainSeconds !== undefined) config.drainMs = g.drainSeconds * 1000;
+    if (g.drainGraceSeconds !== undefined) config.drainGraceMs = g.drainGraceSeconds * 1000;
     if (g.redis)
       config.redis = {
         url: g.redis.url,

@@ -152,6 +152,7 @@ export class GatewayService {
         Connection: 'close',
         'Retry-After': '1',
       });
+    const release = this.countOpen(req, res);
     // A browser page may not drive the gateway with a token it got hold of: agents send no Origin.
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== new URL(this.resource).origin)
@@ -170,16 +171,6 @@ export class GatewayService {
       this.refusals.log(`gateway: refused ${caller.sub.slice(0, 80)} at ${path.slice(0, 80)}: ${chosen.reason}`);
       return refuse(res, chosen.status, chosen.reason);
     }
-    // Counted from now, not once its body is read: a drain that starts meanwhile must wait for it too.
-    let counted = req.method !== 'GET';
-    if (counted) this.open++;
-    const release = (): void => {
-      if (!counted) return;
-      counted = false;
-      this.open--;
-      if (this.open === 0) for (const f of [...this.idle]) f();
-    };
-    res.once('close', release);
     await currentCaller.run({ sub: caller.sub }, () =>
       this.exchanges.serve(req, res, {
         view: () => chosen.view,
@@ -189,6 +180,24 @@ export class GatewayService {
         },
       }),
     );
+  }
+
+  /**
+   * A call is open from the moment it is taken, not once its token is checked or its body read: a
+   * drain that starts meanwhile must wait for it too (a balancer sent it before it saw the drain).
+   * Returns what ends it early (a listen stream is not a call).
+   */
+  private countOpen(req: IncomingMessage, res: ServerResponse): () => void {
+    let counted = req.method !== 'GET';
+    if (counted) this.open++;
+    const release = (): void => {
+      if (!counted) return;
+      counted = false;
+      this.open--;
+      if (this.open === 0) for (const f of [...this.idle]) f();
+    };
+    res.once('close', release);
+    return release;
   }
 
   private metadata(res: ServerResponse): void {
@@ -226,14 +235,16 @@ export class GatewayService {
 
   /**
    * Stops taking requests (503, `Connection: close`; `/readyz` 503 so a balancer sends no more),
-   * waits for open calls up to `deadlineMs`, then closes everything. Resolves with the calls the
-   * deadline cut off.
+   * waits for open calls up to `deadlineMs` and for `graceMs` at least (the balancer's health check
+   * seeing the 503), then closes everything. Resolves with the calls the deadline cut off.
    */
-  async drain(deadlineMs: number): Promise<number> {
+  async drain(deadlineMs: number, graceMs = 0): Promise<number> {
     this.draining = true;
+    const started = Date.now();
     this.opts.logger.info(`gateway: draining (${this.open} open call(s), up to ${deadlineMs} ms)`);
-    // Kept-alive sockets with no request would otherwise carry the next one here.
-    this.http.closeIdleConnections();
+    // Kept-alive sockets are not closed now: a request a balancer is sending on one at this moment
+    // would be cut, which it cannot tell from a crash. Every answer from here on is a 503 with
+    // `Connection: close`, which a balancer retries on another process.
     if (this.open > 0) {
       let timer: NodeJS.Timeout | undefined;
       let done: (() => void) | undefined;
@@ -246,6 +257,10 @@ export class GatewayService {
         if (done) this.idle.delete(done);
       });
     }
+    // Until its health check has seen /readyz turn 503, the balancer still sends requests here: they
+    // get 503 (and go elsewhere), not a closed socket, which a balancer must not retry (the call may have run).
+    const grace = Math.min(graceMs, deadlineMs) - (Date.now() - started);
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
     const cut = this.open;
     if (cut > 0) this.opts.logger.warn(`gateway: drain deadline passed with ${cut} call(s) open; closing them`);
     await this.dispose();

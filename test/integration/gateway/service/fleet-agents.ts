@@ -2,7 +2,7 @@
  * Agents of both eras on SDK v2's client, as real agents reach a team gateway behind a balancer.
  * A 2025-11-25 agent keeps the spec's rule for a lost session ("Session Management": a 404 to a
  * request carrying `Mcp-Session-Id` means the session is gone; start a new one with a new
- * initialize): its call is sent again on the new session, since a 404 means it never ran. A
+ * initialize): its call is sent again on the new session, since a 404 means it never ran (at most twice). A
  * 2026-07-28 agent has no session: every request may reach any process. Used by balancer.test.ts
  * and bench/balancer.ts.
  */
@@ -27,6 +27,11 @@ export class TeamAgent {
     readonly era: '2025-11-25' | '2026-07-28',
     private readonly name = 'team-agent',
   ) {}
+
+  /** The SDK client of the current session (for a `subscriptions/listen`); none before `connect`. */
+  get sdk(): Client | undefined {
+    return this.client;
+  }
 
   get sessionId(): string | undefined {
     return this.transport?.sessionId;
@@ -55,13 +60,17 @@ export class TeamAgent {
     opts: Parameters<Client['callTool']>[1] = {},
   ): Promise<CallResult> {
     if (!this.client) await this.connect();
-    try {
-      return await this.client!.callTool({ name, arguments: args }, opts);
-    } catch (err) {
-      if (this.era !== '2025-11-25' || !isSessionGone(err)) throw err;
-      await this.client!.close().catch(() => undefined);
-      await this.connect();
-      return this.client!.callTool({ name, arguments: args }, opts);
+    // A new session may be lost too (its process drained or killed in turn): a few, not forever.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.client!.callTool({ name, arguments: args }, opts);
+      } catch (err) {
+        if (this.era !== '2025-11-25' || !isSessionGone(err) || attempt === 3) throw err;
+        const old = this.client!;
+        this.client = undefined;
+        await old.close().catch(() => undefined);
+        await this.connect();
+      }
     }
   }
 

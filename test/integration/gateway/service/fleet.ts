@@ -5,12 +5,22 @@
  * "${…}" placeholders filled from its environment. Used by balancer.test.ts and bench/balancer.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { poll } from '../../../support/poll.js';
 
-export const DEPLOY = resolve(__dirname, '..', '..', '..', '..', 'deploy');
+/** The repository's deploy/ folder, from here or from a bundle of this file elsewhere (bench/.tmp). */
+function findDeploy(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'deploy', 'haproxy.cfg'))) return join(dir, 'deploy');
+    if (dirname(dir) === dir) throw new Error(`no deploy/haproxy.cfg above ${__dirname}`);
+  }
+}
+
+export const DEPLOY = findDeploy();
+/** The repository, found the same way. */
+export const REPO = dirname(DEPLOY);
 
 /** A port the OS has just handed out and taken back: for a process that must be told its port. */
 export async function freePort(): Promise<number> {
