@@ -12,11 +12,14 @@ import { parseConfigText, type ServerDefinition } from '../../core/config/index.
 import {
   AuditLog,
   auditedHost,
+  currentCaller,
+  MemoryRateLimiter,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
+  type GatewayServiceOptions,
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
@@ -84,6 +87,29 @@ async function joinCluster(config: ServiceConfig, logger: Logger): Promise<Clust
   }
 }
 
+/** The rate limit per person, shared through Redis when there is one; none when not configured. */
+function rateLimit(
+  config: ServiceConfig,
+  cluster: Cluster | undefined,
+  audit: AuditLog | undefined,
+): Pick<GatewayServiceOptions, 'rateLimit' | 'onRateLimited'> {
+  if (!config.rateLimit) return {};
+  const limiter = cluster ? cluster.rateLimiter(config.rateLimit) : new MemoryRateLimiter(config.rateLimit);
+  return {
+    rateLimit: limiter,
+    onRateLimited: (sub, call) =>
+      audit?.write({
+        time: new Date().toISOString(),
+        sub,
+        server: '',
+        kind: call.kind,
+        name: call.name,
+        outcome: 'rate-limited',
+        durationMs: 0,
+      }),
+  };
+}
+
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
@@ -125,6 +151,8 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
+    // Several processes: any of them reads a page another cut; each page its own person's only.
+    ...(cluster ? { results: cluster.results(() => currentCaller.getStore()?.sub) } : {}),
   });
   session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
   const service = await GatewayService.start({
@@ -134,6 +162,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     profiles: () => profiles,
     listen,
     ...(cluster ? { shared: cluster } : {}),
+    ...rateLimit(config, cluster, audit),
   });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();

@@ -5,13 +5,23 @@
  * extension nor a CLI without Redis loads the client). docs/team-gateway.md, "Several processes: Redis".
  */
 import type { Logger } from '../ports.js';
-import type { ServiceRedis, SharedState } from '../gateway/index.js';
+import type { ServiceRedis } from '../gateway/service/config.js';
+import type { SharedState } from '../gateway/service/service.js';
 import { RedisLink } from './link.js';
 import { EventHub } from './bus.js';
+import { RedisResultPages } from './results.js';
+import { RedisRateLimiter } from './rate-limit.js';
+import type { ResultPages } from '../gateway/result-limit.js';
+import type { CallLimiter } from '../gateway/service/rate-limit.js';
+import type { ServiceRateLimit } from '../gateway/service/config.js';
 
 export { RedisUnavailableError } from './link.js';
 
 export interface Cluster extends SharedState {
+  /** Cut results every process reads; each bound to the person `owner()` names when it is kept. */
+  results(owner: () => string | undefined): ResultPages;
+  /** The rate limit per person, shared. */
+  rateLimiter(limit: ServiceRateLimit): CallLimiter;
   /** Redis round trips so far, by this process. */
   roundTrips(): number;
   close(): Promise<void>;
@@ -30,6 +40,8 @@ export async function startCluster(cfg: ServiceRedis, logger: Logger): Promise<C
   logger.info(`gateway: sharing state through Redis at ${link.shown}`);
   return {
     busFor: (key) => hub.busFor(key),
+    results: (owner) => new RedisResultPages(link, cfg.keyPrefix, cfg.resultTtlS, owner),
+    rateLimiter: (limit) => new RedisRateLimiter(link, cfg.keyPrefix, limit),
     health: () => ({
       redis: link.ready ? 'connected' : 'unavailable',
       redisRoundTrips: link.roundTrips,

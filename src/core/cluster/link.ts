@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../ports.js';
 import { redactKnownValues, redactUrl } from '../redact.js';
 import { RateLimitedLog } from '../connection-limits.js';
-import type { ServiceRedis } from '../gateway/index.js';
+import type { ServiceRedis } from '../gateway/service/config.js';
 
 /** A Redis failure as the gateway tells it: which Redis, what went wrong, no secret. */
 export class RedisUnavailableError extends Error {
@@ -100,12 +100,34 @@ export class RedisLink {
     }
   }
 
+  /**
+   * A Lua script by its SHA-1 (EVALSHA), sent whole (EVAL) only when this Redis does not know it
+   * yet (after a restart, or the first time): one round trip but the first.
+   */
+  async script<T = unknown>(lua: string, sha: string, keys: string[], args: (string | number)[]): Promise<T> {
+    this.trips++;
+    try {
+      return (await this.client.call('EVALSHA', sha, keys.length, ...keys, ...args)) as T;
+    } catch (err) {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw this.fail('EVALSHA', err);
+    }
+    this.trips++;
+    try {
+      return (await this.client.call('EVAL', lua, keys.length, ...keys, ...args)) as T;
+    } catch (err) {
+      throw this.fail('EVAL', err);
+    }
+  }
+
   /** Several commands as one transaction (MULTI … EXEC), one round trip; each command's reply. */
   async multi(commands: (string | number)[][]): Promise<unknown[]> {
     this.trips++;
     let replies: [Error | null, unknown][] | null;
     try {
-      replies = await this.client.multi(commands.map((c) => c.map(String))).exec();
+      // ioredis takes each command by its method name: lower case.
+      replies = await this.client
+        .multi(commands.map(([name, ...args]) => [String(name).toLowerCase(), ...args.map(String)]))
+        .exec();
     } catch (err) {
       throw this.fail('MULTI', err);
     }

@@ -47,6 +47,15 @@ export interface AgentCaller {
   owner?: string;
   /** Hears each parsed POST body before it is served (the team gateway's drain and audit). */
   onBody?: (body: unknown) => void;
+  /** Decides whether a parsed POST body is served: undefined, or the answer instead (the team gateway's rate limit). */
+  admit?: (body: unknown) => Promise<Refusal | undefined>;
+}
+
+/** An answer given instead of serving a request. */
+export interface Refusal {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
 }
 
 export type Refuse = (res: ServerResponse, status: number, message: string) => void;
@@ -125,6 +134,7 @@ export class AgentExchanges {
       if (posted === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
       if (posted === undefined) return refuse(res, 400, 'the body is not JSON');
       caller.onBody?.(posted);
+      if (await this.refused(res, caller, posted)) return;
       return session.transport.handleRequest(req, res, posted);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
@@ -137,6 +147,7 @@ export class AgentExchanges {
     if (body === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
     caller.onBody?.(body);
+    if (await this.refused(res, caller, body)) return;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body, view);
     if (this.sessions.size >= this.maxSessions && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
@@ -158,6 +169,15 @@ export class AgentExchanges {
     await transport.handleRequest(req, res, body);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();
+  }
+
+  /** Answers `res` when the caller does not admit `body`; whether it did. */
+  private async refused(res: ServerResponse, caller: AgentCaller, body: unknown): Promise<boolean> {
+    const r = caller.admit && (await caller.admit(body));
+    if (!r) return false;
+    res.writeHead(r.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...r.headers });
+    res.end(JSON.stringify(r.body));
+    return true;
   }
 
   private serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, view: AgentView): Promise<void> {

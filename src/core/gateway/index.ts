@@ -20,9 +20,10 @@ export { DEFAULT_MAX_RESULT_TOKENS, type ResultLimitOptions } from './result-lim
 export type { AgentSignIn } from './auth-tool.js';
 export { readGatewayViewSettings, VIEW_SETTING_KEYS, type GatewayViewSettings } from './view-settings.js';
 export { parseServiceConfig, type ServiceConfig, type ServiceRateLimit, type ServiceRedis } from './service/config.js';
-export { GatewayService, type SharedState } from './service/service.js';
+export { GatewayService, type GatewayServiceOptions, type SharedState } from './service/service.js';
 export { isLoopbackHost, listenRefusal, type ListenOptions } from './service/listen.js';
-export { AuditLog, auditedHost } from './service/audit.js';
+export { AuditLog, auditedHost, currentCaller } from './service/audit.js';
+export { MemoryRateLimiter, type CallLimiter } from './service/rate-limit.js';
 export { SharedWatches, tapListen } from './listen-resources.js';
 export { connectShared, SharedRefusal } from './shared/client.js';
 export { stderrOf } from './shared/hello.js';

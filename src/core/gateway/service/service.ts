@@ -20,6 +20,8 @@ import { TokenVerifier, type TokenVerdict } from './tokens.js';
 import { callerView } from './caller-view.js';
 import { currentCaller } from './audit.js';
 import type { ServiceAuth } from './config.js';
+import { countedCall, type CallLimiter } from './rate-limit.js';
+import type { Refusal } from '../agent-exchanges.js';
 
 export interface GatewayServiceOptions {
   gateway: Gateway;
@@ -36,6 +38,10 @@ export interface GatewayServiceOptions {
   limits?: ConnectionLimits;
   /** What several processes share (core/cluster/, over Redis); none: this process alone. */
   shared?: SharedState;
+  /** Calls per person (rate-limit.ts); none: no limit. */
+  rateLimit?: CallLimiter;
+  /** Hears each call refused by the rate limit (the audit log). */
+  onRateLimited?: (sub: string, call: NonNullable<ReturnType<typeof countedCall>>) => void;
 }
 
 /** The state a gateway process shares with the others behind the same balancer. */
@@ -47,6 +53,8 @@ export interface SharedState {
 }
 
 const PRM_PATH = '/.well-known/oauth-protected-resource';
+/** The JSON-RPC error code of a call over the rate limit (an implementation-defined server error). */
+export const RATE_LIMITED = -32029;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -178,6 +186,7 @@ export class GatewayService {
         onBody: (body) => {
           if (isStream(body)) release();
         },
+        ...(this.opts.rateLimit ? { admit: (body: unknown) => this.admit(caller.sub, body) } : {}),
       }),
     );
   }
@@ -198,6 +207,33 @@ export class GatewayService {
     };
     res.once('close', release);
     return release;
+  }
+
+  /**
+   * Over the rate limit: HTTP 429 with `Retry-After` (what balancers, proxies and HTTP clients know)
+   * and, as its body, the JSON-RPC error for the request's id (what an SDK client shows the agent).
+   */
+  private async admit(sub: string, body: unknown): Promise<Refusal | undefined> {
+    const call = countedCall(body);
+    if (!call) return undefined;
+    const verdict = await this.opts.rateLimit!.take(sub);
+    if (verdict.ok) return undefined;
+    const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    this.refusals.log(`gateway: rate limit: refused ${call.method} of ${sub.slice(0, 80)} (retry in ${seconds} s)`);
+    this.opts.onRateLimited?.(sub, call);
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(seconds) },
+      body: {
+        jsonrpc: '2.0',
+        id: call.id,
+        error: {
+          code: RATE_LIMITED,
+          message: `rate limit: too many calls; retry in ${seconds} s`,
+          data: { retryAfterSeconds: seconds },
+        },
+      },
+    };
   }
 
   private metadata(res: ServerResponse): void {

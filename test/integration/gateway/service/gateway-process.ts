@@ -23,8 +23,9 @@ export async function startGatewayProcess(
   config: string,
   cwd: string,
   name: string,
+  extraArgs: string[] = [],
 ): Promise<GatewayProcess> {
-  const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config], {
+  const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config, ...extraArgs], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_BLOB_DIR: join(h.dir, `blobs-${name}`) },
     stdio: ['ignore', 'ignore', 'pipe'],
