@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseConfigText } from '../../src/core/config/index.js';
+import { parseServiceConfig } from '../../src/core/gateway/index.js';
 import { requireTool } from '../support/system-tool.js';
 import { DEPLOY, renderNginx } from './gateway/service/fleet.js';
 
@@ -93,6 +95,16 @@ describe('deploy/', () => {
       assert.equal(r.code, 0, r.out);
     },
   );
+
+  test('gateway.json, the config compose.yaml mounts, is one the gateway takes without a problem', () => {
+    const file = join(DEPLOY, 'gateway.json');
+    const parsed = parseConfigText(read('gateway.json'), file, { jsonc: true });
+    const value = (parsed.value as { gateway?: unknown }).gateway;
+    const { config, problems } = parseServiceConfig([{ file, value }]);
+    assert.deepEqual(problems, []);
+    assert.ok(config.auth?.resource, 'the balancer’s URL as the resource, the same for every process');
+    assert.ok(config.redis?.url.startsWith('redis://redis:'), 'the compose file’s Redis');
+  });
 
   test('the image is the packed CLI on node:24-slim, not run as root', () => {
     const dockerfile = read('Dockerfile');
