@@ -1,4 +1,5 @@
 /** Every benchmark group, in the order a full run measures them. */
+import { balancer } from './balancer.js';
 import { calls } from './calls.js';
 import { chaos } from './chaos.js';
 import { flood } from './flood.js';
@@ -23,6 +24,7 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['tool-search', toolSearch],
   ['gateway', gateway],
   ['shared-serve', sharedServe],
+  ['balancer', balancer],
   ['sandbox', sandbox],
   ['chaos', chaos],
   ['soak', soak],

@@ -12,11 +12,14 @@ import { parseConfigText, type ServerDefinition } from '../../core/config/index.
 import {
   AuditLog,
   auditedHost,
+  currentCaller,
+  MemoryRateLimiter,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
+  type GatewayServiceOptions,
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
@@ -25,11 +28,13 @@ import {
   type ServiceConfig,
 } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
 import { startTelemetry } from '../telemetry.js';
+import type { Logger } from '../../core/ports.js';
+import type { Cluster } from '../../core/cluster/index.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -64,6 +69,48 @@ function listenOptions(a: ParsedArgs): ListenOptions {
   return o;
 }
 
+/**
+ * The Redis the processes share, when configured; loaded here only, by `import()`, so a gateway
+ * without one (and the extension) never loads the client. Unreachable at start: a runtime error
+ * naming it, password redacted (an operator who configured it does not want a process on its own).
+ */
+async function joinCluster(config: ServiceConfig, logger: Logger): Promise<Cluster | undefined> {
+  if (!config.redis) return undefined;
+  const { startCluster } = await import('../../core/cluster/index.js');
+  try {
+    return await startCluster(config.redis, logger);
+  } catch (err) {
+    throw new CliError(
+      EXIT.connection,
+      `serve --http: ${err instanceof Error ? err.message : String(err)}`,
+      'Start Redis, or fix "gateway.redis.url" in the --config file (docs/team-gateway.md, "Several processes: Redis").',
+    );
+  }
+}
+
+/** The rate limit per person, shared through Redis when there is one; none when not configured. */
+function rateLimit(
+  config: ServiceConfig,
+  cluster: Cluster | undefined,
+  audit: AuditLog | undefined,
+): Pick<GatewayServiceOptions, 'rateLimit' | 'onRateLimited'> {
+  if (!config.rateLimit) return {};
+  const limiter = cluster ? cluster.rateLimiter(config.rateLimit) : new MemoryRateLimiter(config.rateLimit);
+  return {
+    rateLimit: limiter,
+    onRateLimited: (sub, call) =>
+      audit?.write({
+        time: new Date().toISOString(),
+        sub,
+        server: '',
+        kind: call.kind,
+        name: call.name,
+        outcome: 'rate-limited',
+        durationMs: 0,
+      }),
+  };
+}
+
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
@@ -86,6 +133,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     defaultServiceName: 'mcp-host-gateway',
     warn: (l) => logger.warn(l),
   });
+  const cluster = await joinCluster(config, logger);
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);
@@ -111,9 +159,19 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
     ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
+    // Several processes: any of them reads a page another cut; each page its own person's only.
+    ...(cluster ? { results: cluster.results(() => currentCaller.getStore()?.sub) } : {}),
   });
   session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
-  const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
+  const service = await GatewayService.start({
+    gateway,
+    logger,
+    auth: config.auth!,
+    profiles: () => profiles,
+    listen,
+    ...(cluster ? { shared: cluster } : {}),
+    ...rateLimit(config, cluster, audit),
+  });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();
   service.markReady();
@@ -121,8 +179,9 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
   const signal = await stop;
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
-  const cut = await service.drain(config.drainMs);
+  const cut = await service.drain(config.drainMs, config.drainGraceMs);
   await gateway.dispose();
+  await cluster?.close();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
   return EXIT.ok;

@@ -10,7 +10,7 @@ import type { Catalog } from './catalog.js';
 import type { DormantTools } from './dormant.js';
 import type { AskAgent, ParkedCalls } from './input-bridge.js';
 import type { agentTools, AgentView } from './views.js';
-import { limitToolResult, type ResultStore } from './result-limit.js';
+import { limitToolResult, type ResultPages } from './result-limit.js';
 import { forwardedResult } from './forward.js';
 import { callSignIn } from './auth-tool.js';
 import { errorText, type Agent, type GatewayOptions } from './agent.js';
@@ -25,7 +25,7 @@ export interface AgentDeps {
   shownTo(view: AgentView): (server: string) => boolean;
   firstListsReady(): Promise<void>;
   /** Where `agent`'s cut results are kept and read back. */
-  resultsOf(agent: Agent): ResultStore;
+  resultsOf(agent: Agent): ResultPages;
 }
 
 /** A parked (2026-07-28) call: questions go back through `ask`, and it ends on `signal`. */
@@ -105,12 +105,12 @@ export async function callExposed(
     const r = forwardedResult(raw, mapUri(entry.tool.server, deps.catalogOf(agent)));
     if (typeof r === 'string')
       return { content: [{ type: 'text', text: `${entry.tool.server}: ${r}` }], isError: true };
-    return limitToolResult(
+    return (await limitToolResult(
       r,
       opts.resultLimit?.() ?? {},
       deps.resultsOf(agent),
       entry.tool.outputSchema !== undefined,
-    ) as CallToolResult;
+    )) as CallToolResult;
   } catch (err) {
     // A host failure (server down, timeout, bad arguments) is a tool error the model can read.
     return { content: [{ type: 'text', text: errorText(err) }], isError: true };

@@ -138,7 +138,7 @@ async function readResource(
 ): Promise<ReadResourceResult> {
   let kept;
   try {
-    kept = deps.resultsOf(agent).read(uri);
+    kept = await deps.resultsOf(agent).read(uri);
   } catch (err) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorText(err));
   }

@@ -10,7 +10,7 @@ import type { GatewayBridge } from './bridge.js';
 import type { ExposureFilter } from './catalog.js';
 import type { GatewayFeatures } from './features.js';
 import type { AgentView, GatewayViews } from './views.js';
-import type { ResultLimitOptions, ResultStore } from './result-limit.js';
+import type { ResultLimitOptions, ResultPages, ResultStore } from './result-limit.js';
 import type { AgentSignIn } from './auth-tool.js';
 import type { GatewayFrontEnd } from './instructions.js';
 import type { McpTelemetry } from '../telemetry/index.js';
@@ -48,6 +48,11 @@ export interface GatewayOptions extends ExposureFilter {
   privateResults?: boolean;
   /** OpenTelemetry spans and metrics of every agent request (core/telemetry/); none when omitted. */
   telemetry?: McpTelemetry;
+  /**
+   * Where the cut results of agents without a store of their own are kept: one process's memory by
+   * default; the team gateway's processes share theirs (core/cluster/), so any of them reads a page.
+   */
+  results?: ResultPages;
 }
 
 export interface Agent {

@@ -13,7 +13,7 @@ import { DormantTools } from './dormant.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers } from './features.js';
 import { VERSION } from '../version.js';
 import { agentTools, type AgentView } from './views.js';
-import { ResultStore } from './result-limit.js';
+import { ResultStore, type ResultPages } from './result-limit.js';
 import { signInTools } from './auth-tool.js';
 import { ParkedCalls } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
@@ -41,7 +41,7 @@ export class Gateway {
   /** Catalogues of profiles, built when first asked for after each refresh. */
   private profileCatalogs = new Map<string, Catalog>();
   /** Whole results cut for agents, readable as `mcp-host-result://` resources. */
-  private readonly results = new ResultStore();
+  private readonly results: ResultPages;
   /** Tools of servers that lost their connection: still callable, so the call reconnects them (dormant.ts). */
   private readonly dormant = new DormantTools();
   private disposed = false;
@@ -61,6 +61,7 @@ export class Gateway {
   private readonly deps: AgentDeps;
 
   constructor(private readonly opts: GatewayOptions) {
+    this.results = opts.results ?? new ResultStore();
     this.deps = {
       opts: this.opts,
       parked: this.parked,

@@ -70,6 +70,7 @@ function bundles(): Promise<string> {
     await Promise.all([
       copyFile(join(dist, 'cli.js'), join(out, 'cli.bundle.cjs')),
       copyFile(join(dist, 'sandbox-runtime.js'), join(out, 'sandbox-runtime.js')),
+      copyFile(join(dist, 'redis-client.js'), join(out, 'redis-client.js')),
       cp(join(dist, 'vendor'), join(out, 'vendor'), { recursive: true }),
       writeFile(join(out, 'cli.js'), launcherSource('cli.bundle.cjs')),
       ...Object.entries(FIXTURES).map(async ([name, entry]) => {

@@ -17,7 +17,8 @@ export interface AuditRecord {
   kind: 'tool' | 'resource' | 'prompt';
   /** The tool or prompt name, or the resource URI, as the server knows it. */
   name: string;
-  outcome: 'ok' | 'tool-error' | 'failed';
+  /** `rate-limited`: refused before it reached a server (`server` empty, `name` as the agent gave it). */
+  outcome: 'ok' | 'tool-error' | 'failed' | 'rate-limited';
   durationMs: number;
   error?: string;
 }
