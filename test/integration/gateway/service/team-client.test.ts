@@ -121,7 +121,7 @@ describe('the CLI as a client of a team gateway', { timeout: 240_000 }, () => {
     assert.equal(call.code, 0, call.stderr);
     assert.match(call.stdout, /echo: through the gateway/);
 
-    const secrets = readFileSync(join(env.MCP_HOST_CONFIG_DIR, 'secrets.json'), 'utf8');
+    const secrets = readFileSync(join(me.env.MCP_HOST_CONFIG_DIR!, 'secrets.json'), 'utf8');
     assert.match(secrets, /mcp-host\.oauth\/acme-tools\//, 'the token is in the CLI’s own store');
     for (const out of [auth.stdout, auth.stderr, tools.stdout, call.stdout, call.stderr])
       assert.doesNotMatch(out, /eyJ[\w-]{20,}\./, 'no token printed');
