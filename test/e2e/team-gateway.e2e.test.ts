@@ -90,7 +90,9 @@ test(
     const v: VSCode = await startVSCode({
       workspace: 'empty',
       name: 'team-gateway',
-      settings: { 'mcpHost.managedConfigPath': managed },
+      // An administrator's file, where this machine's settings say it is (a remote window, code-server's
+      // included, reads machine-scoped settings from the machine, not from the user's settings).
+      machineSettings: { 'mcpHost.managedConfigPath': managed },
       env: { MCP_HOST_HOME: agentsHome },
     });
     t.after(() => v.dispose());
@@ -170,6 +172,8 @@ test(
       const row = quickInput(v).widget.locator('.monaco-list-row').filter({ hasText: 'acme-tools › beta' }).first();
       await row.waitFor({ state: 'visible', timeout: 60_000 });
       await row.click();
+      // The fixture's echo is not marked read-only: the confirmation any such tool gets.
+      assert.match(await v.clickDialogButton('Run Tool'), /beta__echo.*acme-tools/s);
       await answerInput(v, /beta__echo: text/, 'from the palette');
       const text = await previewText(v, 'echo: from the palette');
       assert.doesNotMatch(text, /failed/);
