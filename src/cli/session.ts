@@ -138,6 +138,7 @@ export class Session {
       ...this.loadOptions,
       userServers: user.servers,
       userSandbox: user.settings['mcpHost.sandbox'],
+      userTeamGateway: user.settings['mcpHost.teamGateway'],
     });
     // A broken settings.json is reported, not fatal.
     return {

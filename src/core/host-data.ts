@@ -8,6 +8,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ToolUi } from './app-meta.js';
 import type { HostErrorInfo } from './errors.js';
+import type { ToolUpstream } from './upstream-meta.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -33,6 +34,8 @@ export interface HostTool {
   taskSupport?: 'required' | 'optional';
   /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
   ui?: ToolUi;
+  /** A gateway's tool: the upstream server it comes from and that server's name for it (upstream-meta.ts). */
+  upstream?: ToolUpstream;
 }
 
 export interface HostResource {

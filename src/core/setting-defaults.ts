@@ -49,6 +49,7 @@ export const SETTING_DEFAULTS = {
   sandboxNewServers: false,
   sandboxRegistryInstalls: 'ask',
   enterpriseIdp: null,
+  teamGateway: null,
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -15,6 +15,8 @@ export interface McpHostSettings {
   servers: unknown;
   /** `mcpHost.sandbox`: the sandbox rules of those servers (VS Code's `sandbox` shape). */
   sandbox: unknown;
+  /** `mcpHost.teamGateway` as written (checked by the loader, core/config/sources/team-gateway.ts). */
+  teamGateway: unknown;
   autoStart: boolean;
   concurrency: { local?: number; remote?: number };
   timeouts: { connectMs?: number; toolCallMs?: number };
@@ -81,6 +83,7 @@ export function readSettings(): McpHostSettings {
   return {
     servers: cfg.get<unknown>('servers'),
     sandbox: cfg.get<unknown>('sandbox'),
+    teamGateway: cfg.get<unknown>('teamGateway'),
     autoStart: bool(cfg, 'autoStart', D['autoStart']),
     concurrency: { local: count(cfg, 'concurrency.local'), remote: count(cfg, 'concurrency.remote') },
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },

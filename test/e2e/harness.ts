@@ -76,6 +76,12 @@ export interface StartOptions {
   workspace: string;
   /** Extra user settings (merged over the harness defaults, which keep the welcome page away). */
   settings?: Record<string, unknown>;
+  /**
+   * Settings of the machine code-server runs on (`Machine/settings.json`): where a `machine`-scoped
+   * setting such as `mcpHost.managedConfigPath` must be for a remote window (code-server's is one);
+   * in the user settings VS Code ignores it there.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Extra environment for code-server and so for the extension host and the MCP servers it starts. */
   env?: Record<string, string>;
   /** Trust the workspace (default true). `false` opens it in Restricted Mode without a prompt. */
@@ -376,6 +382,10 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     ...options.settings,
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (options.machineSettings) {
+    mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
+    writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings, null, 2));
+  }
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -225,7 +225,8 @@ const CATEGORY: Record<CategoryKind, { label: string; icon: string }> = {
 /** Which category folders a connected server shows (empty ones are left out). */
 export function categoriesOf(s: ServerSnapshot): { kind: CategoryKind; count: number }[] {
   const all: { kind: CategoryKind; count: number }[] = [
-    { kind: 'tools', count: s.tools.filter(visibleToModel).length },
+    // A gateway's tools that name their upstream server are under that server's row (upstream.ts).
+    { kind: 'tools', count: s.tools.filter((t) => visibleToModel(t) && !t.upstream).length },
     { kind: 'resources', count: s.resources.length },
     { kind: 'templates', count: s.resourceTemplates.length },
     { kind: 'prompts', count: s.prompts.length },
