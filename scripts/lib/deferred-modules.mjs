@@ -2,13 +2,13 @@
 //
 // The activation set is every module main.ts reaches without passing through a module DEFERRED names
 // (the SDK client and its protocol core, zod, Ajv, jose, …, and a few of our own modules that build
-// schemas when they load). Everything else extension.js held moves to sdk.js. An activation module's
-// import of a deferred module becomes a stand-in whose names are getters: the first one read requires
-// sdk.js, so the SDK loads at the first connect (or the first config entry that needs zod's messages),
-// not at `require` of extension.js. What activation code may not do is read a deferred module's name
-// while it loads (`class X extends SdkError` at the top of a file): that loads sdk.js at activation,
-// and `build.test.ts` fails on it.
-import * as esbuild from 'esbuild';
+// schemas when they load or that only a connection attempt runs). Everything else extension.js held
+// moves to sdk.js. An activation module's import of a deferred module becomes a stand-in that requires
+// sdk.js the first time a name is read through it, so the SDK loads at the first connect (or the
+// first config entry that needs zod's messages), not at `require` of extension.js. What activation
+// code may not do is read a deferred module's name while it loads (`class X extends SdkError`): that
+// loads sdk.js at activation, and test/integration/activation-bundle.test.ts fails on it.
+import { existsSync, readFileSync } from 'node:fs';
 
 export const DEFERRED_FILE = 'sdk.js';
 
@@ -59,66 +59,50 @@ export function splitActivation(metafile, entry) {
   return { active, deferred, roots };
 }
 
-/**
- * The export names of each root, from an ESM build of them (the stand-ins list them before the module
- * loads). A CommonJS root fails: its names are known only once it runs.
- */
-export async function exportNames(base, roots, resolveRef) {
-  const keys = [...roots.keys()];
-  const r = await esbuild.build({
-    ...base,
-    entryPoints: keys.map((k, i) => ({ in: `\0ref:${k}`, out: `root-${i}` })),
-    stdin: undefined,
-    outfile: undefined,
-    outdir: '/deferred-names',
-    format: 'esm',
-    splitting: true,
-    sourcemap: false,
-    minify: false,
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
-    plugins: [resolveRef, ...base.plugins],
-  });
-  const names = new Map();
-  for (const [file, out] of Object.entries(r.metafile.outputs)) {
-    const m = /root-(\d+)\.js$/.exec(file);
-    if (!m) continue;
-    const key = keys[Number(m[1])];
-    if (r.metafile.inputs[key]?.format === 'cjs')
+/** A CommonJS root fails the build: its stand-in could not tell its `default` without running it. */
+export function checkRoots(metafile, roots) {
+  for (const [key, importers] of roots)
+    if (metafile.inputs[key]?.format === 'cjs')
       throw new Error(
-        `${key} is CommonJS and imported at activation by ${[...roots.get(key)].join(', ')}: ` +
+        `${key} is CommonJS and imported at activation by ${[...importers].join(', ')}: ` +
           'import it from a deferred module (scripts/lib/deferred-modules.mjs DEFERRED)',
       );
-    names.set(key, out.exports.filter((n) => n !== '__esModule').sort());
-  }
-  return names;
 }
 
 /**
- * The stand-in of a deferred module in extension.js: an object whose every name is a getter that
- * requires sdk.js the first time one is read. `__esModule` answers without loading, so esbuild's
- * interop copies the getters and reads nothing.
+ * `export * from` a deferred module would re-export nothing: the stand-in has no own names (copying
+ * every name of zod and the SDK into each importer cost 25 ms of the 70 ms `require`). Says so, or
+ * returns undefined for a plain import.
  */
-export const LAZY_HELPER = `module.exports = (key, names, load) => {
+export function deferredImportProblem(args, key) {
+  if (!args.importer || !existsSync(args.importer)) return undefined;
+  const text = readFileSync(args.importer, 'utf8');
+  const quoted = args.path.replace(/[.*+?^$|()[\]{}\\/]/g, '\\$&');
+  const star = new RegExp(`export\\s*\\*\\s*from\\s*['"]${quoted}['"]`);
+  return star.test(text)
+    ? `${args.importer}: export * from ${args.path} (${key}, loaded on first use) re-exports nothing; name the exports`
+    : undefined;
+}
+
+/**
+ * The stand-in of a deferred module in extension.js: an object with no names of its own whose
+ * prototype loads sdk.js the first time a name is read through it. esbuild's interop (`__toESM`)
+ * makes each importer's namespace an object with that same prototype and copies no names, so
+ * nothing loads while the importers load; `__esModule` answers without loading.
+ */
+export const LAZY_HELPER = `module.exports = (key, load) => {
   let real;
   const get = () => {
     if (!real) {
       load();
       real = (globalThis[Symbol.for('mcp-host/modules')] ?? new Map()).get(key);
       if (!real) throw new Error(key + ' is not registered by ${DEFERRED_FILE}');
-      // The names were read from the same sources at build time; a difference is a build bug, said at once.
-      const missing = names.filter((n) => !(n in real));
-      if (missing.length) throw new Error(key + ' in ${DEFERRED_FILE} lacks ' + missing.join(', '));
     }
     return real;
   };
-  const own = new Set(names);
-  return new Proxy({}, {
-    get: (_t, k) => (k === '__esModule' ? true : typeof k === 'string' && own.has(k) ? get()[k] : undefined),
-    has: (_t, k) => k === '__esModule' || own.has(k),
-    ownKeys: () => names,
-    getOwnPropertyDescriptor: (_t, k) =>
-      own.has(k) ? { configurable: true, enumerable: true, get: () => get()[k] } : undefined,
+  const names = new Proxy({}, {
+    get: (_t, k) => (k === '__esModule' ? true : get()[k]),
+    has: (_t, k) => k === '__esModule' || k in get(),
   });
+  return Object.create(names);
 };`;

@@ -13,7 +13,7 @@
 import * as esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { DEFERRED_FILE, LAZY_HELPER, exportNames, splitActivation } from './deferred-modules.mjs';
+import { DEFERRED_FILE, LAZY_HELPER, checkRoots, deferredImportProblem, splitActivation } from './deferred-modules.mjs';
 
 /** Feature bundles: main.ts reaches each entry only by `import()` (build fails otherwise). */
 export const LAZY = {
@@ -53,7 +53,7 @@ function inputsOf(result) {
  * collects the keys, by home. In extension.js (`lazyFiles`), an `import()` of a LAZY entry becomes
  * a `require` of its bundle.
  */
-function sharing({ cwd, homes = new Map(), asked, lazyFiles, names }) {
+function sharing({ cwd, homes = new Map(), asked, lazyFiles, onUse = false }) {
   return {
     name: 'host-modules',
     setup(build) {
@@ -77,11 +77,13 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles, names }) {
           return { path: r.path, namespace: r.namespace, pluginData: r.pluginData, sideEffects: r.sideEffects };
         asked?.get(home)?.add(key);
         // In extension.js a module of sdk.js is a stand-in that loads it when a name is first read.
-        const onUse = names && home === DEFERRED_FILE;
-        if (onUse && !names.has(key))
-          return { errors: [{ text: `${key} is ${home}'s, and no stand-in lists its names` }] };
+        const onFirstUse = onUse && home === DEFERRED_FILE;
+        if (onFirstUse) {
+          const problem = deferredImportProblem(args, key);
+          if (problem) return { errors: [{ text: problem }] };
+        }
         // Not ending in the module's own extension: esbuild would take a `.mjs` stand-in for strict ESM.
-        return { path: `${home}#${key}#${onUse ? 'lazy' : ''}`, namespace: REF_NAMESPACE };
+        return { path: `${home}#${key}#${onFirstUse ? 'lazy' : ''}`, namespace: REF_NAMESPACE };
       });
       build.onResolve({ filter: /^#lazy$/, namespace: REF_NAMESPACE }, () => ({
         path: '#lazy',
@@ -105,7 +107,7 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles, names }) {
         const [home, key, lazy] = args.path.split('#');
         if (lazy)
           return {
-            contents: `module.exports = require('#lazy')(${JSON.stringify(key)}, ${JSON.stringify(names.get(key))}, () => require('./${home}'));`,
+            contents: `module.exports = require('#lazy')(${JSON.stringify(key)}, () => require('./${home}'));`,
             loader: 'js',
           };
         const load = home === 'extension.js' ? '' : `require('./${home}');\n`;
@@ -152,8 +154,8 @@ function splitOptions(base, outDir, mainPlugins) {
   const opts = (o) => ({ ...base, ...o, metafile: true, write: false, logLevel: 'warning' });
   const onlyHome = (homes, ...files) => new Map([...homes].filter(([, h]) => files.includes(h)));
   return {
-    // `deferred`: sdk.js's modules by key (none in the first build), `names`: the export names of each root.
-    main: (keys, deferred = new Map(), names = undefined) => {
+    // `deferred`: sdk.js's modules by key (none in the first build).
+    main: (keys, deferred = new Map()) => {
       const reg = registering(keys, cwd);
       return opts({
         // main.ts first, so its modules load in the order they always did; then the registry.
@@ -165,7 +167,12 @@ function splitOptions(base, outDir, mainPlugins) {
         },
         entryPoints: undefined,
         outfile: `${outDir}/extension.js`,
-        plugins: [sharing({ cwd, lazyFiles, homes: deferred, names }), reg.plugin, ...mainPlugins, ...base.plugins],
+        plugins: [
+          sharing({ cwd, lazyFiles, homes: deferred, onUse: true }),
+          reg.plugin,
+          ...mainPlugins,
+          ...base.plugins,
+        ],
       });
     },
     // sdk.js: registers the deferred modules extension.js's stand-ins and the features read.
@@ -183,8 +190,6 @@ function splitOptions(base, outDir, mainPlugins) {
         ],
       });
     },
-    names: (roots) =>
-      exportNames({ ...base, plugins: [...mainPlugins, ...base.plugins] }, roots, registering([], cwd).plugin),
     feature: (file, entry, homes, asked) =>
       opts({
         entryPoints: [entry],
@@ -249,8 +254,9 @@ export async function buildSplit(base, outDir, { write, mainPlugins = [] }) {
   const first = await esbuild.build(o.main([]));
   // What main.ts reaches short of a DEFERRED module stays; the rest waits in sdk.js.
   const { active, roots } = splitActivation(first.metafile, MAIN_ENTRY);
+  checkRoots(first.metafile, roots);
   const homes = new Map([...inputsOf(first)].map((k) => [k, active.has(k) ? 'extension.js' : DEFERRED_FILE]));
-  const [{ lazies, shared, sharedKeys, asked }, names] = await Promise.all([splitFeatures(o, homes), o.names(roots)]);
+  const { lazies, shared, sharedKeys, asked } = await splitFeatures(o, homes);
   const results = {};
   if (shared) {
     // Registers everything a feature asked it for (each such module is one of its inputs already).
@@ -265,7 +271,7 @@ export async function buildSplit(base, outDir, { write, mainPlugins = [] }) {
   if (strays.length) throw new Error(`${DEFERRED_FILE} pulled in modules of other bundles: ${strays.join(', ')}`);
   results[DEFERRED_FILE] = sdk;
   const deferred = new Map([...homes].filter(([, h]) => h === DEFERRED_FILE));
-  const main = await esbuild.build(o.main(asked.get('extension.js'), deferred, names));
+  const main = await esbuild.build(o.main(asked.get('extension.js'), deferred));
   const grown = [...inputsOf(main)].filter((k) => homes.get(k) !== 'extension.js');
   if (grown.length)
     throw new Error(`registering the shared modules pulled new ones into extension.js: ${grown.join(', ')}`);
