@@ -67,23 +67,24 @@ after(async () => {
 });
 
 describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
-  test('a subscriptions/listen on A hears a list change that arose on B', async () => {
+  test('a subscriptions/listen on A hears a list change that arose on B, where only a 2025-11-25 agent came', async () => {
     const onA = await agentOn(a!.url, token, true);
-    const onB = await agentOn(b!.url, token, true);
+    // A session: B serves no 2026-07-28 agent of this view itself, it opens it for A's listeners.
+    const onB = await agentOn(b!.url, token, false);
     try {
       const heard = new Promise<void>((resolve) =>
         onA.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
       );
       const sub = await onA.listen({ toolsListChanged: true });
       try {
-        // B serves this view before the change (its endpoint publishes the view's changes).
+        await poll('B to serve the view A announced', 30_000, async () =>
+          Number((await sharedHealth(b!.origin)).viewsServed) >= 1 ? true : undefined,
+        );
         await poll('alpha on B', 30_000, async () =>
           (await onB.listTools()).tools.some((t) => t.name === 'alpha__add_tool') ? true : undefined,
         );
-        assert.equal(
-          text(await onB.callTool({ name: 'alpha__add_tool', arguments: { name: 'only_on_b' } })),
-          'added only_on_b',
-        );
+        const added = await onB.callTool({ name: 'alpha__add_tool', arguments: { name: 'only_on_b' } });
+        assert.equal(text(added), 'added only_on_b');
         await withDeadline(heard, 'tools/list_changed on A for a change on B', 30_000);
         const names = (await onB.listTools()).tools.map((t) => t.name);
         assert.ok(names.includes('alpha__only_on_b'), names.join());
