@@ -110,7 +110,12 @@ describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
     const carol = await agentOn(b!.url, await idp.tokenFor('carol', RESOURCE), true);
     try {
       const whole = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+      const trips = async (p: GatewayProcess): Promise<number> =>
+        Number((await sharedHealth(p.origin)).redisRoundTrips);
+      const [a0, b0] = [await trips(a!), await trips(b!)];
       const cut = await onA.callTool({ name: 'alpha__echo', arguments: { text: whole } });
+      // A cut call: the rate limit's script and the page's MULTI.
+      assert.equal((await trips(a!)) - a0, 2);
       const note = text(cut);
       const base = /(mcp-host-result:\/\/[0-9a-f-]+) in (\d+) page/.exec(note);
       assert.ok(base, JSON.stringify(note));
@@ -118,7 +123,10 @@ describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
         const r = await client.readResource({ uri: `${base[1]}?page=${page}` });
         return (r.contents[0] as { text: string }).text;
       };
-      assert.equal((await pageOf(onB, 1)) + (await pageOf(onB, 2)), `echo: ${whole}`.slice(0, 400));
+      assert.equal(await pageOf(onB, 1), `echo: ${whole}`.slice(0, 200));
+      // A page read: the rate limit's script and one HMGET.
+      assert.equal((await trips(b!)) - b0, 2);
+      assert.equal(await pageOf(onB, 2), `echo: ${whole}`.slice(200, 400));
       await assert.rejects(pageOf(carol, 1), /no longer kept/);
     } finally {
       await Promise.all([onA.close(), onB.close(), carol.close()]);
