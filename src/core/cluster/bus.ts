@@ -6,6 +6,11 @@
  * the view's key and this process's id, for the others, which deliver it to theirs. A process
  * never hears its own events back (the SDK's rule: no echo), and a Redis that is down costs the
  * other processes the event, never this process's own listeners.
+ *
+ * A process publishes the changes of the views it has an endpoint for, and it makes one when an
+ * agent of that view comes. So that a change on B reaches a listener on A even when no modern
+ * agent of that view ever came to B, each view that gets an endpoint anywhere is announced (and
+ * kept in the set `<prefix>views` for processes that start later), and every process opens it too.
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
@@ -18,7 +23,8 @@ interface Wire {
   o: string;
   /** The view's key (gateway `viewKey`). */
   v: string;
-  e: ServerEvent;
+  /** An event, or none: the view is served somewhere (an announcement). */
+  e?: ServerEvent;
 }
 
 const KINDS = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_list_changed', 'resource_updated']);
@@ -65,10 +71,14 @@ export class EventHub {
   private readonly buses = new Map<string, ViewBus>();
   private published = 0;
   private received = 0;
+  /** Views served somewhere, heard before anyone asked (`onViews`). */
+  private readonly known = new Set<string>();
+  private openView: ((viewKey: string) => void) | undefined;
 
   private constructor(
     private readonly link: RedisLink,
     private readonly channel: string,
+    private readonly keyPrefix: string,
     private readonly stopSubscriber: () => Promise<void>,
   ) {}
 
@@ -77,16 +87,45 @@ export class EventHub {
     const channel = `${keyPrefix}events`;
     const holder: { hub?: EventHub } = {};
     const stop = await link.subscribe(channel, (message) => holder.hub?.hear(message));
-    const hub = new EventHub(link, channel, stop);
+    const hub = new EventHub(link, channel, keyPrefix, stop);
     holder.hub = hub;
+    try {
+      for (const v of await link.command<string[]>('SMEMBERS', hub.viewsKey(keyPrefix))) hub.known.add(v);
+    } catch (err) {
+      await stop();
+      throw err;
+    }
     return hub;
   }
 
-  /** The bus of one view (its key: gateway `viewKey`). */
+  private viewsKey(keyPrefix: string): string {
+    return `${keyPrefix}views`;
+  }
+
+  /** The bus of one view (its key: gateway `viewKey`); a new one is announced to the others. */
   busFor(viewKey: string): ServerEventBus {
     let bus = this.buses.get(viewKey);
-    if (!bus) this.buses.set(viewKey, (bus = new ViewBus(viewKey, this)));
+    if (bus) return bus;
+    this.buses.set(viewKey, (bus = new ViewBus(viewKey, this)));
+    if (!this.known.has(viewKey)) {
+      this.known.add(viewKey);
+      const wire: Wire = { o: this.origin, v: viewKey };
+      this.link
+        .multi([
+          ['SADD', this.viewsKey(this.keyPrefix), viewKey],
+          ['PUBLISH', this.channel, JSON.stringify(wire)],
+        ])
+        .catch((err: unknown) =>
+          this.link.complain(`gateway: a view was not announced to the other processes: ${this.link.safe(err)}`),
+        );
+    }
     return bus;
+  }
+
+  /** `open` hears every view served by some process: those known now, and each one announced later. */
+  onViews(open: (viewKey: string) => void): void {
+    this.openView = open;
+    for (const v of this.known) if (!this.buses.has(v)) open(v);
   }
 
   send(viewKey: string, event: ServerEvent): void {
@@ -107,14 +146,19 @@ export class EventHub {
       return;
     }
     if (wire.o === this.origin || typeof wire.v !== 'string') return;
+    if (wire.e === undefined) {
+      this.known.add(wire.v);
+      if (!this.buses.has(wire.v)) this.openView?.(wire.v);
+      return;
+    }
     const event = eventOf(wire.e);
     if (!event) return;
     this.received++;
     this.buses.get(wire.v)?.deliver(event);
   }
 
-  stats(): { eventsPublished: number; eventsReceived: number } {
-    return { eventsPublished: this.published, eventsReceived: this.received };
+  stats(): { eventsPublished: number; eventsReceived: number; viewsServed: number } {
+    return { eventsPublished: this.published, eventsReceived: this.received, viewsServed: this.buses.size };
   }
 
   async close(): Promise<void> {

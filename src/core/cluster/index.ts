@@ -40,6 +40,7 @@ export async function startCluster(cfg: ServiceRedis, logger: Logger): Promise<C
   logger.info(`gateway: sharing state through Redis at ${link.shown}`);
   return {
     busFor: (key) => hub.busFor(key),
+    onViews: (open) => hub.onViews(open),
     results: (owner) => new RedisResultPages(link, cfg.keyPrefix, cfg.resultTtlS, owner),
     rateLimiter: (limit) => new RedisRateLimiter(link, cfg.keyPrefix, limit),
     health: () => ({

@@ -111,6 +111,27 @@ export class AgentExchanges {
     return e;
   }
 
+  /**
+   * Serves the view of `key` (`viewKey`) as if an agent had come for it, so its list changes are
+   * published (another process has listeners of it). A key naming no profile that exists is ignored.
+   */
+  openView(key: string): void {
+    let view: AgentView;
+    try {
+      const [profile, tools] = JSON.parse(key) as [unknown, unknown];
+      if (
+        (profile !== null && typeof profile !== 'string') ||
+        (tools !== null && tools !== 'full' && tools !== 'search')
+      )
+        return;
+      view = { ...(profile !== null ? { profile } : {}), ...(tools !== null ? { tools } : {}) };
+    } catch {
+      return;
+    }
+    if (view.profile !== undefined && !this.gateway.hasProfile(view.profile)) return;
+    if (viewKey(view) === key) this.endpoint(view);
+  }
+
   /** One authorized request of an agent. */
   async serve(req: IncomingMessage, res: ServerResponse, caller: AgentCaller): Promise<void> {
     const refuse = this.refuse;

@@ -48,6 +48,11 @@ export interface GatewayServiceOptions {
 export interface SharedState {
   /** Each view's `subscriptions/listen` bus, by the view's key. */
   busFor(viewKey: string): ServerEventBus;
+  /**
+   * `open` hears the key of every view some process serves modern agents: this one serves it too,
+   * so the changes it sees reach listeners elsewhere.
+   */
+  onViews(open: (viewKey: string) => void): void;
   /** What `/healthz` says of it (connected, round trips): numbers and booleans, no secret. */
   health(): Record<string, unknown>;
 }
@@ -95,6 +100,7 @@ export class GatewayService {
       opts.shared && ((key) => opts.shared!.busFor(key)),
     );
     this.refusals = new RateLimitedLog((l) => opts.logger.warn(l), undefined, undefined, undefined, 'gateway');
+    opts.shared?.onViews((key) => this.exchanges.openView(key));
   }
 
   static async start(opts: GatewayServiceOptions): Promise<GatewayService> {

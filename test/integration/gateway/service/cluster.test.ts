@@ -67,23 +67,24 @@ after(async () => {
 });
 
 describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
-  test('a subscriptions/listen on A hears a list change that arose on B', async () => {
+  test('a subscriptions/listen on A hears a list change that arose on B, where only a 2025-11-25 agent came', async () => {
     const onA = await agentOn(a!.url, token, true);
-    const onB = await agentOn(b!.url, token, true);
+    // A session: B serves no 2026-07-28 agent of this view itself, it opens it for A's listeners.
+    const onB = await agentOn(b!.url, token, false);
     try {
       const heard = new Promise<void>((resolve) =>
         onA.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
       );
       const sub = await onA.listen({ toolsListChanged: true });
       try {
-        // B serves this view before the change (its endpoint publishes the view's changes).
+        await poll('B to serve the view A announced', 30_000, async () =>
+          Number((await sharedHealth(b!.origin)).viewsServed) >= 1 ? true : undefined,
+        );
         await poll('alpha on B', 30_000, async () =>
           (await onB.listTools()).tools.some((t) => t.name === 'alpha__add_tool') ? true : undefined,
         );
-        assert.equal(
-          text(await onB.callTool({ name: 'alpha__add_tool', arguments: { name: 'only_on_b' } })),
-          'added only_on_b',
-        );
+        const added = await onB.callTool({ name: 'alpha__add_tool', arguments: { name: 'only_on_b' } });
+        assert.equal(text(added), 'added only_on_b');
         await withDeadline(heard, 'tools/list_changed on A for a change on B', 30_000);
         const names = (await onB.listTools()).tools.map((t) => t.name);
         assert.ok(names.includes('alpha__only_on_b'), names.join());
@@ -109,7 +110,12 @@ describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
     const carol = await agentOn(b!.url, await idp.tokenFor('carol', RESOURCE), true);
     try {
       const whole = Array.from({ length: 60 }, (_, i) => `line ${i}`).join('\n');
+      const trips = async (p: GatewayProcess): Promise<number> =>
+        Number((await sharedHealth(p.origin)).redisRoundTrips);
+      const [a0, b0] = [await trips(a!), await trips(b!)];
       const cut = await onA.callTool({ name: 'alpha__echo', arguments: { text: whole } });
+      // A cut call: the rate limit's script and the page's MULTI.
+      assert.equal((await trips(a!)) - a0, 2);
       const note = text(cut);
       const base = /(mcp-host-result:\/\/[0-9a-f-]+) in (\d+) page/.exec(note);
       assert.ok(base, JSON.stringify(note));
@@ -117,7 +123,10 @@ describe('two gateway processes, one Redis', { skip, timeout: 180_000 }, () => {
         const r = await client.readResource({ uri: `${base[1]}?page=${page}` });
         return (r.contents[0] as { text: string }).text;
       };
-      assert.equal((await pageOf(onB, 1)) + (await pageOf(onB, 2)), `echo: ${whole}`.slice(0, 400));
+      assert.equal(await pageOf(onB, 1), `echo: ${whole}`.slice(0, 200));
+      // A page read: the rate limit's script and one HMGET.
+      assert.equal((await trips(b!)) - b0, 2);
+      assert.equal(await pageOf(onB, 2), `echo: ${whole}`.slice(200, 400));
       await assert.rejects(pageOf(carol, 1), /no longer kept/);
     } finally {
       await Promise.all([onA.close(), onB.close(), carol.close()]);
