@@ -30,7 +30,17 @@ async function build(): Promise<void> {
 test('the bundle builds from an empty folder and the CLI prints its version', async () => {
   await build();
   // The extension's feature bundles beside extension.js (scripts/lib/lazy-bundles.mjs).
-  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'registry']
+  const bundles = [
+    'apps',
+    'cli',
+    'ext-apps-bridge',
+    'extension',
+    'gateway',
+    'ide',
+    'lazy-shared',
+    'redis-client',
+    'registry',
+  ]
     .concat(['sandbox-runtime', 'sdk', 'workbench', 'ws-socket'])
     .flatMap((b) => [`${b}.js`, `${b}.js.map`]);
   assert.deepEqual(readdirSync(out).sort(), [...bundles, 'vendor'].sort());
