@@ -14,6 +14,13 @@ import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
 import type { Figure } from './lib/stats.js';
 
+/**
+ * Groups added since the committed bench/results.json was run: that file is one complete run, so a
+ * group joins it only with the next complete `npm run bench`, which must then empty this list
+ * (test/unit/bench/results.test.ts fails while a listed group is already in the file).
+ */
+export const NOT_YET_IN_RESULTS: readonly string[] = ['balancer'];
+
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['footprint', footprint],
   ['startup', startup],
