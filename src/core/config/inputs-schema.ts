@@ -10,8 +10,9 @@
  */
 import { z } from 'zod';
 import { INPUT_DOCS } from './schema-docs.js';
+import { INPUT_TYPES } from './input-types.js';
 
-export const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
+export { INPUT_TYPES };
 
 const optionSchema = z.union([
   z.string(),
