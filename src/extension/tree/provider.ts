@@ -33,8 +33,8 @@ import {
 } from './nodes.js';
 import type { ToolFilter } from '../../core/tools/index.js';
 import { applyToolCheckbox } from './tool-checkboxes.js';
-import { planRefresh, type TreeShape } from './refresh-plan.js';
-import { RefreshGate, type GateTimers } from './refresh-gate.js';
+import { needsRoot, planRefresh, type TreeShape } from './refresh-plan.js';
+import { RefreshGate, type GateTimers, type PendingRefresh } from './refresh-gate.js';
 import { DeliveryCheck } from './delivery-check.js';
 import { teamGatewayRow, ungroupedTools, upstreamGroups, upstreamToolView, upstreamView } from './upstream.js';
 
@@ -49,16 +49,17 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   private readonly nodes = new Map<string, TreeNode>();
   private shape: TreeShape;
+  /** The top-level rows the workbench was last given; undefined until it asks for them. */
+  private shownTop: string[] | undefined;
+  /** A root refresh is waiting because a row refresh was lost: it goes out as one (delivery-check.ts). */
+  private rootForLoss = false;
   private readonly sub: { dispose(): void };
 
   private readonly filterSub?: { dispose(): void };
   /** Rows the user expanded (true) or collapsed (false) in this window. */
   private readonly expansion = new Map<string, boolean>();
   /** Refreshes wait until the workbench stops asking for rows (refresh-gate.ts). */
-  private readonly gate = new RefreshGate(
-    (what) => (what.root ? this.fireRoot() : this.fireNow([...what.ids])),
-    TIMERS,
-  );
+  private readonly gate = new RefreshGate((what) => this.fireGated(what), TIMERS);
   /** A row refresh VS Code dropped becomes a refresh of the whole tree (delivery-check.ts). */
   private readonly check = new DeliveryCheck(
     (id) => {
@@ -66,7 +67,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       return n && look(this.view(n));
     },
     (ids) => this.gate.request(ids),
-    () => this.gate.request(),
+    () => {
+      this.rootForLoss = true;
+      this.gate.request();
+    },
     () => this.gate.waiting,
     TIMERS,
   );
@@ -93,10 +97,23 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
    */
   refresh(name?: string): void {
     const shape = this.computeShape();
-    const plan = planRefresh(this.shape, shape, name === undefined ? undefined : serverId(name));
+    const plan = planRefresh(this.shape, shape, name === undefined ? undefined : serverId(name), this.shownTop);
     this.shape = shape;
     if (plan.kind === 'root') this.gate.request();
     else this.fireRows(plan.ids);
+  }
+
+  /**
+   * A root refresh waits in the gate; if the workbench asked for the root meanwhile and was given
+   * the rows of now, refreshing each top-level row brings everything up to date without making the
+   * extension host forget the rows the workbench is expanding (refresh-plan.ts).
+   */
+  private fireGated(what: PendingRefresh): void {
+    if (!what.root) return this.fireNow([...what.ids]);
+    const forLoss = this.rootForLoss;
+    this.rootForLoss = false;
+    if (forLoss || needsRoot(this.shownTop, this.shape.top)) this.fireRoot();
+    else this.fireNow(this.shape.top);
   }
 
   private fireRows(ids: string[]): void {
@@ -104,6 +121,8 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   }
 
   private fireRoot(): void {
+    // The workbench asks for the root again and gets the rows of then: no root refresh is owed.
+    this.shownTop = undefined;
     this.check.firedRoot();
     this.changed.fire(undefined);
   }
@@ -141,6 +160,7 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
 
   getChildren(element?: TreeNode): TreeNode[] {
     const children = this.children(element);
+    if (!element) this.shownTop = children.map((c) => c.id);
     // Rows shown expanded are asked for next: those the user expanded, and the ones given expanded
     // (a server's Tools folder) unless the user collapsed them (VS Code keeps the user's choice).
     const expanded = children.filter((c) => {
