@@ -414,7 +414,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     // Read before the folders go; the check fails the test only after everything is cleaned up.
     const allowed = options.allowExtensionHostErrors ?? [];
     const errors = extensionHostErrors(userDataDir).filter((l) => !allowed.some((re) => re.test(l)));
-    if (errors.length > 0) {
+    if (errors.length > 0 || process.env.MCP_HOST_E2E_LOG) {
       for (const p of filesUnder(join(userDataDir, 'logs')))
         if (/exthost\.log$/.test(p)) {
           try {
@@ -483,6 +483,8 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-getting-started-override',
+        // A trace of every tree refresh and children fetch, to read a race after the fact.
+        ...(process.env.MCP_HOST_E2E_LOG ? ['--log', process.env.MCP_HOST_E2E_LOG] : []),
         workspaceDir,
       ],
       // Own process group, so the whole tree can be signalled at once.
