@@ -108,7 +108,6 @@ const SIZE_EXCEPTIONS = [
   { files: ['src/core/connection/stdio-transport.ts'], fn: 81 },
   { files: ['src/core/features/modern-tasks.ts'], fn: 88 },
   { files: ['src/core/ide/tools.ts'], fn: 144 },
-  { files: ['src/core/sandbox/runtime.ts'], fn: 81 },
   { files: ['src/extension/auth/enterprise.ts'], fn: 90 },
   { files: ['src/extension/auth/index.ts'], fn: 133 },
   { files: ['src/extension/config/add-server.ts'], fn: 109 },
