@@ -109,7 +109,6 @@ const SIZE_EXCEPTIONS = [
   { files: ['src/core/features/modern-tasks.ts'], fn: 88 },
   { files: ['src/core/ide/tools.ts'], fn: 144 },
   { files: ['src/extension/auth/enterprise.ts'], fn: 90 },
-  { files: ['src/extension/auth/index.ts'], fn: 133 },
   { files: ['src/extension/config/add-server.ts'], fn: 109 },
   { files: ['src/extension/config/import-servers.ts'], fn: 82 },
   { files: ['src/extension/gateway/index.ts'], fn: 145 },
