@@ -113,7 +113,6 @@ const SIZE_EXCEPTIONS = [
   { files: ['src/extension/config/import-servers.ts'], fn: 82 },
   { files: ['src/extension/ide/gemini.ts'], fn: 81 },
   { files: ['src/extension/registry/install.ts'], fn: 102 },
-  { files: ['src/extension/trace/index.ts'], fn: 113 },
 ].map(({ files, rules, lines, fn }) => ({
   files,
   rules: rules ?? {
