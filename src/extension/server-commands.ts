@@ -84,14 +84,119 @@ export type ServerCommandId = Extract<
 >;
 
 export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerCommandId> {
-  const { host, controller, logs } = deps;
-
-  /** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
-  const forgetNeedsAuth = async (name: string): Promise<void> => {
-    const def = controller.definition(name);
-    if (def && isRemoteDef(def)) await deps.auth.clearNeedsAuth(def);
+  const { controller } = deps;
+  return {
+    'mcpHost.refresh': async () => {
+      deps.mainLog.info('refresh requested');
+      await controller.reload();
+    },
+    'mcpHost.showLogs': async (arg) => {
+      const name = serverArg(arg);
+      if (name) deps.logs.show(name);
+      else deps.mainLog.show(true);
+    },
+    ...lifecycleCommands(deps),
+    ...authCommands(deps),
+    'mcpHost.openConfig': async (arg) => {
+      if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
+        await createProjectConfig();
+        return;
+      }
+      const target = configTarget(controller, arg);
+      if (target) await revealEntry(target);
+      else await openConfigPicker(controller);
+    },
+    'mcpHost.addServer': async () => {
+      await addServer(controller);
+    },
   };
+}
 
+type LifecycleCommandId = Extract<
+  ServerCommandId,
+  | 'mcpHost.startServer'
+  | 'mcpHost.stopServer'
+  | 'mcpHost.restartServer'
+  | 'mcpHost.enableServer'
+  | 'mcpHost.disableServer'
+>;
+
+/** Each picks a server (or takes the tree's) and does one thing to it: a table of title and action. */
+function lifecycleCommands(deps: CommandDeps): Pick<CommandTable, LifecycleCommandId> {
+  const { host, controller } = deps;
+  const table: Record<LifecycleCommandId, [title: string, act: (name: string) => Promise<void>]> = {
+    'mcpHost.startServer': ['Start Server', (name) => startServer(deps, name)],
+    'mcpHost.stopServer': ['Stop Server', (name) => host.stop(name)],
+    'mcpHost.restartServer': [
+      'Restart Server',
+      async (name) => {
+        await forgetNeedsAuth(deps, name);
+        if (controller.gate(name)) await startServer(deps, name);
+        else await host.restart(name);
+      },
+    ],
+    'mcpHost.enableServer': ['Enable Server', (name) => setEnabled(controller, name, false)],
+    'mcpHost.disableServer': ['Disable Server', (name) => setEnabled(controller, name, true)],
+  };
+  return Object.fromEntries(
+    Object.entries(table).map(([id, [title, act]]) => [
+      id,
+      async (arg: unknown) => {
+        const name = await pickServer(deps, arg, title);
+        if (name) await act(name);
+      },
+    ]),
+  ) as Pick<CommandTable, LifecycleCommandId>;
+}
+
+/** A user's Start / Restart probes the server now, even inside its needs-auth quiet period. */
+async function forgetNeedsAuth(deps: CommandDeps, name: string): Promise<void> {
+  const def = deps.controller.definition(name);
+  if (def && isRemoteDef(def)) await deps.auth.clearNeedsAuth(def);
+}
+
+/** Start: a server held by its config, the policy or a missing approval says so (or asks) instead. */
+async function startServer(deps: CommandDeps, name: string): Promise<void> {
+  const { controller } = deps;
+  await forgetNeedsAuth(deps, name);
+  const held = controller.gate(name);
+  if (held === 'config') {
+    const pick = await vscode.window.showInformationMessage(`"${name}" is disabled in its configuration.`, 'Enable');
+    if (pick) await vscode.commands.executeCommand('mcpHost.enableServer', name);
+    return;
+  }
+  const admission = controller.definition(name)?.admission;
+  if (admission && !admission.run && admission.reason === 'policy') {
+    void vscode.window.showWarningMessage(`"${name}": ${admission.message}`);
+    return;
+  }
+  if (held) {
+    await controller.approveAndStart(name);
+    return;
+  }
+  await deps.host.start(name);
+}
+
+async function setEnabled(controller: ConfigController, name: string, disabled: boolean): Promise<void> {
+  const def = controller.definition(name);
+  if (!def) throw new Error(`no server named "${name}"`);
+  // Files we own an edit path for get `disabled` written next to the entry; other scopes use
+  // a per-workspace list so a managed or another app's file is never touched.
+  if (controller.isUserDisabled(name) || !['user', 'workspace', 'project'].includes(def.source.scope)) {
+    await controller.setUserDisabled(name, disabled);
+    return;
+  }
+  await setDisabled(def, disabled);
+  await controller.reload();
+}
+
+type AuthCommandId = Extract<
+  ServerCommandId,
+  'mcpHost.authenticate' | 'mcpHost.signOut' | 'mcpHost.signInEnterprise' | 'mcpHost.signOutEnterprise'
+>;
+
+function authCommands(deps: CommandDeps): Pick<CommandTable, AuthCommandId> {
+  const { host, controller } = deps;
   /** Picks a remote server, runs an OAuth action on it, then reconnects it with the new credentials. */
   const withRemote = async (
     arg: unknown,
@@ -104,73 +209,7 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
     await act(def);
     await host.restart(def.name);
   };
-
-  const start = async (name: string): Promise<void> => {
-    await forgetNeedsAuth(name);
-    const held = controller.gate(name);
-    if (held === 'config') {
-      const pick = await vscode.window.showInformationMessage(`"${name}" is disabled in its configuration.`, 'Enable');
-      if (pick) await vscode.commands.executeCommand('mcpHost.enableServer', name);
-      return;
-    }
-    const admission = controller.definition(name)?.admission;
-    if (admission && !admission.run && admission.reason === 'policy') {
-      void vscode.window.showWarningMessage(`"${name}": ${admission.message}`);
-      return;
-    }
-    if (held) {
-      await controller.approveAndStart(name);
-      return;
-    }
-    await host.start(name);
-  };
-
-  const enable = async (name: string, disabled: boolean): Promise<void> => {
-    const def = controller.definition(name);
-    if (!def) throw new Error(`no server named "${name}"`);
-    // Files we own an edit path for get `disabled` written next to the entry; other scopes use
-    // a per-workspace list so a managed or another app's file is never touched.
-    if (controller.isUserDisabled(name) || !['user', 'workspace', 'project'].includes(def.source.scope)) {
-      await controller.setUserDisabled(name, disabled);
-      return;
-    }
-    await setDisabled(def, disabled);
-    await controller.reload();
-  };
-
   return {
-    'mcpHost.refresh': async () => {
-      deps.mainLog.info('refresh requested');
-      await controller.reload();
-    },
-    'mcpHost.showLogs': async (arg) => {
-      const name = serverArg(arg);
-      if (name) logs.show(name);
-      else deps.mainLog.show(true);
-    },
-    'mcpHost.startServer': async (arg) => {
-      const name = await pickServer(deps, arg, 'Start Server');
-      if (name) await start(name);
-    },
-    'mcpHost.stopServer': async (arg) => {
-      const name = await pickServer(deps, arg, 'Stop Server');
-      if (name) await host.stop(name);
-    },
-    'mcpHost.restartServer': async (arg) => {
-      const name = await pickServer(deps, arg, 'Restart Server');
-      if (!name) return;
-      await forgetNeedsAuth(name);
-      if (controller.gate(name)) await start(name);
-      else await host.restart(name);
-    },
-    'mcpHost.enableServer': async (arg) => {
-      const name = await pickServer(deps, arg, 'Enable Server');
-      if (name) await enable(name, false);
-    },
-    'mcpHost.disableServer': async (arg) => {
-      const name = await pickServer(deps, arg, 'Disable Server');
-      if (name) await enable(name, true);
-    },
     'mcpHost.authenticate': (arg) => withRemote(arg, 'Authenticate', (def) => deps.auth.authenticate(def)),
     'mcpHost.signOut': (arg) => withRemote(arg, 'Sign Out', (def) => deps.auth.signOut(def)),
     'mcpHost.signInEnterprise': async () => {
@@ -188,18 +227,6 @@ export function serverCommands(deps: CommandDeps): Pick<CommandTable, ServerComm
         .map((s) => s.definition)
         .filter(isRemoteDef);
       for (const def of await deps.auth.signOutEnterprise(remote)) await host.restart(def.name);
-    },
-    'mcpHost.openConfig': async (arg) => {
-      if (arg && typeof arg === 'object' && (arg as { create?: unknown }).create === true) {
-        await createProjectConfig();
-        return;
-      }
-      const target = configTarget(controller, arg);
-      if (target) await revealEntry(target);
-      else await openConfigPicker(controller);
-    },
-    'mcpHost.addServer': async () => {
-      await addServer(controller);
     },
   };
 }

@@ -14,9 +14,9 @@ import type { SandboxBlock } from './block.js';
 import { SandboxProxy } from './proxy.js';
 import { protectedWritePaths } from './workspace-guard.js';
 import { ServerTmpDirs } from './server-tmp.js';
-import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
+import { HOST_PATH, findOn } from './host-env.js';
+import { wrapperCommand } from './wrapper-command.js';
 import { concretePath, hostOf } from './allow.js';
-import { INSTANCE_ENV, OWNER_ENV } from '../process-marks.js';
 import { seccompLayer } from './seccomp.js';
 
 /**
@@ -54,10 +54,7 @@ type Manager = Lib['SandboxManager'];
 let libPromise: Promise<Lib> | undefined;
 const loadLib = (): Promise<Lib> => (libPromise ??= import('@anthropic-ai/sandbox-runtime'));
 
-/** Single quotes for POSIX sh: the library runs the wrapped command through a shell. */
-export function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from './wrapper-command.js';
 
 /**
  * The shell the runtime runs its wrapper in on Linux, found on the system PATH (never the entry's:
@@ -67,9 +64,6 @@ export function shellQuote(s: string): string {
  * and more) and runs it around the server. The wrapper and our command are plain POSIX sh.
  */
 const POSIX_SHELL = 'sh';
-
-/** Names the proxy variables travel under until the sandboxed shell exports them. */
-const ENV_PREFIX = 'MCP_HOST_SANDBOX_';
 
 const INSTALL_HINT =
   'install bubblewrap and socat (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep; Arch: sudo pacman -S bubblewrap socat ripgrep)';
@@ -209,24 +203,13 @@ export class SandboxRuntime {
           }),
       );
       client = proxyClient;
-      // The proxy variables are exported inside: the runtime sets them without credentials, and
-      // the credentials travel in the environment, not on a command line. TMPDIR: the server's own
-      // temporary folder, writable and hidden from the others (server-tmp.ts).
-      const exports = Object.keys(proxyClient.env).map(
-        (k) => `export ${k}="$${ENV_PREFIX}${k}"; unset ${ENV_PREFIX}${k}`,
-      );
-      const proxyEnv = Object.fromEntries(Object.entries(proxyClient.env).map(([k, v]) => [`${ENV_PREFIX}${k}`, v]));
-      // The markers stay on the wrapper too: the process-tree stop and the host-death watcher
-      // (host-reaper.ts) find bwrap and sh by them.
-      const marker: Record<string, string> = {};
-      for (const k of [INSTANCE_ENV, OWNER_ENV]) if (serverEnv[k] !== undefined) marker[k] = serverEnv[k];
-      const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker, ...this.seccomp().env });
-      // The server's own variables first, the proxy's after them: its HTTP_PROXY cannot replace ours.
-      const command = [
-        ...split.inside,
-        ...exports,
-        `TMPDIR=${shellQuote(tmp)} exec ${[spec.file, ...spec.args].map(shellQuote).join(' ')}`,
-      ].join('\n');
+      const { command, split } = wrapperCommand({
+        spec,
+        tmp,
+        proxyEnv: proxyClient.env,
+        serverEnv,
+        wrapperEnv: this.seccomp().env,
+      });
       const { argv } = await lib.wrapWithSandboxArgv(
         command,
         this.platform === 'linux' ? this.bins.sh : undefined,

@@ -8,16 +8,11 @@
  *   createHost({ ..., authProvider: (def) => auth.providerFor(def) });
  *   registerServerCommands({ ..., auth: () => auth });
  */
-import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import {
-  AuthError,
   createHostAuth,
   createLoopbackReceiver,
-  usesClientCredentials,
-  usesCrossAppAccess,
   type HostAuth,
   type NeedsAuthCache,
   type RedirectReceiver,
@@ -28,8 +23,8 @@ import { mementoStore } from '../ports/memento.js';
 import { secretStore } from '../ports/secrets.js';
 import { externalOpener } from './opener.js';
 import { UriRedirectReceiver } from './uri-receiver.js';
-import { errorMessage } from '../../core/errors.js';
 import { createEditorIdp } from './enterprise.js';
+import { signIn, signOut } from './sign-in.js';
 
 export interface EditorAuth extends vscode.Disposable {
   /** For `HostOptions.authProvider`: background provider (stored tokens, refresh; never a browser). */
@@ -72,110 +67,12 @@ export function createEditorAuth(context: vscode.ExtensionContext, log: Logger):
     enterpriseIdp: idp.handle,
   });
 
-  /** For a client_credentials server: its secret (typed) or private key (a PEM/JWK file, read once). */
-  async function askClientCredential(def: ServerDefinition): Promise<boolean> {
-    const kind = await core.missingClientCredential(def);
-    if (!kind) return true;
-    const clientId = (def.config as { oauth?: { clientId?: string } }).oauth?.clientId ?? '';
-    if (kind === 'client secret') {
-      const secret = await vscode.window.showInputBox({
-        title: `Client credentials for ${def.name}`,
-        prompt: `Client secret of client "${clientId}" (kept in the OS keychain, never in a file).`,
-        password: true,
-        ignoreFocusOut: true,
-        validateInput: (v) => (v ? undefined : 'A machine-to-machine client needs its secret.'),
-      });
-      if (!secret) return false;
-      await core.setClientSecret(def, secret);
-      return true;
-    }
-    const path = await vscode.window.showInputBox({
-      title: `Client credentials for ${def.name}`,
-      prompt: `Path of the private key file (PKCS#8 PEM or JWK) of client "${clientId}". Its contents are copied to the OS keychain.`,
-      ignoreFocusOut: true,
-    });
-    if (!path) return false;
-    let text: string;
-    try {
-      text = await readFile(path.trim().replace(/^~(?=\/)/, homedir()), 'utf8');
-    } catch (err) {
-      throw new AuthError(
-        'config',
-        `Cannot read the private key file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`,
-      );
-    }
-    await core.setPrivateKey(def, text);
-    return true;
-  }
-
-  async function askClientSecret(def: ServerDefinition): Promise<boolean> {
-    if (usesClientCredentials(def)) return askClientCredential(def);
-    const clientId = def.config.type === 'http' || def.config.type === 'sse' ? def.config.oauth?.clientId : undefined;
-    if (!clientId || (await core.hasClientSecret(def))) return true;
-    const secret = await vscode.window.showInputBox({
-      title: `Sign in to ${def.name}`,
-      prompt: `Client secret for client ID "${clientId}" (kept in the OS keychain). Leave empty for a public client.`,
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (secret === undefined) return false;
-    if (secret) await core.setClientSecret(def, secret);
-    return true;
-  }
-
   return {
     providerFor: (def) => core.providerFor(def),
     needsAuthCache: core.needsAuthCache,
     clearNeedsAuth: (def) => core.clearNeedsAuth(def),
-    async authenticate(def) {
-      // A server that waits for the company IdP: its one action is that sign-in, then the exchange runs unprompted.
-      if (usesCrossAppAccess(def) && !(await idp.handle.idToken())) {
-        if (!(await idp.signIn())) return;
-        await core.clearNeedsAuth(def);
-        return;
-      }
-      if (!(await askClientSecret(def))) return;
-      log.info(`${def.name}: signing in`);
-      try {
-        await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `Signing in to ${def.name}`, cancellable: true },
-          async (progress, token) => {
-            const ac = new AbortController();
-            const sub = token.onCancellationRequested(() => ac.abort());
-            try {
-              progress.report({ message: 'finding the authorization server…' });
-              await core.authenticate(def, {
-                signal: ac.signal,
-                onAuthorizationUrl: () => progress.report({ message: 'complete the sign-in in your browser…' }),
-              });
-            } finally {
-              sub.dispose();
-            }
-          },
-        );
-      } catch (err) {
-        if (err instanceof AuthError && err.code === 'cancelled') {
-          log.info(`${def.name}: sign-in cancelled`);
-          return;
-        }
-        const message = errorMessage(err);
-        log.warn(`${def.name}: sign-in failed: ${message}`);
-        throw new AuthError(err instanceof AuthError ? err.code : 'token', `Sign-in to ${def.name} failed: ${message}`);
-      }
-      log.info(`${def.name}: signed in`);
-      void vscode.window.showInformationMessage(`Signed in to ${def.name}.`);
-    },
-    async signOut(def) {
-      const outcome = await core.signOut(def);
-      log.info(`${def.name}: signed out; stored tokens removed`);
-      const revoked =
-        outcome.kind === 'revoked'
-          ? ' The authorization server revoked the tokens.'
-          : outcome.kind === 'failed'
-            ? ' The authorization server could not revoke the tokens (see the log); they stay valid there until they expire.'
-            : '';
-      void vscode.window.showInformationMessage(`Signed out of ${def.name}.${revoked}`);
-    },
+    authenticate: (def) => signIn(core, idp, log, def),
+    signOut: (def) => signOut(core, log, def),
     signInEnterprise: () => idp.signIn(),
     signOutEnterprise: (servers) =>
       idp.signOut(
