@@ -174,15 +174,15 @@ test('requests sent back to back (one read on the server) all get their answers,
       if (frames.some((f) => f.id === id)) order[k]!.push(id);
     };
     s.ws.on('message', listen);
-    return Promise.all(
-      frames.map((f) => new Promise<void>((resolve) => s.waiters.set(f.id, resolve))),
-    ).finally(() => s.ws.off('message', listen));
+    return Promise.all(frames.map((f) => new Promise<void>((resolve) => s.waiters.set(f.id, resolve)))).finally(() =>
+      s.ws.off('message', listen),
+    );
   });
   // In one tick: the server, in this process, reads them only after all are written.
   for (const s of sides) for (const f of frames) s.ws.send(JSON.stringify(f));
   await withDeadline(Promise.all(got), 'answers to 40 requests sent back to back');
   for (const f of frames) assert.equal(sides[0]!.frames.get(f.id), sides[1]!.frames.get(f.id), JSON.stringify(f));
-  const direct = frames.filter((_, i) => i % 5 !== 4).map((f) => f.id);
+  const direct: unknown[] = frames.filter((_, i) => i % 5 !== 4).map((f) => f.id);
   assert.deepEqual(
     order[0]!.filter((id) => direct.includes(id)),
     direct,

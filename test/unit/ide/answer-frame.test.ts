@@ -14,7 +14,6 @@ function sdkFrame(id: string | number, value: unknown): Buffer {
   return Buffer.from(JSON.stringify(response), 'utf8');
 }
 
-
 function diagnostics(files: number, odd: (f: number) => string): unknown[] {
   return Array.from({ length: files }, (_, f) => ({
     uri: `file:///work/proj/src/${odd(f)}${f}.ts`,
@@ -35,10 +34,16 @@ const cases: [string, unknown][] = [
   ['an empty array', []],
   ['a large ASCII array', diagnostics(3000, () => 'plain')],
   ['a large array with non-ASCII, escapes and lone surrogates', diagnostics(3000, (i) => ODD[i % ODD.length]!)],
-  ['a large array with holes, undefined, functions and symbols', [...Array(300).keys()].map((i) => [undefined, () => 1, Symbol('s'), null, i, 'x'][i % 6])],
+  [
+    'a large array with holes, undefined, functions and symbols',
+    [...Array(300).keys()].map((i) => [undefined, () => 1, Symbol('s'), null, i, 'x'][i % 6]),
+  ],
   ['a sparse large array', Object.assign(new Array(600), { 7: { a: 1 }, 599: 'end' })],
   ['an array with its own toJSON', Object.assign([...Array(400).keys()], { toJSON: () => 'mine' })],
-  ['a large array with an element that has toJSON', [...Array(400).keys()].map((i) => (i === 300 ? { toJSON: (k: string) => `key ${k}` } : { i }))],
+  [
+    'a large array with an element that has toJSON',
+    [...Array(400).keys()].map((i) => (i === 300 ? { toJSON: (k: string) => `key ${k}` } : { i })),
+  ],
   ['a large array whose elements nest a toJSON', [...Array(400).keys()].map((i) => ({ d: new Date(i * 1e9), i }))],
   ['a large array of long strings', [...Array(300).keys()].map((i) => `${'x'.repeat(1000)}"${i}"✓`)],
 ];
@@ -48,7 +53,10 @@ for (const [what, value] of cases) {
     for (const id of [7, 'req-"1"', 0, 1.5]) {
       const got = Buffer.from(textResultFrame(id, value), 'utf8');
       const want = sdkFrame(id, value);
-      assert.ok(got.equals(want), `${what}, id ${String(id)}: ${got.subarray(0, 200).toString()} … vs ${want.subarray(0, 200).toString()}`);
+      assert.ok(
+        got.equals(want),
+        `${what}, id ${String(id)}: ${got.subarray(0, 200).toString()} … vs ${want.subarray(0, 200).toString()}`,
+      );
     }
   });
 }
