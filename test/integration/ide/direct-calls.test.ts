@@ -134,6 +134,15 @@ test('after initialize: every case gets the same answer on both paths, and only 
     call({ name: 'checkDocumentDirty', arguments: { filePath: '/work/proj/a.ts' } }),
     call({ name: 'checkDocumentDirty', arguments: { filePath: '/not/open.ts' } }),
     call({ name: 'getWorkspaceFolders', arguments: {}, _meta: { progressToken: 'p1' } }),
+    // A request in the 2026-07-28 era's envelope on a connection initialized in 2025-11-25.
+    call({
+      name: 'getWorkspaceFolders',
+      arguments: {},
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    }),
     { ...call({ name: 'getOpenEditors', arguments: {} }), id: 'string-id' },
   ];
   const viaSdk: Record<string, unknown>[] = [
