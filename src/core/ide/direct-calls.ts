@@ -4,17 +4,12 @@
  * dispatch and its promise chain. Those cost about as much as the rest of the hop together (bench
  * `ide`: small requests). Anything the path is not sure of goes to the SDK as before: an agent
  * not yet initialized, a request with a task or unknown fields, arguments the tool's schema
- * refuses, a tool that throws (read-only, so the SDK running it again is harmless). The answers
- * are the SDK's own (test/integration/ide/direct-calls.test.ts compares the two paths' answers).
+ * refuses, a tool that throws (read-only, so the SDK running it again is harmless). The answer is
+ * the SDK's frame byte for byte (answer-frame.ts; test/integration/ide/direct-calls.test.ts
+ * compares the two paths' frames).
  */
+import { textResultFrame } from './answer-frame.js';
 import type { ReadTool } from './tools.js';
-
-/** What the transport sends instead of handing the message to the SDK. */
-export interface DirectAnswer {
-  jsonrpc: '2.0';
-  id: string | number;
-  result: unknown;
-}
 
 const PARAM_KEYS = new Set(['name', 'arguments', '_meta']);
 
@@ -30,8 +25,8 @@ export class DirectCalls {
     private readonly ready: () => boolean,
   ) {}
 
-  /** The answer to `msg`, or undefined: the SDK's path. */
-  answer(msg: unknown): DirectAnswer | undefined {
+  /** The text of the frame answering `msg`, or undefined: the SDK's path. */
+  answer(msg: unknown): string | undefined {
     if (!isRecord(msg) || msg.method !== 'tools/call' || msg.jsonrpc !== '2.0' || !this.ready()) return undefined;
     const { id, params } = msg;
     if (typeof id !== 'string' && !(typeof id === 'number' && Number.isFinite(id))) return undefined;
@@ -43,13 +38,13 @@ export class DirectCalls {
     if (!tool || !isRecord(args)) return undefined;
     const parsed = tool.inputSchema.safeParse(args);
     if (!parsed.success) return undefined;
-    let result: unknown;
+    let frame: string;
     try {
-      result = tool.run(parsed.data);
+      frame = textResultFrame(id, tool.value(parsed.data));
     } catch {
       return undefined;
     }
     this.answered++;
-    return { jsonrpc: '2.0', id, result };
+    return frame;
   }
 }

@@ -229,14 +229,14 @@ export class IdeServer {
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.accept(ws).catch((err: unknown) => {
+      this.accept(ws, socket).catch((err: unknown) => {
         this.opts.logger.error(`IDE server: could not serve a connection: ${String(err)}`);
         ws.terminate();
       });
     });
   }
 
-  private async accept(ws: WebSocket): Promise<void> {
+  private async accept(ws: WebSocket, socket: Duplex): Promise<void> {
     const mcp = new McpServer(this.opts.serverInfo ?? { name: 'mcp-host-ide', version: VERSION }, {
       capabilities: { tools: {} },
     });
@@ -258,6 +258,7 @@ export class IdeServer {
           ),
       },
       this.opts.directCalls === false ? undefined : (m) => direct.answer(m),
+      socket,
     );
     const client: Client = { ws, mcp, transport, direct, alive: true, initialized: false };
     mcp.server.oninitialized = () => {

@@ -50,7 +50,8 @@ const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: fa
 export interface ReadTool<S extends z.ZodObject = z.ZodObject> {
   description: string;
   inputSchema: S;
-  run(args: z.infer<S>): CallToolResult;
+  /** The tool's answer: its result is one text block, this value's compact JSON (json() above). */
+  value(args: z.infer<S>): unknown;
 }
 
 const readTool = <S extends z.ZodObject>(t: ReadTool<S>): ReadTool => t as unknown as ReadTool;
@@ -69,7 +70,7 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
         inputSchema: z.object({
           uri: z.string().optional().describe('File URI (file:///...) or absolute path; omit for all files'),
         }),
-        run: ({ uri }) => json(editor.diagnostics(uri)),
+        value: ({ uri }) => editor.diagnostics(uri),
       }),
     ],
     [
@@ -77,9 +78,9 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
       readTool({
         description: 'The selection in the active editor.',
         inputSchema: noArgs,
-        run: () => {
+        value: () => {
           const sel = editor.currentSelection();
-          return json(sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' });
+          return sel ? { success: true, ...sel } : { success: false, message: 'No active editor found' };
         },
       }),
     ],
@@ -88,9 +89,9 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
       readTool({
         description: 'The most recent selection in any editor, even after focus moved away (e.g. to the terminal).',
         inputSchema: noArgs,
-        run: () => {
+        value: () => {
           const sel = ctx.latestSelection() ?? editor.currentSelection();
-          return json(sel ? { success: true, ...sel } : { success: false, message: 'No selection available' });
+          return sel ? { success: true, ...sel } : { success: false, message: 'No selection available' };
         },
       }),
     ],
@@ -99,7 +100,7 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
       readTool({
         description: 'The open editor tabs.',
         inputSchema: noArgs,
-        run: () => json({ tabs: editor.openEditors() }),
+        value: () => ({ tabs: editor.openEditors() }),
       }),
     ],
     [
@@ -107,9 +108,9 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
       readTool({
         description: 'The workspace folders open in the editor.',
         inputSchema: noArgs,
-        run: () => {
+        value: () => {
           const folders = editor.workspaceFolders();
-          return json({ success: true, folders, rootPath: folders[0]?.path ?? null });
+          return { success: true, folders, rootPath: folders[0]?.path ?? null };
         },
       }),
     ],
@@ -118,10 +119,10 @@ export function readOnlyTools(ctx: IdeToolContext): ReadonlyMap<string, ReadTool
       readTool({
         description: 'Whether an open document has unsaved changes.',
         inputSchema: z.object({ filePath: z.string().min(1).describe('Absolute path of the document') }),
-        run: ({ filePath }) => {
+        value: ({ filePath }) => {
           const state = editor.documentState(filePath);
-          if (!state) return json({ success: false, message: `Document not open: ${filePath}` });
-          return json({ success: true, filePath, isDirty: state.isDirty, isUntitled: state.isUntitled });
+          if (!state) return { success: false, message: `Document not open: ${filePath}` };
+          return { success: true, filePath, isDirty: state.isDirty, isUntitled: state.isUntitled };
         },
       }),
     ],
@@ -139,7 +140,7 @@ export function registerIdeTools(
     server.registerTool(
       name,
       { description: t.description, inputSchema: t.inputSchema, annotations: readOnly },
-      (args: Record<string, unknown>) => t.run(args),
+      (args: Record<string, unknown>) => json(t.value(args)),
     );
 
   server.registerTool(

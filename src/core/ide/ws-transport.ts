@@ -47,8 +47,14 @@ function frameData(text: string): string | Buffer {
   return Buffer.from(text, 'latin1');
 }
 
-/** Answers some requests before the SDK sees them (direct-calls.ts); undefined hands it on. */
-export type DirectPath = (message: unknown) => object | undefined;
+/** Answers some requests before the SDK sees them with their whole frame (direct-calls.ts); undefined hands it on. */
+export type DirectPath = (message: unknown) => string | undefined;
+
+/** The connection's socket, corked while one read's requests are answered (see `corkForTick`). */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
 
 export class WebSocketServerTransport implements Transport {
   onclose?: () => void;
@@ -58,11 +64,14 @@ export class WebSocketServerTransport implements Transport {
   private started = false;
   private closed = false;
   private paused = false;
+  private corked = false;
 
   constructor(
     private readonly ws: WebSocket,
     private readonly backpressure?: Backpressure,
     private readonly direct?: DirectPath,
+    /** The socket under `ws`; given, direct answers to the requests of one read leave in one write. */
+    private readonly socket?: Corkable,
   ) {}
 
   async start(): Promise<void> {
@@ -101,6 +110,30 @@ export class WebSocketServerTransport implements Transport {
         else resolve();
       });
       this.checkBuffered();
+    });
+  }
+
+  /** A frame built whole by the direct path: no promise, nobody waits for it. */
+  private sendFrame(frame: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.corkForTick();
+    this.ws.send(frameData(frame), { binary: false }, () => this.drained());
+    this.checkBuffered();
+  }
+
+  /**
+   * An agent with several requests in flight sends them back to back, and one read often holds a
+   * few: their answers, all sent in this tick, go out in one write instead of one system call each
+   * (ws corks per frame inside ours). Uncorked before the tick ends, so no answer waits for another.
+   */
+  private corkForTick(): void {
+    const socket = this.socket;
+    if (!socket || this.corked) return;
+    this.corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      socket.uncork();
     });
   }
 
@@ -157,10 +190,8 @@ export class WebSocketServerTransport implements Transport {
       return;
     }
     const answer = this.direct?.(json);
-    if (answer) {
-      this.sendRaw(answer).catch(() => {
-        // The peer went away; its close handler cleans up.
-      });
+    if (answer !== undefined) {
+      this.sendFrame(answer);
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);

@@ -23,6 +23,8 @@ interface Side {
   ws: WebSocket;
   dir: string;
   answers: Map<unknown, unknown>;
+  /** The text of each answer's frame, as it came off the wire. */
+  frames: Map<unknown, string>;
   waiters: Map<unknown, () => void>;
 }
 
@@ -62,11 +64,13 @@ async function side(directCalls: boolean): Promise<Side> {
   });
   const lock = readLocks(dir)[0]!;
   const ws = await openSocket(lock.port, { [AUTH_HEADER]: lock.content.authToken });
-  const s: Side = { server, ws, dir, answers: new Map(), waiters: new Map() };
+  const s: Side = { server, ws, dir, answers: new Map(), frames: new Map(), waiters: new Map() };
   ws.on('message', (m) => {
-    const msg = JSON.parse(String(m)) as { id?: unknown };
+    const text = String(m);
+    const msg = JSON.parse(text) as { id?: unknown };
     if (msg.id === undefined) return;
     s.answers.set(msg.id, msg);
+    s.frames.set(msg.id, text);
     s.waiters.get(msg.id)?.();
   });
   return s;
@@ -130,6 +134,15 @@ test('after initialize: every case gets the same answer on both paths, and only 
     call({ name: 'checkDocumentDirty', arguments: { filePath: '/work/proj/a.ts' } }),
     call({ name: 'checkDocumentDirty', arguments: { filePath: '/not/open.ts' } }),
     call({ name: 'getWorkspaceFolders', arguments: {}, _meta: { progressToken: 'p1' } }),
+    // A request in the 2026-07-28 era's envelope on a connection initialized in 2025-11-25.
+    call({
+      name: 'getWorkspaceFolders',
+      arguments: {},
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    }),
     { ...call({ name: 'getOpenEditors', arguments: {} }), id: 'string-id' },
   ];
   const viaSdk: Record<string, unknown>[] = [
@@ -144,6 +157,8 @@ test('after initialize: every case gets the same answer on both paths, and only 
   for (const frame of [...direct, ...viaSdk]) {
     const [d, s] = await both(frame);
     assert.deepEqual(d, s, JSON.stringify(frame));
+    // Byte for byte: key order and escapes too, not only the same JSON value.
+    assert.equal(sides[0]!.frames.get(frame.id), sides[1]!.frames.get(frame.id), JSON.stringify(frame));
     assert.ok(
       (d as { result?: unknown; error?: unknown }).result ?? (d as { error?: unknown }).error,
       JSON.stringify(d),
@@ -151,4 +166,36 @@ test('after initialize: every case gets the same answer on both paths, and only 
   }
   assert.equal(sides[0]!.server.directAnswers(), direct.length, 'the read-only calls took the direct path');
   assert.equal(sides[1]!.server.directAnswers(), 0, 'directCalls: false sends everything through the SDK');
+});
+
+test('requests sent back to back (one read on the server) all get their answers, in order per path, as the SDK gives them', async () => {
+  const before = sides[0]!.server.directAnswers();
+  // Read-only calls (direct, sent in one write per read) between calls the SDK answers later.
+  const frames = Array.from({ length: 40 }, (_, i) =>
+    i % 5 === 4
+      ? call({ name: 'checkDocumentDirty', arguments: {} })
+      : call({ name: i % 2 ? 'getOpenEditors' : 'getDiagnostics', arguments: {} }),
+  );
+  const order = sides.map(() => [] as unknown[]);
+  const got = sides.map((s, k) => {
+    const listen = (m: unknown): void => {
+      const id = (JSON.parse(String(m)) as { id?: unknown }).id;
+      if (frames.some((f) => f.id === id)) order[k]!.push(id);
+    };
+    s.ws.on('message', listen);
+    return Promise.all(frames.map((f) => new Promise<void>((resolve) => s.waiters.set(f.id, resolve)))).finally(() =>
+      s.ws.off('message', listen),
+    );
+  });
+  // In one tick: the server, in this process, reads them only after all are written.
+  for (const s of sides) for (const f of frames) s.ws.send(JSON.stringify(f));
+  await withDeadline(Promise.all(got), 'answers to 40 requests sent back to back');
+  for (const f of frames) assert.equal(sides[0]!.frames.get(f.id), sides[1]!.frames.get(f.id), JSON.stringify(f));
+  const direct: unknown[] = frames.filter((_, i) => i % 5 !== 4).map((f) => f.id);
+  assert.deepEqual(
+    order[0]!.filter((id) => direct.includes(id)),
+    direct,
+    'direct answers leave in the order of their requests',
+  );
+  assert.equal(sides[0]!.server.directAnswers() - before, direct.length);
 });
