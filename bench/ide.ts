@@ -123,7 +123,7 @@ export async function ide(quick: boolean): Promise<Figure[]> {
         diagP50,
         'ms',
         { name: `ws echo of ${(bytes / 1e6).toFixed(1)} MB`, value: summarize(echoSamples).p50 },
-        ratioAtMost(1.2, 'host/echo'),
+        ratioAtMost(1.15, 'host/echo'),
       ),
       figure('ide', 'getDiagnostics p50, the same text through the bare SDK over ws (no IDE code)', floorP50, 'ms', {
         name: 'IDE server',
