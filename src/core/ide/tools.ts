@@ -135,14 +135,19 @@ export function registerIdeTools(
   ctx: IdeToolContext,
   readers: ReadonlyMap<string, ReadTool> = readOnlyTools(ctx),
 ): void {
-  const { editor } = ctx;
   for (const [name, t] of readers)
     server.registerTool(
       name,
       { description: t.description, inputSchema: t.inputSchema, annotations: readOnly },
       (args: Record<string, unknown>) => json(t.value(args)),
     );
+  registerOpenTools(server, ctx);
+  registerTabTools(server, ctx);
+}
 
+/** openFile and openDiff: the tools that put something in front of the user. */
+function registerOpenTools(server: McpServer, ctx: IdeToolContext): void {
+  const { editor } = ctx;
   server.registerTool(
     'openFile',
     {
@@ -211,7 +216,11 @@ export function registerIdeTools(
       return text('DIFF_REJECTED', args.tab_name);
     },
   );
+}
 
+/** Saving, closing tabs and running notebook code: the tools that change the editor's state. */
+function registerTabTools(server: McpServer, ctx: IdeToolContext): void {
+  const { editor } = ctx;
   server.registerTool(
     'saveDocument',
     {
@@ -257,9 +266,9 @@ export function registerIdeTools(
       inputSchema: z.object({ code: z.string().min(1).describe('The code to run') }),
       annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
     },
-    async ({ code }, ctx) => {
+    async ({ code }, extra) => {
       try {
-        const outputs = await editor.executeCode(code, ctx.mcpReq.signal);
+        const outputs = await editor.executeCode(code, extra.mcpReq.signal);
         if (outputs.length === 0) return text('(no output)');
         return {
           content: outputs.map((o) =>
