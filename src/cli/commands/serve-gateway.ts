@@ -11,6 +11,7 @@ import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../../core/ports.js';
 import {
   discoveryDir,
+  FAST_PATH_ENV,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
@@ -74,7 +75,11 @@ export function serveAgent(gateway: Gateway, view: AgentView, transport: Transpo
   );
   return serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
     // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
-    transport: tapListen(transport, (uris) => watches.add(uris)),
+    // A 2025-11-25 agent's tool calls are taken in front of its server (the gateway's fast path).
+    transport: gateway.withFastPath(
+      tapListen(transport, (uris) => watches.add(uris)),
+      () => pinned,
+    ),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
 }
@@ -163,6 +168,7 @@ export async function openServeGateway(
     signIn: serveSignIn(session, logger),
     frontEnd: 'serve',
     firstListWaitMs: FIRST_LIST_WAIT_MS,
+    fastPath: io.env[FAST_PATH_ENV] !== '0',
     ...(o.privateResults ? { privateResults: true } : {}),
   });
   // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file

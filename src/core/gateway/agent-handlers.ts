@@ -10,7 +10,7 @@ import { forwardingToolsCall } from './forward.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { agentIdentity } from './presence.js';
 import { connectingServers } from './instructions.js';
-import { callExposed, callOptions, mapUri, type AgentDeps } from './agent-calls.js';
+import { callExposed, callOptions, mapUri, requestOf, type AgentDeps } from './agent-calls.js';
 import { errorText, type Agent } from './agent.js';
 
 export function installHandlers(deps: AgentDeps, agent: Agent): void {
@@ -47,7 +47,8 @@ function installTools(deps: AgentDeps, agent: Agent): void {
       if ('result' in step) return step.result;
       ({ name, arguments: args } = step.call);
     }
-    if (!agent.modern) return callExposed(deps, agent, name, args, ctx);
+    deps.paths.full++;
+    if (!agent.modern) return callExposed(deps, agent, name, args, requestOf(ctx));
     // The upstream call may outlive this exchange (input-bridge.ts).
     const requestState = ctx.mcpReq.requestState<string>();
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -59,7 +60,7 @@ function installTools(deps: AgentDeps, agent: Agent): void {
         ...(requestState !== undefined ? { requestState } : {}),
         ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
       },
-      (ask, signal) => callExposed(deps, agent, name, args, ctx, { ask, signal }),
+      (ask, signal) => callExposed(deps, agent, name, args, requestOf(ctx), { ask, signal }),
     )) as CallToolResult;
   };
   // A legacy agent's call skips the SDK server's parse of request and result (forward.ts).
@@ -85,7 +86,8 @@ function installPrompts(deps: AgentDeps, agent: Agent): void {
     const entry = deps.catalogOf(agent).prompts.find((p) => p.name === req.params.name);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
     const server = entry.prompt.server;
-    const opts = callOptions(deps.opts, agent, server, ctx);
+    deps.paths.full++;
+    const opts = callOptions(deps.opts, agent, server, requestOf(ctx));
     try {
       const r = await deps.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
       const messages = [];
@@ -146,7 +148,8 @@ async function readResource(
   if (kept) return { contents: kept as ReadResourceResult['contents'] };
   const target = resolveResourceUri(deps.catalogOf(agent), uri);
   if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
-  const opts = callOptions(deps.opts, agent, target.server, ctx);
+  deps.paths.full++;
+  const opts = callOptions(deps.opts, agent, target.server, requestOf(ctx));
   try {
     const r = await deps.opts.host.readResource(target.server, target.uri, opts);
     const wrapped = uri !== target.uri;

@@ -45,7 +45,17 @@ export interface GatewayOptions extends ExposureFilter {
    * gateway) must not hand one session's results to another. Default: one store for all agents.
    */
   privateResults?: boolean;
+  /**
+   * The forwarding fast path (fast-path.ts, connection/frame-channel.ts): a 2025-11-25 agent's
+   * `tools/call` is taken off its transport without the SDK server, and a plain call goes to a
+   * 2025-11-25 server as a frame without the SDK client. Default: on, unless the environment says
+   * `MCP_HOST_GATEWAY_FAST_PATH=0` (the tests run both paths with it).
+   */
+  fastPath?: boolean;
 }
+
+/** `MCP_HOST_GATEWAY_FAST_PATH=0` turns the fast path off (GatewayOptions.fastPath). */
+export const FAST_PATH_ENV = 'MCP_HOST_GATEWAY_FAST_PATH';
 
 export interface Agent {
   server: Server;

@@ -20,8 +20,18 @@ import { watchResources } from './listen-resources.js';
 import { AgentPresence } from './presence.js';
 import { gatewayInstructions } from './instructions.js';
 import { installHandlers } from './agent-handlers.js';
-import type { AgentDeps } from './agent-calls.js';
-import { errorText, KINDS, viewKey, type Agent, type AgentEra, type GatewayOptions, type Kind } from './agent.js';
+import type { AgentDeps, PathCounts } from './agent-calls.js';
+import { FastCalls, FastPathTransport } from './fast-path.js';
+import {
+  errorText,
+  FAST_PATH_ENV,
+  KINDS,
+  viewKey,
+  type Agent,
+  type AgentEra,
+  type GatewayOptions,
+  type Kind,
+} from './agent.js';
 import { randomUUID } from 'node:crypto';
 
 export type { AgentEra, GatewayOptions, Kind } from './agent.js';
@@ -60,8 +70,14 @@ export class Gateway {
   /** What each agent's handlers answer from (agent-handlers.ts). */
   private readonly deps: AgentDeps;
 
-  constructor(private readonly opts: GatewayOptions) {
+  private readonly opts: GatewayOptions;
+  /** The fast path's part of each 2025-11-25 agent with a connection (fast-path.ts). */
+  private readonly fast = new WeakMap<Server, FastCalls>();
+
+  constructor(options: GatewayOptions) {
+    const opts = (this.opts = { ...options, fastPath: options.fastPath ?? process.env[FAST_PATH_ENV] !== '0' });
     this.deps = {
+      paths: { fast: 0, full: 0 },
       opts: this.opts,
       parked: this.parked,
       dormant: this.dormant,
@@ -222,6 +238,23 @@ export class Gateway {
     return this.presence.count();
   }
 
+  /** Agents' forwarded requests so far, by the path they took (fast-path.ts): `fast` frames, `full` SDK handlers. */
+  paths(): PathCounts {
+    return { ...this.deps.paths };
+  }
+
+  /**
+   * `transport`, with the fast path in front of the agent server `serverOf()` gives (fast-path.ts);
+   * `transport` itself when the fast path is off. Each agent's transport is wrapped once.
+   */
+  withFastPath(transport: Transport, serverOf: () => Server | undefined): Transport {
+    if (!this.opts.fastPath) return transport;
+    return new FastPathTransport(transport, () => {
+      const server = serverOf();
+      return server && this.fast.get(server);
+    });
+  }
+
   /** What the gateway exposes right now. */
   current(): Catalog {
     return this.catalog;
@@ -237,7 +270,8 @@ export class Gateway {
     view: AgentView = {},
     presence: 'connection' | 'caller' = 'connection',
   ): Promise<void> {
-    await this.createServer('legacy', false, view, presence).connect(transport);
+    const server = this.createServer('legacy', false, view, presence);
+    await server.connect(this.withFastPath(transport, () => server));
   }
 
   /**
@@ -285,6 +319,8 @@ export class Gateway {
       lists ??= this.watchLists(view, (kinds) => this.sendListChanged(server, kinds));
     };
     installHandlers(this.deps, agent);
+    const fast = this.opts.fastPath && !agent.modern ? new FastCalls(this.deps, agent) : undefined;
+    if (fast) this.fast.set(server, fast);
     if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
@@ -294,6 +330,7 @@ export class Gateway {
       start();
     };
     server.onclose = () => {
+      fast?.dispose();
       extras?.dispose();
       lists?.dispose();
       if (!this.agents.delete(agent)) return;

@@ -1,0 +1,169 @@
+/**
+ * The gateway's forwarding fast path on the agent side. A 2025-11-25 agent's `tools/call` for an
+ * upstream tool is taken off the agent's transport before the SDK server sees it: parsed once (by
+ * the transport), the name looked up in the agent's catalogue, the call made through the host
+ * (`forwardToolCall`, so policy, the in-flight record, the audit, arguments and output checks all
+ * hold) and answered as a frame with the agent's id. What the SDK server would add per request (a
+ * context, an abort controller of its own, its dispatch and its response path) is not needed for
+ * a call the gateway only forwards.
+ *
+ * Which messages take it (everything else goes to the SDK server, the full path):
+ * - `tools/call` of an initialized 2025-11-25 agent, for a tool of its view (profile, tool
+ *   switches: its catalogue), not a sign-in stand-in, not a dormant tool, not tool search's own
+ *   tools; params of the shape the SDK would accept. An unknown name, bad params and everything
+ *   else get the SDK server's answer.
+ * - `notifications/cancelled` naming a request the fast path holds: it ends that call (its
+ *   upstream request is cancelled in turn), as the SDK server would.
+ * A 2026-07-28 agent's call keeps the SDK server (its `input_required` rounds, input-bridge.ts).
+ * The result is the same either way: cut to the limit with `mcp-host-result://` pages
+ * (result-limit.ts), URIs mapped, an upstream failure a tool error.
+ */
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import { SEARCH_TOOL_NAMES } from './tool-search.js';
+import { callEntry, toolNamed, type AgentDeps, type AgentRequest } from './agent-calls.js';
+import { errorText, type Agent } from './agent.js';
+
+type Send = (message: JSONRPCMessage, options?: TransportSendOptions) => Promise<void>;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** One agent's requests on the fast path. */
+export class FastCalls {
+  /** Requests taken and not yet answered, by id, each with its controller (cancellation). */
+  private readonly open = new Map<string | number, AbortController>();
+
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly agent: Agent,
+  ) {}
+
+  /** Whether the fast path answers `msg` (then it does, through `send`); false leaves it to the SDK server. */
+  take(msg: JSONRPCRequest, send: Send): boolean {
+    if (!this.agent.initialized || msg.method !== 'tools/call') return false;
+    const p = msg.params;
+    if (!isRecord(p) || typeof p.name !== 'string' || SEARCH_TOOL_NAMES.includes(p.name)) return false;
+    const args = p.arguments ?? {};
+    if (!isRecord(args) || this.open.has(msg.id)) return false;
+    // Only a tool of the agent's catalogue: dormant tools reconnect their server and sign-in
+    // stand-ins sign in, the full path's work.
+    const entry = toolNamed(this.deps.catalogOf(this.agent), p.name);
+    if (!entry || entry.signIn) return false;
+    const id = msg.id;
+    const ctl = new AbortController();
+    this.open.set(id, ctl);
+    const related = { relatedRequestId: id };
+    const meta = isRecord(p._meta) ? p._meta : undefined;
+    const token = meta?.progressToken;
+    const req: AgentRequest = {
+      id,
+      signal: ctl.signal,
+      ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
+      notify: (n) => send({ jsonrpc: '2.0', ...n } as JSONRPCMessage, related),
+    };
+    this.deps.paths.fast++;
+    const answer = (m: JSONRPCMessage): void => {
+      this.open.delete(id);
+      // A cancelled request gets no answer (the SDK server drops it too).
+      if (ctl.signal.aborted) return;
+      send(m, related).catch((err: unknown) =>
+        this.deps.opts.logger.debug(`gateway: an answer did not reach the agent: ${errorText(err)}`),
+      );
+    };
+    callEntry(this.deps, this.agent, entry, args, req).then(
+      (result) => answer({ jsonrpc: '2.0', id, result } as JSONRPCMessage),
+      // callEntry turns the host's failures into tool errors; what is left is the gateway's own bug.
+      (err: unknown) => answer({ jsonrpc: '2.0', id, error: { code: -32603, message: errorText(err) } }),
+    );
+    return true;
+  }
+
+  /** A `notifications/cancelled` for a request taken here ends it; false when it names no such request. */
+  cancelled(msg: JSONRPCMessage): boolean {
+    const params = (msg as { params?: { requestId?: unknown; reason?: unknown } }).params;
+    const id = params?.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return false;
+    const ctl = this.open.get(id);
+    if (!ctl) return false;
+    this.open.delete(id);
+    ctl.abort(params?.reason ?? 'cancelled by the agent');
+    return true;
+  }
+
+  /** The agent left: its calls end. */
+  dispose(): void {
+    for (const ctl of this.open.values()) ctl.abort('the agent disconnected');
+    this.open.clear();
+  }
+}
+
+type OnMessage = NonNullable<Transport['onmessage']>;
+
+/**
+ * `inner`, with the requests `fast()` takes answered on the fast path; every other message reaches
+ * the SDK server as before. A transport of its own around `inner`, its only reader, as
+ * trace/transport.ts is.
+ */
+export class FastPathTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: OnMessage;
+  private readonly sendInner: Send;
+
+  constructor(
+    readonly inner: Transport,
+    private readonly fast: () => FastCalls | undefined,
+  ) {
+    this.sendInner = (m, o) => inner.send(m, o);
+    inner.onmessage = (msg: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      const m = msg as { method?: unknown; id?: unknown };
+      if (typeof m.method === 'string') {
+        const f = this.fast();
+        if (
+          f &&
+          (m.id !== undefined
+            ? f.take(msg as JSONRPCRequest, this.sendInner)
+            : m.method === 'notifications/cancelled' && f.cancelled(msg))
+        )
+          return;
+      }
+      this.onmessage?.(msg, extra);
+    };
+    inner.onclose = () => {
+      this.fast()?.dispose();
+      this.onclose?.();
+    };
+    inner.onerror = (err) => this.onerror?.(err);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
+  }
+}
