@@ -57,6 +57,12 @@ function upstreamDef(): ServerDefinition {
         );
       });
       server.registerTool('big', {}, () => ({ content: [{ type: 'text', text: BIG }] }));
+      server.registerResource('note', 'up://note', { mimeType: 'text/plain' }, (uri) => ({
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a note' }],
+      }));
+      server.registerPrompt('greet', { argsSchema: z.object({ who: z.string() }) }, ({ who }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `hello ${who}` } }],
+      }));
       server.registerTool('ask', {}, async () => {
         const a = await server.server.elicitInput({
           mode: 'form',
@@ -200,6 +206,23 @@ describe(`gateway fast path (${FAST ? 'on' : 'off'})`, { timeout: 120_000 }, () 
       tookFastPath(c0, 1);
       // The session goes on.
       assert.equal(text(await client.callTool({ name: 'up__echo', arguments: { text: 'after' } })), 'after');
+    } finally {
+      await closeAgent(client);
+    }
+  });
+
+  test('resources/read and prompts/get: the answers, under the URIs the agent was shown', async () => {
+    const client = await legacyAgent();
+    try {
+      const c0 = counts();
+      const listed = (await client.listResources()).resources.find((r) => r.name === 'note');
+      assert.ok(listed, 'the note is listed');
+      const read = await client.readResource({ uri: listed.uri });
+      assert.deepEqual(read.contents, [{ uri: listed.uri, mimeType: 'text/plain', text: 'a note' }]);
+      const prompt = await client.getPrompt({ name: 'up__greet', arguments: { who: 'Ada' } });
+      assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: 'hello Ada' } }]);
+      tookFastPath(c0, 2);
+      await assert.rejects(client.getPrompt({ name: 'up__nope', arguments: {} }), /unknown prompt/);
     } finally {
       await closeAgent(client);
     }
