@@ -77,8 +77,11 @@ function sharedGatewayPid(home: string): number | undefined {
   return undefined;
 }
 
-/** `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway. */
-export async function serveAgent(o: { own?: boolean } = {}): Promise<ServeAgent> {
+/**
+ * `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway.
+ * `fullPath`: the gateway's fast path off (MCP_HOST_GATEWAY_FAST_PATH=0).
+ */
+export async function serveAgent(o: { own?: boolean; fullPath?: boolean } = {}): Promise<ServeAgent> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-serve-'));
   writeFileSync(
     join(dir, '.mcp.json'),
@@ -97,6 +100,7 @@ export async function serveAgent(o: { own?: boolean } = {}): Promise<ServeAgent>
       MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
       // The shared gateway ends with its last session, not 30 s later.
       MCP_HOST_SERVE_GRACE_MS: '0',
+      ...(o.fullPath ? { MCP_HOST_GATEWAY_FAST_PATH: '0' } : {}),
     },
     stderr: 'ignore',
   });

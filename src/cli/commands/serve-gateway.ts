@@ -91,6 +91,10 @@ export async function stopServeGateway(
   served: readonly StdioServerHandle[],
 ): Promise<void> {
   session.registry.dispose();
+  const paths = gateway.paths();
+  stderrLogger(session.io.env, session.io.stderr).debug(
+    `serve: agents' forwarded requests: ${paths.fast} on the fast path, ${paths.full} on the full path`,
+  );
   // A broken stdout may never take the goodbye: the servers' stop (the caller's dispose) must not wait on it.
   await Promise.race([
     Promise.all([...served.map((s) => s.close().catch(() => undefined)), gateway.dispose()]),
