@@ -35,6 +35,24 @@ interface Pending {
 
 type OnMessage = NonNullable<Transport['onmessage']>;
 
+/**
+ * An answer to one of the channel's frames, of the shape the SDK's schema asks of a response: a
+ * transport may hand it on without the schema's pass over the whole result (stdio-transport.ts),
+ * since the frame channel takes it and the gateway passes the result on to a client that checks it.
+ */
+export function isFrameAnswer(v: unknown): v is JSONRPCMessage {
+  const m = v as { jsonrpc?: unknown; id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    m.jsonrpc === '2.0' &&
+    typeof m.id === 'number' &&
+    m.id >= FIRST_ID &&
+    m.method === undefined &&
+    (isRecord(m.result) || isRecord(m.error))
+  );
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

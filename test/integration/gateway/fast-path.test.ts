@@ -272,6 +272,23 @@ describe(`gateway fast path (${FAST ? 'on' : 'off'})`, { timeout: 120_000 }, () 
     }
   });
 
+  test('a server stopped mid-call: the call ends as a tool error naming it, and nothing is left in flight', async () => {
+    const client = await legacyAgent();
+    try {
+      const ready = new Promise<void>((resolve) => (started = resolve));
+      const call = client.callTool({ name: 'up__wait', arguments: {} });
+      await withDeadline(ready, 'start of the call on the server');
+      await host.stop('up');
+      const r = await withDeadline(call, 'the answer after the stop');
+      assert.equal(r.isError, true);
+      assert.match(text(r), /up|stopped|closed/i);
+      await host.start('up');
+      assert.equal(text(await client.callTool({ name: 'up__echo', arguments: { text: 'back' } })), 'back');
+    } finally {
+      await closeAgent(client);
+    }
+  });
+
   test('era bridge: a 2026-07-28 agent answers a question as input_required; a legacy agent as a request', async () => {
     const modern = new Client(
       { name: 'modern', version: '1.0.0' },
