@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TINY_SERVER } from './rawsdk.js';
-import { BENCH_CLI } from './serve-over-stdio.js';
+import { BENCH_CLI, untilTool } from './serve-over-stdio.js';
 
 export interface PathShare {
   fast: number;
@@ -50,23 +50,23 @@ async function oneServe(dir: string, era: 'legacy' | 'modern', rounds: number, i
     era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
-  // serve answers before its servers connect: wait for both servers' tools.
-  for (let i = 0; i < 400; i++) {
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    if (names.includes('tiny__echo') && names.includes('modern__echo')) break;
-    await new Promise((r) => setTimeout(r, 25));
+  try {
+    // serve answers before its servers connect: wait for both servers' tools.
+    await untilTool(client, 'tiny__echo');
+    await untilTool(client, 'modern__echo');
+    const args = { text: 'hello' };
+    if (era === 'legacy') {
+      const note = (await client.listResources()).resources.find((r) => r.uri.includes('tiny') || r.name === 'note');
+      for (let i = 0; i < rounds; i++) {
+        for (let k = 0; k < 3; k++) await client.callTool({ name: 'tiny__echo', arguments: args });
+        await client.callTool({ name: 'modern__echo', arguments: args });
+        if (note) await client.readResource({ uri: note.uri });
+        await client.getPrompt({ name: 'tiny__greet', arguments: { who: 'Ada' } });
+      }
+    } else for (let i = 0; i < rounds; i++) await client.callTool({ name: 'tiny__echo', arguments: args });
+  } finally {
+    await client.close();
   }
-  const args = { text: 'hello' };
-  if (era === 'legacy') {
-    const note = (await client.listResources()).resources.find((r) => r.uri.includes('tiny') || r.name === 'note');
-    for (let i = 0; i < rounds; i++) {
-      for (let k = 0; k < 3; k++) await client.callTool({ name: 'tiny__echo', arguments: args });
-      await client.callTool({ name: 'modern__echo', arguments: args });
-      if (note) await client.readResource({ uri: note.uri });
-      await client.getPrompt({ name: 'tiny__greet', arguments: { who: 'Ada' } });
-    }
-  } else for (let i = 0; i < rounds; i++) await client.callTool({ name: 'tiny__echo', arguments: args });
-  await client.close();
   // The gateway's own count, said once it stops (serve-gateway.ts).
   for (let i = 0; i < 200 && !/fast path/.test(stderr); i++) await new Promise((r) => setTimeout(r, 25));
   const m = /(\d+) on the fast path, (\d+) on the full path/.exec(stderr);

@@ -77,6 +77,15 @@ function sharedGatewayPid(home: string): number | undefined {
   return undefined;
 }
 
+/** Resolves once the agent is listed `name`; fails after 60 s. */
+export async function untilTool(client: Client, name: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (!(await client.listTools()).tools.some((t) => t.name === name)) {
+    if (Date.now() > until) throw new Error(`serve never listed ${name}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
  * `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway.
  * `fullPath`: the gateway's fast path off (MCP_HOST_GATEWAY_FAST_PATH=0).
@@ -105,6 +114,8 @@ export async function serveAgent(o: { own?: boolean; fullPath?: boolean } = {}):
     stderr: 'ignore',
   });
   await client.connect(transport);
+  // serve answers before its servers connect (on a loaded machine the tiny server may take seconds).
+  await untilTool(client, 'tiny__echo');
   const gateway = o.own ? undefined : sharedGatewayPid(join(dir, 'mcp-host-home'));
   if (!o.own && gateway === undefined) throw new Error('serve shares no gateway: its discovery file is missing');
   return {
