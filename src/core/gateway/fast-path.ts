@@ -189,11 +189,19 @@ export class FastPathTransport implements Transport {
       }
       this.onmessage?.(msg, extra);
     };
+    // Handlers the caller set before (http.ts drops a closed session from its map) still run, as
+    // they would with the SDK server's own `connect`, which chains them.
+    const closed = inner.onclose;
+    const failed = inner.onerror;
     inner.onclose = () => {
+      closed?.();
       this.fast()?.dispose();
       this.onclose?.();
     };
-    inner.onerror = (err) => this.onerror?.(err);
+    inner.onerror = (err) => {
+      failed?.(err);
+      this.onerror?.(err);
+    };
   }
 
   get sessionId(): string | undefined {

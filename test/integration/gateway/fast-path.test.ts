@@ -19,6 +19,7 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import { TraceHub } from '../../../src/core/trace/index.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 import { withDeadline } from '../../support/wait.js';
+import { poll } from '../../support/poll.js';
 import { closeAgent, RecordingElicitation, text } from './helpers.js';
 
 const FAST = process.env.MCP_HOST_GATEWAY_FAST_PATH !== '0';
@@ -172,6 +173,15 @@ describe(`gateway fast path (${FAST ? 'on' : 'off'})`, { timeout: 120_000 }, () 
     } finally {
       await closeAgent(client);
     }
+  });
+
+  test('a session the agent ends is gone from the gateway (its handlers still run behind the fast path)', async () => {
+    const before = http.sessionCount();
+    const client = await legacyAgent();
+    assert.equal(text(await client.callTool({ name: 'up__echo', arguments: { text: 'hi' } })), 'hi');
+    assert.equal(http.sessionCount(), before + 1);
+    await closeAgent(client);
+    await poll('the session to end', 10_000, () => Promise.resolve(http.sessionCount() === before || undefined), 25);
   });
 
   test('progress reaches the agent under its own token', async () => {
