@@ -47,8 +47,8 @@ export interface GatewayOptions extends ExposureFilter {
   privateResults?: boolean;
   /**
    * The forwarding fast path (fast-path.ts, connection/frame-channel.ts): a 2025-11-25 agent's
-   * `tools/call` is taken off its transport without the SDK server, and a plain call goes to a
-   * 2025-11-25 server as a frame without the SDK client. Default: on, unless the environment says
+   * `tools/call`, `resources/read` and `prompts/get` are taken off its transport without the SDK
+   * server, and go to a 2025-11-25 server as frames without the SDK client (a plain call). Default: on, unless the environment says
    * `MCP_HOST_GATEWAY_FAST_PATH=0` (the tests run both paths with it).
    */
   fastPath?: boolean;
