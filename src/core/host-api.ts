@@ -36,6 +36,12 @@ export interface CallOptions {
    * to the elicitation/sampling port with the origins of the requests it may belong to.
    */
   origin?: CallOrigin;
+  /**
+   * The gateway's fast path (`forwardToolCall`, `forwardResourceRead`, `forwardPrompt`): a plain
+   * request on a 2025-11-25 connection goes to the server as a frame of its own, not through the
+   * SDK client's request path (connection/frame-channel.ts). Everything else about the call is the same.
+   */
+  asFrame?: boolean;
 }
 
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */

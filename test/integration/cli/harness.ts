@@ -108,6 +108,10 @@ export async function createHarness(): Promise<Harness> {
     HOME: dir,
     MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
     MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
+    // The gateway path the test process runs on (scripts/test.mjs runs the gateway's files on both).
+    ...(process.env.MCP_HOST_GATEWAY_FAST_PATH !== undefined
+      ? { MCP_HOST_GATEWAY_FAST_PATH: process.env.MCP_HOST_GATEWAY_FAST_PATH }
+      : {}),
     ...opts.env,
   });
   return {
