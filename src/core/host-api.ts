@@ -102,6 +102,12 @@ export interface HostOptions {
   blobDir: string;
   concurrency?: { local?: number; remote?: number };
   timeouts?: { connectMs?: number; toolCallMs?: number };
+  /**
+   * `onFirstUse`: a server whose last run's lists are in `listCache` is not started with the host;
+   * it shows them (cached) and its first call, read or prompt starts it (`mcpHost.startServers`).
+   * A server with nothing cached starts as with `onStartup`, the default, so its lists get cached.
+   */
+  startServers?: 'onStartup' | 'onFirstUse';
   /** Reconnect backoff of remote servers: base * 2^(n-1) ms, capped at maxMs, at most maxAttempts (defaults 1000, 30000, 5). */
   backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;
