@@ -11,6 +11,7 @@ import { scale } from './scale.js';
 import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
+import { vscodeMcp } from './vscode-mcp.js';
 import type { Figure } from './lib/stats.js';
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
@@ -24,6 +25,7 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['gateway', gateway],
   ['shared-serve', sharedServe],
   ['sandbox', sandbox],
+  ['vscode', vscodeMcp],
   ['chaos', chaos],
   ['soak', soak],
 ];
