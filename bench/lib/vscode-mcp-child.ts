@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { processTree } from '../../src/core/connection/process-tree.js';
-import { killMarked, poll, repoRoot, startVSCode, type VSCode } from '../../test/e2e/harness.js';
+import { extensionHostLogFiles, killMarked, poll, repoRoot, startVSCode, type VSCode } from '../../test/e2e/harness.js';
 
 export const SERVERS = 10;
 const CODE_SERVER = '4.139.1';
@@ -34,6 +34,13 @@ export interface Run {
   activateMs?: number;
   /** MCP Host's main log, for the timeline (host side only). */
   log?: string;
+  /** Seconds from the workbench to the extension host process started / its eager extensions activated (exthost.log). */
+  extHostStartedS?: number;
+  eagerActivatedS?: number;
+  /** `[tl]` lines of a diagnostic build (label → wall-clock ms). */
+  timeline?: Record<string, number>;
+  /** VS Code's extension host log, for the timeline. */
+  exthostLog?: string;
   /** The VS Code perf marks of the page (ms since navigation) and when the rig saw things. */
   marks: Record<string, number>;
   load: string;
@@ -44,7 +51,9 @@ function workspace(dir: string, record: string, mark: string): void {
   for (let i = 0; i < SERVERS; i++)
     servers[`s${i}`] = { type: 'stdio', command: process.execPath, args: [FIXTURE, '--name', `s${i}`, '--record', record, mark] };
   mkdirSync(join(dir, '.vscode'), { recursive: true });
-  writeFileSync(join(dir, '.vscode', 'mcp.json'), JSON.stringify({ servers }, null, 2));
+  // One line per server: every "Start" code lens VS Code shows above a server is on screen at once.
+  const lines = Object.entries(servers).map(([name, def]) => `    ${JSON.stringify(name)}: ${JSON.stringify(def)}`);
+  writeFileSync(join(dir, '.vscode', 'mcp.json'), `{\n  "servers": {\n${lines.join(',\n')}\n  }\n}\n`);
 }
 
 /** RSS (MB) of the extension host under code-server (its command line names `--type=extensionHost`). */
@@ -93,10 +102,29 @@ async function watchDialogs(page: Page): Promise<Record<string, number>> {
     };
     seen();
     new MutationObserver(seen).observe(document.body, { childList: true, subtree: true });
-    const marks = { rigSawWorkbench: performance.now() };
+    const marks = { rigSawWorkbench: performance.now(), wallAtZero: Date.now() - performance.now() };
     for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('code/')) marks[m.name] = m.startTime;
     return marks;
   })()`);
+}
+
+/** When the workbench showed (page ms): VS Code's own `code/didStartWorkbench` mark, else when the rig saw it. */
+function workbenchAt(marks: Record<string, number>): number {
+  return marks['code/didStartWorkbench'] ?? marks.rigSawWorkbench;
+}
+
+/**
+ * Seconds from the workbench showing to the extension host process running and to its eager
+ * extensions activated, from exthost.log's wall-clock lines and the page's clock: what VS Code
+ * spends before any extension runs, on both sides.
+ */
+function extHostStart(run: Run, log: string): void {
+  const at = (re: RegExp): number | undefined => {
+    const m = new RegExp(`^(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d+) .*${re.source}`, 'm').exec(log);
+    return m ? (new Date(`${m[1]}T${m[2]}`).getTime() - run.marks.wallAtZero - workbenchAt(run.marks)) / 1000 : undefined;
+  };
+  run.extHostStartedS = at(/Extension host with pid \d+ started/);
+  run.eagerActivatedS = at(/Eager extensions activated/);
 }
 
 async function dialogAt(vs: VSCode): Promise<number> {
@@ -110,7 +138,7 @@ async function hostSide(vs: VSCode, record: string, run: Run): Promise<void> {
   run.activateMs = Number(/activated in ([\d.]+) ms/.exec(log)?.[1]);
   const at = await dialogAt(vs);
   run.marks.dialog = at;
-  run.promptS = (at - run.marks.rigSawWorkbench) / 1000;
+  run.promptS = (at - workbenchAt(run.marks)) / 1000;
   await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
   run.idleMb = await settledRss(vs.serverPid);
   const text = await vs.clickDialogButton('Allow');
@@ -161,9 +189,20 @@ async function session(side: Run['side']): Promise<Run> {
     startTimeoutMs: 240_000,
   });
   const run: Run = { side, idleMb: NaN, connectedMb: NaN, marks: {}, load: loadavg() };
+  // What the extension host prints with a "[tl] label wall-ms" line (a diagnostic build) reaches the page's console.
+  run.timeline = {};
+  vs.page.on('console', (m) => {
+    const hit = /\[tl\] (\S+) (\d+)/.exec(m.text());
+    // The first of each: a reload after Allow prints them again.
+    if (hit) run.timeline![hit[1]] ??= Number(hit[2]);
+  });
   try {
     run.marks = await watchDialogs(vs.page);
     await (side === 'host' ? hostSide(vs, record, run) : vscodeSide(vs, record, run));
+    run.exthostLog = extensionHostLogFiles(vs.userDataDir)
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    extHostStart(run, run.exthostLog);
   } finally {
     await vs.dispose().catch((e: unknown) => console.error(`[vscode] dispose: ${String(e)}`));
     killMarked(mark);
@@ -187,11 +226,13 @@ async function main(): Promise<void> {
       console.log(
         `[vscode] ${side} #${i + 1}: idle ${r.idleMb.toFixed(0)} MB, connected ${r.connectedMb.toFixed(0)} MB` +
           (r.promptS !== undefined ? `, prompt ${r.promptS.toFixed(2)} s, activate ${r.activateMs} ms` : '') +
+          `, extension host started ${r.extHostStartedS?.toFixed(2)} s and eager extensions activated ${r.eagerActivatedS?.toFixed(2)} s after the workbench` +
           ` (load ${r.load})`,
       );
       runs.push(r);
+      // After every session: a later one that fails leaves what was measured for the timeline.
+      writeFileSync(out, JSON.stringify(runs, null, 2));
     }
-  writeFileSync(out, JSON.stringify(runs, null, 2));
 }
 
 main().catch((e: unknown) => {
