@@ -12,6 +12,7 @@ import { scale } from './scale.js';
 import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
+import { vscodeMcp } from './vscode-mcp.js';
 import type { Figure } from './lib/stats.js';
 
 /**
@@ -33,6 +34,7 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['shared-serve', sharedServe],
   ['balancer', balancer],
   ['sandbox', sandbox],
+  ['vscode', vscodeMcp],
   ['chaos', chaos],
   ['soak', soak],
 ];
