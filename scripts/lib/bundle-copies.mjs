@@ -7,14 +7,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SDK_CORE_NAMESPACE, SDK_CORE_PACKAGE } from './sdk-core-once.mjs';
-import { DEFERRED_FILE, LAZY, REF_NAMESPACE, SHARED_FILE } from './lazy-bundles.mjs';
+import { LAZY, REF_NAMESPACE, SHARED_FILE } from './lazy-bundles.mjs';
 
 /**
  * Outputs that one process loads together (the feature bundles, the bridge and the sandbox runtime
  * are required on demand).
  */
 export const LOADED_TOGETHER = [
-  ['extension.js', DEFERRED_FILE, ...Object.keys(LAZY), SHARED_FILE, 'ext-apps-bridge.js', 'sandbox-runtime.js'],
+  ['extension.js', ...Object.keys(LAZY), SHARED_FILE, 'ext-apps-bridge.js', 'sandbox-runtime.js'],
   ['cli.js', 'sandbox-runtime.js', 'redis-client.js'],
 ];
 

@@ -13,7 +13,6 @@
 import * as esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { DEFERRED_FILE, LAZY_HELPER, checkRoots, deferredImportProblem, splitActivation } from './deferred-modules.mjs';
 
 /** Feature bundles: main.ts reaches each entry only by `import()` (build fails otherwise). */
 export const LAZY = {
@@ -26,12 +25,10 @@ export const LAZY = {
   'ws-socket.js': 'src/core/connection/ws-socket.ts',
 };
 export const SHARED_FILE = 'lazy-shared.js';
-export { DEFERRED_FILE };
 /** Namespace of the stand-ins; bundle-copies.mjs skips its inputs (references, not copies). */
 export const REF_NAMESPACE = 'host-module';
 const REGISTRY = `(globalThis[Symbol.for('mcp-host/modules')] ??= new Map())`;
 const SKIP = Symbol.for('mcp-host/lazy-bundles/skip');
-const MAIN_ENTRY = 'extension-entry.js';
 
 /** A module's key: its metafile input name (`src/core/host.ts`, `sdk-core:…`). */
 const keyOf = (cwd, r) =>
@@ -53,7 +50,7 @@ function inputsOf(result) {
  * collects the keys, by home. In extension.js (`lazyFiles`), an `import()` of a LAZY entry becomes
  * a `require` of its bundle.
  */
-function sharing({ cwd, homes = new Map(), asked, lazyFiles, onUse = false }) {
+function sharing({ cwd, homes = new Map(), asked, lazyFiles }) {
   return {
     name: 'host-modules',
     setup(build) {
@@ -76,20 +73,9 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles, onUse = false }) {
         if (!home)
           return { path: r.path, namespace: r.namespace, pluginData: r.pluginData, sideEffects: r.sideEffects };
         asked?.get(home)?.add(key);
-        // In extension.js a module of sdk.js is a stand-in that loads it when a name is first read.
-        const onFirstUse = onUse && home === DEFERRED_FILE;
-        if (onFirstUse) {
-          const problem = deferredImportProblem(args, key);
-          if (problem) return { errors: [{ text: problem }] };
-        }
         // Not ending in the module's own extension: esbuild would take a `.mjs` stand-in for strict ESM.
-        return { path: `${home}#${key}#${onFirstUse ? 'lazy' : ''}`, namespace: REF_NAMESPACE };
+        return { path: `${home}#${key}#`, namespace: REF_NAMESPACE };
       });
-      build.onResolve({ filter: /^#lazy$/, namespace: REF_NAMESPACE }, () => ({
-        path: '#lazy',
-        namespace: REF_NAMESPACE,
-      }));
-      build.onLoad({ filter: /^#lazy$/, namespace: REF_NAMESPACE }, () => ({ contents: LAZY_HELPER, loader: 'js' }));
       // One lookup for every stand-in of a bundle (`#get`, itself in REF_NAMESPACE: bundle-copies.mjs skips it).
       build.onLoad({ filter: /^#get$/, namespace: REF_NAMESPACE }, () => ({
         contents: `module.exports = (key, home) => {
@@ -104,12 +90,7 @@ function sharing({ cwd, homes = new Map(), asked, lazyFiles, onUse = false }) {
         namespace: REF_NAMESPACE,
       }));
       build.onLoad({ filter: /.*/, namespace: REF_NAMESPACE }, (args) => {
-        const [home, key, lazy] = args.path.split('#');
-        if (lazy)
-          return {
-            contents: `module.exports = require('#lazy')(${JSON.stringify(key)}, () => require('./${home}'));`,
-            loader: 'js',
-          };
+        const [home, key] = args.path.split('#');
         const load = home === 'extension.js' ? '' : `require('./${home}');\n`;
         return {
           contents: `${load}module.exports = require('#get')(${JSON.stringify(key)}, ${JSON.stringify(home)});`,
@@ -152,10 +133,9 @@ function splitOptions(base, outDir, mainPlugins) {
   const lazyFiles = new Map(Object.entries(LAZY).map(([f, e]) => [e, f]));
   // Quiet: each is built twice or more; the sizes are printed once at the end.
   const opts = (o) => ({ ...base, ...o, metafile: true, write: false, logLevel: 'warning' });
-  const onlyHome = (homes, ...files) => new Map([...homes].filter(([, h]) => files.includes(h)));
+  const mainHomes = (homes) => new Map([...homes].filter(([, h]) => h === 'extension.js'));
   return {
-    // `deferred`: sdk.js's modules by key (none in the first build).
-    main: (keys, deferred = new Map()) => {
+    main: (keys) => {
       const reg = registering(keys, cwd);
       return opts({
         // main.ts first, so its modules load in the order they always did; then the registry.
@@ -163,31 +143,11 @@ function splitOptions(base, outDir, mainPlugins) {
           contents: `module.exports = require('./${base.entryPoints[0]}');\n${reg.contents}`,
           resolveDir: cwd,
           loader: 'js',
-          sourcefile: MAIN_ENTRY,
+          sourcefile: 'extension-entry.js',
         },
         entryPoints: undefined,
         outfile: `${outDir}/extension.js`,
-        plugins: [
-          sharing({ cwd, lazyFiles, homes: deferred, onUse: true }),
-          reg.plugin,
-          ...mainPlugins,
-          ...base.plugins,
-        ],
-      });
-    },
-    // sdk.js: registers the deferred modules extension.js's stand-ins and the features read.
-    deferred: (keys, homes, asked) => {
-      const reg = registering(keys, cwd);
-      return opts({
-        stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'sdk-entry.js' },
-        entryPoints: undefined,
-        outfile: `${outDir}/${DEFERRED_FILE}`,
-        plugins: [
-          sharing({ cwd, homes: onlyHome(homes, 'extension.js'), asked, lazyFiles }),
-          reg.plugin,
-          ...mainPlugins,
-          ...base.plugins,
-        ],
+        plugins: [sharing({ cwd, lazyFiles }), reg.plugin, ...mainPlugins, ...base.plugins],
       });
     },
     feature: (file, entry, homes, asked) =>
@@ -203,11 +163,7 @@ function splitOptions(base, outDir, mainPlugins) {
         stdin: { contents: reg.contents, resolveDir: cwd, loader: 'js', sourcefile: 'lazy-shared-entry.js' },
         entryPoints: undefined,
         outfile: `${outDir}/${SHARED_FILE}`,
-        plugins: [
-          sharing({ cwd, homes: onlyHome(homes, 'extension.js', DEFERRED_FILE), asked }),
-          reg.plugin,
-          ...base.plugins,
-        ],
+        plugins: [sharing({ cwd, homes: mainHomes(homes), asked }), reg.plugin, ...base.plugins],
       });
     },
   };
@@ -216,7 +172,6 @@ function splitOptions(base, outDir, mainPlugins) {
 const askedSets = () =>
   new Map([
     ['extension.js', new Set()],
-    [DEFERRED_FILE, new Set()],
     [SHARED_FILE, new Set()],
   ]);
 
@@ -240,7 +195,7 @@ async function splitFeatures(o, homes) {
     if (twice.length === 0) return { lazies, shared, sharedKeys, asked };
     for (const k of twice) sharedKeys.add(k);
     shared = await esbuild.build(o.shared(sharedKeys, homes, now));
-    for (const h of ['extension.js', DEFERRED_FILE]) for (const k of now.get(h)) asked.get(h).add(k);
+    for (const k of now.get('extension.js')) asked.get('extension.js').add(k);
     for (const k of inputsOf(shared)) if (!homes.has(k)) homes.set(k, SHARED_FILE);
   }
 }
@@ -252,26 +207,18 @@ async function splitFeatures(o, homes) {
 export async function buildSplit(base, outDir, { write, mainPlugins = [] }) {
   const o = splitOptions(base, outDir, mainPlugins);
   const first = await esbuild.build(o.main([]));
-  // What main.ts reaches short of a DEFERRED module stays; the rest waits in sdk.js.
-  const { active, roots } = splitActivation(first.metafile, MAIN_ENTRY);
-  checkRoots(first.metafile, roots);
-  const homes = new Map([...inputsOf(first)].map((k) => [k, active.has(k) ? 'extension.js' : DEFERRED_FILE]));
+  const homes = new Map([...inputsOf(first)].map((k) => [k, 'extension.js']));
   const { lazies, shared, sharedKeys, asked } = await splitFeatures(o, homes);
   const results = {};
   if (shared) {
     // Registers everything a feature asked it for (each such module is one of its inputs already).
     const keys = new Set([...sharedKeys, ...asked.get(SHARED_FILE)]);
-    const more = new Map([...asked].filter(([h]) => h !== SHARED_FILE));
-    results[SHARED_FILE] = await esbuild.build(o.shared(keys, homes, more));
+    results[SHARED_FILE] = await esbuild.build(
+      o.shared(keys, homes, new Map([['extension.js', asked.get('extension.js')]])),
+    );
   }
   Object.keys(LAZY).forEach((f, i) => (results[f] = lazies[i]));
-  const deferredKeys = new Set([...roots.keys(), ...asked.get(DEFERRED_FILE)]);
-  const sdk = await esbuild.build(o.deferred(deferredKeys, homes, asked));
-  const strays = [...inputsOf(sdk)].filter((k) => homes.has(k) && homes.get(k) !== DEFERRED_FILE);
-  if (strays.length) throw new Error(`${DEFERRED_FILE} pulled in modules of other bundles: ${strays.join(', ')}`);
-  results[DEFERRED_FILE] = sdk;
-  const deferred = new Map([...homes].filter(([, h]) => h === DEFERRED_FILE));
-  const main = await esbuild.build(o.main(asked.get('extension.js'), deferred));
+  const main = await esbuild.build(o.main(asked.get('extension.js')));
   const grown = [...inputsOf(main)].filter((k) => homes.get(k) !== 'extension.js');
   if (grown.length)
     throw new Error(`registering the shared modules pulled new ones into extension.js: ${grown.join(', ')}`);

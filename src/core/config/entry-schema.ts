@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, REGISTRY_DOCS, SERVER_DOCS } from './schema-docs.js';
-import { sandboxSettingsSchema } from './sandbox-settings-schema.js';
+import { sandboxSettingsSchema } from './sandbox-settings.js';
 
 const oauthSchema = z
   .object({

@@ -10,9 +10,8 @@
  */
 import { z } from 'zod';
 import { INPUT_DOCS } from './schema-docs.js';
-import { INPUT_TYPES } from './input-types.js';
 
-export { INPUT_TYPES };
+export const INPUT_TYPES = ['promptString', 'pickString', 'command'] as const;
 
 const optionSchema = z.union([
   z.string(),

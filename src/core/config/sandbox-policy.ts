@@ -12,9 +12,9 @@
  * (a repository's `.mcp.json` cannot claim it by naming its server "trusted"), and with
  * `serverCommand` only to that exact command line.
  */
+import { z } from 'zod';
 import type { ConfigProblem } from './problem.js';
-import type { Scope } from './scope.js';
-import { sandboxPolicySchema } from './sandbox-policy-schema.js';
+import { SCOPES, type Scope } from './scope.js';
 
 /** One exemption; every field it gives must match. */
 export interface SandboxExemption {
@@ -39,6 +39,34 @@ export interface SandboxPolicy {
   deniedDomains?: string[];
 }
 
+const strings = z.array(z.string().min(1)).optional();
+const exemption = z
+  .object({
+    serverName: z.string().min(1).optional().meta({ description: "The server's name." }),
+    serverCommand: z
+      .array(z.string())
+      .min(1)
+      .optional()
+      .meta({ description: 'The exact command line (command, then each argument) the server must have.' }),
+    scopes: z.array(z.enum(SCOPES)).min(1).optional().meta({
+      description:
+        'Where its definition may come from. Default ["managed", "user"]: a workspace or project file cannot claim an exemption unless it is named here.',
+    }),
+  })
+  .strict()
+  .refine((e) => e.serverName !== undefined || e.serverCommand !== undefined, {
+    error: 'needs "serverName" or "serverCommand"',
+  })
+  .meta({ description: 'A server exempt from "required"; every field given must match.' });
+const schema = z.object({
+  required: z.boolean().optional(),
+  exemptServers: z.array(exemption).optional(),
+  allowedDomains: strings,
+  allowWrite: strings,
+  denyRead: strings,
+  deniedDomains: strings,
+});
+
 /**
  * Reads `sandboxPolicy`. A broken one fails closed: the sandbox is required for every local
  * server and nothing beyond the default profile is allowed, until it is fixed.
@@ -48,7 +76,7 @@ export function parseSandboxPolicy(
   file: string,
 ): { policy?: SandboxPolicy; problems: ConfigProblem[] } {
   if (value === undefined) return { problems: [] };
-  const r = sandboxPolicySchema.safeParse(value);
+  const r = schema.safeParse(value);
   if (!r.success) {
     const i = r.error.issues[0];
     return {

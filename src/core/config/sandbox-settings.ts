@@ -4,9 +4,42 @@
  * for VS Code means the same here. An entry may also carry its own `sandbox` object, which is added
  * to its file's. Paths may start with `~/`; they are expanded when the plan is made (plan.ts).
  */
-import { sandboxSettingsSchema, type SandboxSettings } from './sandbox-settings-schema.js';
+import { z } from 'zod';
 
-export type { SandboxSettings } from './sandbox-settings-schema.js';
+const list = (description: string) =>
+  z
+    .array(z.string().min(1, { error: 'must not be empty' }))
+    .meta({ description })
+    .optional();
+
+export const sandboxSettingsSchema = z
+  .object({
+    filesystem: z
+      .object({
+        allowWrite: list(
+          'Paths the server may write besides its workspace folder and its own temporary folder (`~/` is your home).',
+        ),
+        denyWrite: list('Paths inside allowed ones the server may not write.'),
+        denyRead: list('Paths the server may not read (added to the credential stores that are always hidden).'),
+      })
+      .meta({ description: 'What the sandboxed server may read and write.' })
+      .optional(),
+    network: z
+      .object({
+        allowedDomains: list(
+          'Domains the server may connect to, e.g. "api.github.com" or "*.example.com" (the npm registry is allowed by default).',
+        ),
+        deniedDomains: list('Domains the server may never connect to, even when another rule allows them.'),
+      })
+      .meta({ description: 'Where the sandboxed server may connect; everything else is refused.' })
+      .optional(),
+  })
+  .meta({
+    description:
+      'Sandbox rules for the local servers with "sandboxEnabled": true (Linux: bubblewrap; macOS: sandbox-exec). Same shape as VS Code\'s mcp.json.',
+  });
+
+export type SandboxSettings = z.infer<typeof sandboxSettingsSchema>;
 
 /** The rules one sandboxed server runs under, paths absolute. */
 export interface SandboxPlan {

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { inputsSchema } from './inputs-schema.js';
 import { serverEntrySchema } from './schema.js';
-import { sandboxSettingsSchema } from './sandbox-settings-schema.js';
+import { sandboxSettingsSchema } from './sandbox-settings.js';
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 const SERVERS_BY_NAME = 'Servers keyed by name. The name becomes part of tool names (mcp__<name>__<tool>).';

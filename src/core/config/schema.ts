@@ -6,8 +6,7 @@
 import { type z } from 'zod';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
 import type { ConfigProblem, RemoteServerConfig, StdioServerConfig } from './types.js';
-import { serverEntrySchema, type ServerEntryInput } from './entry-schema.js';
-import { plainEntry } from './entry-check.js';
+import { serverEntrySchema } from './entry-schema.js';
 import { brokenRule, entryConfig, entryType, problem, type EntryLocationInfo } from './entry-rules.js';
 
 export { SERVER_ENTRY_KEYS, serverEntrySchema, type ServerEntryInput } from './entry-schema.js';
@@ -69,20 +68,16 @@ export function validateServerEntry(raw: unknown, loc: EntryLocationInfo): Valid
     const message = `Server "${loc.name}" must be an object like { "command": "..." } or { "url": "..." }, but it is ${describeValue(raw)}.`;
     return { ok: false, problems: [problem(loc, 'schema', message)] };
   }
-  // A plainly right entry needs no zod (entry-check.ts); the rest get zod's issues as messages.
-  let e: ServerEntryInput | undefined = plainEntry(raw);
-  if (!e) {
-    const parsed = serverEntrySchema.safeParse(raw);
-    if (!parsed.success) {
-      return {
-        ok: false,
-        problems: parsed.error.issues.map((i) =>
-          problem(loc, 'schema', issueMessage(i, raw, loc.name), i.path as JsonPath),
-        ),
-      };
-    }
-    e = parsed.data;
+  const parsed = serverEntrySchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      problems: parsed.error.issues.map((i) =>
+        problem(loc, 'schema', issueMessage(i, raw, loc.name), i.path as JsonPath),
+      ),
+    };
   }
+  const e = parsed.data;
   const type = entryType(e);
   const broken = brokenRule(e, type, loc);
   if (broken) return { ok: false, problems: [broken] };

@@ -48,9 +48,7 @@ import { VERSION } from '../version.js';
 import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
 /** Any JSON object: a free-form request's result is shown to the user as it came. */
-// Built on first use: zod waits in sdk.js until a server connects (scripts/lib/deferred-modules.mjs).
-let anyResultSchema: z.ZodObject | undefined;
-const anyResult = (): z.ZodObject => (anyResultSchema ??= z.looseObject({}));
+const anyResult = z.looseObject({});
 
 /** What plugs into every launch of every server (launch-plugin.ts), in the order their hooks run. */
 function hostPlugins(options: HostOptions, features: ClientFeatures, clock: Clock): LaunchPluginFactory[] {
@@ -321,7 +319,7 @@ export class McpHost {
   ): Promise<unknown> {
     const e = this.entry(server);
     return e.use(method, opts, (conn, left) =>
-      conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult(), this.requestOptions(left)),
+      conn.client.request({ method, ...(params ? { params } : {}) } as never, anyResult, this.requestOptions(left)),
     );
   }
 

@@ -5,7 +5,7 @@
  * never admitted, so never connected, and no profile can name its way to them; the exclude list
  * and per-tool switches apply first too.
  */
-import { profileSchema } from './profile-schema.js';
+import { z } from 'zod';
 import type { HostTool } from '../host-api.js';
 import type { ExposureFilter } from './catalog.js';
 import type { ToolSearchMode } from './tool-search.js';
@@ -30,6 +30,17 @@ export interface GatewayProfile {
 
 /** Profile names appear in URLs and on command lines. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+const profileSchema = z
+  .object({
+    servers: z.array(z.string()).optional(),
+    tools: z.array(z.string()).optional(),
+    readOnly: z.boolean().optional(),
+    toolSearch: z.enum(['auto', 'on', 'off']).optional(),
+    users: z.array(z.string()).optional(),
+    groups: z.array(z.string()).optional(),
+  })
+  .strict();
 
 /**
  * Profiles from a settings value (`mcpHost.gateway.profiles`); a bad entry is reported and

@@ -1,7 +1,6 @@
 /** `<folder>/.vscode/mcp.json` (VS Code's format: JSONC with `servers` and `inputs`). */
 import { join } from 'node:path';
 import { inputDeclarationSchema } from '../inputs-schema.js';
-import { plainInput } from '../inputs-check.js';
 import { describeValue } from '../jsonc.js';
 import type { ConfigProblem } from '../types.js';
 import { entriesAt, readDocument, type InputDeclaration, type SourceResult } from './entry.js';
@@ -36,9 +35,7 @@ export function readInputs(value: unknown, file: string, problems: ConfigProblem
     return out;
   }
   value.forEach((v: unknown, i) => {
-    // A plainly right declaration needs no zod (inputs-check.ts).
-    const plain = plainInput(v);
-    const parsed = plain ? { success: true as const, data: plain } : inputDeclarationSchema.safeParse(v);
+    const parsed = inputDeclarationSchema.safeParse(v);
     if (!parsed.success) {
       const o = v as Record<string, unknown> | null;
       // Only the id (or the whole item) and the type can fail here; every other field is lenient.
