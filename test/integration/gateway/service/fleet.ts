@@ -59,7 +59,13 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayProcess> {
   mkdirSync(o.dir, { recursive: true });
   const proc = spawn(process.execPath, [o.cli, 'serve', '--http', '--port', '0', '--config', o.config], {
     cwd: o.dir,
-    env: { PATH: process.env.PATH ?? '', HOME: o.dir, MCP_HOST_BLOB_DIR: join(o.dir, 'blobs'), ...gatewayPathEnv(), ...o.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: o.dir,
+      MCP_HOST_BLOB_DIR: join(o.dir, 'blobs'),
+      ...gatewayPathEnv(),
+      ...o.env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

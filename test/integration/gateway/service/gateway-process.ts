@@ -28,7 +28,12 @@ export async function startGatewayProcess(
 ): Promise<GatewayProcess> {
   const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config, ...extraArgs], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_BLOB_DIR: join(h.dir, `blobs-${name}`), ...gatewayPathEnv() },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: h.dir,
+      MCP_HOST_BLOB_DIR: join(h.dir, `blobs-${name}`),
+      ...gatewayPathEnv(),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

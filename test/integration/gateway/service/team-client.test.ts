@@ -44,7 +44,12 @@ before(async () => {
   mkdirSync(operator);
   const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config], {
     cwd: operator,
-    env: { PATH: process.env.PATH ?? '', HOME: operator, MCP_HOST_BLOB_DIR: join(operator, 'blobs'), ...gatewayPathEnv() },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: operator,
+      MCP_HOST_BLOB_DIR: join(operator, 'blobs'),
+      ...gatewayPathEnv(),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   gateway = proc;
