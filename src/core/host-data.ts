@@ -125,9 +125,11 @@ export type ConnectionState =
   | { kind: 'needs-auth'; message: string; at: number }
   /**
    * Only what the host itself causes: `config`, it was handed a definition that does not run
-   * (why: `definition.admission`), or `user`, stopped by the user.
+   * (why: `definition.admission`), or `user`, stopped by the user, or `on-first-use`, not started
+   * yet because `mcpHost.startServers` is `onFirstUse` and its last run's lists stand in (cached):
+   * the first use of one of them starts it.
    */
-  | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };
+  | { kind: 'disabled'; reason: 'config' | 'user' | 'on-first-use'; message?: string };
 
 export type StateKind = ConnectionState['kind'];
 

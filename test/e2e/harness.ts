@@ -90,6 +90,8 @@ export interface StartOptions {
   name?: string;
   /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
   vsix?: string;
+  /** `false`: VS Code without our extension (bench/vscode-mcp.ts measures VS Code's own MCP so). */
+  extension?: boolean;
   /**
    * The code-server release to run (default: scripts/code-server.mjs's CODE_SERVER_VERSION, the
    * current VS Code). E.g. '4.100.3' for VS Code 1.100, the lowest supported release (the smoke
@@ -357,7 +359,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
   const fixture = resolveWorkspace(options.workspace);
   const name = options.name ?? basename(fixture);
-  const vsix = options.vsix ?? packagedVsix();
+  const vsix = options.extension === false ? undefined : (options.vsix ?? packagedVsix());
   const cs = codeServer(options.codeServer);
   const executablePath = chromiumPath();
 
@@ -465,7 +467,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   };
 
   try {
-    installExtension(vsix, extensionsDir, userDataDir, env, cs);
+    if (vsix) installExtension(vsix, extensionsDir, userDataDir, env, cs);
     child = spawn(
       cs.node,
       [

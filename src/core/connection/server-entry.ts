@@ -54,22 +54,30 @@ export class ServerEntry {
     private readonly ctx: ServerContext,
   ) {
     this.log = ctx.options.serverLogger?.(def.name) ?? prefixed(ctx.options.logger, `[${def.name}]`);
-    this.connection = new ServerConnection(def, ctx, {
-      get name() {
-        return def.name;
-      },
-      log: this.log,
-      calls: this.calls,
-      listsArrived: (lists, conn) => this.listsArrived(lists, conn),
-      listsLost: () => this.clearLists(),
-      attemptFailed: () => {
-        // The last run's lists were shown only while this server might still come up.
-        if (this.cached) this.clearLists();
-      },
-      plugins: [() => this.listRefreshPlugin()],
-      changed: () => this.ctx.changed(this),
-    });
+    // Approval and policy decide `runs` before this: a held server is neither started nor shown cached.
     const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
+    // Lazy start only with lists to show: a server with none starts now, so that it has some next time.
+    const onFirstUse = last !== undefined && ctx.options.startServers === 'onFirstUse';
+    this.connection = new ServerConnection(
+      def,
+      ctx,
+      {
+        get name() {
+          return def.name;
+        },
+        log: this.log,
+        calls: this.calls,
+        listsArrived: (lists, conn) => this.listsArrived(lists, conn),
+        listsLost: () => this.clearLists(),
+        attemptFailed: () => {
+          // The last run's lists were shown only while this server might still come up.
+          if (this.cached) this.clearLists();
+        },
+        plugins: [() => this.listRefreshPlugin()],
+        changed: () => this.ctx.changed(this),
+      },
+      onFirstUse,
+    );
     if (last) {
       this.applyLists(last);
       this.cached = true;
@@ -227,7 +235,7 @@ export class ServerEntry {
     if (c.live) return c.live;
     if (c.isRemoved) throw new HostError('stopped', `${this.name} has been removed`);
     const s = this.state;
-    if (s.kind === 'disabled') throw this.disabledError(s);
+    if (s.kind === 'disabled' && s.reason !== 'on-first-use') throw this.disabledError(s);
     if (s.kind === 'needs-auth')
       throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
     if (c.waitingToReconnect && s.kind === 'pending') {

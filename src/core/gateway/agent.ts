@@ -53,7 +53,17 @@ export interface GatewayOptions extends ExposureFilter {
    * default; the team gateway's processes share theirs (core/cluster/), so any of them reads a page.
    */
   results?: ResultPages;
+  /**
+   * The forwarding fast path (fast-path.ts, connection/frame-channel.ts): a 2025-11-25 agent's
+   * `tools/call`, `resources/read` and `prompts/get` are taken off its transport without the SDK
+   * server, and go to a 2025-11-25 server as frames without the SDK client (a plain call). Default: on, unless the environment says
+   * `MCP_HOST_GATEWAY_FAST_PATH=0` (the tests run both paths with it).
+   */
+  fastPath?: boolean;
 }
+
+/** `MCP_HOST_GATEWAY_FAST_PATH=0` turns the fast path off (GatewayOptions.fastPath). */
+export const FAST_PATH_ENV = 'MCP_HOST_GATEWAY_FAST_PATH';
 
 export interface Agent {
   server: Server;

@@ -1,4 +1,6 @@
 export { Gateway, type GatewayOptions } from './gateway.js';
+export { FAST_PATH_ENV } from './agent.js';
+export { AgentStdioTransport } from './agent-stdio.js';
 export { GatewayBridge } from './bridge.js';
 export { GatewayHttpServer, checkRequest, type GatewayHttpOptions } from './http.js';
 export { buildCatalog, resolveResourceUri, unwrapUri, wrapUri, type Catalog, type ExposureFilter } from './catalog.js';

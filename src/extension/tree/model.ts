@@ -36,6 +36,8 @@ export function displayKind(s: ServerSnapshot): DisplayKind {
   const held = heldReason(s.definition);
   if (held) return held === 'config' ? 'disabled' : held;
   if (s.state.kind === 'disabled' && s.state.reason === 'user') return 'stopped';
+  // Not started until first use: the menus and the icon of a server waiting for its start.
+  if (s.state.kind === 'disabled' && s.state.reason === 'on-first-use') return 'manual';
   return s.state.kind;
 }
 
@@ -99,6 +101,7 @@ const HELD_TEXT: Record<HeldReason, string> = {
 /** Short description next to the server name: state plus counts, or a short error. */
 /** Connected, or connecting with the last run's lists (list cache): the tree shows its lists. */
 export function showsLists(s: ServerSnapshot): boolean {
+  if (s.state.kind === 'disabled') return s.cached === true && s.state.reason === 'on-first-use';
   return s.state.kind === 'connected' || (s.cached === true && s.state.kind === 'pending');
 }
 
@@ -124,6 +127,7 @@ export function serverDescription(s: ServerSnapshot): string {
     case 'pending':
       return s.cached ? `${ConnectionStates.label(st)} · cached: ${listCounts(s)}` : ConnectionStates.label(st);
     case 'disabled':
+      if (st.reason === 'on-first-use') return `starts on first use · cached: ${listCounts(s)}`;
       return st.reason === 'user' ? 'stopped' : 'disabled';
     default:
       return assertNever(st);

@@ -19,6 +19,7 @@ import { pidAlive } from '../../../src/core/private-file.js';
 import { launcherSource, serverScript } from '../../support/fixture-servers.js';
 import { oncePerRun } from '../../support/once-per-run.js';
 import { shippedBuild } from '../../support/shipped-build.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const EVERYTHING = serverScript(
@@ -108,6 +109,8 @@ export async function createHarness(): Promise<Harness> {
     HOME: dir,
     MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
     MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
+    // The gateway path the test process runs on (scripts/test.mjs runs the gateway's files on both).
+    ...gatewayPathEnv(),
     ...opts.env,
   });
   return {

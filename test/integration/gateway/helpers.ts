@@ -22,6 +22,7 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 import { poll } from '../../support/poll.js';
 import { withDeadline } from '../../support/wait.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */
 export class RecordingElicitation implements ElicitationPort {
@@ -211,6 +212,8 @@ export function holdStream(port: number, token: string, session: string): Promis
   });
 }
 
+export { gatewayPathEnv } from '../../support/gateway-path.js';
+
 /** `mcp-host serve` (the harness's built CLI) in `cwd`, as an agent launches it over stdio. */
 export function serveTransport(
   h: Harness,
@@ -227,6 +230,7 @@ export function serveTransport(
       HOME: h.dir,
       MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      ...gatewayPathEnv(),
       ...extraEnv,
     },
     stderr: 'pipe',

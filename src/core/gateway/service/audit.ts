@@ -86,8 +86,12 @@ export function auditedHost(host: McpHost, log: AuditLog): McpHost {
         (r) => r.isError === true,
       ),
     readResource: (server, uri, opts) => timed('resource', server, uri, () => host.readResource(server, uri, opts)),
+    forwardResourceRead: (server, uri, opts) =>
+      timed('resource', server, uri, () => host.forwardResourceRead(server, uri, opts)),
     getPrompt: (server, name, args, opts) =>
       timed('prompt', server, name, () => host.getPrompt(server, name, args, opts)),
+    forwardPrompt: (server, name, args, opts) =>
+      timed('prompt', server, name, () => host.forwardPrompt(server, name, args, opts)),
   };
   return new Proxy(host, {
     get(target, prop) {
