@@ -3,7 +3,7 @@
  * schemas (scripts/gen-schema.mjs). What the shape does not say (command or url, the type that
  * fits them) is the rule table of entry-rules.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { DEV_DOCS, ENTRY_DOCS, OAUTH_DOCS, OAUTH_OBJECT_DOCS, REGISTRY_DOCS, SERVER_DOCS } from './schema-docs.js';
 import { sandboxSettingsSchema } from './sandbox-settings-schema.js';
 

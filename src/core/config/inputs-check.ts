@@ -6,7 +6,7 @@
  * `undefined`, and sources/workspace.ts asks zod. test/unit/config/entry-check.test.ts holds this to
  * zod: whatever this accepts, zod accepts, with the same result.
  */
-import type { z } from 'zod';
+import type * as z from 'zod/v4';
 import type { inputDeclarationSchema } from './inputs-schema.js';
 import { INPUT_TYPES } from './input-types.js';
 

@@ -8,7 +8,7 @@
  * options or a command input without a command (checked by the loader: "required when type is …"
  * is not something the generated JSON schema can say).
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { INPUT_DOCS } from './schema-docs.js';
 import { INPUT_TYPES } from './input-types.js';
 

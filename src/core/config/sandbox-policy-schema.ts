@@ -3,7 +3,7 @@
  * building it needs zod, which activation does not load (scripts/lib/deferred-modules.mjs); only a
  * policy file that has a `sandboxPolicy` reaches it.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { SCOPES } from './scope.js';
 
 const strings = z.array(z.string().min(1)).optional();

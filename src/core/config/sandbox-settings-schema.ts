@@ -3,7 +3,7 @@
  * schema-json.ts build on it). A file of its own: building it needs zod, which activation does not
  * load (scripts/lib/deferred-modules.mjs); only a file or an entry with a `sandbox` reaches it.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 const list = (description: string) =>
   z

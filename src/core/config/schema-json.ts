@@ -4,7 +4,7 @@
  * `media/*.schema.json` and the inline entry schema of the `mcpHost.servers` setting (VS Code does not follow file `$ref`s in settings). Written by
  * scripts/gen-schema.mjs during `npm run build`; a unit test checks the committed files match.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { inputsSchema } from './inputs-schema.js';
 import { serverEntrySchema } from './schema.js';
 import { sandboxSettingsSchema } from './sandbox-settings-schema.js';

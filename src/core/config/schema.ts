@@ -3,7 +3,7 @@
  * file turns its issues into messages a person can act on and normalises the entry into a
  * `ServerConfig` whose strings are still unexpanded (variables are expanded later, per source).
  */
-import { type z } from 'zod';
+import type * as z from 'zod/v4';
 import { describeValue, formatJsonPath, type JsonPath } from './jsonc.js';
 import type { ConfigProblem, RemoteServerConfig, StdioServerConfig } from './types.js';
 import { serverEntrySchema, type ServerEntryInput } from './entry-schema.js';

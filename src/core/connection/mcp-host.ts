@@ -11,7 +11,7 @@ import type {
   ReadResourceResult,
   RequestOptions,
 } from '@modelcontextprotocol/client';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type {
   CallOptions,
   HostOptions,

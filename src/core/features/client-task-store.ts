@@ -5,7 +5,7 @@
  * 2026-07-28 era has no such requests, so this only ever answers legacy connections.
  */
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Client, Result } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
 import type { TaskAnswerStore, TaskStatus } from './tasks.js';

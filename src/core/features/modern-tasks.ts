@@ -13,7 +13,7 @@
 import type { CallToolResult, Client, RequestOptions, Result } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { HostError } from '../errors.js';
 import { waitFor, type RunningTask, type TaskCallOptions, type TaskStatus } from './tasks.js';
 

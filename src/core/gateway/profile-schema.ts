@@ -3,7 +3,7 @@
  * of its own: building it needs zod, which activation does not load (scripts/lib/deferred-modules.mjs),
  * and the view settings are read at activation; only a profile that is set reaches it.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 export const profileSchema = z
   .object({

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/server';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { Emitter, type Event } from '../events.js';
 import type { Disposable, Logger } from '../ports.js';
 import { generateToken, listenOnLoopback } from '../loopback.js';

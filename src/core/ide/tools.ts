@@ -4,7 +4,7 @@
  * speak, so they stay exactly as the agent expects (including `close_tab`'s snake case).
  */
 import type { McpServer, CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Logger } from '../ports.js';
 import type { DiffOutcome, EditorPort, IdeSelection } from './editor-port.js';
 import { errorMessage } from '../errors.js';

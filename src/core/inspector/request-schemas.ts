@@ -3,7 +3,7 @@
  * own zod schemas (so they follow the SDK's protocol version): method completion and params
  * completion for "Send Request…".
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { ClientRequestSchema } from '@modelcontextprotocol/core';
 
 interface RequestOption {

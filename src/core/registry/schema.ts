@@ -4,7 +4,7 @@
  * (registries and newer schema versions add them), and a server entry that does not fit is
  * skipped with a reason instead of failing the whole page.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 
 /** A value the user may have to supply; `{name}` in `value` refers to `variables`. */
 const inputFields = {

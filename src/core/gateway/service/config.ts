@@ -5,7 +5,7 @@
  * the Redis several processes share, the rate limit per person, where OpenTelemetry goes.
  * Only files the operator names are read for these; a folder's files never are.
  */
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import { parseProfiles, type GatewayProfile } from '../profiles.js';
 
 export interface ServiceAuth {

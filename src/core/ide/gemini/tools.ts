@@ -5,7 +5,7 @@
  */
 import { basename, isAbsolute } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import * as z from 'zod/v4';
 import type { Logger } from '../../ports.js';
 import { errorMessage } from '../../errors.js';
 import type { DiffOutcome, EditorPort } from '../editor-port.js';
