@@ -32,6 +32,8 @@ export const LAYERS = [
   ['connection/', 'calls/'],
   ['host.ts', 'ide/', 'inspector/'],
   ['gateway/'],
+  // The host and its registry with a front end's ports: what the editor and the CLI build from.
+  ['host-assembly.ts'],
 ];
 
 /** Units that must not depend on another, directly or through any chain of imports. */
