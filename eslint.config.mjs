@@ -87,6 +87,17 @@ const HANDLER_OWNERS = [
 ];
 
 /**
+ * One assembly for both front ends (ARCHITECTURE.md, "Invariants"): the editor and the CLI get
+ * their host and its registry from core/host-assembly.ts (`assembleHost`) with their ports, never
+ * by making them themselves, and nothing stands in for the host (a Proxy is no seam: add a port).
+ */
+const ONE_ASSEMBLY = {
+  selector: "CallExpression[callee.name='createHost'], NewExpression[callee.name=/^(McpHost|ServerRegistry|Proxy)$/]",
+  message:
+    'The editor and the CLI build the host and its registry through src/core/host-assembly.ts (assembleHost) with their ports; no Proxy in front of the host: add a port instead.',
+};
+
+/**
  * Small pieces (ARCHITECTURE.md, "Invariants"): no src file over 400 lines, no function over 80.
  * Every line counts, blank and comment lines too, so the rule agrees with `wc -l` (the measure the
  * issues and reviews quote) and a long comment is no way around a split.
@@ -213,7 +224,7 @@ export default tseslint.config(
   { files: HANDLER_OWNERS, rules: { 'no-restricted-syntax': ['error', VSCODE_REQUIRE] } },
   {
     files: ['src/extension/**/*.ts', 'src/cli/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT] },
+    rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT, ONE_ASSEMBLY] },
   },
   ...CORE_EDGES.map(({ files, group, message }) => ({
     files,

@@ -20,14 +20,16 @@ import {
   readUserSettingsServers,
   type ServerApprovals,
   type ServerDefinition,
-  ServerRegistry,
+  type ServerRegistry,
   sharedServerApprovals,
   userSettingsFile,
   type WatchFiles,
 } from '../core/config/index.js';
 
 export { formatJsonPath } from '../core/config/index.js';
-import { createHost, type McpHost } from '../core/host.js';
+import type { McpHost } from '../core/host.js';
+import { assembleHost, type DefinitionsPort, type HostAssembly, type RegistryPorts } from '../core/host-assembly.js';
+import type { GatewayBridge } from '../core/gateway/index.js';
 import type { FeatureOptions } from '../core/features/index.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
@@ -59,53 +61,97 @@ export interface SessionOptions {
   clearListCache?: boolean;
   /** `--allow-project-servers` / MCP_HOST_ALLOW_PROJECT_SERVERS=1: the folder's own servers need no approval this run. */
   allowProjectServers?: boolean;
+  /** What a command that serves (`serve`) plugs in; fixed before the session opens (commands/serve-ports.ts). */
+  serving?: ServingPorts;
+}
+
+/**
+ * The ports of a session whose registry feeds the host for as long as it runs (`serve`), instead
+ * of each command starting the servers it needs. Such a session leaves the first read of the
+ * config to its command, so no server starts before the gateway that offers it is up.
+ */
+export interface ServingPorts {
+  /** Servers' questions, sampling and log lines go to the agents of this gateway (there is no terminal UI). */
+  bridge: GatewayBridge;
+  /** Which admitted servers the host runs (not `--exclude`d, the operator's own, ...). */
+  definitions: DefinitionsPort;
+  /** Gateway URLs admission holds back (an entry pointing at one would loop). */
+  ownGateways?: () => Promise<readonly string[]>;
+}
+
+/** What `Session.open` found before the session is made. */
+interface SessionParts {
+  io: Io;
+  workspace: string;
+  loadOptions: LoadOptions;
+  /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
+  userSettingsFile: string;
+  /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
+  userSettings: Record<string, unknown>;
+  idp: IdpChoice;
+  verbose: boolean;
+  trace: TraceFile | undefined;
+  allowProjectServers: boolean;
+  serving: ServingPorts | undefined;
 }
 
 export class Session {
-  private hostInstance: McpHost | undefined;
   private toolFilterInstance: ToolFilter | undefined;
-  /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
-  hostExtras: Partial<HostOptions> = {};
-  /** Lets `serve` plug the gateway bridge into the one sampling/log entry point (HostOptions.features). */
-  featuresFor: (base: FeatureOptions) => FeatureOptions = (base) => base;
+  /** The host and its registry, from the assembly the editor builds from too (core/host-assembly.ts). */
+  private readonly core: HostAssembly;
+  readonly io: Io;
+  readonly workspace: string;
+  private readonly loadOptions: LoadOptions;
+  readonly userSettingsFile: string;
+  readonly userSettings: Record<string, unknown>;
+  /** The company identity provider (enterprise-managed authorization), if one is configured. */
+  readonly idp: IdpChoice;
+  /** What `serve` plugged in, if it did. */
+  readonly serving: ServingPorts | undefined;
+  private readonly trace: TraceFile | undefined;
 
   /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
   redact: (text: string) => string;
 
-  /** Where admitted definitions go: nowhere by default (a command starts what it needs), the gateway under `serve`. */
-  onConfig: (servers: ServerDefinition[]) => void = () => {};
-  /**
-   * Set by a command that ends on a signal its own way (`serve --http` drains): the first SIGTERM or
-   * SIGINT goes here instead of stopping the process (main.ts); a second one still stops it.
-   */
-  onStopSignal: ((signal: NodeJS.Signals) => void) | undefined;
-  /** Gateway URLs admission holds back (an entry pointing at one would loop); `serve` finds the running ones. */
-  ownGateways: () => Promise<readonly string[]> | readonly string[] = () => [];
-  /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
-  readonly registry: ServerRegistry;
+  /** Set by `stopSignal()`: the first SIGTERM or SIGINT goes to the command that asked for it. */
+  private stopClaim: ((signal: NodeJS.Signals) => void) | undefined;
   /** The approvals of this folder's own servers, shared with the editor (core/config/approvals-file.ts). */
   readonly approvalStore: ServerApprovals;
   /** What admission asks; undefined with --allow-project-servers, when the folder's servers need none. */
   private readonly approvals: CliApprovals | undefined;
 
-  private constructor(
-    readonly io: Io,
-    readonly workspace: string,
-    private readonly loadOptions: LoadOptions,
-    /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
-    readonly userSettingsFile: string,
-    /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
-    readonly userSettings: Record<string, unknown> = {},
-    private readonly verbose = false,
-    private readonly trace?: TraceFile,
-    allowProjectServers = false,
-  ) {
+  private constructor(p: SessionParts) {
+    const { io, workspace } = p;
+    this.io = io;
+    this.workspace = workspace;
+    this.loadOptions = p.loadOptions;
+    this.userSettingsFile = p.userSettingsFile;
+    this.userSettings = p.userSettings;
+    this.idp = p.idp;
+    this.serving = p.serving;
+    this.trace = p.trace;
     this.approvalStore = sharedServerApprovals(workspace, io.env);
-    this.approvals = allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
-    this.registry = new ServerRegistry({
+    this.approvals = p.allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
+    this.core = assembleHost({
+      host: () => this.hostOptions(p.verbose),
+      build: () => ({ registry: this.registryPorts(), definitions: p.serving?.definitions ?? 'manual' }),
+    });
+    this.redact = this.learnSecrets();
+    this.registry.onDidChange(() => {
+      this.redact = this.learnSecrets();
+    });
+  }
+
+  /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
+  get registry(): ServerRegistry {
+    return this.core.registry;
+  }
+
+  private registryPorts(): RegistryPorts {
+    const { io, workspace } = this;
+    return {
       log: stderrLogger(io.env, io.stderr),
       read: () => this.read(),
-      apply: (servers) => this.onConfig(servers),
       // No Workspace Trust here; what a cloned repository defines waits for approval instead, as in
       // the editor: running a command in a folder is no consent to the commands its files name.
       trusted: () => true,
@@ -113,14 +159,10 @@ export class Session {
       // Servers switched off in the editor for this folder stay off here too.
       disabled: disabledServersFor(workspace, io.env),
       inputs: envInputs(io.env),
-      ownGateways: () => this.ownGateways(),
+      ownGateways: () => this.serving?.ownGateways?.() ?? [],
       // Where this CLI keeps its secrets: its environment's folders, hidden from sandboxed servers.
       privateDirs: hostPrivateDirs(io.env),
-    });
-    this.redact = this.learnSecrets();
-    this.registry.onDidChange(() => {
-      this.redact = this.learnSecrets();
-    });
+    };
   }
 
   /** The last admitted and resolved config. */
@@ -179,23 +221,26 @@ export class Session {
       // `${userHome}` is the home the settings file is found in (the env given, as for a test run in process).
       homeDir,
     };
-    const session = new Session(
-      io,
-      workspace,
-      options,
-      settingsFile,
-      user.settings,
-      o.verbose,
-      o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
-      o.allowProjectServers,
-    );
-    session.idp = await enterpriseIdpSettings(
+    const idp = await enterpriseIdpSettings(
       managedPolicyFiles({ managedPath: options.managedPath, env: io.env }),
       user.settings['mcpHost.enterpriseIdp'],
     );
-    for (const p of session.idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    for (const p of idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    const session = new Session({
+      io,
+      workspace,
+      loadOptions: options,
+      userSettingsFile: settingsFile,
+      userSettings: user.settings,
+      idp,
+      verbose: o.verbose ?? false,
+      trace: o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
+      allowProjectServers: o.allowProjectServers ?? false,
+      serving: o.serving,
+    });
     if (o.clearListCache) await session.listCache.clear();
-    await session.registry.reload();
+    // A serving session's first read is its command's, once its gateway is up (ServingPorts).
+    if (!o.serving) await session.registry.reload();
     return session;
   }
 
@@ -204,9 +249,6 @@ export class Session {
   get listCache(): ListCache {
     return (this.listCacheInstance ??= cliListCache(this.io.env, this.workspace, (m) => this.io.stderr(`${m}\n`)));
   }
-
-  /** The company identity provider (enterprise-managed authorization), if one is configured. */
-  idp: IdpChoice = { problems: [] };
 
   /** Follows edits of every file the config came from (a long-running `serve`); reloads coalesce in the registry. */
   follow(watchFiles: WatchFiles): void {
@@ -219,29 +261,50 @@ export class Session {
   }
 
   get host(): McpHost {
-    this.hostInstance ??= createHost({
-      logger: stderrLogger(this.io.env, this.io.stderr),
-      env: this.io.env,
+    return this.core.host;
+  }
+
+  /** The host's ports: the terminal's (or `serve`'s gateway's), the CLI's stored sign-ins and files. */
+  private hostOptions(verbose: boolean): HostOptions {
+    const { io } = this;
+    const bridge = this.serving?.bridge;
+    const features: FeatureOptions = verbose ? { onServerLog: printServerLog(io.stderr), logLevel: () => 'debug' } : {};
+    return {
+      logger: stderrLogger(io.env, io.stderr),
+      env: io.env,
       // Servers inherit from the run's environment (the process's in the binary, a test's in runCli).
-      serverEnv: this.io.env,
-      blobDir: blobDirFor(this.io.env),
+      serverEnv: io.env,
+      blobDir: blobDirFor(io.env),
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
-      // no sampling: the CLI has no model to serve it.
+      // no sampling: the CLI has no model to serve it. Under serve, questions go to the agent.
       roots: cliRoots(this.workspace),
-      elicitation: terminalElicitation(this.io.terminal ?? processTerminal(), this.io.stderr),
-      features: this.featuresFor(
-        this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
-      ),
+      elicitation: bridge ?? terminalElicitation(io.terminal ?? processTerminal(), io.stderr),
+      // The bridge is serve's one sampling and server-log entry point (HostOptions.features).
+      features: bridge ? bridge.featureOptions(features) : features,
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
-      authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
+      authProvider: cliAuthProvider(createCliAuth(io, { idp: this.idp.settings })),
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
-      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env), (m) => this.io.stderr(`mcp-host: warning: ${m}\n`)),
+      eraStore: new FileKeyValueStore(cliConfigDir(io.env), (m) => io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
-      ...this.hostExtras,
       ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
-    });
-    return this.hostInstance;
+    };
+  }
+
+  /**
+   * For a command that ends on a signal its own way (`serve --http` drains): from now on the first
+   * SIGTERM or SIGINT resolves this instead of stopping the process (main.ts); a second one still stops it.
+   */
+  stopSignal(): Promise<NodeJS.Signals> {
+    return new Promise((resolve) => (this.stopClaim = resolve));
+  }
+
+  /** main.ts: hands a signal to the command that asked for it; false when none did (or it had one). */
+  takeStopSignal(signal: NodeJS.Signals): boolean {
+    const claim = this.stopClaim;
+    this.stopClaim = undefined;
+    claim?.(signal);
+    return claim !== undefined;
   }
 
   /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
@@ -306,7 +369,7 @@ export class Session {
 
   async dispose(): Promise<void> {
     try {
-      await this.hostInstance?.dispose();
+      await this.core.dispose();
       // The sandbox's shared proxy listens until stopped; it would keep the CLI running.
       await sharedSandboxRuntime().dispose();
     } finally {

@@ -8,12 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseConfigText, type ServerDefinition } from '../../core/config/index.js';
+import { parseConfigText } from '../../core/config/index.js';
 import {
   AuditLog,
   auditedHost,
   Gateway,
-  GatewayBridge,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
@@ -28,10 +27,8 @@ import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
+import { servingBridge } from './serve-ports.js';
 import { VERSION } from '../../core/version.js';
-
-/** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
-const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
 
 /** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */
 function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
@@ -79,13 +76,9 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
-  const bridge = new GatewayBridge();
-  session.hostExtras = { elicitation: bridge };
-  session.featuresFor = (base) => bridge.featureOptions(base);
-  session.reportProblems();
+  // Opened with serve's ports (serve-ports.ts): the operator's servers, their questions to the agent.
+  const bridge = servingBridge(session);
   const excluded = new Set(a.exclude);
-  const exposed = (all: ServerDefinition[]): ServerDefinition[] =>
-    all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name));
   const settings = readGatewayViewSettings((key) => session.userSettings[`mcpHost.${key}`]);
   for (const p of settings.problems) io.stderr(`mcp-host serve --http: ${p}\n`);
   // The operator's file names the profiles people get; the user settings' stay for what it does not name.
@@ -104,9 +97,10 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
   });
-  session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
   const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
-  const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
+  const stop = session.stopSignal();
+  // The first read (and each after an edit) reaches the host, its problems stderr.
+  session.registry.onDidChange(() => session.reportProblems());
   await session.registry.readmit();
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
