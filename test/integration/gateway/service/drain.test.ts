@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createHarness, ROOT, type Harness } from '../../cli/harness.js';
 import { serverScript } from '../../../support/fixture-servers.js';
-import { poll } from '../../../support/poll.js';
-import { withDeadline } from '../../../support/wait.js';
+import { poll, withDeadline } from '../../../support/wait.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 
