@@ -190,20 +190,19 @@ async function readConfigFile(file: string, onlyFolder: string | undefined): Pro
   return { entries, problems: found, files: [file] };
 }
 
-export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
-  const env = o.env ?? process.env;
-  const folders = [...o.folders];
-  const onlyFolder = folders.length === 1 ? folders[0] : undefined;
-  const home = homeOf(o);
-
+/** Every source in order, lowest precedence first, and the managed files' policy. */
+async function readSources(
+  o: LoadOptions,
+  c: { env: Record<string, string | undefined>; folders: string[]; home: string; onlyFolder: string | undefined },
+): Promise<{ results: SourceResult[]; policy: Policy | undefined }> {
+  const { folders, home, onlyFolder } = c;
   const results: SourceResult[] = [];
   const layers: Policy[] = [];
-  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env })) {
+  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env: c.env })) {
     const m = await readManaged(file);
     if (m.policy) layers.push(m.policy);
     results.push(m);
   }
-  let policy = combinePolicies(layers);
   const user = readUserServers(o.userServers, home);
   if (o.userSandbox !== undefined) for (const e of user.entries) e.fileSandbox = o.userSandbox;
   results.push(user);
@@ -216,6 +215,49 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   results.push(...ws, ...gh, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
   for (const file of o.configFiles ?? []) results.push(await readConfigFile(file, onlyFolder));
+  return { results, policy: combinePolicies(layers) };
+}
+
+/** One entry checked against the schema (its problems added to `problems`); without a config when it is broken. */
+function validate(
+  raw: RawEntry,
+  order: number,
+  folders: string[],
+  problems: ConfigProblem[],
+  sandboxChecked: Set<string>,
+): Valid {
+  const folderIndex =
+    (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined
+      ? folders.indexOf(raw.source.folder)
+      : undefined;
+  const base = { name: raw.name, source: raw.source, order, folderIndex, raw };
+  if (raw.inProcess) {
+    const r = validateInProcess(raw);
+    if (r.problem) problems.push(r.problem);
+    return { ...base, config: r.config };
+  }
+  const v = validateServerEntry(raw.value, {
+    file: raw.source.file,
+    jsonPath: raw.source.jsonPath,
+    name: raw.name,
+    scope: raw.source.scope,
+  });
+  if (!v.ok) {
+    problems.push(...v.problems);
+    return base;
+  }
+  problems.push(...v.warnings);
+  return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
+}
+
+export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
+  const env = o.env ?? process.env;
+  const folders = [...o.folders];
+  const onlyFolder = folders.length === 1 ? folders[0] : undefined;
+  const home = homeOf(o);
+
+  const { results, policy: managed } = await readSources(o, { env, folders, home, onlyFolder });
+  let policy = managed;
 
   const problems: ConfigProblem[] = results.flatMap((r) => r.problems);
   const files = new Set(results.flatMap((r) => r.files));
@@ -226,30 +268,7 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const sandboxChecked = new Set<string>();
   // Validate everything first; a broken entry still claims its name, so fixing a typo never
   // flips the server to some other scope's definition in between.
-  const valid: Valid[] = entries.map((raw, order) => {
-    const folderIndex =
-      (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined
-        ? folders.indexOf(raw.source.folder)
-        : undefined;
-    const base = { name: raw.name, source: raw.source, order, folderIndex, raw };
-    if (raw.inProcess) {
-      const r = validateInProcess(raw);
-      if (r.problem) problems.push(r.problem);
-      return { ...base, config: r.config };
-    }
-    const v = validateServerEntry(raw.value, {
-      file: raw.source.file,
-      jsonPath: raw.source.jsonPath,
-      name: raw.name,
-      scope: raw.source.scope,
-    });
-    if (!v.ok) {
-      problems.push(...v.problems);
-      return base;
-    }
-    problems.push(...v.warnings);
-    return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
-  });
+  const valid: Valid[] = entries.map((raw, order) => validate(raw, order, folders, problems, sandboxChecked));
 
   const shadow = shadowByName(valid);
   problems.push(...shadow.problems);
