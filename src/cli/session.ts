@@ -28,8 +28,8 @@ import {
 
 export { formatJsonPath } from '../core/config/index.js';
 import type { McpHost } from '../core/host.js';
-import { assembleHost, type DefinitionsPort, type HostAssembly, type RegistryPorts } from '../core/host-assembly.js';
-import type { GatewayBridge } from '../core/gateway/index.js';
+import { assembleHost, type HostAssembly, type RegistryPorts } from '../core/host-assembly.js';
+import type { ServingPorts } from './serving.js';
 import type { FeatureOptions } from '../core/features/index.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
@@ -48,6 +48,7 @@ import type { Io } from './io.js';
 import { VERSION } from '../core/version.js';
 
 export type { Io } from './io.js';
+export type { ServingPorts } from './serving.js';
 
 export interface SessionOptions {
   workspace?: string;
@@ -63,20 +64,6 @@ export interface SessionOptions {
   allowProjectServers?: boolean;
   /** What a command that serves (`serve`) plugs in; fixed before the session opens (commands/serve-ports.ts). */
   serving?: ServingPorts;
-}
-
-/**
- * The ports of a session whose registry feeds the host for as long as it runs (`serve`), instead
- * of each command starting the servers it needs. Such a session leaves the first read of the
- * config to its command, so no server starts before the gateway that offers it is up.
- */
-export interface ServingPorts {
-  /** Servers' questions, sampling and log lines go to the agents of this gateway (there is no terminal UI). */
-  bridge: GatewayBridge;
-  /** Which admitted servers the host runs (not `--exclude`d, the operator's own, ...). */
-  definitions: DefinitionsPort;
-  /** Gateway URLs admission holds back (an entry pointing at one would loop). */
-  ownGateways?: () => Promise<readonly string[]>;
 }
 
 /** What `Session.open` found before the session is made. */

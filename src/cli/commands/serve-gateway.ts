@@ -19,7 +19,7 @@ import {
   type GatewayViewSettings,
 } from '../../core/gateway/index.js';
 import { serveSignIn } from './serve-sign-in.js';
-import { servingBridge } from './serve-ports.js';
+import { servingBridge } from '../serving.js';
 import type { ParsedArgs } from '../args.js';
 import { usageError } from '../errors.js';
 import { stderrLogger } from '../ports.js';

@@ -27,7 +27,7 @@ import type { ParsedArgs } from '../args.js';
 import { EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
-import { servingBridge } from './serve-ports.js';
+import { servingBridge } from '../serving.js';
 import { VERSION } from '../../core/version.js';
 
 /** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */

@@ -8,7 +8,7 @@ import { needsApproval, type ServerDefinition } from '../../core/config/index.js
 import { DAEMON_ENV, discoveryDir, GatewayBridge, readDiscovery } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import type { Io } from '../io.js';
-import type { ServingPorts, Session } from '../session.js';
+import type { ServingPorts } from '../serving.js';
 import { sharesServers } from './serve-front.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
@@ -36,13 +36,6 @@ export function servingPorts(a: ParsedArgs, io: Io): ServingPorts | undefined {
     // (config/admit.ts); the running gateways are found again on each read.
     ownGateways: async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url),
   };
-}
-
-/** The bridge `session` was opened with; only a serving session has one. */
-export function servingBridge(session: Session): GatewayBridge {
-  const bridge = session.serving?.bridge;
-  if (!bridge) throw new Error('internal: serve ran in a session opened without its ports (serve-ports.ts)');
-  return bridge;
 }
 
 /** Servers the config offers that serve exposes: not `--exclude`d, the folder's only when allowed; says why once. */
