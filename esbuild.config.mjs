@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkCoreOnce } from './scripts/lib/sdk-core-once.mjs';
 import { buildSplit } from './scripts/lib/lazy-bundles.mjs';
+import { writeSeccompHelpers } from './scripts/lib/seccomp-helper.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -48,16 +49,19 @@ const zodEnglishOnly = {
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 /**
- * @anthropic-ai/sandbox-runtime is ESM and finds its helper binaries (vendor/seccomp, the JVM proxy
- * agent) next to `import.meta.url`; in these CommonJS bundles that is the bundle's own file, and
- * the helpers are copied to dist/vendor (the Windows helper is left out: MCP Host does not sandbox there).
+ * @anthropic-ai/sandbox-runtime is ESM and finds its helpers (vendor/seccomp, the JVM proxy agent)
+ * next to `import.meta.url`; in these CommonJS bundles that is the bundle's own file, so they go to
+ * dist/vendor: the proxy agent copied, the seccomp helper MCP Host's own (src/core/sandbox/seccomp.ts:
+ * a script and a BPF filter, in place of the runtime's 0.75 MB static binary). The Windows helper is
+ * left out: MCP Host does not sandbox there.
  */
 const IMPORT_META_URL = "const __importMetaUrl = require('url').pathToFileURL(__filename).href;";
 function copySandboxVendor() {
   const from = dirname(fileURLToPath(import.meta.resolve('@anthropic-ai/sandbox-runtime/package.json')));
   mkdirSync(`${outDir}/vendor`, { recursive: true });
-  for (const sub of ['seccomp/x64', 'seccomp/arm64', 'java-proxy-agent/srt-proxy-agent.jar'])
-    cpSync(`${from}/vendor/${sub}`, `${outDir}/vendor/${sub}`, { recursive: true });
+  const jar = 'java-proxy-agent/srt-proxy-agent.jar';
+  cpSync(`${from}/vendor/${jar}`, `${outDir}/vendor/${jar}`, { recursive: true });
+  writeSeccompHelpers(`${outDir}/vendor`);
 }
 
 /** @type {import('esbuild').BuildOptions} */
@@ -164,8 +168,10 @@ const sdkChunksOnce = {
  * sandboxed server starts: its own file, required on first use, so activation does not parse it.
  */
 const SANDBOX_RUNTIME_FILE = 'sandbox-runtime.js';
+// The manager from its own module: the package's index also re-exports its config schemas, whose zod 3
+// (60 KB) and schema text (28 KB) only its CLI reads: the manager takes its config unvalidated.
 const SANDBOX_RUNTIME_EXPORTS = [
-  `export * from '@anthropic-ai/sandbox-runtime';`,
+  `export { SandboxManager } from '@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-manager.js';`,
   ...[
     'http-proxy',
     'socks-proxy',
@@ -201,6 +207,19 @@ const sandboxRuntimeOutside = {
       path: `./${SANDBOX_RUNTIME_FILE}`,
       external: true,
     }));
+  },
+};
+
+/**
+ * The Redis client (ioredis, about 220 KB minified) serves only a team gateway whose config names a
+ * Redis (src/core/cluster/, loaded by `import()` in serve-http.ts): its own file beside cli.js,
+ * required then, so no other command parses it. The extension never reaches it.
+ */
+const REDIS_CLIENT_FILE = 'redis-client.js';
+const redisClientOutside = {
+  name: 'redis-client-outside',
+  setup(build) {
+    build.onResolve({ filter: /^ioredis$/ }, () => ({ path: `./${REDIS_CLIENT_FILE}`, external: true }));
   },
 };
 
@@ -249,10 +268,15 @@ const targets = [
   },
   {
     ...common,
+    stdin: { contents: `export * from 'ioredis';`, resolveDir: '.', loader: 'js' },
+    outfile: `${outDir}/${REDIS_CLIENT_FILE}`,
+  },
+  {
+    ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: `${outDir}/cli.js`,
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, sandboxRuntimeOutside, redisClientOutside],
     supported: { 'dynamic-import': false },
   },
 ];

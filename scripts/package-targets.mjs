@@ -1,8 +1,10 @@
 // Platform-specific packages: `mcp-host-<version>-<target>.vsix`, each carrying only the sandbox
-// helper its platform runs (dist/vendor/seccomp/<arch>/apply-seccomp, a static Linux binary of
-// 0.6–0.75 MB; macOS sandboxes with sandbox-exec and Windows servers are not sandboxed, so those
-// packages carry none). The Marketplace gives each user the package of their platform; the
-// universal `npm run package` build (both helpers) stays for installing by hand anywhere.
+// helper its platform runs (dist/vendor/seccomp/<arch>/: MCP Host's apply-seccomp script and that
+// CPU's BPF filter, src/core/sandbox/seccomp.ts; macOS sandboxes with sandbox-exec and Windows
+// servers are not sandboxed, so those packages carry none). The Marketplace gives each user the
+// package of their platform; the universal `npm run package` build (both helpers) stays for
+// installing by hand anywhere. Every package is packed from a staged copy whose bundles are stored
+// brotli-compressed (scripts/lib/compact-package.mjs).
 //
 //   node scripts/package-targets.mjs [--target=linux-x64,darwin-arm64|--target=host] [--no-build]
 //   node scripts/package-targets.mjs --check FILE.vsix
@@ -16,6 +18,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compactStage } from './lib/compact-package.mjs';
 
 const repo = join(import.meta.dirname, '..');
 const { name, version } = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
@@ -76,14 +79,17 @@ export const targetVsix = (target) => `${name}-${version}-${target}.vsix`;
  * (the `!` lines of .vscodeignore) names; the repository itself when a line's first part is a pattern.
  */
 function stage(dir) {
-  const kept = readFileSync(join(repo, '.vscodeignore'), 'utf8')
+  const allowed = readFileSync(join(repo, '.vscodeignore'), 'utf8')
     .split('\n')
     .filter((l) => l.startsWith('!'))
-    .map((l) => l.slice(1).split('/')[0]);
+    .map((l) => l.slice(1));
+  const kept = allowed.map((l) => l.split('/')[0]);
+  // Packed as it is, then: the copies below are also what scripts/lib/compact-package.mjs rewrites.
   if (kept.some((n) => /[*?[\]{}]/.test(n))) return repo;
   const staged = join(dir, 'stage');
   for (const entry of new Set(kept))
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(staged, entry), { recursive: true });
+  compactStage(staged, allowed);
   return staged;
 }
 

@@ -27,11 +27,15 @@ export const LAYERS = [
   ['tools/', 'registry/', 'capabilities/'],
   ['config/'],
   ['auth/', 'sandbox/', 'features/', 'dev/', 'trace/', 'apps/'],
+  // OpenTelemetry's MCP spans and metrics: a tap on the trace's one wrapper transport.
+  ['telemetry/'],
   // The contract the front ends see; it must not depend on its implementation (REACH).
   ['host-api.ts'],
   ['connection/', 'calls/'],
   ['host.ts', 'ide/', 'inspector/'],
   ['gateway/'],
+  // Several team gateway processes as one, over Redis: the gateway's shared state, behind its interfaces.
+  ['cluster/'],
   // The host and its registry with a front end's ports: what the editor and the CLI build from.
   ['host-assembly.ts'],
 ];

@@ -4,6 +4,7 @@
  */
 import type { GatewayBridge } from '../core/gateway/index.js';
 import type { DefinitionsPort } from '../core/host-assembly.js';
+import type { CliTelemetry } from './telemetry.js';
 
 /**
  * The ports of a session whose registry feeds the host for as long as it runs (`serve`), instead
@@ -17,6 +18,11 @@ export interface ServingPorts {
   definitions: DefinitionsPort;
   /** Gateway URLs admission holds back (an entry pointing at one would loop). */
   ownGateways?: () => Promise<readonly string[]>;
+  /**
+   * Starts OpenTelemetry when it is configured (telemetry.ts), as the session opens: before the
+   * host exists, so each launch's transport is wrapped from the first. The session ends it.
+   */
+  telemetry?: () => Promise<CliTelemetry | undefined>;
 }
 
 /** The bridge a serving session was opened with; only a serving session has one. */

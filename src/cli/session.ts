@@ -40,6 +40,7 @@ import { processTerminal } from './process-terminal.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
+import { wrapTransports, type CliTelemetry } from './telemetry.js';
 import { cliListCache } from './list-cache.js';
 import type { ListCache } from '../core/connection/index.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
@@ -80,6 +81,7 @@ interface SessionParts {
   trace: TraceFile | undefined;
   allowProjectServers: boolean;
   serving: ServingPorts | undefined;
+  telemetry: CliTelemetry | undefined;
 }
 
 export class Session {
@@ -96,6 +98,8 @@ export class Session {
   /** What `serve` plugged in, if it did. */
   readonly serving: ServingPorts | undefined;
   private readonly trace: TraceFile | undefined;
+  /** OpenTelemetry of the servers' connections (`serve`, when configured: telemetry.ts); ended with the session. */
+  readonly telemetry: CliTelemetry | undefined;
 
   /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
   redact: (text: string) => string;
@@ -116,6 +120,7 @@ export class Session {
     this.userSettings = p.userSettings;
     this.idp = p.idp;
     this.serving = p.serving;
+    this.telemetry = p.telemetry;
     this.trace = p.trace;
     this.approvalStore = sharedServerApprovals(workspace, io.env);
     this.approvals = p.allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
@@ -164,6 +169,7 @@ export class Session {
       ...this.loadOptions,
       userServers: user.servers,
       userSandbox: user.settings['mcpHost.sandbox'],
+      userTeamGateway: user.settings['mcpHost.teamGateway'],
     });
     // A broken settings.json is reported, not fatal.
     return {
@@ -213,6 +219,8 @@ export class Session {
       user.settings['mcpHost.enterpriseIdp'],
     );
     for (const p of idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    // Before the host exists: its launches' transports are wrapped as they start (wrapTransport).
+    const telemetry = await o.serving?.telemetry?.();
     const session = new Session({
       io,
       workspace,
@@ -224,6 +232,7 @@ export class Session {
       trace: o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
       allowProjectServers: o.allowProjectServers ?? false,
       serving: o.serving,
+      telemetry,
     });
     if (o.clearListCache) await session.listCache.clear();
     // A serving session's first read is its command's, once its gateway is up (ServingPorts).
@@ -274,7 +283,9 @@ export class Session {
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
       eraStore: new FileKeyValueStore(cliConfigDir(io.env), (m) => io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
-      ...(this.trace ? { wrapTransport: this.trace.hub.attach.bind(this.trace.hub) } : {}),
+      // The editor's user setting, so `serve` and `call` start servers when the editor would.
+      ...(this.userSettings['mcpHost.startServers'] === 'onFirstUse' ? { startServers: 'onFirstUse' as const } : {}),
+      ...wrapTransports(this.trace?.hub, this.telemetry?.telemetry),
     };
   }
 
@@ -361,6 +372,8 @@ export class Session {
       await sharedSandboxRuntime().dispose();
     } finally {
       this.trace?.close();
+      // After the servers stopped: their connections' last spans and session durations go out too.
+      await this.telemetry?.shutdown();
     }
   }
 }

@@ -111,6 +111,7 @@ function editorHostOptions(context: vscode.ExtensionContext, p: HostParts): Host
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: settings.concurrency,
     timeouts: settings.timeouts,
+    startServers: settings.startServers,
     roots: p.roots,
     elicitation: p.bridge,
     authProvider: (def) => p.auth.providerFor(def),

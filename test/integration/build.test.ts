@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
 import { PipeTransport } from '../../src/core/apps/transport.js';
@@ -28,8 +29,8 @@ async function build(): Promise<void> {
 test('the bundle builds from an empty folder and the CLI prints its version', async () => {
   await build();
   // The extension's feature bundles beside extension.js (scripts/lib/lazy-bundles.mjs).
-  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'registry']
-    .concat(['sandbox-runtime', 'workbench', 'ws-socket'])
+  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'redis-client']
+    .concat(['registry', 'sandbox-runtime', 'workbench', 'ws-socket'])
     .flatMap((b) => [`${b}.js`, `${b}.js.map`]);
   assert.deepEqual(readdirSync(out).sort(), [...bundles, 'vendor'].sort());
   const version = execFileSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8' });
@@ -134,16 +135,28 @@ test('the bundled sandbox runtime holds no node-forge and the built CLI runs a s
     MCP_HOST_HOME: join(home, '.mcp-host'),
     MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
   };
-  const call = (path: string) =>
+  const call = (path: string, tool = 'read') =>
     execFileSync(
       process.execPath,
-      [join(out, 'cli.js'), '--workspace', folder, 'call', 'probe', 'read', '--args', JSON.stringify({ path })],
+      [join(out, 'cli.js'), '--workspace', folder, 'call', 'probe', tool, '--args', JSON.stringify({ path })],
       { encoding: 'utf8', env, timeout: 60_000 },
     );
   // The sandbox hides the credential stores: the same read works from the workspace.
   writeFileSync(join(folder, 'note.txt'), 'in the workspace');
   assert.match(call(join(folder, 'note.txt')), /ok: in the workspace/);
   assert.match(call(join(home, '.ssh', 'id_ed25519')), /error: /);
+  // The seccomp helper the build wrote (dist/vendor/seccomp, core/sandbox/seccomp.ts) refuses to
+  // create a Unix socket (socket(2) fails before any connect: this process, blocked in execFileSync,
+  // never answers on its end).
+  const sockets = mkdtempSync('/tmp/mcp-build-sock-');
+  const echo = createServer((s) => s.pipe(s));
+  await new Promise<void>((r) => echo.listen(join(sockets, 's'), r));
+  try {
+    assert.match(call(join(sockets, 's'), 'unix-socket'), /error: unix socket .*EPERM/);
+  } finally {
+    echo.close();
+    rmSync(sockets, { recursive: true, force: true });
+  }
 });
 
 // A package built for another CPU has no seccomp helper for this one: the runtime still sandboxes,

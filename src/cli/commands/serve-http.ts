@@ -3,8 +3,8 @@
  * the operator owns: the `--config` files, the user's settings and the managed file; a folder's
  * `.mcp.json` / `.vscode/mcp.json` never, whatever `--allow-project-servers` says (the gateway runs
  * for other people: a repository's commands are nobody's consent here). Who signs people in, the
- * profiles and the audit file are the `"gateway"` object of the `--config` files. SIGTERM drains:
- * open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
+ * profiles, the audit file and telemetry are the `"gateway"` object of the `--config` files. SIGTERM
+ * drains: open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,10 +12,13 @@ import { parseConfigText } from '../../core/config/index.js';
 import {
   AuditLog,
   auditedHost,
+  currentCaller,
+  MemoryRateLimiter,
   Gateway,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
+  type GatewayServiceOptions,
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
@@ -24,20 +27,42 @@ import {
   type ServiceConfig,
 } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { servingBridge } from '../serving.js';
 import { VERSION } from '../../core/version.js';
+import { startTelemetry, type CliTelemetry } from '../telemetry.js';
+import type { Io } from '../io.js';
+import type { Logger } from '../../core/ports.js';
+import type { Cluster } from '../../core/cluster/index.js';
 
-/** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */
-function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+/** The `"gateway"` objects of the `--config` files, parsed (the files exist: Session.open checked them). */
+function parseGatewayObjects(io: Io, a: ParsedArgs): ReturnType<typeof parseServiceConfig> {
   const docs = a.configs.map((f) => {
-    const file = resolve(session.io.cwd, f);
+    const file = resolve(io.cwd, f);
     const parsed = parseConfigText(readFileSync(file, 'utf8'), file, { jsonc: true });
     return { file, value: (parsed.value as { gateway?: unknown } | undefined)?.gateway };
   });
-  const { config, problems } = parseServiceConfig(docs);
+  return parseServiceConfig(docs);
+}
+
+/**
+ * The team gateway's telemetry (the `"gateway": {"telemetry"}` object, else OTEL_*), started as
+ * its session opens (serve-ports.ts), so the host wraps its launches' transports from the first.
+ */
+export function serveHttpTelemetry(io: Io, a: ParsedArgs): () => Promise<CliTelemetry | undefined> {
+  return () =>
+    startTelemetry(io.env, {
+      ...parseGatewayObjects(io, a).config.telemetry,
+      defaultServiceName: 'mcp-host-gateway',
+      warn: (l) => stderrLogger(io.env, io.stderr).warn(l),
+    });
+}
+
+/** The `"gateway"` objects of the `--config` files; a usage error when sign-in is not configured. */
+function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+  const { config, problems } = parseGatewayObjects(session.io, a);
   for (const p of problems) session.io.stderr(`mcp-host serve --http: ${p}\n`);
   if (!config.auth)
     throw usageError(
@@ -60,6 +85,48 @@ function listenOptions(a: ParsedArgs): ListenOptions {
   return o;
 }
 
+/**
+ * The Redis the processes share, when configured; loaded here only, by `import()`, so a gateway
+ * without one (and the extension) never loads the client. Unreachable at start: a runtime error
+ * naming it, password redacted (an operator who configured it does not want a process on its own).
+ */
+async function joinCluster(config: ServiceConfig, logger: Logger): Promise<Cluster | undefined> {
+  if (!config.redis) return undefined;
+  const { startCluster } = await import('../../core/cluster/index.js');
+  try {
+    return await startCluster(config.redis, logger);
+  } catch (err) {
+    throw new CliError(
+      EXIT.connection,
+      `serve --http: ${err instanceof Error ? err.message : String(err)}`,
+      'Start Redis, or fix "gateway.redis.url" in the --config file (docs/team-gateway.md, "Several processes: Redis").',
+    );
+  }
+}
+
+/** The rate limit per person, shared through Redis when there is one; none when not configured. */
+function rateLimit(
+  config: ServiceConfig,
+  cluster: Cluster | undefined,
+  audit: AuditLog | undefined,
+): Pick<GatewayServiceOptions, 'rateLimit' | 'onRateLimited'> {
+  if (!config.rateLimit) return {};
+  const limiter = cluster ? cluster.rateLimiter(config.rateLimit) : new MemoryRateLimiter(config.rateLimit);
+  return {
+    rateLimit: limiter,
+    onRateLimited: (sub, call) =>
+      audit?.write({
+        time: new Date().toISOString(),
+        sub,
+        server: '',
+        kind: call.kind,
+        name: call.name,
+        outcome: 'rate-limited',
+        durationMs: 0,
+      }),
+  };
+}
+
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
@@ -76,6 +143,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
+  const cluster = await joinCluster(config, logger);
   // Opened with serve's ports (serve-ports.ts): the operator's servers, their questions to the agent.
   const bridge = servingBridge(session);
   const excluded = new Set(a.exclude);
@@ -96,8 +164,19 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
+    ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
+    // Several processes: any of them reads a page another cut; each page its own person's only.
+    ...(cluster ? { results: cluster.results(() => currentCaller.getStore()?.sub) } : {}),
   });
-  const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
+  const service = await GatewayService.start({
+    gateway,
+    logger,
+    auth: config.auth!,
+    profiles: () => profiles,
+    listen,
+    ...(cluster ? { shared: cluster } : {}),
+    ...rateLimit(config, cluster, audit),
+  });
   const stop = session.stopSignal();
   // The first read (and each after an edit) reaches the host, its problems stderr.
   session.registry.onDidChange(() => session.reportProblems());
@@ -107,8 +186,9 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
   const signal = await stop;
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
-  const cut = await service.drain(config.drainMs);
+  const cut = await service.drain(config.drainMs, config.drainGraceMs);
   await gateway.dispose();
+  await cluster?.close();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
   return EXIT.ok;

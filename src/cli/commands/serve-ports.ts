@@ -10,6 +10,9 @@ import type { ParsedArgs } from '../args.js';
 import type { Io } from '../io.js';
 import type { ServingPorts } from '../serving.js';
 import { sharesServers } from './serve-front.js';
+import { serveHttpTelemetry } from './serve-http.js';
+import { startTelemetry } from '../telemetry.js';
+import { stderrLogger } from '../ports.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -23,6 +26,7 @@ export function servingPorts(a: ParsedArgs, io: Io): ServingPorts | undefined {
     return {
       bridge: new GatewayBridge(),
       definitions: (all) => all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name)),
+      telemetry: serveHttpTelemetry(io, a),
     };
   }
   const daemon = io.env[DAEMON_ENV];
@@ -35,6 +39,9 @@ export function servingPorts(a: ParsedArgs, io: Io): ServingPorts | undefined {
     // `mcp-host serve` entry would start this command inside itself. Admission holds those back
     // (config/admit.ts); the running gateways are found again on each read.
     ownGateways: async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url),
+    // The OTEL_* environment only: serve reads no "gateway" object.
+    telemetry: () =>
+      startTelemetry(io.env, { defaultServiceName: 'mcp-host', warn: (l) => stderrLogger(io.env, io.stderr).warn(l) }),
   };
 }
 

@@ -21,10 +21,11 @@ import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
 import { readDynamic, type DynamicServer } from './sources/dynamic.js';
 import { entriesAt, readDocument, type RawEntry, type SourceResult } from './sources/entry.js';
-import { readManaged } from './sources/managed.js';
+import { readManagedFiles } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
 import { copilotProjectFile, readCopilotProject } from './sources/other-hosts.js';
 import { readUserServers } from './sources/user.js';
+import { teamGatewayResult } from './sources/team-gateway.js';
 import { readWorkspace, workspaceFile } from './sources/workspace.js';
 import type {
   ConfigProblem,
@@ -45,6 +46,8 @@ export interface LoadOptions {
   folders: readonly string[];
   /** Value of the `mcpHost.servers` setting. */
   userServers?: unknown;
+  /** Value of the `mcpHost.teamGateway` setting (sources/team-gateway.ts); a managed `teamGateway` wins. */
+  userTeamGateway?: unknown;
   /** Value of the `mcpHost.sandbox` setting: the top-level `sandbox` of the user's servers. */
   userSandbox?: unknown;
   /** Managed (policy) file of the setting; empty or undefined: none. The system file applies regardless. */
@@ -174,7 +177,6 @@ function withFileSandbox<C extends StdioServerConfig | RemoteServerConfig>(
   return { ...config, sandbox: mergeSandboxSettings(parsed.value, config.sandbox) };
 }
 
-/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
 /** A `--config FILE` (`mcpServers`), read as dynamic scope. */
 async function readConfigFile(file: string, onlyFolder: string | undefined): Promise<SourceResult> {
   const d = await readDocument(file, 'dynamic', false);
@@ -196,16 +198,11 @@ async function readSources(
   c: { env: Record<string, string | undefined>; folders: string[]; home: string; onlyFolder: string | undefined },
 ): Promise<{ results: SourceResult[]; policy: Policy | undefined }> {
   const { folders, home, onlyFolder } = c;
-  const results: SourceResult[] = [];
-  const layers: Policy[] = [];
-  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env: c.env })) {
-    const m = await readManaged(file);
-    if (m.policy) layers.push(m.policy);
-    results.push(m);
-  }
+  const managed = await readManagedFiles(managedPolicyFiles({ ...o, platform: o.discovery?.platform, env: c.env }));
+  const results: SourceResult[] = [...managed.results];
   const user = readUserServers(o.userServers, home);
   if (o.userSandbox !== undefined) for (const e of user.entries) e.fileSandbox = o.userSandbox;
-  results.push(user);
+  results.push(user, teamGatewayResult(managed.teamGateway, o.userTeamGateway, home));
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));
@@ -215,7 +212,7 @@ async function readSources(
   results.push(...ws, ...gh, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
   for (const file of o.configFiles ?? []) results.push(await readConfigFile(file, onlyFolder));
-  return { results, policy: combinePolicies(layers) };
+  return { results, policy: combinePolicies(managed.layers) };
 }
 
 /** One entry checked against the schema (its problems added to `problems`); without a config when it is broken. */
@@ -250,6 +247,7 @@ function validate(
   return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
 }
 
+/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
 export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const env = o.env ?? process.env;
   const folders = [...o.folders];

@@ -17,11 +17,12 @@ import { ServerTmpDirs } from './server-tmp.js';
 import { HOST_PATH, findOn, splitServerEnv } from './host-env.js';
 import { concretePath, hostOf } from './allow.js';
 import { INSTANCE_ENV, OWNER_ENV } from '../process-marks.js';
+import { seccompLayer } from './seccomp.js';
 
 /**
  * `weaker`: what the runtime itself reports it cannot enforce here (its dependency check's warnings:
- * on Linux "seccomp not available" when the apply-seccomp helper for this CPU is missing, as in a
- * package built for another platform). The sandbox still runs, without that layer.
+ * on Linux "seccomp not available" when MCP Host's apply-seccomp for this CPU, seccomp.ts, is missing,
+ * as in a package built for another platform). The sandbox still runs, without that layer.
  */
 export type SandboxAvailability = { ok: true; detail: string; weaker: string[] } | { ok: false; message: string };
 
@@ -219,7 +220,7 @@ export class SandboxRuntime {
       // (host-reaper.ts) find bwrap and sh by them.
       const marker: Record<string, string> = {};
       for (const k of [INSTANCE_ENV, OWNER_ENV]) if (serverEnv[k] !== undefined) marker[k] = serverEnv[k];
-      const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker });
+      const split = splitServerEnv(serverEnv, { ...proxyEnv, ...marker, ...this.seccomp().env });
       // The server's own variables first, the proxy's after them: its HTTP_PROXY cannot replace ours.
       const command = [
         ...split.inside,
@@ -232,7 +233,7 @@ export class SandboxRuntime {
         {
           filesystem: {
             allowWrite: [...plan.filesystem.allowWrite, tmp],
-            denyWrite: [...plan.filesystem.denyWrite, ...guarded],
+            denyWrite: [...plan.filesystem.denyWrite, ...guarded, ...this.seccomp().denyWrite],
             denyRead: [...plan.filesystem.denyRead, this.tmpDirs.hidden()],
           },
         },
@@ -265,8 +266,14 @@ export class SandboxRuntime {
       filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
       mandatoryDenySearchDepth: 1,
       ...(this.bins.bwrap ? { bwrapPath: this.bins.bwrap } : {}),
+      ...this.seccomp().config,
       ...(this.bins.socat ? { socatPath: this.bins.socat } : {}),
     };
+  }
+
+  /** MCP Host's seccomp helper (seccomp.ts): the runtime's setting, the wrapper's variable, its folder. */
+  private seccomp() {
+    return seccompLayer(this.platform, this.bins.bwrap);
   }
 
   private ensureManager(): Promise<{ lib: Manager; proxy: SandboxProxy }> {

@@ -80,6 +80,7 @@ test('sessions share only with the same folder, server options and config variab
   assert.notEqual(shareKey({ ...base, options: { exclude: ['a'] } }), key);
   assert.notEqual(shareKey({ ...base, env: { ...base.env, MCP_HOST_BLOB_DIR: '/b' } }), key);
   assert.notEqual(shareKey({ ...base, env: { ...base.env, PATH: '/usr/bin' } }), key);
+  assert.notEqual(shareKey({ ...base, env: { ...base.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' } }), key);
 });
 
 test('the grace period: from MCP_HOST_SERVE_GRACE_MS, 0 allowed, else the default', () => {

@@ -14,7 +14,12 @@ describe('team gateway settings', () => {
       { file: 'a.json', value: { auth: { issuer: 'https://idp.example.com' }, profiles: { eng: { groups: ['e'] } } } },
       {
         file: 'b.json',
-        value: { profiles: { ops: { users: ['bob'] } }, drainSeconds: 5, auditLog: '/var/log/gw.jsonl' },
+        value: {
+          profiles: { ops: { users: ['bob'] } },
+          drainSeconds: 5,
+          drainGraceSeconds: 0.5,
+          auditLog: '/var/log/gw.jsonl',
+        },
       },
     ]);
     assert.deepEqual(problems, []);
@@ -26,6 +31,7 @@ describe('team gateway settings', () => {
     });
     assert.deepEqual(Object.keys(config.profiles), ['eng', 'ops']);
     assert.equal(config.drainMs, 5000);
+    assert.equal(config.drainGraceMs, 500);
     assert.equal(config.auditLog, '/var/log/gw.jsonl');
   });
 
@@ -34,6 +40,19 @@ describe('team gateway settings', () => {
     assert.equal(config.auth, undefined);
     assert.match(problems[0] ?? '', /^a\.json: gateway\.auth\.issuer/);
     assert.match(parseServiceConfig([{ file: 'a.json', value: { nope: 1 } }]).problems[0] ?? '', /a\.json/);
+  });
+
+  test('telemetry: an OTLP/HTTP endpoint and a service name, later files winning per key', () => {
+    const { config, problems } = parseServiceConfig([
+      { file: 'a.json', value: { telemetry: { otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'gw' } } },
+      { file: 'b.json', value: { telemetry: { otlpEndpoint: 'https://otel.example.com' } } },
+    ]);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(config.telemetry, { otlpEndpoint: 'https://otel.example.com', serviceName: 'gw' });
+    const bad = parseServiceConfig([{ file: 'c.json', value: { telemetry: { otlpEndpoint: 'grpc://x:4317' } } }]);
+    assert.match(bad.problems[0] ?? '', /^c\.json: gateway\.telemetry\.otlpEndpoint/);
+    assert.equal(bad.config.telemetry, undefined);
+    assert.equal(parseServiceConfig([{ file: 'd.json', value: {} }]).config.telemetry, undefined, 'off by default');
   });
 
   test('profiles take users and groups; older profiles parse as before', () => {

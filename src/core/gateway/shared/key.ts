@@ -2,7 +2,8 @@
  * Which `serve` sessions may share one gateway, and where that gateway's private folder is.
  * Sessions share when they would start the same servers the same way: the same folder (its
  * `.mcp.json`), the same options that pick or start servers, and the same variables the config
- * reads servers' commands and secrets through (`HOME`, `PATH`, every `MCP_HOST_*`). What each
+ * reads servers' commands and secrets through (`HOME`, `PATH`, every `MCP_HOST_*`), and where its
+ * telemetry goes (every `OTEL_*`: a session must not have its calls exported elsewhere). What each
  * session may differ in (its profile, its tool listing) travels with its connection instead
  * (hello.ts). Other variables come from the session that started the gateway (docs/gateway.md).
  */
@@ -33,7 +34,10 @@ export interface ShareInput {
 export function shareKey(input: ShareInput): string {
   const env = Object.entries(input.env)
     .filter(
-      ([k, v]) => v !== undefined && (k === 'HOME' || k === 'PATH' || k.startsWith('MCP_HOST_')) && !NOT_KEYED.has(k),
+      ([k, v]) =>
+        v !== undefined &&
+        (k === 'HOME' || k === 'PATH' || k.startsWith('MCP_HOST_') || k.startsWith('OTEL_')) &&
+        !NOT_KEYED.has(k),
     )
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const text = JSON.stringify({ cwd: input.cwd, options: input.options, env, platform: process.platform });
