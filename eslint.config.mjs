@@ -99,6 +99,17 @@ const ONE_ASSEMBLY = {
 };
 
 /**
+ * No mutable hooks on the CLI's Session (ARCHITECTURE.md, "Invariants"): a command never sets a
+ * field of its session; what `serve` plugs in is a ServingPorts port, fixed before the session
+ * opens (cli/commands/serve-ports.ts).
+ */
+const SESSION_HOOKS = {
+  selector: "AssignmentExpression > MemberExpression.left[object.name='session']",
+  message:
+    "A command does not set its session's fields: what it plugs in is a ServingPorts port, fixed before the session opens (src/cli/commands/serve-ports.ts).",
+};
+
+/**
  * Small pieces (ARCHITECTURE.md, "Invariants"): no src file over 400 lines, no function over 80.
  * Every line counts, blank and comment lines too, so the rule agrees with `wc -l` (the measure the
  * issues and reviews quote) and a long comment is no way around a split.
@@ -215,8 +226,12 @@ export default tseslint.config(
   },
   { files: HANDLER_OWNERS, rules: { 'no-restricted-syntax': ['error', VSCODE_REQUIRE] } },
   {
-    files: ['src/extension/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/extension/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT, ONE_ASSEMBLY] },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', HANDLER_ASSIGNMENT, ONE_ASSEMBLY, SESSION_HOOKS] },
   },
   ...CORE_EDGES.map(({ files, group, message }) => ({
     files,

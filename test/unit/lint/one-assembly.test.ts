@@ -1,7 +1,8 @@
 /**
  * One assembly for both front ends (ARCHITECTURE.md, "Invariants"): src/extension and src/cli
  * get the host and its registry from src/core/host-assembly.ts, never make them themselves, and
- * put no Proxy in front of the host (eslint.config.mjs, ONE_ASSEMBLY). Probes are linted through
+ * put no Proxy in front of the host (eslint.config.mjs, ONE_ASSEMBLY); a CLI command sets no field
+ * of its Session (SESSION_HOOKS). Probes are linted through
  * ESLint's Node API under the project's own config, so the rule cannot pass by matching nothing.
  */
 import assert from 'node:assert/strict';
@@ -44,4 +45,15 @@ test('a front end that makes its own host or registry, or a Proxy, fails lint', 
 test('core itself may make them (the assembly does)', async () => {
   const found = (await restricted('src/core/probe.ts', PROBES)).filter((m) => m.includes('host-assembly.ts'));
   assert.deepEqual(found, []);
+});
+
+test('a CLI command that sets a field of its session fails lint (ServingPorts are fixed before it opens)', async () => {
+  const probe = 'declare const session: { telemetry: unknown };\nsession.telemetry = {};\nexport {};';
+  const found = (await restricted('src/cli/commands/probe.ts', probe)).filter((m) => m.includes('ServingPorts'));
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.deepEqual(
+    (await restricted('src/extension/probe.ts', probe)).filter((m) => m.includes('ServingPorts')),
+    [],
+    'the rule is the CLI\'s: the editor has no Session',
+  );
 });
