@@ -14,6 +14,7 @@ import { poll, withDeadline } from '../../../support/wait.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
@@ -21,7 +22,7 @@ let idp: TeamIdp;
 let child: ChildProcess | undefined;
 
 before(async () => {
-  [h, idp] = await Promise.all([createHarness(), startTeamIdp()]);
+  await allStarted([createHarness().then((x) => (h = x)), startTeamIdp().then((x) => (idp = x))]);
 });
 
 after(async () => {

@@ -21,6 +21,7 @@ import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type OtlpSpan } from '
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const TRACE_SERVER = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'trace-context-server.mjs'));
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -30,7 +31,11 @@ let otlp: OtlpReceiver;
 const children: ChildProcess[] = [];
 
 before(async () => {
-  [h, idp, otlp] = await Promise.all([createHarness(), startTeamIdp(), startOtlpReceiver()]);
+  await allStarted([
+    createHarness().then((x) => (h = x)),
+    startTeamIdp().then((x) => (idp = x)),
+    startOtlpReceiver().then((x) => (otlp = x)),
+  ]);
 });
 
 after(async () => {
