@@ -36,6 +36,8 @@ export const LAYERS = [
   ['gateway/'],
   // Several team gateway processes as one, over Redis: the gateway's shared state, behind its interfaces.
   ['cluster/'],
+  // The host and its registry with a front end's ports: what the editor and the CLI build from.
+  ['host-assembly.ts'],
 ];
 
 /** Units that must not depend on another, directly or through any chain of imports. */

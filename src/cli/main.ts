@@ -15,6 +15,7 @@ import { allowsProjectServers } from './approvals.js';
 import { EXIT, exitCodeFor, type ExitCode } from './errors.js';
 import { safeIo } from './output.js';
 import { Session, type Io } from './session.js';
+import { servingPorts } from './commands/serve-ports.js';
 import { errorMessage, hintOf } from '../core/errors.js';
 import { setCliEntry, teeStderr } from './process-hooks.js';
 
@@ -81,6 +82,8 @@ export async function runCli(argv: readonly string[], rawIo: Io, onSession?: (s:
       trace: parsed.trace,
       clearListCache: parsed.clearListCache,
       allowProjectServers: parsed.allowProjectServers,
+      // `serve`'s ports are fixed before its session opens (commands/serve-ports.ts).
+      serving: servingPorts(parsed, io),
     });
     onSession?.(session);
     return await HANDLERS[parsed.command!](session, parsed);
@@ -108,11 +111,7 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     // A command that drains (serve --http) takes the first signal; a second one stops at once.
-    const claim = session?.onStopSignal;
-    if (claim) {
-      session!.onStopSignal = undefined;
-      return claim(signal);
-    }
+    if (session?.takeStopSignal(signal)) return;
     stopping = true;
     // Stop the servers' process trees before going: an interrupted CLI must not leave orphans.
     void (session?.dispose() ?? Promise.resolve()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));

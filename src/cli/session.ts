@@ -20,14 +20,16 @@ import {
   readUserSettingsServers,
   type ServerApprovals,
   type ServerDefinition,
-  ServerRegistry,
+  type ServerRegistry,
   sharedServerApprovals,
   userSettingsFile,
   type WatchFiles,
 } from '../core/config/index.js';
 
 export { formatJsonPath } from '../core/config/index.js';
-import { createHost, type McpHost } from '../core/host.js';
+import type { McpHost } from '../core/host.js';
+import { assembleHost, type HostAssembly, type RegistryPorts } from '../core/host-assembly.js';
+import type { ServingPorts } from './serving.js';
 import type { FeatureOptions } from '../core/features/index.js';
 import { disabledServersFor, toolFilterFor, type ToolFilter } from '../core/tools/index.js';
 import { cliAuthProvider, createCliAuth } from './host-auth.js';
@@ -38,7 +40,7 @@ import { processTerminal } from './process-terminal.js';
 import { usageError } from './errors.js';
 import { knownSecrets, redactWith, type SafeIo } from './output.js';
 import { openTraceFile, type TraceFile } from './trace-file.js';
-import type { CliTelemetry } from './telemetry.js';
+import { wrapTransports, type CliTelemetry } from './telemetry.js';
 import { cliListCache } from './list-cache.js';
 import type { ListCache } from '../core/connection/index.js';
 import { blobDirFor, envInputs, stderrLogger } from './ports.js';
@@ -47,6 +49,7 @@ import type { Io } from './io.js';
 import { VERSION } from '../core/version.js';
 
 export type { Io } from './io.js';
+export type { ServingPorts } from './serving.js';
 
 export interface SessionOptions {
   workspace?: string;
@@ -60,55 +63,87 @@ export interface SessionOptions {
   clearListCache?: boolean;
   /** `--allow-project-servers` / MCP_HOST_ALLOW_PROJECT_SERVERS=1: the folder's own servers need no approval this run. */
   allowProjectServers?: boolean;
+  /** What a command that serves (`serve`) plugs in; fixed before the session opens (commands/serve-ports.ts). */
+  serving?: ServingPorts;
+}
+
+/** What `Session.open` found before the session is made. */
+interface SessionParts {
+  io: Io;
+  workspace: string;
+  loadOptions: LoadOptions;
+  /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
+  userSettingsFile: string;
+  /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
+  userSettings: Record<string, unknown>;
+  idp: IdpChoice;
+  verbose: boolean;
+  trace: TraceFile | undefined;
+  allowProjectServers: boolean;
+  serving: ServingPorts | undefined;
+  telemetry: CliTelemetry | undefined;
 }
 
 export class Session {
-  private hostInstance: McpHost | undefined;
   private toolFilterInstance: ToolFilter | undefined;
-  /** Extra host ports (the gateway bridge as elicitation port); set before `host` is first used. */
-  hostExtras: Partial<HostOptions> = {};
-  /** OpenTelemetry of the servers' connections (`serve`, when configured: telemetry.ts); set before `host` is first used, ended with the session. */
-  telemetry: CliTelemetry | undefined;
-  /** Lets `serve` plug the gateway bridge into the one sampling/log entry point (HostOptions.features). */
-  featuresFor: (base: FeatureOptions) => FeatureOptions = (base) => base;
+  /** The host and its registry, from the assembly the editor builds from too (core/host-assembly.ts). */
+  private readonly core: HostAssembly;
+  readonly io: Io;
+  readonly workspace: string;
+  private readonly loadOptions: LoadOptions;
+  readonly userSettingsFile: string;
+  readonly userSettings: Record<string, unknown>;
+  /** The company identity provider (enterprise-managed authorization), if one is configured. */
+  readonly idp: IdpChoice;
+  /** What `serve` plugged in, if it did. */
+  readonly serving: ServingPorts | undefined;
+  private readonly trace: TraceFile | undefined;
+  /** OpenTelemetry of the servers' connections (`serve`, when configured: telemetry.ts); ended with the session. */
+  readonly telemetry: CliTelemetry | undefined;
 
   /** Redacts text for printing: secret shapes, and the env and header values this run knows. */
   redact: (text: string) => string;
 
-  /** Where admitted definitions go: nowhere by default (a command starts what it needs), the gateway under `serve`. */
-  onConfig: (servers: ServerDefinition[]) => void = () => {};
-  /**
-   * Set by a command that ends on a signal its own way (`serve --http` drains): the first SIGTERM or
-   * SIGINT goes here instead of stopping the process (main.ts); a second one still stops it.
-   */
-  onStopSignal: ((signal: NodeJS.Signals) => void) | undefined;
-  /** Gateway URLs admission holds back (an entry pointing at one would loop); `serve` finds the running ones. */
-  ownGateways: () => Promise<readonly string[]> | readonly string[] = () => [];
-  /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
-  readonly registry: ServerRegistry;
+  /** Set by `stopSignal()`: the first SIGTERM or SIGINT goes to the command that asked for it. */
+  private stopClaim: ((signal: NodeJS.Signals) => void) | undefined;
   /** The approvals of this folder's own servers, shared with the editor (core/config/approvals-file.ts). */
   readonly approvalStore: ServerApprovals;
   /** What admission asks; undefined with --allow-project-servers, when the folder's servers need none. */
   private readonly approvals: CliApprovals | undefined;
 
-  private constructor(
-    readonly io: Io,
-    readonly workspace: string,
-    private readonly loadOptions: LoadOptions,
-    /** The editor's user settings.json: `mcpHost.servers` is read from it, `--scope user` writes it. */
-    readonly userSettingsFile: string,
-    /** Its other values (`mcpHost.registry.url`, `mcpHost.managedConfigPath`). */
-    readonly userSettings: Record<string, unknown> = {},
-    private readonly verbose = false,
-    private readonly trace?: TraceFile,
-    allowProjectServers = false,
-  ) {
+  private constructor(p: SessionParts) {
+    const { io, workspace } = p;
+    this.io = io;
+    this.workspace = workspace;
+    this.loadOptions = p.loadOptions;
+    this.userSettingsFile = p.userSettingsFile;
+    this.userSettings = p.userSettings;
+    this.idp = p.idp;
+    this.serving = p.serving;
+    this.telemetry = p.telemetry;
+    this.trace = p.trace;
     this.approvalStore = sharedServerApprovals(workspace, io.env);
-    this.approvals = allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
-    this.registry = new ServerRegistry({
+    this.approvals = p.allowProjectServers ? undefined : new CliApprovals(this.approvalStore);
+    this.core = assembleHost({
+      host: () => this.hostOptions(p.verbose),
+      build: () => ({ registry: this.registryPorts(), definitions: p.serving?.definitions ?? 'manual' }),
+    });
+    this.redact = this.learnSecrets();
+    this.registry.onDidChange(() => {
+      this.redact = this.learnSecrets();
+    });
+  }
+
+  /** The core registry: the same read → keep last good → admit → resolve as the editor's. */
+  get registry(): ServerRegistry {
+    return this.core.registry;
+  }
+
+  private registryPorts(): RegistryPorts {
+    const { io, workspace } = this;
+    return {
       log: stderrLogger(io.env, io.stderr),
       read: () => this.read(),
-      apply: (servers) => this.onConfig(servers),
       // No Workspace Trust here; what a cloned repository defines waits for approval instead, as in
       // the editor: running a command in a folder is no consent to the commands its files name.
       trusted: () => true,
@@ -116,14 +151,10 @@ export class Session {
       // Servers switched off in the editor for this folder stay off here too.
       disabled: disabledServersFor(workspace, io.env),
       inputs: envInputs(io.env),
-      ownGateways: () => this.ownGateways(),
+      ownGateways: () => this.serving?.ownGateways?.() ?? [],
       // Where this CLI keeps its secrets: its environment's folders, hidden from sandboxed servers.
       privateDirs: hostPrivateDirs(io.env),
-    });
-    this.redact = this.learnSecrets();
-    this.registry.onDidChange(() => {
-      this.redact = this.learnSecrets();
-    });
+    };
   }
 
   /** The last admitted and resolved config. */
@@ -183,23 +214,29 @@ export class Session {
       // `${userHome}` is the home the settings file is found in (the env given, as for a test run in process).
       homeDir,
     };
-    const session = new Session(
-      io,
-      workspace,
-      options,
-      settingsFile,
-      user.settings,
-      o.verbose,
-      o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
-      o.allowProjectServers,
-    );
-    session.idp = await enterpriseIdpSettings(
+    const idp = await enterpriseIdpSettings(
       managedPolicyFiles({ managedPath: options.managedPath, env: io.env }),
       user.settings['mcpHost.enterpriseIdp'],
     );
-    for (const p of session.idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    for (const p of idp.problems) io.stderr(`mcp-host: warning: ${p}\n`);
+    // Before the host exists: its launches' transports are wrapped as they start (wrapTransport).
+    const telemetry = await o.serving?.telemetry?.();
+    const session = new Session({
+      io,
+      workspace,
+      loadOptions: options,
+      userSettingsFile: settingsFile,
+      userSettings: user.settings,
+      idp,
+      verbose: o.verbose ?? false,
+      trace: o.trace !== undefined ? openTraceFile(resolve(io.cwd, o.trace)) : undefined,
+      allowProjectServers: o.allowProjectServers ?? false,
+      serving: o.serving,
+      telemetry,
+    });
     if (o.clearListCache) await session.listCache.clear();
-    await session.registry.reload();
+    // A serving session's first read is its command's, once its gateway is up (ServingPorts).
+    if (!o.serving) await session.registry.reload();
     return session;
   }
 
@@ -208,9 +245,6 @@ export class Session {
   get listCache(): ListCache {
     return (this.listCacheInstance ??= cliListCache(this.io.env, this.workspace, (m) => this.io.stderr(`${m}\n`)));
   }
-
-  /** The company identity provider (enterprise-managed authorization), if one is configured. */
-  idp: IdpChoice = { problems: [] };
 
   /** Follows edits of every file the config came from (a long-running `serve`); reloads coalesce in the registry. */
   follow(watchFiles: WatchFiles): void {
@@ -223,44 +257,52 @@ export class Session {
   }
 
   get host(): McpHost {
-    this.hostInstance ??= createHost({
-      logger: stderrLogger(this.io.env, this.io.stderr),
-      env: this.io.env,
+    return this.core.host;
+  }
+
+  /** The host's ports: the terminal's (or `serve`'s gateway's), the CLI's stored sign-ins and files. */
+  private hostOptions(verbose: boolean): HostOptions {
+    const { io } = this;
+    const bridge = this.serving?.bridge;
+    const features: FeatureOptions = verbose ? { onServerLog: printServerLog(io.stderr), logLevel: () => 'debug' } : {};
+    return {
+      logger: stderrLogger(io.env, io.stderr),
+      env: io.env,
       // Servers inherit from the run's environment (the process's in the binary, a test's in runCli).
-      serverEnv: this.io.env,
-      blobDir: blobDirFor(this.io.env),
+      serverEnv: io.env,
+      blobDir: blobDirFor(io.env),
       clientInfo: { name: 'mcp-host-cli', version: VERSION },
       // Roots and elicitation as the editor has them (so servers offer the CLI the same tools);
-      // no sampling: the CLI has no model to serve it.
+      // no sampling: the CLI has no model to serve it. Under serve, questions go to the agent.
       roots: cliRoots(this.workspace),
-      elicitation: terminalElicitation(this.io.terminal ?? processTerminal(), this.io.stderr),
-      features: this.featuresFor(
-        this.verbose ? { onServerLog: printServerLog(this.io.stderr), logLevel: () => 'debug' } : {},
-      ),
+      elicitation: bridge ?? terminalElicitation(io.terminal ?? processTerminal(), io.stderr),
+      // The bridge is serve's one sampling and server-log entry point (HostOptions.features).
+      features: bridge ? bridge.featureOptions(features) : features,
       // Tokens from `mcp-host auth`; a server without them ends in needs-auth, never opens a browser.
-      authProvider: cliAuthProvider(createCliAuth(this.io, { idp: this.idp.settings })),
+      authProvider: cliAuthProvider(createCliAuth(io, { idp: this.idp.settings })),
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
-      eraStore: new FileKeyValueStore(cliConfigDir(this.io.env), (m) => this.io.stderr(`mcp-host: warning: ${m}\n`)),
+      eraStore: new FileKeyValueStore(cliConfigDir(io.env), (m) => io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
       // The editor's user setting, so `serve` and `call` start servers when the editor would.
       ...(this.userSettings['mcpHost.startServers'] === 'onFirstUse' ? { startServers: 'onFirstUse' as const } : {}),
-      ...this.hostExtras,
-      ...this.wrapTransport(),
-    });
-    return this.hostInstance;
+      ...wrapTransports(this.trace?.hub, this.telemetry?.telemetry),
+    };
   }
 
-  /** The protocol trace (`--trace`) nearest the wire, telemetry around it: the trace shows the trace context sent. */
-  private wrapTransport(): Pick<HostOptions, 'wrapTransport'> {
-    const hub = this.trace?.hub;
-    const telemetry = this.telemetry?.telemetry;
-    if (!hub && !telemetry) return {};
-    return {
-      wrapTransport: (def, t) => {
-        const traced = hub ? hub.attach(def, t) : t;
-        return telemetry ? telemetry.upstream(def, traced) : traced;
-      },
-    };
+  /**
+   * For a command that ends on a signal its own way (`serve --http` drains): from now on the first
+   * SIGTERM or SIGINT resolves this instead of stopping the process (main.ts); a second one still stops it.
+   */
+  stopSignal(): Promise<NodeJS.Signals> {
+    return new Promise((resolve) => (this.stopClaim = resolve));
+  }
+
+  /** main.ts: hands a signal to the command that asked for it; false when none did (or it had one). */
+  takeStopSignal(signal: NodeJS.Signals): boolean {
+    const claim = this.stopClaim;
+    this.stopClaim = undefined;
+    claim?.(signal);
+    return claim !== undefined;
   }
 
   /** The editor's per-workspace tool choices for this folder (core/tools/workspace-state.ts). */
@@ -325,7 +367,7 @@ export class Session {
 
   async dispose(): Promise<void> {
     try {
-      await this.hostInstance?.dispose();
+      await this.core.dispose();
       // The sandbox's shared proxy listens until stopped; it would keep the CLI running.
       await sharedSandboxRuntime().dispose();
     } finally {

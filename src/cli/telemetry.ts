@@ -8,6 +8,8 @@
  * OpenTelemetry API (core/telemetry/) with the providers made here.
  */
 import type { McpTelemetry } from '../core/telemetry/index.js';
+import type { HostOptions } from '../core/host-api.js';
+import type { TraceHub } from '../core/trace/index.js';
 import { VERSION } from '../core/version.js';
 
 export interface CliTelemetry {
@@ -133,6 +135,20 @@ export async function startTelemetry(
         Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]),
         new Promise((resolve) => setTimeout(resolve, 5000).unref()),
       ]);
+    },
+  };
+}
+
+/** The protocol trace (`--trace`) nearest the wire, telemetry around it: the trace shows the trace context sent. */
+export function wrapTransports(
+  hub: TraceHub | undefined,
+  telemetry: McpTelemetry | undefined,
+): Pick<HostOptions, 'wrapTransport'> {
+  if (!hub && !telemetry) return {};
+  return {
+    wrapTransport: (def, t) => {
+      const traced = hub ? hub.attach(def, t) : t;
+      return telemetry ? telemetry.upstream(def, traced) : traced;
     },
   };
 }

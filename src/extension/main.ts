@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { createHost } from '../core/host.js';
+import { assembleHost, type HostAssembly } from '../core/host-assembly.js';
+import type { HostOptions } from '../core/host-api.js';
 import { VERSION } from '../core/version.js';
 import type { ToolFilter } from '../core/tools/index.js';
 import { workspaceToolFilter } from './workspace-files.js';
@@ -11,7 +12,7 @@ import { reportCommandError, serverCommands } from './server-commands.js';
 import { registerCommandTable, type CommandTable } from './command-table.js';
 import { configToolCommands } from './registry/commands.js';
 import type { ConfigController } from './config/controller.js';
-import { startConfig } from './config/start-config.js';
+import { editorRegistryPorts, startConfig } from './config/start-config.js';
 import { ServerLogs } from './logs.js';
 import { clearInputsCommand } from './ports/inputs.js';
 import { clearListCacheCommand } from './list-cache-command.js';
@@ -44,7 +45,7 @@ import { lazyGatewayIntegration } from './lazy/gateway.js';
 import { readSettings } from './settings.js';
 import { sandboxUi } from './sandbox.js';
 
-let host: McpHost | undefined;
+let assembly: HostAssembly | undefined;
 
 /** What a step made that VS Code must dispose: `activate` registers it, in one place. */
 interface Made {
@@ -100,10 +101,10 @@ interface HostParts {
   listCache: ListCache;
 }
 
-/** The core host with the editor's ports; concurrency and timeouts follow the settings without a reload. */
-function startHost(context: vscode.ExtensionContext, p: HostParts): Made & { host: McpHost } {
+/** The core host's ports in the editor (the host assembly makes the host from them). */
+function editorHostOptions(context: vscode.ExtensionContext, p: HostParts): HostOptions {
   const settings = readSettings();
-  const h = createHost({
+  return {
     logger: p.logger,
     listCache: p.listCache,
     serverLogger: (name) => tapLogger(p.logs.logger(name), (line) => p.lines.fire({ server: name, line })),
@@ -122,17 +123,19 @@ function startHost(context: vscode.ExtensionContext, p: HostParts): Made & { hos
     apps: true,
     // Protocol eras already found (core/connection/era.ts): a known server connects without a probe.
     eraStore: mementoStore(context.globalState),
-  });
-  // Pools resize, the next attempt and call use the new values.
-  const settingsChanged = vscode.workspace.onDidChangeConfiguration((e) => {
+  };
+}
+
+/** Concurrency and timeouts follow the settings without a reload: pools resize, the next attempt and call use the new values. */
+function followHostSettings(h: McpHost, logger: Logger): vscode.Disposable {
+  return vscode.workspace.onDidChangeConfiguration((e) => {
     if (!e.affectsConfiguration('mcpHost.concurrency') && !e.affectsConfiguration('mcpHost.timeouts')) return;
     const now = readSettings();
     h.updateSettings({ concurrency: now.concurrency, timeouts: now.timeouts });
-    p.logger.info(
+    logger.info(
       `settings applied: concurrency ${JSON.stringify(now.concurrency)}, timeouts ${JSON.stringify(now.timeouts)}`,
     );
   });
-  return { host: h, disposables: [settingsChanged] };
 }
 
 /** Dev mode (watch restarts, debugger sessions); it reads the servers' log lines for the debugger's port. */
@@ -177,6 +180,28 @@ function startGateway(
     return ep ? { MCP_HOST_GATEWAY_URL: ep.url, MCP_HOST_GATEWAY_TOKEN: ep.token } : {};
   };
   return { gateway, gatewayEnv, disposables: [p.toolFilter.onDidChange(() => gateway.refresh()), gateway] };
+}
+
+/**
+ * The host and its registry, from the one assembly the CLI builds from too (core/host-assembly.ts).
+ * Built on the host before the registry: dev mode, which each list passes through on its way to
+ * the host, and the gateway, whose URL admission holds back.
+ */
+function assembleEditorHost(
+  context: vscode.ExtensionContext,
+  keep: <T extends Made>(made: T) => T,
+  p: HostParts & { redact: (t: string) => string; toolFilter: ToolFilter },
+) {
+  const { logger, logs, lines, bridge, auth, toolFilter } = p;
+  return assembleHost({
+    host: () => editorHostOptions(context, p),
+    build: ({ host: h }) => {
+      const { dev } = keep(startDev(h, logs, lines));
+      const { gateway, gatewayEnv } = keep(startGateway(context, { logger, host: h, bridge, auth, toolFilter }));
+      const config = keep(editorRegistryPorts(context, { logger, redact: p.redact, gateway, gatewayEnv }));
+      return { dev, gateway, config, registry: config.registry, definitions: dev.definitions };
+    },
+  });
 }
 
 /** The sidebar tree, its tool checkboxes, the sandbox shield, the status bar and the notifications. */
@@ -298,16 +323,17 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   // Per workspace: the tree shows each server's last lists at once after a restart.
   const listCache = new ListCache(mementoStore(context.workspaceState), systemClock);
   own(auth, roots);
-  const { host: h } = keep(startHost(context, { logger, logs, lines, roots, trace, auth, bridge, listCache }));
-  host = h;
-  own(definitions.follow(h.onDidChangeServer));
-  const { dev } = keep(startDev(h, logs, lines));
-  const traceUi = registerTrace(h, trace);
-  own(trace, ...traceUi.disposables);
   // One per-tool choice for the palette, the tree, the exported API and what the gateway offers agents.
   const toolFilter = workspaceToolFilter();
-  const { gateway, gatewayEnv } = keep(startGateway(context, { logger, host: h, bridge, auth, toolFilter }));
-  const { controller, inputs, shared } = keep(startConfig(context, { logger, redact, devHost: dev.host, gateway, gatewayEnv }));
+  const parts = { logger, logs, lines, roots, trace, auth, bridge, listCache, redact, toolFilter };
+  const core = (assembly = assembleEditorHost(context, keep, parts));
+  const h = core.host;
+  const { dev, gateway, config } = core.parts;
+  const { inputs, shared } = config;
+  own(definitions.follow(h.onDidChangeServer), followHostSettings(h, logger));
+  const traceUi = registerTrace(h, trace);
+  own(trace, ...traceUi.disposables);
+  const { controller } = keep(startConfig(core, { logger, gateway, shared }));
   const { sandbox } = keep(showServers({ logger, redact, host: h, controller, dev, logs, toolFilter }));
   const ready = startServers(controller, h, logger, started);
 
@@ -349,9 +375,9 @@ export function activate(context: vscode.ExtensionContext): McpHostApi {
   return api;
 }
 
-/** Stops every server and waits until their process trees are gone. */
+/** Stops following the config, then every server, and waits until their process trees are gone. */
 export async function deactivate(): Promise<void> {
-  const h = host;
-  host = undefined;
-  await h?.dispose();
+  const a = assembly;
+  assembly = undefined;
+  await a?.dispose();
 }

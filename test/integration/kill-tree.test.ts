@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { isAlive, killTree, killTreeSync, processTree } from '../../src/core/connection/process-tree.js';
+import { pollUntil } from '../support/wait.js';
 
 test('killTree stops a detached shell, its children and a grandchild that ignores SIGTERM', async () => {
   // The shell prints its children's pids once they run, so the test waits on output, not on time.
@@ -29,7 +30,6 @@ test('killTreeSync SIGKILLs the whole tree at once, the TERM-ignoring grandchild
   const [, signal] = (await exited) as [number | null, NodeJS.Signals | null];
   assert.equal(signal, 'SIGKILL');
   // The others are not our children: the kernel takes them at the same SIGKILL; wait on that with a deadline.
-  const deadline = Date.now() + 5000;
-  while (tree.some(isAlive) && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+  await pollUntil(() => !tree.some(isAlive), 5000, 10);
   assert.deepEqual(tree.filter(isAlive), []);
 });

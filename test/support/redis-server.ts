@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer, connect, type AddressInfo } from 'node:net';
+import { poll } from './wait.js';
 
 export interface RunningRedis {
   /** `redis://127.0.0.1:PORT` */
@@ -68,10 +69,14 @@ export async function startRedis(opts: { readyTimeoutMs?: number } = {}): Promis
       await exited;
       clearTimeout(timer);
     };
-    while (!gone && Date.now() < deadline) {
-      if (await pings(port)) return { url: `redis://127.0.0.1:${port}`, port, stop };
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // Answers PONG (true), or exited (false: no use waiting longer).
+    const ready = await poll(
+      `redis-server on port ${port}`,
+      Math.max(0, deadline - Date.now()),
+      async () => (gone ? false : (await pings(port)) || undefined),
+      50,
+    ).catch(() => false);
+    if (ready) return { url: `redis://127.0.0.1:${port}`, port, stop };
     await stop();
     // Another process took the port between freePort and the bind: once more, on another one.
     if (/Address already in use/i.test(output) && attempt < 3 && Date.now() < deadline) continue;

@@ -1,4 +1,9 @@
-/** Waiting on a host's change events, never on time, and never without a deadline. */
+/**
+ * Every wait of the tests, each with a deadline: on a host's change events (`untilServer`), on a
+ * promise (`withDeadline`), and the one poll, for what no event announces (a process gone, a
+ * file another process writes, a count a server reports): `poll`, and `pollUntil` built on it.
+ * Prefer an event where there is one.
+ */
 import type { ServerSnapshot } from '../../src/core/host-api.js';
 import type { McpHost } from '../../src/core/host.js';
 
@@ -40,4 +45,38 @@ export function withDeadline<T>(promise: Promise<T>, what: string, timeoutMs = 3
     timer = setTimeout(() => reject(new Error(`no ${what} within ${timeoutMs} ms`)), timeoutMs);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Calls `probe` every `everyMs` until it returns a value (not undefined) or `timeoutMs` passes,
+ * then rejects naming `what` (and the probe's last error, if it threw).
+ */
+export async function poll<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => T | undefined | Promise<T | undefined>,
+  everyMs = 250,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * `poll` for a condition: true once `cond` holds, false when `timeoutMs` passed first, for a test
+ * that asserts on what is left after the wait (the processes still alive, the lines written).
+ */
+export function pollUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number, everyMs = 50): Promise<boolean> {
+  return poll('a condition', timeoutMs, async () => ((await cond()) ? true : undefined), everyMs).catch(() => false);
 }

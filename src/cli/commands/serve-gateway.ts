@@ -6,17 +6,13 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { needsApproval, type ServerDefinition } from '../../core/config/index.js';
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../../core/ports.js';
 import {
-  discoveryDir,
   FAST_PATH_ENV,
   Gateway,
-  GatewayBridge,
   gatewayFeatures,
   GatewayViews,
-  readDiscovery,
   readGatewayViewSettings,
   SharedWatches,
   tapListen,
@@ -24,12 +20,12 @@ import {
   type GatewayViewSettings,
 } from '../../core/gateway/index.js';
 import { serveSignIn } from './serve-sign-in.js';
+import { servingBridge } from '../serving.js';
 import type { ParsedArgs } from '../args.js';
 import { usageError } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
-import { startTelemetry } from '../telemetry.js';
 
 /**
  * A list asked for before every server has settled waits for them, this long at most from serve's
@@ -104,36 +100,6 @@ export async function stopServeGateway(
   ]);
 }
 
-/** Servers the config offers that serve exposes: not `--exclude`d, the folder's only when allowed; says why once. */
-function exposedServers(io: Session['io'], a: ParsedArgs): (all: ServerDefinition[]) => ServerDefinition[] {
-  // `--exclude NAME`, like the editor's mcpHost.gateway.exclude. Here the gateway is a server's
-  // only user, so an excluded server is not started at all.
-  const excluded = new Set(a.exclude);
-  let warned = false;
-  let warnedHeld = false;
-  return (all) => {
-    const unknown = [...excluded].filter((n) => !all.some((d) => d.name === n));
-    if (unknown.length > 0 && !warned) {
-      warned = true;
-      // Said whatever MCP_HOST_LOG is: a misspelt name would otherwise expose the server it meant to hide.
-      io.stderr(
-        `mcp-host serve: --exclude ${unknown.join(', ')}: no such server in the config (servers: ${all.map((d) => d.name).join(', ') || 'none'})\n`,
-      );
-    }
-    // An agent that registered `mcp-host serve` once (user scope) launches it in whatever folder it
-    // works in: that folder's servers run commands from a repository nobody approved, so they start
-    // only when whoever wrote the serve command line said so.
-    const held = a.allowProjectServers ? [] : all.filter((d) => needsApproval(d) && !excluded.has(d.name));
-    if (held.length > 0 && !warnedHeld) {
-      warnedHeld = true;
-      io.stderr(
-        `mcp-host serve: not starting ${held.map((d) => d.name).join(', ')} from ${[...new Set(held.map((d) => d.source.file))].join(', ')}: servers defined by the folder start only with --allow-project-servers\n`,
-      );
-    }
-    return all.filter((d) => !excluded.has(d.name) && (a.allowProjectServers || !needsApproval(d)));
-  };
-}
-
 /**
  * The gateway of `serve` (its own, or the folder's shared one: `privateResults`), with its servers
  * starting: the config read, followed, and its servers handed to the host.
@@ -145,19 +111,9 @@ export async function openServeGateway(
 ): Promise<{ gateway: Gateway; logger: Logger }> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
-  // The OTEL_* environment only (serve reads no "gateway" object); before the host exists (session.ts).
-  session.telemetry = await startTelemetry(io.env, { defaultServiceName: 'mcp-host', warn: (l) => logger.warn(l) });
-  // No UI here: a question from a server goes to the agent or is declined.
-  const bridge = new GatewayBridge();
-  session.hostExtras = { elicitation: bridge };
-  session.featuresFor = (base) => bridge.featureOptions(base);
-  session.reportProblems();
-  // Entries pointing at a running editor's gateway would expose the same servers twice, and an
-  // `mcp-host serve` entry would start this command inside itself.
-  // Admission holds those back (config/admit.ts); the running gateways are found again on each read.
-  const exposed = exposedServers(io, a);
+  // The session was opened with serve's ports (serve-ports.ts): which servers run, their questions.
+  const bridge = servingBridge(session);
   const excluded = new Set(a.exclude);
-  session.ownGateways = async () => (await readDiscovery(discoveryDir(io.env))).map((g) => g.url);
   // Tools switched off for this workspace (tree checkboxes in the editor) are not offered to agents either.
   const tools = session.toolFilter;
   // Tool search, profiles and result limits from the editor's user settings, so both offer the same.
@@ -180,14 +136,10 @@ export async function openServeGateway(
     ...(o.privateResults ? { privateResults: true } : {}),
     ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
   });
-  // The registry's reads (this first one, and each after an edit) go to the gateway's host; a file
-  // that turns invalid keeps its servers running from the last good read (core/config/last-good.ts).
-  let first = true;
-  session.onConfig = (servers) => {
-    if (!first) session.reportProblems();
-    first = false;
-    session.host.setDefinitions(exposed(servers));
-  };
+  // The registry's reads (this first one, and each after an edit) go to the gateway's host, and
+  // their problems to stderr; a file that turns invalid keeps its servers running from the last
+  // good read (core/config/last-good.ts).
+  session.registry.onDidChange(() => session.reportProblems());
   await session.registry.readmit();
   // Follow edits of the config files: agents hear list_changed as servers come and go.
   session.follow(watchFiles);

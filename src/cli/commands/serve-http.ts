@@ -8,14 +8,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseConfigText, type ServerDefinition } from '../../core/config/index.js';
+import { parseConfigText } from '../../core/config/index.js';
 import {
   AuditLog,
   auditedHost,
   currentCaller,
   MemoryRateLimiter,
   Gateway,
-  GatewayBridge,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
@@ -31,22 +30,39 @@ import type { ParsedArgs } from '../args.js';
 import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
+import { servingBridge } from '../serving.js';
 import { VERSION } from '../../core/version.js';
-import { startTelemetry } from '../telemetry.js';
+import { startTelemetry, type CliTelemetry } from '../telemetry.js';
+import type { Io } from '../io.js';
 import type { Logger } from '../../core/ports.js';
 import type { Cluster } from '../../core/cluster/index.js';
 
-/** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
-const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
-
-/** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */
-function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+/** The `"gateway"` objects of the `--config` files, parsed (the files exist: Session.open checked them). */
+function parseGatewayObjects(io: Io, a: ParsedArgs): ReturnType<typeof parseServiceConfig> {
   const docs = a.configs.map((f) => {
-    const file = resolve(session.io.cwd, f);
+    const file = resolve(io.cwd, f);
     const parsed = parseConfigText(readFileSync(file, 'utf8'), file, { jsonc: true });
     return { file, value: (parsed.value as { gateway?: unknown } | undefined)?.gateway };
   });
-  const { config, problems } = parseServiceConfig(docs);
+  return parseServiceConfig(docs);
+}
+
+/**
+ * The team gateway's telemetry (the `"gateway": {"telemetry"}` object, else OTEL_*), started as
+ * its session opens (serve-ports.ts), so the host wraps its launches' transports from the first.
+ */
+export function serveHttpTelemetry(io: Io, a: ParsedArgs): () => Promise<CliTelemetry | undefined> {
+  return () =>
+    startTelemetry(io.env, {
+      ...parseGatewayObjects(io, a).config.telemetry,
+      defaultServiceName: 'mcp-host-gateway',
+      warn: (l) => stderrLogger(io.env, io.stderr).warn(l),
+    });
+}
+
+/** The `"gateway"` objects of the `--config` files; a usage error when sign-in is not configured. */
+function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+  const { config, problems } = parseGatewayObjects(session.io, a);
   for (const p of problems) session.io.stderr(`mcp-host serve --http: ${p}\n`);
   if (!config.auth)
     throw usageError(
@@ -127,20 +143,10 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
       'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
       'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
     );
-  // Before the host exists: its launches' transports are wrapped as they start (session.ts).
-  session.telemetry = await startTelemetry(io.env, {
-    ...config.telemetry,
-    defaultServiceName: 'mcp-host-gateway',
-    warn: (l) => logger.warn(l),
-  });
   const cluster = await joinCluster(config, logger);
-  const bridge = new GatewayBridge();
-  session.hostExtras = { elicitation: bridge };
-  session.featuresFor = (base) => bridge.featureOptions(base);
-  session.reportProblems();
+  // Opened with serve's ports (serve-ports.ts): the operator's servers, their questions to the agent.
+  const bridge = servingBridge(session);
   const excluded = new Set(a.exclude);
-  const exposed = (all: ServerDefinition[]): ServerDefinition[] =>
-    all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name));
   const settings = readGatewayViewSettings((key) => session.userSettings[`mcpHost.${key}`]);
   for (const p of settings.problems) io.stderr(`mcp-host serve --http: ${p}\n`);
   // The operator's file names the profiles people get; the user settings' stay for what it does not name.
@@ -162,7 +168,6 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // Several processes: any of them reads a page another cut; each page its own person's only.
     ...(cluster ? { results: cluster.results(() => currentCaller.getStore()?.sub) } : {}),
   });
-  session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
   const service = await GatewayService.start({
     gateway,
     logger,
@@ -172,7 +177,9 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     ...(cluster ? { shared: cluster } : {}),
     ...rateLimit(config, cluster, audit),
   });
-  const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
+  const stop = session.stopSignal();
+  // The first read (and each after an edit) reaches the host, its problems stderr.
+  session.registry.onDidChange(() => session.reportProblems());
   await session.registry.readmit();
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.

@@ -45,6 +45,45 @@ export interface FlowDeps extends ProviderContext {
   receiver: RedirectReceiver;
 }
 
+/** Opens the sign-in page (the URL checked first: the metadata that chose it is the server's). */
+async function openInBrowser(
+  url: URL,
+  def: ServerDefinition,
+  deps: FlowDeps,
+  opts: AuthenticateOptions,
+): Promise<void> {
+  const href = openableUrl(url, `Sign-in to ${def.name}`);
+  opts.onAuthorizationUrl?.(href);
+  const opened = await deps.browser.open(href).catch((err: unknown) => {
+    if (err instanceof AuthError) throw err;
+    return false;
+  });
+  if (!opened && !opts.continueWithoutBrowser) {
+    throw new AuthError(
+      'browser',
+      'The browser was not opened, so sign-in stopped. Try again and allow opening the link.',
+    );
+  }
+}
+
+/** The SDK's first step: tokens already (AUTHORIZED), or a redirect to the sign-in page; its failures as AuthErrors. */
+async function startAuth(
+  def: ServerDefinition,
+  provider: HostOAuthProvider,
+  options: Parameters<typeof auth>[1],
+): Promise<'AUTHORIZED' | 'REDIRECT'> {
+  try {
+    return await auth(provider, options);
+  } catch (err) {
+    if (err instanceof AuthError) throw err;
+    if (err instanceof IssuerMismatchError) throw issuerMismatch(def, err);
+    throw new AuthError(
+      'discovery',
+      `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`,
+    );
+  }
+}
+
 /** Resolves once tokens are stored; rejects with an AuthError whose message says what to do. */
 export async function authenticate(
   def: ServerDefinition,
@@ -85,21 +124,7 @@ export async function authenticate(
       kind: 'interactive',
       redirectUrl: session.redirectUrl,
       freshSignIn: true,
-      openAuthorizationUrl: async (url) => {
-        // Checked before it is printed or opened: the metadata that chose it is the server's.
-        const href = openableUrl(url, `Sign-in to ${def.name}`);
-        opts.onAuthorizationUrl?.(href);
-        const opened = await deps.browser.open(href).catch((err: unknown) => {
-          if (err instanceof AuthError) throw err;
-          return false;
-        });
-        if (!opened && !opts.continueWithoutBrowser) {
-          throw new AuthError(
-            'browser',
-            'The browser was not opened, so sign-in stopped. Try again and allow opening the link.',
-          );
-        }
-      },
+      openAuthorizationUrl: (url) => openInBrowser(url, def, deps, opts),
     });
     if (legacy) await provider.saveDiscoveryState(legacy);
     const options = {
@@ -109,18 +134,7 @@ export async function authenticate(
       fetchFn: provider.fetch,
     };
 
-    let result: 'AUTHORIZED' | 'REDIRECT';
-    try {
-      result = await auth(provider, options);
-    } catch (err) {
-      if (err instanceof AuthError) throw err;
-      if (err instanceof IssuerMismatchError) throw issuerMismatch(def, err);
-      throw new AuthError(
-        'discovery',
-        `Could not start signing in to ${def.name}: ${message(err)}. Check the server URL and that it supports OAuth.`,
-      );
-    }
-    if (result === 'AUTHORIZED') return;
+    if ((await startAuth(def, provider, options)) === 'AUTHORIZED') return;
 
     const state = provider.pendingState;
     if (!state) throw new AuthError('state-mismatch', 'Internal error: no state was generated for this sign-in.');

@@ -21,7 +21,7 @@ import { signatureOf, stableHash } from './signature.js';
 import { DISCOVERY_SOURCES, discoveryFile, readDiscovered, type DiscoverySource } from './sources/discovery.js';
 import { readDynamic, type DynamicServer } from './sources/dynamic.js';
 import { entriesAt, readDocument, type RawEntry, type SourceResult } from './sources/entry.js';
-import { readManaged } from './sources/managed.js';
+import { readManagedFiles } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
 import { copilotProjectFile, readCopilotProject } from './sources/other-hosts.js';
 import { readUserServers } from './sources/user.js';
@@ -192,37 +192,17 @@ async function readConfigFile(file: string, onlyFolder: string | undefined): Pro
   return { entries, problems: found, files: [file] };
 }
 
-/** The managed files in authority order; the first that names a team gateway decides it, broken or not (null). */
-async function readManagedFiles(
+/** Every source in order, lowest precedence first, and the managed files' policy. */
+async function readSources(
   o: LoadOptions,
-  env: Record<string, string | undefined>,
-): Promise<{ results: SourceResult[]; layers: Policy[]; teamGateway?: RawEntry | null }> {
-  const results: SourceResult[] = [];
-  const layers: Policy[] = [];
-  let teamGateway: RawEntry | null | undefined;
-  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env })) {
-    const m = await readManaged(file);
-    if (m.policy) layers.push(m.policy);
-    if (teamGateway === undefined) teamGateway = m.teamGateway;
-    results.push(m);
-  }
-  return { results, layers, ...(teamGateway !== undefined ? { teamGateway } : {}) };
-}
-
-/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
-export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
-  const env = o.env ?? process.env;
-  const folders = [...o.folders];
-  const onlyFolder = folders.length === 1 ? folders[0] : undefined;
-  const home = homeOf(o);
-
-  const managed = await readManagedFiles(o, env);
+  c: { env: Record<string, string | undefined>; folders: string[]; home: string; onlyFolder: string | undefined },
+): Promise<{ results: SourceResult[]; policy: Policy | undefined }> {
+  const { folders, home, onlyFolder } = c;
+  const managed = await readManagedFiles(managedPolicyFiles({ ...o, platform: o.discovery?.platform, env: c.env }));
   const results: SourceResult[] = [...managed.results];
-  const team = managed.teamGateway;
-  let policy = combinePolicies(managed.layers);
   const user = readUserServers(o.userServers, home);
   if (o.userSandbox !== undefined) for (const e of user.entries) e.fileSandbox = o.userSandbox;
-  results.push(user, teamGatewayResult(team, o.userTeamGateway, home));
+  results.push(user, teamGatewayResult(managed.teamGateway, o.userTeamGateway, home));
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));
@@ -232,6 +212,50 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   results.push(...ws, ...gh, ...pj);
   results.push(readDynamic(o.dynamic ?? [], folders[0] ?? home, onlyFolder));
   for (const file of o.configFiles ?? []) results.push(await readConfigFile(file, onlyFolder));
+  return { results, policy: combinePolicies(managed.layers) };
+}
+
+/** One entry checked against the schema (its problems added to `problems`); without a config when it is broken. */
+function validate(
+  raw: RawEntry,
+  order: number,
+  folders: string[],
+  problems: ConfigProblem[],
+  sandboxChecked: Set<string>,
+): Valid {
+  const folderIndex =
+    (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined
+      ? folders.indexOf(raw.source.folder)
+      : undefined;
+  const base = { name: raw.name, source: raw.source, order, folderIndex, raw };
+  if (raw.inProcess) {
+    const r = validateInProcess(raw);
+    if (r.problem) problems.push(r.problem);
+    return { ...base, config: r.config };
+  }
+  const v = validateServerEntry(raw.value, {
+    file: raw.source.file,
+    jsonPath: raw.source.jsonPath,
+    name: raw.name,
+    scope: raw.source.scope,
+  });
+  if (!v.ok) {
+    problems.push(...v.problems);
+    return base;
+  }
+  problems.push(...v.warnings);
+  return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
+}
+
+/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
+export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
+  const env = o.env ?? process.env;
+  const folders = [...o.folders];
+  const onlyFolder = folders.length === 1 ? folders[0] : undefined;
+  const home = homeOf(o);
+
+  const { results, policy: managed } = await readSources(o, { env, folders, home, onlyFolder });
+  let policy = managed;
 
   const problems: ConfigProblem[] = results.flatMap((r) => r.problems);
   const files = new Set(results.flatMap((r) => r.files));
@@ -242,30 +266,7 @@ export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const sandboxChecked = new Set<string>();
   // Validate everything first; a broken entry still claims its name, so fixing a typo never
   // flips the server to some other scope's definition in between.
-  const valid: Valid[] = entries.map((raw, order) => {
-    const folderIndex =
-      (raw.source.scope === 'workspace' || raw.source.scope === 'project') && raw.source.folder !== undefined
-        ? folders.indexOf(raw.source.folder)
-        : undefined;
-    const base = { name: raw.name, source: raw.source, order, folderIndex, raw };
-    if (raw.inProcess) {
-      const r = validateInProcess(raw);
-      if (r.problem) problems.push(r.problem);
-      return { ...base, config: r.config };
-    }
-    const v = validateServerEntry(raw.value, {
-      file: raw.source.file,
-      jsonPath: raw.source.jsonPath,
-      name: raw.name,
-      scope: raw.source.scope,
-    });
-    if (!v.ok) {
-      problems.push(...v.problems);
-      return base;
-    }
-    problems.push(...v.warnings);
-    return { ...base, config: withFileSandbox(v.config, raw, problems, sandboxChecked) };
-  });
+  const valid: Valid[] = entries.map((raw, order) => validate(raw, order, folders, problems, sandboxChecked));
 
   const shadow = shadowByName(valid);
   problems.push(...shadow.problems);

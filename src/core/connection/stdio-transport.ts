@@ -204,42 +204,52 @@ export class StdioProcessTransport implements Transport {
           this.onerror?.(err);
         }
       });
-      child.stdout!.setEncoding('utf8');
-      child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
-      child.stderr!.setEncoding('utf8');
-      child.stderr!.on('data', (chunk: string) => this.stderr.push(chunk));
-      // Writing to a dead server raises EPIPE here; the exit handler reports the real cause. An
-      // unheard stream 'error' would crash the whole host.
-      child.stdin!.on('error', (err) => this.settleHeldBack(err));
-      child.stdin!.on('drain', () => this.settleHeldBack());
-      child.stdin!.on('close', () =>
-        this.settleHeldBack(new Error('the pipe to the server closed before the message was written')),
-      );
-      child.stdout!.on('error', (err) => this.onerror?.(err));
-      // An exiting server ends stdout too; one still running after a moment has only hung up.
-      child.stdout!.once('end', () => {
-        const t = setTimeout(() => {
-          if (this.exitInfo || this.closed) return;
-          this.stdoutEnded = true;
-          void this.close();
-        }, 200);
-        t.unref();
-      });
-      child.stderr!.on('error', () => {});
-      child.once('exit', (code, signal) => {
-        this.exitInfo = { code, signal, requested: this.requested };
-        // stdout may still hold the last responses; wait for it briefly, but not for grandchildren
-        // that inherited the pipe and keep it open.
-        let done = false;
-        const fin = (): void => {
-          if (done) return;
-          done = true;
-          this.stderr.flush();
-          this.finish();
-        };
-        child.once('close', fin);
-        setTimeout(fin, 200).unref();
-      });
+      this.watchPipes(child);
+      this.watchExit(child);
+    });
+  }
+
+  /** The server's pipes: stdout's lines are messages, stderr is captured, stdin's errors settle held-back writes. */
+  private watchPipes(child: ChildProcess): void {
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => this.stderr.push(chunk));
+    // Writing to a dead server raises EPIPE here; the exit handler reports the real cause. An
+    // unheard stream 'error' would crash the whole host.
+    child.stdin!.on('error', (err) => this.settleHeldBack(err));
+    child.stdin!.on('drain', () => this.settleHeldBack());
+    child.stdin!.on('close', () =>
+      this.settleHeldBack(new Error('the pipe to the server closed before the message was written')),
+    );
+    child.stdout!.on('error', (err) => this.onerror?.(err));
+    // An exiting server ends stdout too; one still running after a moment has only hung up.
+    child.stdout!.once('end', () => {
+      const t = setTimeout(() => {
+        if (this.exitInfo || this.closed) return;
+        this.stdoutEnded = true;
+        void this.close();
+      }, 200);
+      t.unref();
+    });
+    child.stderr!.on('error', () => {});
+  }
+
+  /** The exit: recorded, then the transport finishes once stdout is drained (or a moment later). */
+  private watchExit(child: ChildProcess): void {
+    child.once('exit', (code, signal) => {
+      this.exitInfo = { code, signal, requested: this.requested };
+      // stdout may still hold the last responses; wait for it briefly, but not for grandchildren
+      // that inherited the pipe and keep it open.
+      let done = false;
+      const fin = (): void => {
+        if (done) return;
+        done = true;
+        this.stderr.flush();
+        this.finish();
+      };
+      child.once('close', fin);
+      setTimeout(fin, 200).unref();
     });
   }
 

@@ -56,6 +56,24 @@ export interface ModernTaskClient extends Client {
 }
 
 /**
+ * The end a task's status says: its result once completed, a failure or a cancellation (ours:
+ * `cancelled`; the server's own: an error) as an error; undefined while it still runs.
+ */
+function endOf(task: ModernTask, tool: string, cancelledByUs: boolean): CallToolResult | undefined {
+  if (task.status === 'completed') return CallToolResultSchema.parse(task.result ?? {}) as CallToolResult;
+  if (task.status === 'failed')
+    throw new ProtocolError(
+      task.error?.code ?? ProtocolErrorCode.InternalError,
+      task.error?.message ?? task.statusMessage ?? `Task ${task.taskId} failed`,
+    );
+  if (task.status === 'cancelled') {
+    if (cancelledByUs) throw new HostError('cancelled', `${tool} was cancelled (task ${task.taskId})`);
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Task ${task.taskId} was cancelled by the server`);
+  }
+  return undefined;
+}
+
+/**
  * Calls a tool that the server may turn into a task. The user's Cancel (the signal) or the
  * running-tasks list sends `tasks/cancel`; the call then ends as a cancellation.
  */
@@ -91,17 +109,8 @@ export async function callToolMaybeAsTask(
   try {
     for (;;) {
       report(task);
-      if (task.status === 'completed') return CallToolResultSchema.parse(task.result ?? {}) as CallToolResult;
-      if (task.status === 'failed')
-        throw new ProtocolError(
-          task.error?.code ?? ProtocolErrorCode.InternalError,
-          task.error?.message ?? task.statusMessage ?? `Task ${taskId} failed`,
-        );
-      if (task.status === 'cancelled') {
-        if (cancelledHere || stop.signal.aborted)
-          throw new HostError('cancelled', `${params.name} was cancelled (task ${taskId})`);
-        throw new ProtocolError(ProtocolErrorCode.InternalError, `Task ${taskId} was cancelled by the server`);
-      }
+      const result = endOf(task, params.name, cancelledHere || stop.signal.aborted);
+      if (result) return result;
       if (task.status === 'input_required') await answer(task.inputRequests ?? {});
       await waitFor(task.pollIntervalMs ?? 1000, stop.signal);
       if (stop.signal.aborted || cancelledHere) {

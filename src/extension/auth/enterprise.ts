@@ -72,31 +72,7 @@ export function createEditorIdp(
     handle,
     refresh,
     async signIn() {
-      const s = await session();
-      try {
-        await vscode.window.withProgress(
-          {
-            location: vscode.ProgressLocation.Notification,
-            title: `Signing in to ${s.settings.issuer}`,
-            cancellable: true,
-          },
-          async (progress, token) => {
-            const ac = new AbortController();
-            const cancel = token.onCancellationRequested(() => ac.abort());
-            progress.report({ message: 'complete the sign-in in your browser…' });
-            try {
-              await s.signIn(ac.signal);
-            } finally {
-              cancel.dispose();
-            }
-          },
-        );
-      } catch (err) {
-        if (err instanceof AuthError && err.code === 'cancelled') return false;
-        throw err;
-      }
-      void vscode.window.showInformationMessage(`Signed in to ${s.settings.issuer}.`);
-      return true;
+      return signInShowingProgress(await session());
     },
     async signOut(servers, viaIdp, signOutServer) {
       const s = await session();
@@ -114,4 +90,32 @@ export function createEditorIdp(
       sub.dispose();
     },
   };
+}
+
+/** The sign-in in the browser under a cancellable notification; false when the user cancelled it. */
+async function signInShowingProgress(s: IdpSession): Promise<boolean> {
+  try {
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Signing in to ${s.settings.issuer}`,
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const ac = new AbortController();
+        const cancel = token.onCancellationRequested(() => ac.abort());
+        progress.report({ message: 'complete the sign-in in your browser…' });
+        try {
+          await s.signIn(ac.signal);
+        } finally {
+          cancel.dispose();
+        }
+      },
+    );
+  } catch (err) {
+    if (err instanceof AuthError && err.code === 'cancelled') return false;
+    throw err;
+  }
+  void vscode.window.showInformationMessage(`Signed in to ${s.settings.issuer}.`);
+  return true;
 }

@@ -16,6 +16,53 @@ type Kind = 'stdio' | 'http' | 'sse' | 'ws';
  * jsonc-parser (comments and other entries survive) and the server starts right away.
  */
 export async function addServer(controller: ConfigController): Promise<void> {
+  const what = await askWhat();
+  if (!what) return;
+  const { entry, source } = what;
+
+  const taken = new Set([
+    ...controller.servers().map((s) => s.name),
+    ...controller.problems().flatMap((p) => (p.server ? [p.server] : [])),
+  ]);
+  const name = await vscode.window.showInputBox({
+    title: 'Add MCP Server (3/3): name',
+    value: suggestServerName(source, taken),
+    prompt: 'A short name; tools appear as mcp__<name>__<tool>',
+    validateInput: (t) => validateServerName(t.trim(), taken),
+    ignoreFocusOut: true,
+  });
+  if (name === undefined) return;
+
+  const target = await pickTarget(name);
+  if (!target) return;
+  const { scope, folder } = target;
+
+  const trimmed = name.trim();
+  // Added by the user just now: it should start without asking them to approve their own entry.
+  controller.expectSelfAdded(trimmed);
+  // mcpHost.sandboxNewServers: new local servers start sandboxed unless their entry says otherwise.
+  const sandboxNew = vscode.workspace.getConfiguration('mcpHost').get<boolean>('sandboxNewServers', false);
+  const written =
+    sandboxNew && typeof entry.command === 'string' && entry.sandboxEnabled === undefined
+      ? { ...entry, sandboxEnabled: true }
+      : entry;
+  const file = await writeServerEntry(scope, folder?.uri.fsPath, trimmed, written);
+  await controller.reload();
+  const pick = await vscode.window.showInformationMessage(
+    `Added MCP server "${trimmed}"; it is starting.`,
+    'Open Config',
+  );
+  if (pick)
+    await vscode.commands.executeCommand('mcpHost.openConfig', {
+      file,
+      jsonPath: file.startsWith('settings:')
+        ? ['mcpHost.servers', trimmed]
+        : [scope === 'project' ? 'mcpServers' : 'servers', trimmed],
+    });
+}
+
+/** Steps 1 and 2: the transport, then the command line or URL; the entry and what it was made from. */
+async function askWhat(): Promise<{ entry: Record<string, unknown>; source: string } | undefined> {
   const kinds: (vscode.QuickPickItem & { transport: Kind })[] = [
     {
       label: '$(terminal) Command (stdio)',
@@ -35,10 +82,8 @@ export async function addServer(controller: ConfigController): Promise<void> {
     placeHolder: 'How does MCP Host reach the server?',
     ignoreFocusOut: true,
   });
-  if (!kind) return;
+  if (!kind) return undefined;
 
-  let entry: Record<string, unknown>;
-  let source: string;
   if (kind.transport === 'stdio') {
     const line = await vscode.window.showInputBox({
       title: 'Add MCP Server (2/3): command',
@@ -47,10 +92,9 @@ export async function addServer(controller: ConfigController): Promise<void> {
       validateInput: validateCommandLine,
       ignoreFocusOut: true,
     });
-    if (line === undefined) return;
+    if (line === undefined) return undefined;
     const [command, ...args] = splitCommandLine(line);
-    entry = { type: 'stdio', command, args };
-    source = line;
+    return { entry: { type: 'stdio', command, args }, source: line };
   } else {
     const url = await vscode.window.showInputBox({
       title: 'Add MCP Server (2/3): URL',
@@ -58,24 +102,15 @@ export async function addServer(controller: ConfigController): Promise<void> {
       validateInput: (t) => validateServerUrl(t, kind.transport as 'http' | 'sse' | 'ws'),
       ignoreFocusOut: true,
     });
-    if (url === undefined) return;
-    entry = { type: kind.transport, url: url.trim() };
-    source = url.trim();
+    if (url === undefined) return undefined;
+    return { entry: { type: kind.transport, url: url.trim() }, source: url.trim() };
   }
+}
 
-  const taken = new Set([
-    ...controller.servers().map((s) => s.name),
-    ...controller.problems().flatMap((p) => (p.server ? [p.server] : [])),
-  ]);
-  const name = await vscode.window.showInputBox({
-    title: 'Add MCP Server (3/3): name',
-    value: suggestServerName(source, taken),
-    prompt: 'A short name; tools appear as mcp__<name>__<tool>',
-    validateInput: (t) => validateServerName(t.trim(), taken),
-    ignoreFocusOut: true,
-  });
-  if (name === undefined) return;
-
+/** Where to save `name`: a folder's shared file (which folder, when there are several) or the user settings. */
+async function pickTarget(
+  name: string,
+): Promise<{ scope: EditableScope; folder: vscode.WorkspaceFolder | undefined } | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
@@ -93,34 +128,12 @@ export async function addServer(controller: ConfigController): Promise<void> {
     scopes.length === 1
       ? scopes[0]
       : await vscode.window.showQuickPick(scopes, { title: `Save "${name}" where?`, ignoreFocusOut: true });
-  if (!scope) return;
+  if (!scope) return undefined;
   let folder: vscode.WorkspaceFolder | undefined;
   if (scope.scope !== 'user') {
     folder =
       folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
-    if (!folder) return;
+    if (!folder) return undefined;
   }
-
-  const trimmed = name.trim();
-  // Added by the user just now: it should start without asking them to approve their own entry.
-  controller.expectSelfAdded(trimmed);
-  // mcpHost.sandboxNewServers: new local servers start sandboxed unless their entry says otherwise.
-  const sandboxNew = vscode.workspace.getConfiguration('mcpHost').get<boolean>('sandboxNewServers', false);
-  const written =
-    sandboxNew && typeof entry.command === 'string' && entry.sandboxEnabled === undefined
-      ? { ...entry, sandboxEnabled: true }
-      : entry;
-  const file = await writeServerEntry(scope.scope, folder?.uri.fsPath, trimmed, written);
-  await controller.reload();
-  const pick = await vscode.window.showInformationMessage(
-    `Added MCP server "${trimmed}"; it is starting.`,
-    'Open Config',
-  );
-  if (pick)
-    await vscode.commands.executeCommand('mcpHost.openConfig', {
-      file,
-      jsonPath: file.startsWith('settings:')
-        ? ['mcpHost.servers', trimmed]
-        : [scope.scope === 'project' ? 'mcpServers' : 'servers', trimmed],
-    });
+  return { scope: scope.scope, folder };
 }

@@ -1,45 +1,26 @@
 import * as vscode from 'vscode';
 import type { ServerSnapshot } from '../../core/host-api.js';
 import type { McpHost } from '../../core/host.js';
+import type { HostAssembly } from '../../core/host-assembly.js';
 import {
   type ApprovalPort,
   type ConfigProblem,
-  type DisabledServersPort,
   heldReason,
   type HeldReason,
-  type ReadConfig,
   type ServerDefinition,
-  ServerRegistry,
+  type ServerRegistry,
 } from '../../core/config/index.js';
 import { Emitter } from '../../core/events.js';
-import type { InputResolver, Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports.js';
 import type { TreeSource } from '../tree/tree-source.js';
-import { readSettings } from '../settings.js';
 
 /** Approval of project/workspace definitions (name + approval hash), see `approval-prompt.ts`. */
 export type Approvals = ApprovalPort;
 
 export interface ControllerDeps {
-  host: McpHost;
+  /** The host and its registry (core/host-assembly.ts), with the editor's ports (start-config.ts). */
+  core: HostAssembly;
   log: Logger;
-  /** Reads every source (core `readConfig` with the editor's settings, folders and dynamic servers); no gating. */
-  read(dynamic: ReadonlyMap<string, unknown>): Promise<ReadConfig>;
-  /** For `${input:}` values of admitted servers. */
-  inputs?: InputResolver;
-  /** `vscode.workspace.isTrusted`, read at each admission. */
-  trusted(): boolean;
-  approvals: Approvals;
-  /** The workspace's disabled servers, in the file the CLI reads too (core/tools/disabled-servers.ts). */
-  disabled: DisabledServersPort;
-  /** URLs of this editor's own gateway, which admission never lets a config entry connect to. */
-  ownGateways?: () => string[];
-  /** Servers the editor also runs itself, and which of them the user left to it (vscode-mcp/shared-servers.ts). */
-  sharedServers?: {
-    leftToEditor(def: ServerDefinition): boolean;
-    readByEditor(def: ServerDefinition): boolean;
-  };
-  /** MCP Host's own secret folders, hidden from sandboxed servers (core/user-dir.ts). */
-  privateDirs?: readonly string[];
 }
 
 /**
@@ -53,26 +34,15 @@ export class ConfigController implements TreeSource, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly registry: ServerRegistry;
 
+  private readonly host: McpHost;
+
   constructor(private readonly deps: ControllerDeps) {
-    this.registry = new ServerRegistry({
-      log: deps.log,
-      read: deps.read,
-      apply: (servers) => this.apply(servers),
-      trusted: deps.trusted,
-      approvals: deps.approvals,
-      disabled: deps.disabled,
-      inputs: deps.inputs,
-      autoStart: () => readSettings().autoStart,
-      ownGateways: deps.ownGateways,
-      leftToEditor: deps.sharedServers && ((def) => deps.sharedServers!.leftToEditor(def)),
-      readByEditor: deps.sharedServers && ((def) => deps.sharedServers!.readByEditor(def)),
-      privateDirs: deps.privateDirs,
-      watchFiles: watchFiles,
-    });
+    this.registry = deps.core.registry;
+    this.host = deps.core.host;
     this.disposables.push(
-      this.registry,
+      deps.core.onDidApply(() => this.applied()),
       this.registry.onDidChange(() => this.changed.fire(undefined)),
-      deps.host.onDidChangeServer((e) => this.changed.fire(e.name)),
+      this.host.onDidChangeServer((e) => this.changed.fire(e.name)),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (
           e.affectsConfiguration('mcpHost.servers') ||
@@ -98,7 +68,8 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     );
   }
 
-  private apply(servers: ServerDefinition[]): void {
+  /** Each list the host got: the config's problems and, once they settle, how long its servers took. */
+  private applied(): void {
     for (const p of this.registry.problems()) {
       if (p.severity === 'error')
         this.deps.log.warn(
@@ -106,11 +77,10 @@ export class ConfigController implements TreeSource, vscode.Disposable {
         );
     }
     const t0 = performance.now();
-    this.deps.host.setDefinitions(servers);
-    const starting = this.deps.host.servers().filter((s) => s.state.kind === 'pending').length;
+    const starting = this.host.servers().filter((s) => s.state.kind === 'pending').length;
     if (starting) {
-      void this.deps.host.whenSettled().then(() => {
-        const states = this.deps.host.servers().map((s) => `${s.name}=${heldReason(s.definition) ?? s.state.kind}`);
+      void this.host.whenSettled().then(() => {
+        const states = this.host.servers().map((s) => `${s.name}=${heldReason(s.definition) ?? s.state.kind}`);
         this.deps.log.info(
           `${starting} server(s) settled in ${Math.round(performance.now() - t0)} ms (${states.join(', ')})`,
         );
@@ -120,10 +90,10 @@ export class ConfigController implements TreeSource, vscode.Disposable {
 
   // TreeSource -----------------------------------------------------------------------------
   servers(): ServerSnapshot[] {
-    return this.deps.host.servers();
+    return this.host.servers();
   }
   server(name: string): ServerSnapshot | undefined {
-    return this.deps.host.server(name);
+    return this.host.server(name);
   }
   /** Why admission holds the server back, or undefined when it runs. */
   gate(name: string): HeldReason | undefined {
@@ -195,22 +165,4 @@ export class ConfigController implements TreeSource, vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
   }
-}
-
-/**
- * Every file the loader read or looked for (managed file, other apps' configs, env files) gets a
- * watcher of its own; the glob watcher covers the folders' `.mcp.json` / `.vscode/mcp.json`.
- */
-function watchFiles(files: readonly string[], onChange: () => void): vscode.Disposable {
-  const watchers = files.map((f) => {
-    const uri = vscode.Uri.file(f);
-    const w = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop() ?? ''),
-    );
-    w.onDidChange(onChange);
-    w.onDidCreate(onChange);
-    w.onDidDelete(onChange);
-    return w;
-  });
-  return { dispose: () => watchers.forEach((w) => w.dispose()) };
 }

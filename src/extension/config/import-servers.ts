@@ -41,34 +41,10 @@ export async function importServers(controller: ConfigController): Promise<void>
     void vscode.window.showInformationMessage(`No servers found in ${app.r.file}.`);
     return;
   }
-  const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [
-    { label: 'User Settings', detail: 'Only for you (mcpHost.servers); entries are copied as written', scope: 'user' },
-  ];
-  if (folders.length) {
-    scopes.push({
-      label: 'Workspace: .vscode/mcp.json',
-      detail: 'Entries with literal env or header values are not copied into shared files',
-      scope: 'workspace',
-    });
-    scopes.push({
-      label: 'Project: .mcp.json',
-      detail: 'Shared with the team; entries with literal secrets are left out',
-      scope: 'project',
-    });
-  }
-  const scope = await vscode.window.showQuickPick(scopes, {
-    title: 'MCP Host: Import Servers (2/3): into',
-    ignoreFocusOut: true,
-  });
-  if (!scope) return;
-  const folder =
-    scope.scope === 'user'
-      ? undefined
-      : folders.length === 1
-        ? folders[0]
-        : (await vscode.window.showWorkspaceFolderPick())?.uri.fsPath;
-  if (scope.scope !== 'user' && !folder) return;
-  const decisions = planImport(app.r.candidates, await namesInScope(scope.scope, folder), scope.scope !== 'user');
+  const target = await pickTarget(folders);
+  if (!target) return;
+  const { scope, folder } = target;
+  const decisions = planImport(app.r.candidates, await namesInScope(scope, folder), scope !== 'user');
   const picks = await vscode.window.showQuickPick(
     decisions.map((d) => ({
       label: d.name,
@@ -88,7 +64,7 @@ export async function importServers(controller: ConfigController): Promise<void>
       continue;
     }
     controller.expectSelfAdded(p.d.name);
-    await writeServerEntry(scope.scope, folder, p.d.name, p.d.entry);
+    await writeServerEntry(scope, folder, p.d.name, p.d.entry);
     imported.push(p.d.name);
   }
   const clashes = decisions.filter((d) => d.action === 'clash').map((d) => d.name);
@@ -99,4 +75,38 @@ export async function importServers(controller: ConfigController): Promise<void>
   if (clashes.length) parts.push(`Name clash, kept the existing entry: ${clashes.join(', ')}.`);
   if (skipped.length) parts.push(`Not imported: ${skipped.join('; ')}.`);
   void vscode.window.showInformationMessage(parts.join(' '));
+}
+
+/** Step 2: the file to import into (user settings, or a folder's shared file) and its folder. */
+async function pickTarget(
+  folders: string[],
+): Promise<{ scope: EditableScope; folder: string | undefined } | undefined> {
+  const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [
+    { label: 'User Settings', detail: 'Only for you (mcpHost.servers); entries are copied as written', scope: 'user' },
+  ];
+  if (folders.length) {
+    scopes.push({
+      label: 'Workspace: .vscode/mcp.json',
+      detail: 'Entries with literal env or header values are not copied into shared files',
+      scope: 'workspace',
+    });
+    scopes.push({
+      label: 'Project: .mcp.json',
+      detail: 'Shared with the team; entries with literal secrets are left out',
+      scope: 'project',
+    });
+  }
+  const scope = await vscode.window.showQuickPick(scopes, {
+    title: 'MCP Host: Import Servers (2/3): into',
+    ignoreFocusOut: true,
+  });
+  if (!scope) return undefined;
+  const folder =
+    scope.scope === 'user'
+      ? undefined
+      : folders.length === 1
+        ? folders[0]
+        : (await vscode.window.showWorkspaceFolderPick())?.uri.fsPath;
+  if (scope.scope !== 'user' && !folder) return undefined;
+  return { scope: scope.scope, folder };
 }

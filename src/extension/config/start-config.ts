@@ -1,12 +1,13 @@
 /**
- * The config pipeline (core server registry) with the editor's ports: what the loader reads from
- * the settings and the workspace, approvals, inputs, the servers left to VS Code's own MCP.
+ * The config pipeline (core server registry, made by the host assembly: core/host-assembly.ts)
+ * with the editor's ports: what the loader reads from the settings and the workspace, approvals,
+ * inputs, the servers left to VS Code's own MCP; and the controller over it.
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { hostPrivateDirs } from '../../core/user-dir.js';
-import type { McpHost } from '../../core/host.js';
+import type { HostAssembly, RegistryPorts } from '../../core/host-assembly.js';
 import type { Logger } from '../../core/ports.js';
 import { configFilesToWatch, readConfig, type LoadOptions } from '../../core/config/index.js';
 import type { GatewayIntegration } from '../gateway/index.js';
@@ -38,29 +39,29 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<s
   };
 }
 
-/** The config pipeline (core server registry) with the editor's ports; reloads when the gateway's URL changes. */
-export function startConfig(
+/** The ports of the core server registry in the editor, and what the commands need of them. */
+export interface EditorRegistryPorts {
+  registry: RegistryPorts;
+  inputs: EditorInputResolver;
+  shared: SharedServers;
+  disposables: vscode.Disposable[];
+}
+
+/** The core registry's ports with the editor's: settings, folders, trust, approvals, inputs, file watchers. */
+export function editorRegistryPorts(
   context: vscode.ExtensionContext,
   p: {
     logger: Logger;
     redact: (t: string) => string;
-    devHost: McpHost;
     gateway: GatewayIntegration;
     gatewayEnv: () => Record<string, string>;
   },
-): {
-  controller: ConfigController;
-  inputs: EditorInputResolver;
-  shared: SharedServers;
-  disposables: vscode.Disposable[];
-} {
+): EditorRegistryPorts {
   const { gateway } = p;
   const approvals = workspaceApprovals(context.workspaceState, p.logger);
   const inputs = inputResolver(context.secrets, context.workspaceState);
   const shared = new SharedServers(context.workspaceState, p.logger);
-  const controller = new ConfigController({
-    // Definitions pass through dev mode (watchers, debugger flags) on their way to the host.
-    host: p.devHost,
+  const registry: RegistryPorts = {
     log: p.logger,
     read: async (dynamic) => {
       await gateway.ready;
@@ -77,11 +78,24 @@ export function startConfig(
     trusted: () => vscode.workspace.isTrusted,
     approvals: new TrustPrompter(approvals, p.redact),
     disabled: workspaceDisabledServers(context.workspaceState, p.logger),
-    sharedServers: shared,
+    autoStart: () => readSettings().autoStart,
+    leftToEditor: (def) => shared.leftToEditor(def),
+    readByEditor: (def) => shared.readByEditor(def),
     // The editor's globalStorage (VS Code's state.vscdb, with SecretStorage, is beside our folder).
     privateDirs: hostPrivateDirs(process.env, [dirname(context.globalStorageUri.fsPath)]),
-  });
-  shared.attach(controller);
+    watchFiles,
+  };
+  return { registry, inputs, shared, disposables: [shared] };
+}
+
+/** The config controller on the assembly's registry; reloads when the gateway's URL changes. */
+export function startConfig(
+  core: HostAssembly,
+  p: { logger: Logger; gateway: GatewayIntegration; shared: SharedServers },
+): { controller: ConfigController; disposables: vscode.Disposable[] } {
+  const { gateway } = p;
+  const controller = new ConfigController({ core, log: p.logger });
+  p.shared.attach(controller);
   // A new gateway URL (turned off and on) changes which entries are our own.
   let lastUrl = gateway.endpoint()?.url;
   const urlChanged = gateway.onDidChange(() => {
@@ -90,5 +104,23 @@ export function startConfig(
     lastUrl = url;
     controller.scheduleReload();
   });
-  return { controller, inputs, shared, disposables: [shared, urlChanged, controller] };
+  return { controller, disposables: [urlChanged, controller] };
+}
+
+/**
+ * Every file the loader read or looked for (managed file, other apps' configs, env files) gets a
+ * watcher of its own; the controller's glob watcher covers the folders' `.mcp.json` / `.vscode/mcp.json`.
+ */
+function watchFiles(files: readonly string[], onChange: () => void): vscode.Disposable {
+  const watchers = files.map((f) => {
+    const uri = vscode.Uri.file(f);
+    const w = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.joinPath(uri, '..'), uri.path.split('/').pop() ?? ''),
+    );
+    w.onDidChange(onChange);
+    w.onDidCreate(onChange);
+    w.onDidDelete(onChange);
+    return w;
+  });
+  return { dispose: () => watchers.forEach((w) => w.dispose()) };
 }

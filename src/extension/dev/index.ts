@@ -1,12 +1,14 @@
 /**
  * Dev mode: `dev.watch` restarts, `dev.debug` sessions. Wired into main.ts through two
- * small hooks: the host the config controller sees (definitions pass through `prepare` on their
- * way in) and the server loggers (stderr lines are read for the debugger's port).
+ * ports: the definitions port of the host assembly (core/host-assembly.ts: each admitted list
+ * passes through it on its way to the host) and the server loggers (stderr lines are read for
+ * the debugger's port).
  */
 import type * as vscode from 'vscode';
 import type { McpHost } from '../../core/host.js';
 import type { ServerDefinition } from '../../core/config/index.js';
 import type { Logger } from '../../core/ports.js';
+import type { DefinitionsPort } from '../../core/host-assembly.js';
 import { DebugSessions } from './debug-sessions.js';
 import { DevWatcher } from './watch.js';
 import { readSettings } from '../settings.js';
@@ -15,8 +17,8 @@ export { DebugSessions } from './debug-sessions.js';
 export { DevWatcher } from './watch.js';
 
 export interface DevMode extends vscode.Disposable {
-  /** The host for the config controller: `setDefinitions` updates watchers and debugger flags first. */
-  readonly host: McpHost;
+  /** Each list on its way to the host: watchers follow it, debugged servers get their debugger flags. */
+  readonly definitions: DefinitionsPort;
   readonly watcher: DevWatcher;
   readonly debug: DebugSessions;
 }
@@ -42,29 +44,16 @@ export function startDevMode(host: McpHost, log: (server: string) => Logger): De
   const settleMs = (): number => readSettings().devRestartDelayMs;
   const watcher = new DevWatcher({ host, log, settleMs });
   const debug = new DebugSessions({ host, log });
-  let generation = 0;
-  const apply = (defs: ServerDefinition[]): void => {
+  const prepare = (defs: ServerDefinition[]): ServerDefinition[] => {
     watcher.update(defs);
-    host.setDefinitions(debug.prepare(defs));
+    return debug.prepare(defs);
   };
-  // Only setDefinitions changes; everything else is the real host (a Proxy keeps the class's methods bound).
-  const hooked = new Proxy(host, {
-    get(target, prop) {
-      if (prop === 'setDefinitions') {
-        return (defs: ServerDefinition[]): void => {
-          const mine = ++generation;
-          const needPorts = defs.some((d) => d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python');
-          if (!needPorts) return apply(defs);
-          // debugpy needs its port before the server starts; a newer list wins if one comes meanwhile.
-          void debug.reserve(defs).then(() => mine === generation && apply(defs));
-        };
-      }
-      const v: unknown = Reflect.get(target, prop, target);
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
   return {
-    host: hooked,
+    definitions: (defs) => {
+      const needPorts = defs.some((d) => d.config.type === 'stdio' && d.config.dev?.debug?.type === 'python');
+      // debugpy needs its port before the server starts; the assembly drops this list if a newer one comes meanwhile.
+      return needPorts ? debug.reserve(defs).then(() => prepare(defs)) : prepare(defs);
+    },
     watcher,
     debug,
     dispose: () => {

@@ -16,6 +16,20 @@ export interface GeminiIde extends vscode.Disposable {
   onDidChange: vscode.Event<void>;
 }
 
+/** The server on this editor's port, named after this editor and this extension's version. */
+function openServer(
+  context: vscode.ExtensionContext,
+  log: ChannelLogger,
+  editor: EditorPort,
+): Promise<GeminiIdeServer> {
+  return GeminiIdeServer.start({
+    editor,
+    logger: log,
+    ideInfo: { name: 'vscode', displayName: vscode.env.appName },
+    serverInfo: { name: 'mcp-host-gemini-ide', version: String(context.extension.packageJSON.version ?? '0.0.0') },
+  });
+}
+
 export function startGeminiIde(context: vscode.ExtensionContext, log: ChannelLogger, editor: EditorPort): GeminiIde {
   const env = context.environmentVariableCollection;
   const changed = new vscode.EventEmitter<void>();
@@ -49,15 +63,7 @@ export function startGeminiIde(context: vscode.ExtensionContext, log: ChannelLog
     if (!enabled()) return stop();
     if (server) return;
     try {
-      const s = await GeminiIdeServer.start({
-        editor,
-        logger: log,
-        ideInfo: { name: 'vscode', displayName: vscode.env.appName },
-        serverInfo: {
-          name: 'mcp-host-gemini-ide',
-          version: String(context.extension.packageJSON.version ?? '0.0.0'),
-        },
-      });
+      const s = await openServer(context, log, editor);
       if (!enabled()) {
         await s.dispose();
         return;

@@ -61,6 +61,67 @@ export async function installFromRegistry(
 ): Promise<void> {
   const first = planInstall(server, choice);
   const hasSecrets = first.variables.some((v) => v.isSecret);
+  const target = await pickInstallTarget(server.name, hasSecrets);
+  if (!target) return;
+  const { scope, folder } = target;
+
+  const taken = new Set([...deps.controller.servers().map((s) => s.name), ...(await namesInScope(scope, folder))]);
+  const name = await vscode.window.showInputBox({
+    title: `Install ${server.name}: name`,
+    value: suggestedName(server, taken),
+    prompt: 'A short name; tools appear as mcp__<name>__<tool>',
+    validateInput: (t) => validateServerName(t.trim(), taken),
+    ignoreFocusOut: true,
+  });
+  if (name === undefined) return;
+  const trimmed = name.trim();
+
+  // Planned again with the ids the file already uses, so a secret never resolves to another server's.
+  const plan = planInstall(server, choice, inputIdsIn(await scopeText(scope, folder)));
+  const answers = await askVariables(plan.variables, trimmed);
+  if (!answers) return;
+  const { values, secretValues } = answers;
+  const built = buildEntry(plan, values, 'input');
+  const secrets = built.secrets;
+  const sandbox = choice.kind === 'package' ? await askSandbox(server, choice.index, trimmed) : undefined;
+  if (sandbox === null) return;
+  const entry = sandbox ? { ...built.entry, ...sandbox } : built.entry;
+
+  const file = scopeFile(scope, folder);
+  // The whole entry, fixed headers and arguments included, before anything is written or started.
+  const ok = await vscode.window.showWarningMessage(
+    `Install "${trimmed}" from the MCP registry into ${file}?`,
+    {
+      modal: true,
+      detail: `This is written as is and starts at once:\n\n${JSON.stringify(entry, null, 2)}\n\nInstall it only if you trust ${server.name}.`,
+    },
+    'Install',
+  );
+  if (ok !== 'Install') return;
+  for (const s of secrets) {
+    const value = secretValues.get(s.id);
+    if (value !== undefined) await deps.secrets.store(inputSecretKey(file, s.id), value);
+  }
+  if (scope === 'workspace' && secrets.length)
+    await declareInputs(
+      folder!,
+      secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true })),
+    );
+  // Installed by the user just now: it starts without asking them to approve their own choice.
+  deps.controller.expectSelfAdded(trimmed);
+  await writeServerEntry(scope, folder, trimmed, entry);
+  deps.log.info(
+    `installed ${server.name}${server.version ? `@${server.version}` : ''} as "${trimmed}" (${plan.summary}) in ${file}`,
+  );
+  await deps.controller.reload();
+  void vscode.window.showInformationMessage(`Installed "${trimmed}" from the MCP registry; it is starting.`);
+}
+
+/** Where to install: a folder's shared file (which folder, when there are several) or the user settings. */
+async function pickInstallTarget(
+  serverName: string,
+  hasSecrets: boolean,
+): Promise<{ scope: EditableScope; folder: string | undefined } | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const scopes: (vscode.QuickPickItem & { scope: EditableScope })[] = [];
   if (folders.length) {
@@ -83,78 +144,36 @@ export async function installFromRegistry(
   const scope =
     scopes.length === 1
       ? scopes[0]
-      : await vscode.window.showQuickPick(scopes, { title: `Install ${server.name}: where?`, ignoreFocusOut: true });
-  if (!scope) return;
+      : await vscode.window.showQuickPick(scopes, { title: `Install ${serverName}: where?`, ignoreFocusOut: true });
+  if (!scope) return undefined;
   let folder: string | undefined;
   if (scope.scope !== 'user') {
     const f =
       folders.length === 1 ? folders[0] : await vscode.window.showWorkspaceFolderPick({ placeHolder: 'Which folder?' });
-    if (!f) return;
+    if (!f) return undefined;
     folder = f.uri.fsPath;
   }
+  return { scope: scope.scope, folder };
+}
 
-  const taken = new Set([
-    ...deps.controller.servers().map((s) => s.name),
-    ...(await namesInScope(scope.scope, folder)),
-  ]);
-  const name = await vscode.window.showInputBox({
-    title: `Install ${server.name}: name`,
-    value: suggestedName(server, taken),
-    prompt: 'A short name; tools appear as mcp__<name>__<tool>',
-    validateInput: (t) => validateServerName(t.trim(), taken),
-    ignoreFocusOut: true,
-  });
-  if (name === undefined) return;
-  const trimmed = name.trim();
-
-  // Planned again with the ids the file already uses, so a secret never resolves to another server's.
-  const plan = planInstall(server, choice, inputIdsIn(await scopeText(scope.scope, folder)));
+/** The entry's variables, asked one by one: plain values, and secrets kept apart; undefined when a required one was left out. */
+async function askVariables(
+  variables: ReturnType<typeof planInstall>['variables'],
+  name: string,
+): Promise<{ values: Record<string, string | undefined>; secretValues: Map<string, string> } | undefined> {
   const values: Record<string, string | undefined> = {};
   const secretValues = new Map<string, string>();
-  for (const [i, v] of plan.variables.entries()) {
-    const answer = await ask(v, `Install ${trimmed} (${i + 1}/${plan.variables.length}):`);
+  for (const [i, v] of variables.entries()) {
+    const answer = await ask(v, `Install ${name} (${i + 1}/${variables.length}):`);
     if (answer === undefined) {
-      if (v.isRequired) return;
+      if (v.isRequired) return undefined;
       continue;
     }
     if (v.isSecret) {
       if (answer !== '') secretValues.set(v.id, answer);
     } else values[v.id] = answer;
   }
-  const built = buildEntry(plan, values, 'input');
-  const secrets = built.secrets;
-  const sandbox = choice.kind === 'package' ? await askSandbox(server, choice.index, trimmed) : undefined;
-  if (sandbox === null) return;
-  const entry = sandbox ? { ...built.entry, ...sandbox } : built.entry;
-
-  const file = scopeFile(scope.scope, folder);
-  // The whole entry, fixed headers and arguments included, before anything is written or started.
-  const ok = await vscode.window.showWarningMessage(
-    `Install "${trimmed}" from the MCP registry into ${file}?`,
-    {
-      modal: true,
-      detail: `This is written as is and starts at once:\n\n${JSON.stringify(entry, null, 2)}\n\nInstall it only if you trust ${server.name}.`,
-    },
-    'Install',
-  );
-  if (ok !== 'Install') return;
-  for (const s of secrets) {
-    const value = secretValues.get(s.id);
-    if (value !== undefined) await deps.secrets.store(inputSecretKey(file, s.id), value);
-  }
-  if (scope.scope === 'workspace' && secrets.length)
-    await declareInputs(
-      folder!,
-      secrets.map((s) => ({ id: s.id, description: s.description ?? s.label, password: true })),
-    );
-  // Installed by the user just now: it starts without asking them to approve their own choice.
-  deps.controller.expectSelfAdded(trimmed);
-  await writeServerEntry(scope.scope, folder, trimmed, entry);
-  deps.log.info(
-    `installed ${server.name}${server.version ? `@${server.version}` : ''} as "${trimmed}" (${plan.summary}) in ${file}`,
-  );
-  await deps.controller.reload();
-  void vscode.window.showInformationMessage(`Installed "${trimmed}" from the MCP registry; it is starting.`);
+  return { values, secretValues };
 }
 
 /**

@@ -3,6 +3,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { killTree as killProcessTree } from '../../../src/core/connection/process-tree.js';
+import { pollUntil } from '../../support/wait.js';
 
 export { isAlive, killTreeSync, processTree } from '../../../src/core/connection/process-tree.js';
 
@@ -78,12 +79,8 @@ export function processesWithEnv(entry: string): { pid: number; cmd: string }[] 
  * (setsid, a daemon) and would otherwise run on after the test.
  */
 export async function reapSession(entry: string, graceMs: number): Promise<{ pid: number; cmd: string }[]> {
-  const deadline = Date.now() + graceMs;
   let left = processesWithEnv(entry);
-  while (left.length > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
-    left = processesWithEnv(entry);
-  }
+  await pollUntil(() => (left = processesWithEnv(entry)).length === 0, graceMs, 200);
   for (const p of left) {
     try {
       process.kill(p.pid, 'SIGKILL');

@@ -10,7 +10,7 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-import { poll } from '../../support/poll.js';
+import { poll } from '../../support/wait.js';
 
 export { poll };
 

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROOT, waitGone, type Harness } from './harness.js';
 import { everything, withMainWorkspace } from './main-workspace.js';
+import { pollUntil } from '../../support/wait.js';
 
 const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -134,8 +135,7 @@ describe('interruption', () => {
     });
     const { child, exit } = h.start(['call', 'errors', 'hang'], { cwd: dir });
     // The server writes the second file when the call reaches it: the interrupt comes during the call.
-    const deadline = Date.now() + 60_000;
-    while (!existsSync(calledFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => existsSync(calledFile), 60_000);
     assert.ok(existsSync(pidFile), 'the server started');
     assert.ok(existsSync(calledFile), 'the call reached the server');
     const pid = Number(readFileSync(pidFile, 'utf8'));

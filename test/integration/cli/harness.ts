@@ -19,6 +19,7 @@ import { pidAlive } from '../../../src/core/private-file.js';
 import { launcherSource, serverScript } from '../../support/fixture-servers.js';
 import { oncePerRun } from '../../support/once-per-run.js';
 import { shippedBuild } from '../../support/shipped-build.js';
+import { pollUntil } from '../../support/wait.js';
 import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
@@ -211,11 +212,6 @@ export async function createHarness(): Promise<Harness> {
 export const alive = pidAlive;
 
 /** Waits until `pid` is gone (the CLI stops servers before it exits, but reaping can lag a moment). */
-export async function waitGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !alive(pid);
+export function waitGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
+  return pollUntil(() => !alive(pid), timeoutMs);
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serverScript } from '../../support/fixture-servers.js';
-import { poll } from '../../support/poll.js';
+import { poll } from '../../support/wait.js';
 import { ROOT, alive, createHarness, waitGone, type Harness } from './harness.js';
 
 const LINUX = process.platform === 'linux';

@@ -5,7 +5,7 @@
  * against the tool's output schema all the same, and a 2026-07-28 request declares the tasks
  * extension (to a server that offers it) without the 2025-11-25 `tasks` capability.
  */
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { McpHost } from '../../../src/core/host.js';
@@ -46,8 +46,9 @@ const cases: [string, () => Promise<McpHost>][] = [
 
 for (const [label, open] of cases) {
   describe(label, () => {
+    // One connected host per case, made before its tests; each test makes the state it checks.
     let host: McpHost;
-    test('connects', async () => {
+    before(async () => {
       host = await open();
     });
 
@@ -69,8 +70,9 @@ for (const [label, open] of cases) {
     });
 
     test("a call is checked against the host's list, not a later copy the SDK holds", async () => {
-      // The listing above left the server's second list (where `shaped` wants a string) in the SDK's
-      // cache, except on Streamable HTTP 2026-07-28, where the SDK's copy is the one list (from cache).
+      // A listing through the client leaves the server's second list (where `shaped` wants a string)
+      // in the SDK's cache, except on Streamable HTTP 2026-07-28, where the SDK's copy is the one list (from cache).
+      await host.withClient('s', 'listing', (client) => client.listTools());
       const good = await host.callTool('s', 'shaped', { mode: 'good' });
       assert.deepEqual(good.structuredContent, { n: 1 });
     });

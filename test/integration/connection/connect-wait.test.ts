@@ -13,7 +13,7 @@ import type { HostOptions } from '../../../src/core/host-api.js';
 import { HostError } from '../../../src/core/errors.js';
 import { MemoryLogger, def, tempDir } from './helpers.js';
 import { MODERN } from './era-hosts.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 
 const dir = tempDir('connect-wait');
 const hosts: McpHost[] = [];
@@ -40,15 +40,14 @@ function newHost(o: Partial<HostOptions> = {}): McpHost {
 
 /** Resolves once the fixture has recorded the host's first opening message (it is connecting). */
 async function opened(rec: string): Promise<string> {
-  return withDeadline(
-    (async () => {
-      for (;;) {
-        const seen = fs.existsSync(rec) ? fs.readFileSync(rec, 'utf8').trim() : '';
-        if (seen) return seen.split('\n')[0];
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    })(),
+  return poll(
     'opening message at the fixture',
+    30_000,
+    () => {
+      const seen = fs.existsSync(rec) ? fs.readFileSync(rec, 'utf8').trim() : '';
+      return seen ? seen.split('\n')[0] : undefined;
+    },
+    20,
   );
 }
 

@@ -13,7 +13,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import { MemoryLogger, isAlive, killPids, recordedPids, stdioDef, tempDir, textOf } from './helpers.js';
-import { withDeadline } from '../../support/wait.js';
+import { pollUntil, withDeadline } from '../../support/wait.js';
 
 const dir = tempDir('launch-races');
 const leftovers: number[] = [];
@@ -108,8 +108,7 @@ async function callDuringStop(
 async function aliveServers(rec: string, expected: number): Promise<number[]> {
   const pids = recordedPids(rec);
   leftovers.push(...pids);
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline && pids.filter(isAlive).length > expected) await new Promise((r) => setTimeout(r, 20));
+  await pollUntil(() => pids.filter(isAlive).length <= expected, 5000, 20);
   return pids.filter(isAlive);
 }
 

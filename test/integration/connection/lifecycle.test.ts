@@ -21,6 +21,7 @@ import {
   waitFor,
   type RunningServer,
 } from './helpers.js';
+import { pollUntil } from '../../support/wait.js';
 
 const dir = tempDir('lifecycle');
 const hosts: McpHost[] = [];
@@ -166,7 +167,7 @@ describe('lifecycle', () => {
     const host = newHost();
     host.setDefinitions([stdioDef('s', ['--delay', '4000', '--record', rec])]);
     // Wait until the process exists, then stop while it is still starting.
-    for (let i = 0; i < 600 && readRecords(rec).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => readRecords(rec).length > 0, 30_000);
     assert.equal(host.server('s')!.state.kind, 'pending');
     const kinds: string[] = [];
     host.onDidChangeServer((e) => kinds.push(e.snapshot?.state.kind ?? 'removed'));
@@ -193,7 +194,7 @@ describe('lifecycle', () => {
     const rec = path.join(dir, 'restartconnect.rec');
     const host = newHost();
     host.setDefinitions([stdioDef('s', ['--delay', '1500', '--record', rec])]);
-    for (let i = 0; i < 600 && readRecords(rec).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => readRecords(rec).length > 0, 30_000);
     await host.restart('s');
     assert.equal(host.server('s')!.state.kind, 'connected');
     const starts = readRecords(rec).filter((r) => r.event === 'start');
@@ -244,7 +245,7 @@ describe('lifecycle', () => {
     assert.equal(host.server('b')!.state.kind, 'connected');
     // Removal kills in the background; give it the shutdown grace period.
     // No event tells when another process's child is gone: poll, with room for a loaded machine.
-    for (let i = 0; i < 600 && (isAlive(pb) || isAlive(pc)); i++) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil(() => !isAlive(pb) && !isAlive(pc), 30_000);
     assert.equal(isAlive(pb), false);
     assert.equal(isAlive(pc), false);
   });

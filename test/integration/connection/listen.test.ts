@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { McpHost } from '../../../src/core/host.js';
 import { gatewayFeatures } from '../../../src/core/gateway/features.js';
 import { FakeClock } from '../../support/fakes.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 import { eraHosts } from './era-hosts.js';
 import { def, textOf, waitFor } from './helpers.js';
 
@@ -80,12 +80,11 @@ describe('change notifications and resource subscriptions', () => {
     await waitFor(host, 'remote', (s) => s.tools.some((t) => t.name === 'after-drop'), 30_000);
     const now = host.server('remote')!.state;
     assert.equal(now.kind === 'connected' && now.connectedAt, connectedAt, 'no reconnect: the stream alone came back');
-    await withDeadline(
-      (async () => {
-        while (textOf(await host.callTool('remote', 'listeners', {})) !== '1')
-          await new Promise((r) => setTimeout(r, 50));
-      })(),
+    await poll(
       'one open stream on the server',
+      30_000,
+      async () => (textOf(await host.callTool('remote', 'listeners', {})) === '1' ? true : undefined),
+      50,
     );
   });
 
@@ -99,12 +98,11 @@ describe('change notifications and resource subscriptions', () => {
       await connected(host, 'remote', '2026-07-28');
     }
     // The server drops a closed stream's listener once it sees the cancel or the socket end.
-    await withDeadline(
-      (async () => {
-        while (textOf(await host.callTool('remote', 'listeners', {})) !== '1')
-          await new Promise((r) => setTimeout(r, 50));
-      })(),
+    await poll(
       'the old streams closed',
+      30_000,
+      async () => (textOf(await host.callTool('remote', 'listeners', {})) === '1' ? true : undefined),
+      50,
     );
     await host.dispose();
     const probe = newHost().host;

@@ -21,6 +21,7 @@ import {
   textOf,
   waitFor,
 } from './helpers.js';
+import { pollUntil } from '../../support/wait.js';
 
 const dir = tempDir('leaks');
 const leftovers: number[] = [];
@@ -41,8 +42,7 @@ function recorded(rec: string): number[] {
 }
 
 async function survivorsAfter(pids: number[], ms: number): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await pollUntil(() => !pids.some(isAlive), ms, 20);
   return pids.filter(isAlive);
 }
 

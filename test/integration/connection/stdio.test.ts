@@ -18,6 +18,7 @@ import {
   tempDir,
   textOf,
 } from './helpers.js';
+import { pollUntil } from '../../support/wait.js';
 
 const dir = tempDir('stdio');
 const leftovers: number[] = [];
@@ -206,7 +207,7 @@ describe('misbehaving stdio servers', () => {
           .readFileSync(rec, 'utf8')
           .split('\n')
           .filter((l) => l.startsWith('cancelled')).length;
-      for (let i = 0; i < 1200 && cancelled() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      await pollUntil(() => cancelled() >= 3, 60_000);
       assert.equal(cancelled(), 3);
       assert.equal(textOf(await host.callTool('hung', 'echo', { text: 'ok' })), 'echo: ok');
     } finally {

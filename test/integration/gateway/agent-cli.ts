@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { killTree, killTreeSync, processesMarked } from '../../../src/core/connection/process-tree.js';
-import { poll } from '../../support/poll.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 
 /**
  * Why the agent at `bin` cannot run here (`--version` fails), or false. Under CI=true it throws:

@@ -6,13 +6,20 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport, type Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { acceptedContent, inputRequired, McpServer } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../../src/core/config/types.js';
 import { def, EVERYTHING, stdioDef, tempDir, waitFor } from '../connection/helpers.js';
 import { agent, askerDef, closeAgent, startRig, text, untilAgents, type Rig } from './helpers.js';
+import {
+  cancelReaches,
+  eraClient,
+  progressReaches,
+  resourceUpdatesHeard,
+  toolsChangeHeard,
+} from '../../support/era-matrix.js';
 
 /** An in-process (legacy-wire) server whose `sample` tool asks its client's model mid-call. */
 function samplerDef(name: string): ServerDefinition {
@@ -78,10 +85,7 @@ function modernUpstreamDef(name: string): ServerDefinition {
 
 /** An agent on the 2026-07-28 revision only, that answers questions as `who`. */
 async function modernAgent(rig: Rig, who: string, caps: ClientCapabilities, asked: string[]): Promise<Client> {
-  const client = new Client(
-    { name: `modern-${who}`, version: '1.0.0' },
-    { capabilities: caps, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
+  const client = eraClient('2026-07-28', `modern-${who}`, caps);
   if (caps.elicitation) answerAs(client, who, asked);
   await client.connect(
     new StreamableHTTPClientTransport(new URL(rig.http.url), {
@@ -151,42 +155,31 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
   });
 
   test('progress reaches the modern agent', async () => {
-    const seen: number[] = [];
-    const r = await modern.callTool(
-      { name: 'alpha__slow', arguments: { ms: 600, steps: 3 } },
-      { onprogress: (p) => seen.push(p.progress) },
-    );
-    assert.equal(text(r), 'slept 600');
-    // As in http.test.ts: the last step may race the result at each hop; the earlier ones arrive in order.
-    assert.deepEqual(seen.slice(0, 2), [1, 2]);
+    assert.equal(await progressReaches(modern, 'alpha__slow', { ms: 600, steps: 3 }), 'slept 600');
   });
 
   test('the modern agent’s cancellation reaches the server', async () => {
-    const ac = new AbortController();
-    const call = modern.callTool({ name: 'alpha__hang', arguments: {} }, { signal: ac.signal });
-    setTimeout(() => ac.abort(), 300);
-    await assert.rejects(call);
-    const cancelled = (): boolean =>
+    await cancelReaches(modern, 'alpha__hang', () =>
       readFileSync(record, 'utf8')
         .split('\n')
-        .some((l) => l.startsWith('cancelled'));
-    for (let i = 0; i < 200 && !cancelled(); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(cancelled(), 'the server heard notifications/cancelled');
+        .some((l) => l.startsWith('cancelled')),
+    );
   });
 
   test('list_changed reaches the modern agent on subscriptions/listen', async () => {
-    const heard = new Promise<void>((resolve) =>
-      modern.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
-    );
-    const sub = await modern.listen({ toolsListChanged: true });
-    // The legacy agent (its event stream) and the modern one (its listen stream, and its calls before).
-    await untilAgents(rig.gateway, 2);
     try {
-      await rig.host.stop('beta');
-      await heard;
-      assert.ok(!(await modern.listTools()).tools.some((t) => t.name.startsWith('beta__')));
+      const names = await toolsChangeHeard(
+        modern,
+        async () => {
+          // The legacy agent (its event stream) and the modern one (its listen stream, and its calls before).
+          await untilAgents(rig.gateway, 2);
+          await rig.host.stop('beta');
+        },
+        // The first list after the notification already lacks them.
+        () => true,
+      );
+      assert.ok(!names.some((t) => t.startsWith('beta__')));
     } finally {
-      await sub.close();
       await rig.host.start('beta');
       await waitFor(rig.host, 'beta', (s) => s.state.kind === 'connected');
     }
@@ -195,26 +188,10 @@ describe('gateway over HTTP, both eras', { timeout: 120_000 }, () => {
   test('resource updates reach the modern agent on subscriptions/listen, under its URI', async () => {
     const uri = rig.gateway.current().resources.find((r) => r.resource.server === 'everything')?.uri;
     assert.ok(uri);
-    const updates: string[] = [];
-    const heard = new Promise<void>((resolve) =>
-      modern.setNotificationHandler('notifications/resources/updated', (n) => {
-        updates.push(n.params.uri);
-        resolve();
-      }),
-    );
-    const sub = await modern.listen({ resourceSubscriptions: [uri] });
     // server-everything sends updates for subscribed URIs once this tool turns them on.
-    await modern.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
-    try {
-      await heard;
-      assert.ok(
-        updates.every((u) => u === uri),
-        updates.join(', '),
-      );
-    } finally {
-      await modern.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
-      await sub.close();
-    }
+    await resourceUpdatesHeard(modern, uri, () =>
+      modern.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} }),
+    );
   });
 
   test('a legacy server’s elicitation reaches the modern agent as input_required, and its answer goes back', async () => {

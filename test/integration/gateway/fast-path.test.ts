@@ -19,7 +19,7 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import { TraceHub } from '../../../src/core/trace/index.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 import { withDeadline } from '../../support/wait.js';
-import { poll } from '../../support/poll.js';
+import { poll } from '../../support/wait.js';
 import { closeAgent, RecordingElicitation, text } from './helpers.js';
 
 const FAST = process.env.MCP_HOST_GATEWAY_FAST_PATH !== '0';

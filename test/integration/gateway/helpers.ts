@@ -20,8 +20,7 @@ import {
 import type { GatewayHttpOptions } from '../../../src/core/gateway/http.js';
 import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
-import { poll } from '../../support/poll.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { alive, createHarness, ROOT, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 import { serveTransport } from './helpers.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
@@ -32,21 +32,19 @@ function fixture(name: string, ...extra: string[]): Record<string, unknown> {
  * its connect times out).
  */
 async function assertHangConnecting(seenBefore: number): Promise<void> {
-  const started = await withDeadline(
-    (async () => {
-      for (;;) {
-        const pids = recorded(hangRecord)
-          .filter((l) => l.startsWith('start '))
-          .map((l) => Number(l.split(' ')[1]));
-        // This serve's own hanging server: a start more than before it was launched, and alive (a
-        // short-lived era probe of the same command may have started and ended first).
-        const own = pids.slice(seenBefore);
-        if (own.some((pid) => alive(pid))) return own;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })(),
+  const started = await poll(
     'the hanging server started',
     30_000,
+    () => {
+      const pids = recorded(hangRecord)
+        .filter((l) => l.startsWith('start '))
+        .map((l) => Number(l.split(' ')[1]));
+      // This serve's own hanging server: a start more than before it was launched, and alive (a
+      // short-lived era probe of the same command may have started and ended first).
+      const own = pids.slice(seenBefore);
+      return own.some((pid) => alive(pid)) ? own : undefined;
+    },
+    50,
   );
   assert.ok(!recorded(hangRecord).some((l) => l.startsWith('ready ')), 'the hanging server never became ready');
   assert.ok(

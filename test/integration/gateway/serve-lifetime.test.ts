@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHarness, ROOT, waitGone, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
-import { withDeadline } from '../../support/wait.js';
+import { poll, withDeadline } from '../../support/wait.js';
 import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
@@ -80,23 +80,17 @@ async function startServe(
     }),
   );
   const serverPid = (): Promise<number> =>
-    withDeadline(
-      (async () => {
-        for (;;) {
-          let line: string | undefined;
-          try {
-            line = readFileSync(record, 'utf8')
-              .split('\n')
-              .find((l) => l.startsWith('start '));
-          } catch {
-            // Not written yet.
-          }
-          if (line) return Number(line.split(' ')[1]);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      })(),
+    // The probe throws until the record exists; poll names its last error at the deadline.
+    poll(
       `the slow server started (serve stderr: ${stderr})`,
       30_000,
+      () => {
+        const line = readFileSync(record, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith('start '));
+        return line ? Number(line.split(' ')[1]) : undefined;
+      },
+      50,
     );
   return { child, exit, serverPid, stderr: () => stderr };
 }

@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, ROOT, alive, createHarness, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
-import { poll } from '../../support/poll.js';
+import { poll } from '../../support/wait.js';
 import { text, untilTools, gatewayPathEnv } from './helpers.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));

@@ -1,5 +1,7 @@
 // `mcp-host serve`: the bundled CLI started as a client would start it (stdio), a workspace
-// `.mcp.json` with two real servers, and the SDK's Client in front.
+// `.mcp.json` with two real servers, and the SDK's Client in front as a 2025-11-25 agent. The
+// scenarios both eras share are the era matrix's (test/support/era-matrix.ts); serve-eras.test.ts
+// runs them for a 2026-07-28 agent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -8,11 +10,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
 import { text, untilTools, gatewayPathEnv } from './helpers.js';
+import {
+  eraClient,
+  everythingAsksTheAgent,
+  progressReaches,
+  resourceUpdatesHeard,
+  toolsChangeHeard,
+} from '../../support/era-matrix.js';
 
 let h: Harness;
 let ws: string;
 let client: Client;
-let toolsChanged: () => void = () => {};
 
 function servers(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -27,11 +35,7 @@ function servers(extra: Record<string, unknown> = {}): Record<string, unknown> {
 before(async () => {
   h = await createHarness();
   ws = await h.workspace('serve', servers());
-  client = new Client(
-    { name: 'serve-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} }, sampling: {} } },
-  );
-  client.setNotificationHandler('notifications/tools/list_changed', () => toolsChanged());
+  client = eraClient('2025-11-25', 'serve-test', { elicitation: { form: {} }, sampling: {} });
   client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
   client.setRequestHandler('sampling/createMessage', (req) => ({
     model: 'agent-model',
@@ -76,21 +80,16 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
     assert.match(text(r), /via serve/);
   });
 
-  test('elicitation from a server reaches the agent; progress too', async () => {
-    const r = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
-    assert.match(text(r), /Ada/);
-    const seen: number[] = [];
-    await client.callTool(
-      { name: 'everything__trigger-long-running-operation', arguments: { duration: 1.5, steps: 3 } },
-      { onprogress: (p) => seen.push(p.progress) },
-    );
-    assert.deepEqual(seen.slice(0, 2), [1, 2]);
+  test('elicitation and sampling from a server reach the agent (its model answers); progress too', async () => {
+    await everythingAsksTheAgent(client, 'agent-model');
+    await progressReaches(client, 'everything__trigger-long-running-operation', { duration: 1.5, steps: 3 });
   });
 
-  test('sampling from a server is answered by the agent’s model', async () => {
-    const r = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'a haiku' } });
-    assert.match(text(r), /sampled: .*a haiku/);
-    assert.match(text(r), /agent-model/);
+  test('resource updates reach the agent under its URI', async () => {
+    const uri = (await client.listResources()).resources[0]!.uri;
+    await resourceUpdatesHeard(client, uri, () =>
+      client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} }),
+    );
   });
 
   test('completion/complete and resource subscriptions are offered and reach the server', async () => {
@@ -106,22 +105,19 @@ describe('mcp-host serve', { timeout: 120_000 }, () => {
   });
 
   test('list_changed when a server is added to .mcp.json', async () => {
-    const changed = new Promise<void>((resolve) => (toolsChanged = resolve));
-    await writeFile(
-      join(ws, '.mcp.json'),
-      JSON.stringify(
-        { mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) },
-        null,
-        2,
-      ),
+    const names = await toolsChangeHeard(
+      client,
+      () =>
+        writeFile(
+          join(ws, '.mcp.json'),
+          JSON.stringify(
+            { mcpServers: servers({ second: { command: process.execPath, args: [h.fixture('unicode-tools')] } }) },
+            null,
+            2,
+          ),
+        ),
+      (n) => n.some((x) => x.startsWith('second__')),
     );
-    await changed;
-    let names = (await client.listTools()).tools.map((t) => t.name);
-    // The notification may come for the connect of one server while another is still starting.
-    while (!names.some((n) => n.startsWith('second__'))) {
-      await new Promise<void>((resolve) => (toolsChanged = resolve));
-      names = (await client.listTools()).tools.map((t) => t.name);
-    }
     assert.ok(names.includes('everything__echo'));
   });
 });

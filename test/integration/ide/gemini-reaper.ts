@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { isAlive } from '../../../src/core/connection/process-tree.js';
+import { pollUntil } from '../../support/wait.js';
 
 export const MARKER_VAR = 'GEMINI_TEST_RUN';
 
@@ -42,13 +43,13 @@ export function killMarked(marker: string): void {
 
 /** SIGKILL to every marked process until none is left or `ms` have passed; the ones left. */
 export async function reapMarked(marker: string, ms = 10_000): Promise<number[]> {
-  const deadline = Date.now() + ms;
-  for (;;) {
+  let left: number[] = [];
+  await pollUntil(() => {
     killMarked(marker);
-    const left = processesMarked(marker);
-    if (left.length === 0 || Date.now() >= deadline) return left;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    left = processesMarked(marker);
+    return left.length === 0;
+  }, ms);
+  return left;
 }
 
 /** A detached reaper for `marker` that acts when this process is gone; stop it with SIGTERM (it reaps then too). */

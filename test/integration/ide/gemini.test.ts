@@ -9,7 +9,7 @@ import type { IdeSelection } from '../../../src/core/ide/editor-port.js';
 import { GeminiIdeServer } from '../../../src/core/ide/gemini/server.js';
 import { FakeEditor } from './fake-editor.js';
 import { GeminiAgent, readDiscovery, type Notice } from './gemini-agent.js';
-import { withDeadline } from '../../support/wait.js';
+import { pollUntil, withDeadline } from '../../support/wait.js';
 
 function selectionIn(path: string, text: string, line = 2, character = 4): IdeSelection {
   return {
@@ -255,11 +255,10 @@ describe('Gemini CLI IDE server', () => {
   test('workspace folders change: the discovery file follows', async () => {
     editor.folders = [{ name: 'proj', uri: 'file:///work/proj', path: '/work/proj' }];
     editor.foldersEmitter.fire();
-    const started = Date.now();
-    while (readDiscovery(join(dir, 'ide'))[0]?.content.workspacePath !== '/work/proj') {
-      assert.ok(Date.now() - started < 20_000, 'discovery file not rewritten');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    assert.ok(
+      await pollUntil(() => readDiscovery(join(dir, 'ide'))[0]?.content.workspacePath === '/work/proj', 20_000, 10),
+      'discovery file not rewritten',
+    );
   });
 
   test('dispose removes the discovery file', async () => {

@@ -8,6 +8,7 @@ import { nullLogger } from '../../../src/core/ports.js';
 import { IdeServer } from '../../../src/core/ide/server.js';
 import { connectAgent, jsonOf, readLocks, texts, type Agent } from './agent.js';
 import { FakeEditor } from './fake-editor.js';
+import { poll } from '../../support/wait.js';
 
 const TOOLS = [
   'checkDocumentDirty',
@@ -24,16 +25,8 @@ const TOOLS = [
   'saveDocument',
 ];
 
-function waitFor(cond: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (cond()) resolve();
-      else if (Date.now() - started > timeoutMs) reject(new Error(`timed out waiting for ${what}`));
-      else setTimeout(tick, 10);
-    };
-    tick();
-  });
+async function waitFor(cond: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  await poll(what, timeoutMs, () => (cond() ? true : undefined), 10);
 }
 
 describe('IDE server with an agent client', () => {

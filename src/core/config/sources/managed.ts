@@ -39,3 +39,19 @@ export async function readManaged(
         ) ?? null);
   return { entries, problems, files: [file], policy, ...(teamGateway !== undefined ? { teamGateway } : {}) };
 }
+
+/** The managed files in authority order; the first that names a team gateway decides it, broken or not (null). */
+export async function readManagedFiles(
+  files: readonly string[],
+): Promise<{ results: SourceResult[]; layers: Policy[]; teamGateway?: RawEntry | null }> {
+  const results: SourceResult[] = [];
+  const layers: Policy[] = [];
+  let teamGateway: RawEntry | null | undefined;
+  for (const file of files) {
+    const m = await readManaged(file);
+    if (m.policy) layers.push(m.policy);
+    if (teamGateway === undefined) teamGateway = m.teamGateway;
+    results.push(m);
+  }
+  return { results, layers, ...(teamGateway !== undefined ? { teamGateway } : {}) };
+}

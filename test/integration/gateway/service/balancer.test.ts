@@ -24,6 +24,7 @@ import {
   type GatewayProcess,
 } from './fleet.js';
 import { TeamAgent } from './fleet-agents.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const skip = requireTool('haproxy', 'apt-get install haproxy');
 const noNginx = requireTool('nginx', 'apt-get install nginx-light');
@@ -63,7 +64,7 @@ async function servedBy(a: TeamAgent): Promise<GatewayProcess> {
 
 before(async () => {
   if (skip) return;
-  [h, idp] = await Promise.all([createHarness(), startTeamIdp()]);
+  await allStarted([createHarness().then((x) => (h = x)), startTeamIdp().then((x) => (idp = x))]);
   const port = await freePort();
   url = `http://127.0.0.1:${port}/mcp`;
   const config = writeGatewayConfig(join(h.dir, 'gateway.json'), {

@@ -12,10 +12,11 @@ import { serverScript } from '../../../support/fixture-servers.js';
 import { requireTool } from '../../../support/system-tool.js';
 import { startRedis, type RunningRedis } from '../../../support/redis-server.js';
 import { withDeadline } from '../../../support/wait.js';
-import { poll } from '../../../support/poll.js';
+import { poll } from '../../../support/wait.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { agentOn, sharedHealth, startGatewayProcess, type GatewayProcess } from './gateway-process.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const skip = requireTool('redis-server', 'apt-get install redis-server');
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
@@ -31,16 +32,6 @@ let token: string;
 let audit: string;
 /** Calls per person: 5 at once, then one a minute (a test's calls never see a refill). */
 const BURST = 5;
-
-/**
- * Waits for every start, then throws the first failure: what did start is then assigned, and
- * `after` stops it (with Promise.all a Redis that came up late left the IdP and the harness
- * running, and the file's process never ended).
- */
-async function allStarted(starts: Promise<unknown>[]): Promise<void> {
-  const failed = (await Promise.allSettled(starts)).find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-}
 
 before(async () => {
   if (skip) return;

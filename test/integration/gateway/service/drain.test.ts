@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createHarness, ROOT, type Harness } from '../../cli/harness.js';
 import { serverScript } from '../../../support/fixture-servers.js';
-import { poll } from '../../../support/poll.js';
-import { withDeadline } from '../../../support/wait.js';
+import { poll, withDeadline } from '../../../support/wait.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
@@ -22,7 +22,7 @@ let idp: TeamIdp;
 let child: ChildProcess | undefined;
 
 before(async () => {
-  [h, idp] = await Promise.all([createHarness(), startTeamIdp()]);
+  await allStarted([createHarness().then((x) => (h = x)), startTeamIdp().then((x) => (idp = x))]);
 });
 
 after(async () => {

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { poll } from '../../../support/poll.js';
+import { poll } from '../../../support/wait.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 /** The repository's deploy/ folder, from here or from a bundle of this file elsewhere (bench/.tmp). */

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Harness } from '../../cli/harness.js';
-import { poll } from '../../../support/poll.js';
+import { poll } from '../../../support/wait.js';
 import { withDeadline } from '../../../support/wait.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
 

@@ -11,10 +11,11 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHarness, ROOT, type Harness } from '../../cli/harness.js';
 import { serverScript } from '../../../support/fixture-servers.js';
-import { poll } from '../../../support/poll.js';
+import { poll } from '../../../support/wait.js';
 import { withDeadline } from '../../../support/wait.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
@@ -23,7 +24,7 @@ let gateway: ChildProcess | undefined;
 let url = '';
 
 before(async () => {
-  [h, idp] = await Promise.all([createHarness(), startTeamIdp()]);
+  await allStarted([createHarness().then((x) => (h = x)), startTeamIdp().then((x) => (idp = x))]);
   const config = join(h.dir, 'gateway.json');
   const server = (name: string) => ({ command: process.execPath, args: [STDIO, '--name', name] });
   writeFileSync(

@@ -15,12 +15,13 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createHarness, ROOT, type Harness } from '../../cli/harness.js';
 import { serverScript } from '../../../support/fixture-servers.js';
-import { poll } from '../../../support/poll.js';
+import { poll } from '../../../support/wait.js';
 import { withDeadline } from '../../../support/wait.js';
 import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type OtlpSpan } from '../../../support/otlp-receiver.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 import { gatewayPathEnv } from '../../../support/gateway-path.js';
+import { allStarted } from '../../../support/all-started.js';
 
 const TRACE_SERVER = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'trace-context-server.mjs'));
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -30,7 +31,11 @@ let otlp: OtlpReceiver;
 const children: ChildProcess[] = [];
 
 before(async () => {
-  [h, idp, otlp] = await Promise.all([createHarness(), startTeamIdp(), startOtlpReceiver()]);
+  await allStarted([
+    createHarness().then((x) => (h = x)),
+    startTeamIdp().then((x) => (idp = x)),
+    startOtlpReceiver().then((x) => (otlp = x)),
+  ]);
 });
 
 after(async () => {
