@@ -20,6 +20,11 @@ import {
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
+  parseUpstreamAuth,
+  PerUserPool,
+  perUserHost,
+  perUserRefusal,
+  type PerUserAuth,
   readGatewayViewSettings,
   type ListenOptions,
   type ServiceConfig,
@@ -35,20 +40,21 @@ import { startTelemetry } from '../telemetry.js';
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
 
 /** The `"gateway"` objects of the `--config` files, parsed; a usage error when sign-in is not configured. */
-function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig & { perUser: Map<string, PerUserAuth> } {
   const docs = a.configs.map((f) => {
     const file = resolve(session.io.cwd, f);
     const parsed = parseConfigText(readFileSync(file, 'utf8'), file, { jsonc: true });
     return { file, value: (parsed.value as { gateway?: unknown } | undefined)?.gateway };
   });
   const { config, problems } = parseServiceConfig(docs);
-  for (const p of problems) session.io.stderr(`mcp-host serve --http: ${p}\n`);
+  const upstream = parseUpstreamAuth(docs, session.io.env);
+  for (const p of [...problems, ...upstream.problems]) session.io.stderr(`mcp-host serve --http: ${p}\n`);
   if (!config.auth)
     throw usageError(
       'serve --http: no authorization server configured',
       'Name it in the "gateway": {"auth": {"issuer": …}} object of a --config file (docs/team-gateway.md).',
     );
-  return config;
+  return { ...config, perUser: upstream.perUser };
 }
 
 function listenOptions(a: ParsedArgs): ListenOptions {
@@ -98,8 +104,13 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   // The operator's file names the profiles people get; the user settings' stay for what it does not name.
   const profiles = { ...settings.profiles, ...config.profiles };
   const audit = config.auditLog !== undefined ? new AuditLog(resolve(io.cwd, config.auditLog)) : undefined;
+  // Per-user servers are called as each caller (upstream-pool.ts); audited outside that, so a refused exchange is recorded.
+  const pool = new PerUserPool(config.perUser, (name) => urlOf(session, name), config.auth!.issuer, {
+    clientInfo: { name: 'mcp-host-gateway', version: VERSION },
+  });
+  const upstream = config.perUser.size > 0 ? perUserHost(session.host, pool) : session.host;
   const gateway = new Gateway({
-    host: audit ? auditedHost(session.host, audit) : session.host,
+    host: audit ? auditedHost(upstream, audit) : upstream,
     bridge,
     logger,
     serverInfo: { name: 'mcp-host-gateway', version: VERSION },
@@ -112,10 +123,19 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     frontEnd: 'serve',
     ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
   });
-  session.onConfig = (servers) => session.host.setDefinitions(exposed(servers));
+  const refusals = watchDefinitions(session, config.perUser, exposed);
   const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();
+  if (refusals.size > 0) {
+    await service.dispose();
+    await gateway.dispose();
+    await pool.dispose();
+    throw usageError(
+      `serve --http: ${[...refusals][0]}`,
+      'Per-user credentials are for HTTP servers (docs/team-gateway.md, "Upstream credentials").',
+    );
+  }
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
@@ -123,7 +143,37 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
   const cut = await service.drain(config.drainMs);
   await gateway.dispose();
+  await pool.dispose();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
   return EXIT.ok;
+}
+
+function urlOf(session: Session, name: string): string | undefined {
+  const c = session.host.server(name)?.definition.config;
+  return c?.type === 'http' ? c.url : undefined;
+}
+
+/**
+ * Sets the host's servers on every config change. A per-user entry for a server that cannot take a
+ * person's token is refused: the returned set is checked at start; later, the server is left out.
+ */
+function watchDefinitions(
+  session: Session,
+  perUser: ReadonlyMap<string, PerUserAuth>,
+  exposed: (all: ServerDefinition[]) => ServerDefinition[],
+): Set<string> {
+  const refusals = new Set<string>();
+  session.onConfig = (servers) => {
+    const bad = new Set<string>();
+    for (const p of perUser.values()) {
+      const why = perUserRefusal(p, servers.find((d) => d.name === p.server)?.config.type);
+      if (!why) continue;
+      bad.add(p.server);
+      if (!refusals.has(why)) session.io.stderr(`mcp-host serve --http: ${why}\n`);
+      refusals.add(why);
+    }
+    session.host.setDefinitions(exposed(servers).filter((d) => !bad.has(d.name)));
+  };
+  return refusals;
 }

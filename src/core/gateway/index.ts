@@ -23,6 +23,8 @@ export { parseServiceConfig, type ServiceConfig } from './service/config.js';
 export { GatewayService } from './service/service.js';
 export { isLoopbackHost, listenRefusal, type ListenOptions } from './service/listen.js';
 export { AuditLog, auditedHost } from './service/audit.js';
+export { parseUpstreamAuth, perUserRefusal, type PerUserAuth } from './service/upstream-auth.js';
+export { PerUserPool, perUserHost } from './service/upstream-pool.js';
 export { SharedWatches, tapListen } from './listen-resources.js';
 export { connectShared, SharedRefusal } from './shared/client.js';
 export { stderrOf } from './shared/hello.js';

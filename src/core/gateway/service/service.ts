@@ -46,6 +46,11 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   send(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
+/** The bearer token of a request tokens.ts accepted. */
+function bearerOf(header: string | undefined): string | undefined {
+  return typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
+}
+
 /** A `subscriptions/listen` holds its response open by design, as a GET stream does: not an open call. */
 function isStream(body: unknown): boolean {
   return (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
@@ -162,7 +167,7 @@ export class GatewayService {
       if (this.open === 0) for (const f of [...this.idle]) f();
     };
     res.once('close', release);
-    await currentCaller.run({ sub: caller.sub }, () =>
+    await currentCaller.run({ sub: caller.sub, accessToken: bearerOf(req.headers.authorization) }, () =>
       this.exchanges.serve(req, res, {
         view: () => chosen.view,
         owner: caller.sub,

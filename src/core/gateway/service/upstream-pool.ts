@@ -1,0 +1,203 @@
+/**
+ * The per-person side of upstreamAuth (upstream-auth.ts): one MCP client per (person, server), so a
+ * 2025-11-25 session to the upstream is only ever one person's and never carries two people's
+ * tokens; each client's requests get the person's current upstream token at send time (renewed by a
+ * new exchange near expiry, or once when the upstream answers 401). The pool is capped (the least
+ * recently used closed first) and idle clients are closed. The host's own connection to such a
+ * server stays what lists its tools (with whatever credential its config gives, the operator's);
+ * calls of people never go over it.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { McpHost } from '../../host.js';
+import type { CallOptions } from '../../host-api.js';
+import { currentCaller } from './audit.js';
+import { UpstreamTokens, type ExchangeEvents, type PerUserAuth } from './upstream-auth.js';
+
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface PoolOptions {
+  /** Most per-person clients open at once (all servers). Default 256. */
+  maxClients?: number;
+  /** A client unused this long is closed. Default 10 minutes. */
+  idleMs?: number;
+  clientInfo?: { name: string; version: string };
+  fetch?: Fetch;
+  events?: ExchangeEvents;
+}
+
+interface Pooled {
+  client: Promise<Client>;
+  lastUsed: number;
+}
+
+export class PerUserPool {
+  private readonly clients = new Map<string, Pooled>();
+  private readonly timer: NodeJS.Timeout;
+  /** Per server: its URL and its people's tokens, made at its first call. */
+  private readonly servers = new Map<string, { url: string; tokens: UpstreamTokens }>();
+
+  constructor(
+    private readonly perUser: ReadonlyMap<string, PerUserAuth>,
+    /** The server's URL now (its config can change while the gateway runs). */
+    private readonly urlOf: (server: string) => string | undefined,
+    /** The gateway's issuer (the IdP), where its token endpoint is found unless configured. */
+    private readonly issuer: string,
+    private readonly opts: PoolOptions = {},
+  ) {
+    const idle = opts.idleMs ?? 600_000;
+    this.timer = setInterval(() => this.evictIdle(idle), Math.min(idle, 60_000));
+    this.timer.unref();
+  }
+
+  has(server: string): boolean {
+    return this.perUser.has(server);
+  }
+
+  private serverOf(server: string): { url: string; tokens: UpstreamTokens } {
+    const url = this.urlOf(server);
+    if (!url) throw new Error(`${server}: not an HTTP server; it cannot be called per user`);
+    let s = this.servers.get(server);
+    if (!s || s.url !== url) {
+      s = { url, tokens: new UpstreamTokens(this.perUser.get(server)!, url, this.issuer, this.opts.events, this.opts.fetch) };
+      this.servers.set(server, s);
+    }
+    return s;
+  }
+
+  /** Open per-person clients (for tests and metrics). */
+  get size(): number {
+    return this.clients.size;
+  }
+
+  async callTool(server: string, sub: string, subjectToken: string, tool: string, args: Record<string, unknown>, o?: CallOptions): Promise<CallToolResult> {
+    const client = await this.clientFor(server, sub, subjectToken);
+    return (await client.callTool(
+      { name: tool, arguments: args },
+      { ...(o?.signal ? { signal: o.signal } : {}), ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}) },
+    )) as CallToolResult;
+  }
+
+  private clientFor(server: string, sub: string, subjectToken: string): Promise<Client> {
+    const key = `${server}\0${sub}`;
+    const hit = this.clients.get(key);
+    if (hit) {
+      hit.lastUsed = Date.now();
+      // Most recently used last: the cap closes from the front.
+      this.clients.delete(key);
+      this.clients.set(key, hit);
+      return hit.client;
+    }
+    const s = this.serverOf(server);
+    // The person's own subject token of this request: a later request of theirs may carry a newer one.
+    const latest = { token: subjectToken };
+    const personal = this.personalFetch(s.tokens, sub, () => latest.token);
+    const client = (async () => {
+      const c = new Client(this.opts.clientInfo ?? { name: 'mcp-host-gateway', version: '0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL(s.url), { fetch: personal }));
+      return c;
+    })();
+    const entry: Pooled = { client, lastUsed: Date.now() };
+    this.clients.set(key, entry);
+    client.catch(() => {
+      if (this.clients.get(key) === entry) this.clients.delete(key);
+    });
+    this.subjects.set(key, latest);
+    this.capTo(this.opts.maxClients ?? 256);
+    return client;
+  }
+
+  /** The newest subject token each (server, person) client exchanges with. */
+  private readonly subjects = new Map<string, { token: string }>();
+
+  /** Updates the subject token a pooled client uses for its next exchange. */
+  noteSubject(server: string, sub: string, subjectToken: string): void {
+    const s = this.subjects.get(`${server}\0${sub}`);
+    if (s) s.token = subjectToken;
+  }
+
+  /** A fetch that sends the person's upstream token, and on a 401 exchanges once more and retries. */
+  private personalFetch(tokens: UpstreamTokens, sub: string, subject: () => string): Fetch {
+    const base = this.opts.fetch ?? fetch;
+    const send = async (url: string | URL, init: RequestInit | undefined, token: string): Promise<Response> => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${token}`);
+      return base(url, { ...init, headers });
+    };
+    return async (url, init) => {
+      const token = await tokens.tokenFor(sub, subject());
+      const res = await send(url, init, token);
+      // A body stream cannot be sent twice; the SDK's POSTs are strings.
+      if (res.status !== 401 || (init?.body !== undefined && typeof init.body !== 'string')) return res;
+      await res.body?.cancel();
+      tokens.forget(sub, token);
+      return send(url, init, await tokens.tokenFor(sub, subject()));
+    };
+  }
+
+  private capTo(max: number): void {
+    for (const key of this.clients.keys()) {
+      if (this.clients.size <= max) break;
+      this.close(key);
+    }
+  }
+
+  private evictIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const [key, p] of this.clients) if (now - p.lastUsed >= idleMs) this.close(key);
+    for (const s of this.servers.values()) s.tokens.sweep(now);
+  }
+
+  private close(key: string): void {
+    const p = this.clients.get(key);
+    this.clients.delete(key);
+    this.subjects.delete(key);
+    void p?.client.then((c) => c.close()).catch(() => undefined);
+  }
+
+  async dispose(): Promise<void> {
+    clearInterval(this.timer);
+    const all = [...this.clients.values()];
+    this.clients.clear();
+    this.subjects.clear();
+    await Promise.all(all.map((p) => p.client.then((c) => c.close()).catch(() => undefined)));
+  }
+}
+
+/**
+ * `host` with the calls to per-user servers made as the caller, through `pool`. What has no per-person
+ * path yet (resource reads, prompts, completions and subscriptions of such a server) is refused, never
+ * sent over the host's shared connection.
+ */
+export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
+  const who = (server: string): { sub: string; token: string } => {
+    const c = currentCaller.getStore();
+    if (!c?.accessToken) throw new Error(`${server}: calls to it are made as the caller, and this request has no caller`);
+    return { sub: c.sub, token: c.accessToken };
+  };
+  const notYet = (server: string, what: string): Error =>
+    new Error(`${server}: ${what} of a per-user server is not supported by the team gateway yet (only tool calls)`);
+  const own: Partial<McpHost> = {
+    forwardToolCall: (server, tool, args, o) => {
+      if (!pool.has(server)) return host.forwardToolCall(server, tool, args, o);
+      const { sub, token } = who(server);
+      pool.noteSubject(server, sub, token);
+      return pool.callTool(server, sub, token, tool, args, o);
+    },
+    readResource: (server, uri, o) =>
+      pool.has(server) ? Promise.reject(notYet(server, 'reading a resource')) : host.readResource(server, uri, o),
+    getPrompt: (server, name, args, o) =>
+      pool.has(server) ? Promise.reject(notYet(server, 'a prompt')) : host.getPrompt(server, name, args, o),
+    withClient: ((server: string, ...rest: unknown[]) =>
+      pool.has(server)
+        ? Promise.reject(notYet(server, String(rest[0])))
+        : (host.withClient as (...a: unknown[]) => unknown)(server, ...rest)) as McpHost['withClient'],
+  };
+  return new Proxy(host, {
+    get(target, prop) {
+      if (Object.hasOwn(own, prop)) return own[prop as keyof McpHost];
+      const v = Reflect.get(target, prop) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
