@@ -1,0 +1,159 @@
+// Upstream credentials per person through the team gateway: the real team IdP (oidc-provider) signs
+// the agents in; for a per-user upstream the gateway exchanges each caller's own token at the IdP's
+// exchange endpoint for an ID-JAG and that for the upstream's own token (per-user-upstream.ts), and
+// the upstream records what every request carried. A shared service credential the operator
+// configured (headers) stays one for everyone.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Gateway } from '../../../../src/core/gateway/index.js';
+import { AuditLog, auditedHost } from '../../../../src/core/gateway/service/audit.js';
+import { GatewayService } from '../../../../src/core/gateway/service/service.js';
+import type { ServiceAuth } from '../../../../src/core/gateway/service/config.js';
+import { parseUpstreamAuth } from '../../../../src/core/gateway/service/upstream-auth.js';
+import { PerUserPool, perUserHost } from '../../../../src/core/gateway/service/upstream-pool.js';
+import { createHost, type McpHost } from '../../../../src/core/host.js';
+import { def, MemoryLogger, tempDir } from '../../connection/helpers.js';
+import { closeAgent, text } from '../helpers.js';
+import { poll } from '../../../support/poll.js';
+import { GATEWAY_CLIENT, startPerUserUpstream, type PerUserUpstream } from '../../../support/per-user-upstream.js';
+import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
+
+let idp: TeamIdp;
+let fx: PerUserUpstream;
+let host: McpHost;
+let pool: PerUserPool;
+let gateway: Gateway;
+let service: GatewayService;
+let audit: AuditLog;
+const auditFile = join(tempDir('upstream-audit'), 'audit.jsonl');
+const team = { issuer: '', gatewayResource: '' };
+const agents: Client[] = [];
+
+before(async () => {
+  idp = await startTeamIdp();
+  team.issuer = idp.issuer;
+  fx = await startPerUserUpstream(team);
+  const logger = new MemoryLogger();
+  host = createHost({ logger, blobDir: tempDir('upstream-blobs') });
+  // The host's own connection to both lists their tools with the operator's service token.
+  const headers = { Authorization: `Bearer ${fx.serviceToken}` };
+  host.setDefinitions([
+    def('personal', { type: 'http', url: fx.mcpUrl, headers }),
+    def('shared', { type: 'http', url: fx.mcpUrl, headers }),
+  ]);
+  await host.whenSettled();
+  const { perUser, problems } = parseUpstreamAuth(
+    [
+      {
+        file: '/etc/mcp-host/team.json',
+        value: { upstreamAuth: { personal: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl } } },
+      },
+    ],
+    {},
+  );
+  assert.deepEqual(problems, []);
+  pool = new PerUserPool(perUser, (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined), idp.issuer);
+  audit = new AuditLog(auditFile);
+  gateway = new Gateway({ host: auditedHost(perUserHost(host, pool), audit), logger });
+  const auth: ServiceAuth = { issuer: idp.issuer, requiredScopes: [SCOPE], groupsClaim: 'groups', clockToleranceS: 0 };
+  service = await GatewayService.start({ gateway, logger, auth, profiles: () => ({}), listen: { port: 0 } });
+  team.gatewayResource = service.resource;
+  service.markReady();
+});
+
+after(async () => {
+  for (const a of agents) await closeAgent(a);
+  await service?.dispose();
+  await gateway?.dispose();
+  await pool?.dispose();
+  await host?.dispose();
+  await audit?.close();
+  await fx?.close();
+  await idp?.close();
+});
+
+async function agentAs(person: string): Promise<{ client: Client; token: string }> {
+  const token = await idp.tokenFor(person, service.resource);
+  const client = new Client({ name: `agent-of-${person}`, version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(service.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
+  agents.push(client);
+  return { client, token };
+}
+
+const whoami = async (c: Client, server = 'personal'): Promise<string> =>
+  text(await c.callTool({ name: `${server}__whoami`, arguments: {} }));
+
+/** The upstream's tool calls since `from`: whom each token was for. */
+const callsSince = (from: number): { sub: string | undefined; token: string }[] =>
+  fx.seen.slice(from).filter((r) => r.method === 'tools/call');
+
+describe('upstream credentials per person', { timeout: 120_000 }, () => {
+  test('two people call the same upstream tool and the upstream sees each one, never the other', async () => {
+    const alice = await agentAs('alice');
+    const bob = await agentAs('bob');
+    const from = fx.seen.length;
+    assert.equal(await whoami(alice.client), 'hello alice');
+    assert.equal(await whoami(bob.client), 'hello bob');
+    assert.equal(await whoami(alice.client), 'hello alice');
+    const calls = callsSince(from);
+    assert.deepEqual(calls.map((c) => c.sub), ['alice', 'bob', 'alice']);
+    // What reached the upstream: alice's token only on alice's calls; no agent's own token, no service token.
+    const aliceTokens = new Set(calls.filter((c) => c.sub === 'alice').map((c) => c.token));
+    for (const c of calls.filter((c) => c.sub === 'bob')) assert.ok(!aliceTokens.has(c.token));
+    const sent = fx.seen.slice(from).map((r) => r.token);
+    assert.ok(!sent.includes(alice.token) && !sent.includes(bob.token), "the agents' own tokens never go upstream");
+    assert.ok(!calls.some((c) => c.token === fx.serviceToken), 'no per-user call over the shared credential');
+    // Exchanged once each; alice's second call used her cached token.
+    assert.deepEqual(fx.exchanges.filter((s) => s === 'alice').length, 1);
+    assert.deepEqual(fx.exchanges.filter((s) => s === 'bob').length, 1);
+  });
+
+  test('an upstream token that expired is renewed by a new exchange', async () => {
+    const carol = await agentAs('carol');
+    assert.equal(await whoami(carol.client), 'hello carol');
+    const before = fx.exchanges.filter((s) => s === 'carol').length;
+    const first = callsSince(0).filter((c) => c.sub === 'carol').at(-1)!.token;
+    fx.expire('carol');
+    assert.equal(await whoami(carol.client), 'hello carol');
+    assert.equal(fx.exchanges.filter((s) => s === 'carol').length, before + 1);
+    const last = callsSince(0).filter((c) => c.sub === 'carol').at(-1)!.token;
+    assert.notEqual(last, first);
+  });
+
+  test('an exchange the IdP refuses is a clear tool error for the agent, and audited', async () => {
+    fx.refused.add('bob');
+    try {
+      const bob = await agentAs('bob');
+      // bob's cached upstream token is still good: a refusal shows at the next exchange.
+      fx.expire('bob');
+      const from = fx.seen.length;
+      const r = await bob.client.callTool({ name: 'personal__whoami', arguments: {} });
+      assert.equal(r.isError, true);
+      assert.match(text(r), /refused the token exchange.*access_denied/);
+      assert.ok(!callsSince(from).some((c) => c.sub !== undefined), 'nothing reached the upstream as anyone');
+      // The audit file is written by a stream: its line lands a moment after the call's answer.
+      const last = await poll('the audit line of the refused call', 10_000, async () =>
+        readFileSync(auditFile, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .find((l) => l.sub === 'bob' && l.server === 'personal' && l.outcome === 'failed'),
+      );
+      assert.match(String(last.error), /access_denied/);
+    } finally {
+      fx.refused.delete('bob');
+    }
+  });
+
+  test('a shared service credential the operator configured works for everyone', async () => {
+    const alice = await agentAs('alice');
+    const bob = await agentAs('bob');
+    assert.equal(await whoami(alice.client, 'shared'), 'hello service');
+    assert.equal(await whoami(bob.client, 'shared'), 'hello service');
+  });
+});
