@@ -123,7 +123,8 @@ export function perUserRefusal(a: PerUserAuth, type: string | undefined): string
   const at = `${a.file}: gateway.upstreamAuth.${a.server}`;
   if (type === undefined) return `${at}: no server "${a.server}" is configured`;
   if (type !== 'http')
-    return `${at}: "${a.server}" is a ${type} server; only an HTTP server can take each person's own token (remove the entry, or give the server a shared credential in its config)`;
+    // The name unquoted: a quoted value after a key named like `…Auth…` is redacted from stderr.
+    return `${at}: ${a.server} is a ${type} server; only an HTTP server can take each person's own token (remove the entry, or give the server a shared credential in its config)`;
   return undefined;
 }
 
