@@ -74,7 +74,11 @@ export class PerUserPool {
     const client = await this.clientFor(server, sub, subjectToken);
     return (await client.callTool(
       { name: tool, arguments: args },
-      { ...(o?.signal ? { signal: o.signal } : {}), ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}) },
+      {
+        ...(o?.signal ? { signal: o.signal } : {}),
+        ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
+        ...(o?.onProgress ? { onprogress: o.onProgress } : {}),
+      },
     )) as CallToolResult;
   }
 

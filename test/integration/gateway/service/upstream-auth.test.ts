@@ -155,5 +155,7 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     const bob = await agentAs('bob');
     assert.equal(await whoami(alice.client, 'shared'), 'hello service');
     assert.equal(await whoami(bob.client, 'shared'), 'hello service');
+    // alice, bob and carol: one upstream connection each for the per-user server, none for the shared one.
+    assert.equal(pool.size, 3);
   });
 });
