@@ -115,7 +115,8 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     logger,
     serverInfo: { name: 'mcp-host-gateway', version: VERSION },
     isServerExposed: (server) => !excluded.has(server),
-    features: gatewayFeatures(session.host),
+    // Through the per-user proxy: a per-user server's completions and subscriptions are refused, not shared.
+    features: gatewayFeatures(upstream),
     views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => profiles }),
     resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need

@@ -28,6 +28,7 @@ let pool: PerUserPool;
 let gateway: Gateway;
 let service: GatewayService;
 let audit: AuditLog;
+let logger: MemoryLogger;
 const auditFile = join(tempDir('upstream-audit'), 'audit.jsonl');
 const team = { issuer: '', gatewayResource: '' };
 const agents: Client[] = [];
@@ -36,7 +37,7 @@ before(async () => {
   idp = await startTeamIdp();
   team.issuer = idp.issuer;
   fx = await startPerUserUpstream(team);
-  const logger = new MemoryLogger();
+  logger = new MemoryLogger();
   host = createHost({ logger, blobDir: tempDir('upstream-blobs') });
   // The host's own connection to both lists their tools with the operator's service token.
   const headers = { Authorization: `Bearer ${fx.serviceToken}` };
@@ -155,6 +156,10 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     const bob = await agentAs('bob');
     assert.equal(await whoami(alice.client, 'shared'), 'hello service');
     assert.equal(await whoami(bob.client, 'shared'), 'hello service');
+    // No token the upstream received, nor any agent's, is in the gateway's log or the audit file.
+    const written = [...logger.lines, readFileSync(auditFile, 'utf8')].join('\n');
+    for (const r of fx.seen) if (r.token) assert.ok(!written.includes(r.token), 'an upstream token was logged');
+    assert.ok(!written.includes(alice.token) && !written.includes(bob.token), "an agent's token was logged");
     // alice, bob and carol: one upstream connection each for the per-user server, none for the shared one.
     assert.equal(pool.size, 3);
   });
