@@ -211,6 +211,19 @@ const sandboxRuntimeOutside = {
 };
 
 /**
+ * The Redis client (ioredis, about 220 KB minified) serves only a team gateway whose config names a
+ * Redis (src/core/cluster/, loaded by `import()` in serve-http.ts): its own file beside cli.js,
+ * required then, so no other command parses it. The extension never reaches it.
+ */
+const REDIS_CLIENT_FILE = 'redis-client.js';
+const redisClientOutside = {
+  name: 'redis-client-outside',
+  setup(build) {
+    build.onResolve({ filter: /^ioredis$/ }, () => ({ path: `./${REDIS_CLIENT_FILE}`, external: true }));
+  },
+};
+
+/**
  * In extension.js our code takes from the SDK's server package only what the client package and the
  * one protocol core also export (errors, constants, `inputRequired` for the gateway bridge the host
  * asks through): importing the server package's entry would load all of it (McpServer, its HTTP
@@ -255,10 +268,15 @@ const targets = [
   },
   {
     ...common,
+    stdin: { contents: `export * from 'ioredis';`, resolveDir: '.', loader: 'js' },
+    outfile: `${outDir}/${REDIS_CLIENT_FILE}`,
+  },
+  {
+    ...common,
     entryPoints: ['src/cli/main.ts'],
     outfile: `${outDir}/cli.js`,
     banner: { js: `#!/usr/bin/env node\n${IMPORT_META_URL}` },
-    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, sandboxRuntimeOutside],
+    plugins: [zodEnglishOnly, sdkShimsAreOurs, sdkCoreOnce, sdkChunksOnce, sandboxRuntimeOutside, redisClientOutside],
     supported: { 'dynamic-import': false },
   },
 ];

@@ -75,13 +75,14 @@ const HANDLER_ASSIGNMENT = {
 };
 
 /**
- * Where the rule does not apply: the launch itself; the one wrapper transport, which is its
- * inner transport's only user; and the gateway and IDE servers, whose SDK servers and
+ * Where the rule does not apply: the launch itself; the wrapper transports, each its inner
+ * transport's only user (the trace's, and the frame channel the launch puts outermost); and the gateway and IDE servers, whose SDK servers and
  * server-side transports face agents, not the servers a launch connects to.
  */
 const HANDLER_OWNERS = [
   'src/core/connection/launch.ts',
   'src/core/trace/transport.ts',
+  'src/core/connection/frame-channel.ts',
   'src/core/gateway/**/*.ts',
   'src/core/ide/**/*.ts',
 ];

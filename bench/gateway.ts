@@ -24,6 +24,7 @@ import { rawConnect } from './lib/rawsdk.js';
 import { sdkOverHttp } from './lib/sdk-over-http.js';
 import { gatewayAgent } from './lib/gateway-over-http.js';
 import { JSON_RELAY, PIPE_RELAY, procCpuMs, relayAgent, serveAgent } from './lib/serve-over-stdio.js';
+import { mixedRun, type PathShare } from './lib/mixed-run.js';
 
 type Call = () => Promise<unknown>;
 
@@ -126,6 +127,27 @@ function floor(what: string, via: Side, bare: Side, bareName: string, how = 'aga
   ];
 }
 
+/** The fast and the full path's share of a mixed run's requests (lib/mixed-run.ts), agents' side and servers' side. */
+async function mixed(rounds: number): Promise<Figure[]> {
+  const r = await mixedRun(rounds);
+  const pct = (s: PathShare): number => Math.round((s.fast / Math.max(1, s.fast + s.full)) * 1000) / 10;
+  console.log(`[gateway] mixed run, servers' requests by path: ${JSON.stringify(r.byMethod)}`);
+  return [
+    figure(
+      'gateway',
+      `mixed run: agents' forwarded requests on the fast path (${r.agents.fast} of ${r.agents.fast + r.agents.full})`,
+      pct(r.agents),
+      '%',
+    ),
+    figure(
+      'gateway',
+      `mixed run: requests to servers sent as frames, from the trace (${r.upstream.fast} of ${r.upstream.fast + r.upstream.full})`,
+      pct(r.upstream),
+      '%',
+    ),
+  ];
+}
+
 export async function gateway(quick: boolean): Promise<Figure[]> {
   const blocks = quick ? 2 : 10;
   const block = quick ? 20 : 200;
@@ -141,9 +163,11 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     }),
   );
   const own = await gatewayAgent();
+  const ownFull = await gatewayAgent({ fullPath: true });
   const overHttp = await sdkOverHttp();
   const served = await serveAgent();
   const servedOwn = await serveAgent({ own: true });
+  const servedFull = await serveAgent({ own: true, fullPath: true });
   const stdio = await rawConnect();
   const relay = await relayAgent();
   const pipeRelay = await relayAgent(PIPE_RELAY);
@@ -154,11 +178,25 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
   const directHttp = side(() => overHttp.echo('hello'));
   const viaServe = side(() => served.client.callTool({ name: 'tiny__echo', arguments: args }), served.pids);
   const viaOwn = side(() => servedOwn.client.callTool({ name: 'tiny__echo', arguments: args }), servedOwn.pids);
+  const viaFull = side(() => servedFull.client.callTool({ name: 'tiny__echo', arguments: args }), servedFull.pids);
+  const viaHttpFull = side(() => ownFull.client.callTool({ name: 'tiny__echo', arguments: args }));
   const directStdio = side(() => stdio.callTool({ name: 'echo', arguments: args }));
   const viaRelay = side(() => relay.client.callTool({ name: 'echo', arguments: args }), relay.pids);
   const viaPipe = side(() => pipeRelay.client.callTool({ name: 'echo', arguments: args }), pipeRelay.pids);
   const viaJson = side(() => jsonRelay.client.callTool({ name: 'tiny__echo', arguments: args }), jsonRelay.pids);
-  const all = [viaHttp, directHttp, inBench, viaServe, viaOwn, directStdio, viaRelay, viaPipe, viaJson];
+  const all = [
+    viaHttp,
+    viaHttpFull,
+    directHttp,
+    inBench,
+    viaServe,
+    viaOwn,
+    viaFull,
+    directStdio,
+    viaRelay,
+    viaPipe,
+    viaJson,
+  ];
   try {
     // Warm-up: every side's JIT (and the child processes') before anything is kept.
     for (const s of all) await timed(s.call, block, []);
@@ -198,10 +236,27 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
       ),
       ...floor('mcp-host serve (stdio), shared', viaServe, viaOwn, 'serve --own-servers', 'against --own-servers'),
       ...cpuPerCall('mcp-host serve --own-servers', viaOwn, viaJson, 'JSON relay'),
+      // The fast path (src/core/gateway/fast-path.ts) against the same gateway with it off, same run.
+      ...floor(
+        'mcp-host serve --own-servers (stdio)',
+        viaOwn,
+        viaFull,
+        'the same with the fast path off (full path)',
+        'fast path against the full path',
+      ),
+      ...cpuPerCall('mcp-host serve --own-servers, full path', viaFull, viaJson, 'JSON relay'),
+      ...floor(
+        'HTTP gateway',
+        viaHttp,
+        viaHttpFull,
+        'the same with the fast path off',
+        'fast path against the full path',
+      ),
       ...cpuPerCall('mcp-host serve', viaServe, viaRelay, 'bare SDK relay'),
       ...cpuPerCall('mcp-host serve', viaServe, viaJson, 'JSON relay'),
       ...cpuPerCall('bare SDK relay', viaRelay, viaJson, 'JSON relay'),
       ...cpuPerCall('JSON relay', viaJson, viaPipe, 'byte relay'),
+      ...(await mixed(quick ? 5 : 200)),
     ];
   } finally {
     await agent.close();
@@ -209,6 +264,8 @@ export async function gateway(quick: boolean): Promise<Figure[]> {
     await overHttp.close();
     await served.close();
     await servedOwn.close();
+    await servedFull.close();
+    await ownFull.close();
     await stdio.close();
     await relay.close();
     await pipeRelay.close();

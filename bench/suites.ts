@@ -1,4 +1,5 @@
 /** Every benchmark group, in the order a full run measures them. */
+import { balancer } from './balancer.js';
 import { calls } from './calls.js';
 import { chaos } from './chaos.js';
 import { flood } from './flood.js';
@@ -11,7 +12,15 @@ import { scale } from './scale.js';
 import { soak } from './soak.js';
 import { startup } from './startup.js';
 import { toolSearch } from './tool-search.js';
+import { vscodeMcp } from './vscode-mcp.js';
 import type { Figure } from './lib/stats.js';
+
+/**
+ * Groups added since the committed bench/results.json was run: that file is one complete run, so a
+ * group joins it only with the next complete `npm run bench`, which must then empty this list
+ * (test/unit/bench/results.test.ts fails while a listed group is already in the file).
+ */
+export const NOT_YET_IN_RESULTS: readonly string[] = ['balancer', 'vscode'];
 
 export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['footprint', footprint],
@@ -23,7 +32,9 @@ export const suites: [string, (quick: boolean) => Promise<Figure[]>][] = [
   ['tool-search', toolSearch],
   ['gateway', gateway],
   ['shared-serve', sharedServe],
+  ['balancer', balancer],
   ['sandbox', sandbox],
+  ['vscode', vscodeMcp],
   ['chaos', chaos],
   ['soak', soak],
 ];

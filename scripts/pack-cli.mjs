@@ -1,8 +1,9 @@
 // `npm run pack:cli`: the CLI as an npm package, `mcp-host-<version>.tgz`, which `npm install -g` and
 // `npx` install with nothing else. The root package.json is the VS Code extension's manifest (its
 // dependencies are bundled, its files are the .vsix's), so the CLI's package is staged apart: the
-// bundled dist/cli.js, the sandbox runtime it loads beside it (dist/sandbox-runtime.js) and the
-// runtime's helpers (dist/vendor), under a package.json of its own with `bin` and no dependencies.
+// bundled dist/cli.js, the sandbox runtime it loads beside it (dist/sandbox-runtime.js), the Redis
+// client a team gateway with Redis loads (dist/redis-client.js) and the runtime's helpers
+// (dist/vendor), under a package.json of its own with `bin` and no dependencies.
 // No source maps, no extension bundle, no MCP Apps bridge (the CLI opens no app).
 //
 //   node scripts/pack-cli.mjs                 production build into dist/, then pack
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const repo = resolve(fileURLToPath(import.meta.url), '..', '..');
 
 /** The files of dist/ the CLI runs from, relative to it. */
-export const CLI_FILES = ['cli.js', 'sandbox-runtime.js', 'vendor'];
+export const CLI_FILES = ['cli.js', 'sandbox-runtime.js', 'redis-client.js', 'vendor'];
 
 /** The CLI package's manifest, from the root one: its name, version and licence, no dependencies. */
 export function cliManifest(root) {

@@ -72,20 +72,29 @@ const modules = viaTsx
 const launchersFile = join(tmp, 'fixture-launchers.json');
 if (fixtureLaunchers) writeFileSync(launchersFile, JSON.stringify(await fixtureLaunchers));
 const moduleOf = new Map(files.map((f, i) => [f, modules[i]]));
-function wrapper(name, group) {
+// The gateway's files run twice, on its fast path (the default) and with it off
+// (MCP_HOST_GATEWAY_FAST_PATH=0, src/core/gateway/fast-path.ts), each in a process of its own: both
+// paths must give agents the same answers. Not in --one-process (the environment is per process).
+const GATEWAY_FILES = /(^|[\\/])test[\\/]integration[\\/]gateway[\\/]/;
+function wrapper(name, group, fullPath = false) {
   const body = group
     .map(
       (f) =>
-        `describe(${JSON.stringify(f)}, { timeout: ${fileTimeout} }, () => { require(${JSON.stringify(moduleOf.get(f))}); });`,
+        `describe(${JSON.stringify(fullPath ? `${f} (gateway full path)` : f)}, { timeout: ${fileTimeout} }, () => { require(${JSON.stringify(moduleOf.get(f))}); });`,
     )
     .join('\n');
   const path = join(tmp, `${name}.cjs`);
-  writeFileSync(path, `const { describe } = require('node:test');\n${body}\n`);
+  const env = fullPath ? `process.env.MCP_HOST_GATEWAY_FAST_PATH = '0';\n` : '';
+  writeFileSync(path, `${env}const { describe } = require('node:test');\n${body}\n`);
   return path;
 }
+const name = (f, i) => `${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`;
 const entries = onePass
   ? [wrapper('all', files)]
-  : files.map((f, i) => wrapper(`${String(i).padStart(3, '0')}-${f.replace(/[^\w.-]+/g, '_')}`, [f]));
+  : [
+      ...files.map((f, i) => wrapper(name(f, i), [f])),
+      ...files.flatMap((f, i) => (GATEWAY_FILES.test(f) ? [wrapper(`${name(f, i)}-full-path`, [f], true)] : [])),
+    ];
 
 const loader = viaTsx ? ['--import', 'tsx'] : [];
 const timesOut = join(tmp, 'times.tsv');

@@ -17,11 +17,13 @@ export interface GatewayAgent {
   close(): Promise<void>;
 }
 
-export async function gatewayAgent(): Promise<GatewayAgent> {
+/** `fullPath`: the gateway with its fast path off (MCP_HOST_GATEWAY_FAST_PATH=0), the SDK's path both ways. */
+export async function gatewayAgent(o: { fullPath?: boolean } = {}): Promise<GatewayAgent> {
   // BENCH_CPU_PROF=DIR: a CPU profile of the gateway process too, written to DIR when it exits.
   const dir = process.env.BENCH_CPU_PROF;
   const child = spawn(process.execPath, [...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), GATEWAY_CHILD], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...(o.fullPath ? { MCP_HOST_GATEWAY_FAST_PATH: '0' } : {}) },
   });
   const exited = once(child, 'exit');
   const lines = createInterface({ input: child.stdout });

@@ -77,8 +77,20 @@ function sharedGatewayPid(home: string): number | undefined {
   return undefined;
 }
 
-/** `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway. */
-export async function serveAgent(o: { own?: boolean } = {}): Promise<ServeAgent> {
+/** Resolves once the agent is listed `name`; fails after 60 s. */
+export async function untilTool(client: Client, name: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (!(await client.listTools()).tools.some((t) => t.name === name)) {
+    if (Date.now() > until) throw new Error(`serve never listed ${name}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * `own`: `serve --own-servers`, the servers in the serve process; else the folder's shared gateway.
+ * `fullPath`: the gateway's fast path off (MCP_HOST_GATEWAY_FAST_PATH=0).
+ */
+export async function serveAgent(o: { own?: boolean; fullPath?: boolean } = {}): Promise<ServeAgent> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-serve-'));
   writeFileSync(
     join(dir, '.mcp.json'),
@@ -97,10 +109,13 @@ export async function serveAgent(o: { own?: boolean } = {}): Promise<ServeAgent>
       MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
       // The shared gateway ends with its last session, not 30 s later.
       MCP_HOST_SERVE_GRACE_MS: '0',
+      ...(o.fullPath ? { MCP_HOST_GATEWAY_FAST_PATH: '0' } : {}),
     },
     stderr: 'ignore',
   });
   await client.connect(transport);
+  // serve answers before its servers connect (on a loaded machine the tiny server may take seconds).
+  await untilTool(client, 'tiny__echo');
   const gateway = o.own ? undefined : sharedGatewayPid(join(dir, 'mcp-host-home'));
   if (!o.own && gateway === undefined) throw new Error('serve shares no gateway: its discovery file is missing');
   return {

@@ -15,7 +15,7 @@ import { LAZY, REF_NAMESPACE, SHARED_FILE } from './lazy-bundles.mjs';
  */
 export const LOADED_TOGETHER = [
   ['extension.js', ...Object.keys(LAZY), SHARED_FILE, 'ext-apps-bridge.js', 'sandbox-runtime.js'],
-  ['cli.js', 'sandbox-runtime.js'],
+  ['cli.js', 'sandbox-runtime.js', 'redis-client.js'],
 ];
 
 /** The modules an output holds code of; a stand-in for another bundle's module is a reference, not a copy. */

@@ -34,6 +34,8 @@ export const LAYERS = [
   ['connection/', 'calls/'],
   ['host.ts', 'ide/', 'inspector/'],
   ['gateway/'],
+  // Several team gateway processes as one, over Redis: the gateway's shared state, behind its interfaces.
+  ['cluster/'],
 ];
 
 /** Units that must not depend on another, directly or through any chain of imports. */

@@ -72,5 +72,6 @@ environment: MCP_TIMEOUT (connect ms), MCP_TOOL_TIMEOUT (call ms), MCP_HOST_LOG 
              MCP_HOST_INPUT_<ID> (value for \${input:id}), MCP_HOST_BLOB_DIR (where binary contents go),
              MCP_HOST_REGISTRY_URL (registry), MCP_HOST_USER_SETTINGS (user settings.json),
              MCP_HOST_ALLOW_PROJECT_SERVERS=1 (as --allow-project-servers),
-             MCP_HOST_SERVE_SHARE=0 (as serve --own-servers), MCP_HOST_SERVE_GRACE_MS (shared gateway's grace)
+             MCP_HOST_SERVE_SHARE=0 (as serve --own-servers), MCP_HOST_SERVE_GRACE_MS (shared gateway's grace),
+             MCP_HOST_GATEWAY_FAST_PATH=0 (the gateway's forwarding fast path off)
 `;

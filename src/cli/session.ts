@@ -138,6 +138,7 @@ export class Session {
       ...this.loadOptions,
       userServers: user.servers,
       userSandbox: user.settings['mcpHost.sandbox'],
+      userTeamGateway: user.settings['mcpHost.teamGateway'],
     });
     // A broken settings.json is reported, not fatal.
     return {
@@ -241,6 +242,8 @@ export class Session {
       // Protocol eras already found (core/connection/era.ts), so a known server is not probed again.
       eraStore: new FileKeyValueStore(cliConfigDir(this.io.env), (m) => this.io.stderr(`mcp-host: warning: ${m}\n`)),
       listCache: this.listCache,
+      // The editor's user setting, so `serve` and `call` start servers when the editor would.
+      ...(this.userSettings['mcpHost.startServers'] === 'onFirstUse' ? { startServers: 'onFirstUse' as const } : {}),
       ...this.hostExtras,
       ...this.wrapTransport(),
     });

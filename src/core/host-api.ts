@@ -36,6 +36,12 @@ export interface CallOptions {
    * to the elicitation/sampling port with the origins of the requests it may belong to.
    */
   origin?: CallOrigin;
+  /**
+   * The gateway's fast path (`forwardToolCall`, `forwardResourceRead`, `forwardPrompt`): a plain
+   * request on a 2025-11-25 connection goes to the server as a frame of its own, not through the
+   * SDK client's request path (connection/frame-channel.ts). Everything else about the call is the same.
+   */
+  asFrame?: boolean;
 }
 
 /** A snapshot of one server, as the tree, the CLI and the exported API see it. */
@@ -96,6 +102,12 @@ export interface HostOptions {
   blobDir: string;
   concurrency?: { local?: number; remote?: number };
   timeouts?: { connectMs?: number; toolCallMs?: number };
+  /**
+   * `onFirstUse`: a server whose last run's lists are in `listCache` is not started with the host;
+   * it shows them (cached) and its first call, read or prompt starts it (`mcpHost.startServers`).
+   * A server with nothing cached starts as with `onStartup`, the default, so its lists get cached.
+   */
+  startServers?: 'onStartup' | 'onFirstUse';
   /** Reconnect backoff of remote servers: base * 2^(n-1) ms, capped at maxMs, at most maxAttempts (defaults 1000, 30000, 5). */
   backoff?: { baseMs?: number; maxMs?: number; maxAttempts?: number };
   roots?: RootsPort;

@@ -8,6 +8,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import type { ToolUi } from './app-meta.js';
 import type { HostErrorInfo } from './errors.js';
+import type { ToolUpstream } from './upstream-meta.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -33,6 +34,8 @@ export interface HostTool {
   taskSupport?: 'required' | 'optional';
   /** MCP Apps: the tool's `ui://` app and its visibility (`_meta.ui`, or the older `ui/resourceUri`). */
   ui?: ToolUi;
+  /** A gateway's tool: the upstream server it comes from and that server's name for it (upstream-meta.ts). */
+  upstream?: ToolUpstream;
 }
 
 export interface HostResource {
@@ -122,9 +125,11 @@ export type ConnectionState =
   | { kind: 'needs-auth'; message: string; at: number }
   /**
    * Only what the host itself causes: `config`, it was handed a definition that does not run
-   * (why: `definition.admission`), or `user`, stopped by the user.
+   * (why: `definition.admission`), or `user`, stopped by the user, or `on-first-use`, not started
+   * yet because `mcpHost.startServers` is `onFirstUse` and its last run's lists stand in (cached):
+   * the first use of one of them starts it.
    */
-  | { kind: 'disabled'; reason: 'config' | 'user'; message?: string };
+  | { kind: 'disabled'; reason: 'config' | 'user' | 'on-first-use'; message?: string };
 
 export type StateKind = ConnectionState['kind'];
 

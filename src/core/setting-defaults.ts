@@ -18,6 +18,7 @@ export const DISCOVERY_SOURCES = [
 export const SETTING_DEFAULTS = {
   servers: {},
   autoStart: true,
+  startServers: 'onStartup',
   'concurrency.local': 3,
   'concurrency.remote': 20,
   'timeouts.connect': 30_000,
@@ -49,6 +50,7 @@ export const SETTING_DEFAULTS = {
   sandboxNewServers: false,
   sandboxRegistryInstalls: 'ask',
   enterpriseIdp: null,
+  teamGateway: null,
 } as const satisfies Record<string, unknown>;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;

@@ -110,6 +110,7 @@ function startHost(context: vscode.ExtensionContext, p: HostParts): Made & { hos
     blobDir: join(context.globalStorageUri.fsPath, 'blobs'),
     concurrency: settings.concurrency,
     timeouts: settings.timeouts,
+    startServers: settings.startServers,
     roots: p.roots,
     elicitation: p.bridge,
     authProvider: (def) => p.auth.providerFor(def),

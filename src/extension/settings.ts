@@ -15,7 +15,11 @@ export interface McpHostSettings {
   servers: unknown;
   /** `mcpHost.sandbox`: the sandbox rules of those servers (VS Code's `sandbox` shape). */
   sandbox: unknown;
+  /** `mcpHost.teamGateway` as written (checked by the loader, core/config/sources/team-gateway.ts). */
+  teamGateway: unknown;
   autoStart: boolean;
+  /** `mcpHost.startServers`: `onFirstUse` leaves a server with cached lists idle until a call needs it. */
+  startServers: 'onStartup' | 'onFirstUse';
   concurrency: { local?: number; remote?: number };
   timeouts: { connectMs?: number; toolCallMs?: number };
   ideServerEnabled: boolean;
@@ -81,7 +85,9 @@ export function readSettings(): McpHostSettings {
   return {
     servers: cfg.get<unknown>('servers'),
     sandbox: cfg.get<unknown>('sandbox'),
+    teamGateway: cfg.get<unknown>('teamGateway'),
     autoStart: bool(cfg, 'autoStart', D['autoStart']),
+    startServers: cfg.get<unknown>('startServers') === 'onFirstUse' ? 'onFirstUse' : 'onStartup',
     concurrency: { local: count(cfg, 'concurrency.local'), remote: count(cfg, 'concurrency.remote') },
     timeouts: { connectMs: count(cfg, 'timeouts.connect'), toolCallMs: count(cfg, 'timeouts.toolCall') },
     ideServerEnabled: bool(cfg, 'ideServer.enabled', D['ideServer.enabled']),

@@ -76,6 +76,12 @@ export interface StartOptions {
   workspace: string;
   /** Extra user settings (merged over the harness defaults, which keep the welcome page away). */
   settings?: Record<string, unknown>;
+  /**
+   * Settings of the machine code-server runs on (`Machine/settings.json`): where a `machine`-scoped
+   * setting such as `mcpHost.managedConfigPath` must be for a remote window (code-server's is one);
+   * in the user settings VS Code ignores it there.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Extra environment for code-server and so for the extension host and the MCP servers it starts. */
   env?: Record<string, string>;
   /** Trust the workspace (default true). `false` opens it in Restricted Mode without a prompt. */
@@ -84,6 +90,8 @@ export interface StartOptions {
   name?: string;
   /** Install this .vsix instead of the packaged build (e.g. to prove a test fails on a broken one). */
   vsix?: string;
+  /** `false`: VS Code without our extension (bench/vscode-mcp.ts measures VS Code's own MCP so). */
+  extension?: boolean;
   /**
    * The code-server release to run (default: scripts/code-server.mjs's CODE_SERVER_VERSION, the
    * current VS Code). E.g. '4.100.3' for VS Code 1.100, the lowest supported release (the smoke
@@ -351,7 +359,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   const startTimeoutMs = options.startTimeoutMs ?? 120_000;
   const fixture = resolveWorkspace(options.workspace);
   const name = options.name ?? basename(fixture);
-  const vsix = options.vsix ?? packagedVsix();
+  const vsix = options.extension === false ? undefined : (options.vsix ?? packagedVsix());
   const cs = codeServer(options.codeServer);
   const executablePath = chromiumPath();
 
@@ -376,6 +384,10 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
     ...options.settings,
   };
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  if (options.machineSettings) {
+    mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
+    writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(options.machineSettings, null, 2));
+  }
 
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -455,7 +467,7 @@ export async function startVSCode(options: StartOptions): Promise<VSCode> {
   };
 
   try {
-    installExtension(vsix, extensionsDir, userDataDir, env, cs);
+    if (vsix) installExtension(vsix, extensionsDir, userDataDir, env, cs);
     child = spawn(
       cs.node,
       [

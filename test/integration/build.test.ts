@@ -29,8 +29,8 @@ async function build(): Promise<void> {
 test('the bundle builds from an empty folder and the CLI prints its version', async () => {
   await build();
   // The extension's feature bundles beside extension.js (scripts/lib/lazy-bundles.mjs).
-  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'registry']
-    .concat(['sandbox-runtime', 'workbench', 'ws-socket'])
+  const bundles = ['apps', 'cli', 'ext-apps-bridge', 'extension', 'gateway', 'ide', 'lazy-shared', 'redis-client']
+    .concat(['registry', 'sandbox-runtime', 'workbench', 'ws-socket'])
     .flatMap((b) => [`${b}.js`, `${b}.js.map`]);
   assert.deepEqual(readdirSync(out).sort(), [...bundles, 'vendor'].sort());
   const version = execFileSync(process.execPath, [join(out, 'cli.js'), '--version'], { encoding: 'utf8' });

@@ -81,3 +81,26 @@ test('the one protocol core gives the SDK client and server every export of thei
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The Redis client serves only a team gateway configured with a Redis (src/core/cluster/): it is
+// redis-client.js alone, required by cli.js when that config asks for it; no other bundle parses it.
+test('ioredis is in redis-client.js only, and cli.js requires it from there', { timeout: 180_000 }, async () => {
+  const { meta } = await shippedBuild();
+  const check = (await import(join(repo, 'scripts/lib/bundle-copies.mjs'))) as Check;
+  const metafiles = check.readMetafiles(meta, outputs(check));
+  const holding = Object.entries(metafiles)
+    .filter(([, m]) =>
+      Object.values(m.outputs).some((o) =>
+        Object.entries(o.inputs).some(([k, v]) => k.includes('node_modules/ioredis/') && v.bytesInOutput > 0),
+      ),
+    )
+    .map(([file]) => file);
+  assert.deepEqual(holding, ['redis-client.js']);
+  const cli = Object.entries(metafiles['cli.js']!.outputs).find(([f]) => !f.endsWith('.map'))![1] as {
+    imports?: { path: string; external?: boolean }[];
+  };
+  assert.ok(
+    cli.imports?.some((i) => i.path === './redis-client.js' && i.external),
+    'cli.js requires ./redis-client.js',
+  );
+});

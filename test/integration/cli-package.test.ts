@@ -64,7 +64,13 @@ test('the package is named by the version, at most 2 MB, and holds only what the
     [],
     'no source maps, extension bundle, app bridge, sources or fixtures',
   );
-  for (const f of ['package/cli.js', 'package/sandbox-runtime.js', 'package/package.json', 'package/README.md'])
+  for (const f of [
+    'package/cli.js',
+    'package/sandbox-runtime.js',
+    'package/redis-client.js',
+    'package/package.json',
+    'package/README.md',
+  ])
     assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
   const manifest = JSON.parse(
     execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),

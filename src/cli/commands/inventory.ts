@@ -62,6 +62,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
           scope: s.definition.source.scope,
           source: { file: s.definition.source.file, jsonPath: s.definition.source.jsonPath },
           transport: transportOf(s.definition),
+          ...(s.definition.teamGateway ? { teamGateway: s.definition.teamGateway } : {}),
           ...sandboxJson(s.definition),
           state: s.state.kind,
           ...(s.state.kind === 'connected' && s.state.protocolVersion
@@ -84,7 +85,7 @@ export async function list(session: Session, a: ParsedArgs): Promise<ExitCode> {
   }
   const rows = snaps.map((s) => [
     cell(s.name),
-    `${transportOf(s.definition)}${sandboxJson(s.definition).sandboxed ? ' (sandboxed)' : ''}`,
+    `${transportOf(s.definition)}${sandboxJson(s.definition).sandboxed ? ' (sandboxed)' : ''}${s.definition.teamGateway ? ' (team gateway)' : ''}`,
     s.definition.source.scope,
     String(toolCount(s)),
     String(s.resources.length + s.resourceTemplates.length),
@@ -117,6 +118,8 @@ export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> 
         description: t.description,
         annotations: t.annotations,
         inputSchema: t.inputSchema,
+        // A gateway's tool: the server behind it and that server's name for it (core/upstream-meta.ts).
+        ...(t.upstream ? { upstream: t.upstream } : {}),
       })),
     );
     return EXIT.ok;
@@ -131,7 +134,12 @@ export async function tools(session: Session, a: ParsedArgs): Promise<ExitCode> 
       .join(',');
   session.io.stdout(
     table(
-      all.map((t) => [visible(t.server), visible(t.name), hints(t), oneLine(t.description)]),
+      all.map((t) => [
+        visible(t.upstream ? `${t.server} › ${t.upstream.server}` : t.server),
+        visible(t.name),
+        hints(t),
+        oneLine(t.description),
+      ]),
       ['SERVER', 'TOOL', 'HINTS', 'DESCRIPTION'],
     ),
   );

@@ -11,6 +11,7 @@ import type { Server, Transport } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../../core/ports.js';
 import {
   discoveryDir,
+  FAST_PATH_ENV,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
@@ -75,7 +76,12 @@ export function serveAgent(gateway: Gateway, view: AgentView, transport: Transpo
   );
   return serveStdio((ctx) => (pinned = gateway.createServer(ctx.era, false, view)), {
     // Updates on the resources a listen names are sent by the connection's server; the SDK routes them onto the stream.
-    transport: gateway.observeAgent(tapListen(transport, (uris) => watches.add(uris))),
+    // A 2025-11-25 agent's tool calls are taken in front of its server (the gateway's fast path),
+    // inside its telemetry: whatever answers an agent's frame is within its spans.
+    transport: gateway.withFastPath(
+      gateway.observeAgent(tapListen(transport, (uris) => watches.add(uris))),
+      () => pinned,
+    ),
     onerror: (err) => logger.debug(`serve: ${err.message}`),
   });
 }
@@ -87,6 +93,10 @@ export async function stopServeGateway(
   served: readonly StdioServerHandle[],
 ): Promise<void> {
   session.registry.dispose();
+  const paths = gateway.paths();
+  stderrLogger(session.io.env, session.io.stderr).debug(
+    `serve: agents' forwarded requests: ${paths.fast} on the fast path, ${paths.full} on the full path`,
+  );
   // A broken stdout may never take the goodbye: the servers' stop (the caller's dispose) must not wait on it.
   await Promise.race([
     Promise.all([...served.map((s) => s.close().catch(() => undefined)), gateway.dispose()]),
@@ -166,6 +176,7 @@ export async function openServeGateway(
     signIn: serveSignIn(session, logger),
     frontEnd: 'serve',
     firstListWaitMs: FIRST_LIST_WAIT_MS,
+    fastPath: io.env[FAST_PATH_ENV] !== '0',
     ...(o.privateResults ? { privateResults: true } : {}),
     ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
   });

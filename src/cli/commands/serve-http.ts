@@ -12,11 +12,14 @@ import { parseConfigText, type ServerDefinition } from '../../core/config/index.
 import {
   AuditLog,
   auditedHost,
+  currentCaller,
+  MemoryRateLimiter,
   Gateway,
   GatewayBridge,
   gatewayFeatures,
   GatewayService,
   GatewayViews,
+  type GatewayServiceOptions,
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
@@ -30,11 +33,13 @@ import {
   type ServiceConfig,
 } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
-import { EXIT, usageError, type ExitCode } from '../errors.js';
+import { CliError, EXIT, usageError, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
 import type { Session } from '../session.js';
 import { VERSION } from '../../core/version.js';
 import { startTelemetry } from '../telemetry.js';
+import type { Logger } from '../../core/ports.js';
+import type { Cluster } from '../../core/cluster/index.js';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -70,28 +75,59 @@ function listenOptions(a: ParsedArgs): ListenOptions {
   return o;
 }
 
+/**
+ * The Redis the processes share, when configured; loaded here only, by `import()`, so a gateway
+ * without one (and the extension) never loads the client. Unreachable at start: a runtime error
+ * naming it, password redacted (an operator who configured it does not want a process on its own).
+ */
+async function joinCluster(config: ServiceConfig, logger: Logger): Promise<Cluster | undefined> {
+  if (!config.redis) return undefined;
+  const { startCluster } = await import('../../core/cluster/index.js');
+  try {
+    return await startCluster(config.redis, logger);
+  } catch (err) {
+    throw new CliError(
+      EXIT.connection,
+      `serve --http: ${err instanceof Error ? err.message : String(err)}`,
+      'Start Redis, or fix "gateway.redis.url" in the --config file (docs/team-gateway.md, "Several processes: Redis").',
+    );
+  }
+}
+
+/** The rate limit per person, shared through Redis when there is one; none when not configured. */
+function rateLimit(
+  config: ServiceConfig,
+  cluster: Cluster | undefined,
+  audit: AuditLog | undefined,
+): Pick<GatewayServiceOptions, 'rateLimit' | 'onRateLimited'> {
+  if (!config.rateLimit) return {};
+  const limiter = cluster ? cluster.rateLimiter(config.rateLimit) : new MemoryRateLimiter(config.rateLimit);
+  return {
+    rateLimit: limiter,
+    onRateLimited: (sub, call) =>
+      audit?.write({
+        time: new Date().toISOString(),
+        sub,
+        server: '',
+        kind: call.kind,
+        name: call.name,
+        outcome: 'rate-limited',
+        durationMs: 0,
+      }),
+  };
+}
+
 export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCode> {
   const io = session.io;
   const logger = stderrLogger(io.env, io.stderr);
-  if (a.profile !== undefined || a.tools !== undefined)
-    throw usageError(
-      `serve --http: ${a.profile !== undefined ? '--profile' : '--tools'} is chosen per agent here`,
-      'An agent asks for /mcp/<profile> and ?tools=all|search; who may use a profile is its "users" and "groups".',
-    );
-  const listen = listenOptions(a);
-  const config = readServiceConfig(session, a);
-  // Off loopback the listening address (0.0.0.0, a pod's IP) is not what agents use: tokens name the public URL.
-  if (!isLoopbackHost(listen.host ?? '127.0.0.1') && config.auth!.resource === undefined)
-    throw usageError(
-      'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
-      'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
-    );
+  const { listen, config } = checkedStart(session, a);
   // Before the host exists: its launches' transports are wrapped as they start (session.ts).
   session.telemetry = await startTelemetry(io.env, {
     ...config.telemetry,
     defaultServiceName: 'mcp-host-gateway',
     warn: (l) => logger.warn(l),
   });
+  const cluster = await joinCluster(config, logger);
   const bridge = new GatewayBridge();
   session.hostExtras = { elicitation: bridge };
   session.featuresFor = (base) => bridge.featureOptions(base);
@@ -105,10 +141,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   const profiles = { ...settings.profiles, ...config.profiles };
   const audit = config.auditLog !== undefined ? new AuditLog(resolve(io.cwd, config.auditLog)) : undefined;
   // Per-user servers are called as each caller (upstream-pool.ts); audited outside that, so a refused exchange is recorded.
-  const pool = new PerUserPool(config.perUser, (name) => urlOf(session, name), config.auth!.issuer, {
-    clientInfo: { name: 'mcp-host-gateway', version: VERSION },
-  });
-  const upstream = config.perUser.size > 0 ? perUserHost(session.host, pool) : session.host;
+  const { pool, upstream } = perUserUpstreams(session, config);
   const gateway = new Gateway({
     host: audit ? auditedHost(upstream, audit) : upstream,
     bridge,
@@ -123,31 +156,72 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     // one are signed in by the operator (`mcp-host auth SERVER`) and shared as such, or not shown.
     frontEnd: 'serve',
     ...(session.telemetry ? { telemetry: session.telemetry.telemetry } : {}),
+    // Several processes: any of them reads a page another cut; each page its own person's only.
+    ...(cluster ? { results: cluster.results(() => currentCaller.getStore()?.sub) } : {}),
   });
   const refusals = watchDefinitions(session, config.perUser, exposed);
-  const service = await GatewayService.start({ gateway, logger, auth: config.auth!, profiles: () => profiles, listen });
+  const service = await GatewayService.start({
+    gateway,
+    logger,
+    auth: config.auth!,
+    profiles: () => profiles,
+    listen,
+    ...(cluster ? { shared: cluster } : {}),
+    ...rateLimit(config, cluster, audit),
+  });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();
-  if (refusals.size > 0) {
-    await service.dispose();
-    await gateway.dispose();
-    await pool.dispose();
-    throw usageError(
-      `serve --http: ${[...refusals][0]}`,
-      'Per-user credentials are for HTTP servers (docs/team-gateway.md, "Upstream credentials").',
-    );
-  }
+  if (refusals.size > 0) await refuseStart(refusals, [service, gateway, pool, cluster && { dispose: () => cluster.close() }]);
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
   const signal = await stop;
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
-  const cut = await service.drain(config.drainMs);
+  const cut = await service.drain(config.drainMs, config.drainGraceMs);
   await gateway.dispose();
   await pool.dispose();
+  await cluster?.close();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);
   return EXIT.ok;
+}
+
+/** The listening address and the `"gateway"` config, refused when they do not fit together or with the arguments. */
+function checkedStart(session: Session, a: ParsedArgs): { listen: ListenOptions; config: ReturnType<typeof readServiceConfig> } {
+  if (a.profile !== undefined || a.tools !== undefined)
+    throw usageError(
+      `serve --http: ${a.profile !== undefined ? '--profile' : '--tools'} is chosen per agent here`,
+      'An agent asks for /mcp/<profile> and ?tools=all|search; who may use a profile is its "users" and "groups".',
+    );
+  const listen = listenOptions(a);
+  const config = readServiceConfig(session, a);
+  // Off loopback the listening address (0.0.0.0, a pod's IP) is not what agents use: tokens name the public URL.
+  if (!isLoopbackHost(listen.host ?? '127.0.0.1') && config.auth!.resource === undefined)
+    throw usageError(
+      'serve --http: off loopback, the gateway needs its public URL as "gateway.auth.resource"',
+      'The URL agents use, e.g. "https://mcp.example.com/mcp": tokens must name it as their audience.',
+    );
+  return { listen, config };
+}
+
+/** The pool of per-person clients, and the host as the gateway sees it: per-user servers called through the pool. */
+function perUserUpstreams(
+  session: Session,
+  config: ReturnType<typeof readServiceConfig>,
+): { pool: PerUserPool; upstream: Session['host'] } {
+  const pool = new PerUserPool(config.perUser, (name) => urlOf(session, name), config.auth!.issuer, {
+    clientInfo: { name: 'mcp-host-gateway', version: VERSION },
+  });
+  return { pool, upstream: config.perUser.size > 0 ? perUserHost(session.host, pool) : session.host };
+}
+
+/** A per-user entry the config cannot honour (a stdio server, no such server) stops the start, after closing what was opened. */
+async function refuseStart(refusals: Set<string>, opened: ({ dispose(): Promise<void> } | undefined)[]): Promise<never> {
+  for (const o of opened) await o?.dispose();
+  throw usageError(
+    `serve --http: ${[...refusals][0]}`,
+    'Per-user credentials are for HTTP servers (docs/team-gateway.md, "Upstream credentials").',
+  );
 }
 
 function urlOf(session: Session, name: string): string | undefined {

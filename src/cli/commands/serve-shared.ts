@@ -6,8 +6,8 @@
  * SDK picks the era per connection, each session is one agent (its questions go to it, its
  * result pages are its own: `privateResults`), with the view its hello asked for.
  */
-import { StdioServerTransport, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { graceMs, SharedListener, type Gateway } from '../../core/gateway/index.js';
+import type { StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { AgentStdioTransport, graceMs, SharedListener, type Gateway } from '../../core/gateway/index.js';
 import type { ParsedArgs } from '../args.js';
 import { EXIT, type ExitCode } from '../errors.js';
 import { stderrLogger } from '../ports.js';
@@ -36,7 +36,7 @@ export async function serveShared(session: Session, a: ParsedArgs, dir: string):
       if (rest.length > 0) socket.unshift(rest);
       void gatewayReady.then((gateway) => {
         if (socket.destroyed) return;
-        const handle = serveAgent(gateway, view, new StdioServerTransport(socket, socket), logger);
+        const handle = serveAgent(gateway, view, new AgentStdioTransport(socket, socket), logger);
         served.add(handle);
         // The hello left the socket paused; a 'data' listener alone does not restart it.
         setImmediate(() => socket.resume());

@@ -7,8 +7,7 @@
  * agent sessions, one process per server, each session still its own profile, questions and
  * result pages. `--own-servers` is the gateway in this process, as before.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { DAEMON_ENV } from '../../core/gateway/index.js';
+import { AgentStdioTransport, DAEMON_ENV } from '../../core/gateway/index.js';
 import { serveFront, sharesServers } from './serve-front.js';
 import { serveShared } from './serve-shared.js';
 import { openServeGateway, serveAgent, stopServeGateway, viewOf } from './serve-gateway.js';
@@ -35,7 +34,7 @@ export async function serve(session: Session, a: ParsedArgs): Promise<ExitCode> 
 async function serveUntilGone(session: Session, a: ParsedArgs, gone: Promise<string>): Promise<ExitCode> {
   const { gateway, logger } = await openServeGateway(session, a);
   // Served at once, while servers connect: their tools reach the agent with list_changed.
-  const served = serveAgent(gateway, viewOf(a), new StdioServerTransport(), logger);
+  const served = serveAgent(gateway, viewOf(a), new AgentStdioTransport(), logger);
   const why = await gone;
   logger.debug(`serve: the agent is gone (${why}); stopping`);
   await stopServeGateway(session, gateway, [served]);

@@ -5,6 +5,7 @@
 import type { Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/server';
 import type { HostPrompt, HostResource, HostResourceTemplate, HostTool, ToolAnnotations } from '../host-data.js';
 import { toolUiOf } from '../app-meta.js';
+import { toolUpstreamOf } from '../upstream-meta.js';
 import { qualifiedToolName } from '../naming.js';
 import { sanitizeDeep, sanitizeLabel, sanitizeText } from './sanitize.js';
 
@@ -79,6 +80,8 @@ export function wrapTools(server: string, tools: Tool[], taken: Set<string>): Ho
     if (tool.outputSchema) wrapped.outputSchema = intern(tool.outputSchema);
     const ui = toolUiOf(tool._meta);
     if (ui) wrapped.ui = ui;
+    const upstream = toolUpstreamOf(tool._meta);
+    if (upstream) wrapped.upstream = { server: sanitizeLabel(upstream.server), tool: sanitizeLabel(upstream.tool) };
     out.push(wrapped);
   }
   return out;

@@ -25,6 +25,7 @@ import { readManaged } from './sources/managed.js';
 import { projectFile, readProject } from './sources/project.js';
 import { copilotProjectFile, readCopilotProject } from './sources/other-hosts.js';
 import { readUserServers } from './sources/user.js';
+import { teamGatewayResult } from './sources/team-gateway.js';
 import { readWorkspace, workspaceFile } from './sources/workspace.js';
 import type {
   ConfigProblem,
@@ -45,6 +46,8 @@ export interface LoadOptions {
   folders: readonly string[];
   /** Value of the `mcpHost.servers` setting. */
   userServers?: unknown;
+  /** Value of the `mcpHost.teamGateway` setting (sources/team-gateway.ts); a managed `teamGateway` wins. */
+  userTeamGateway?: unknown;
   /** Value of the `mcpHost.sandbox` setting: the top-level `sandbox` of the user's servers. */
   userSandbox?: unknown;
   /** Managed (policy) file of the setting; empty or undefined: none. The system file applies regardless. */
@@ -174,7 +177,6 @@ function withFileSandbox<C extends StdioServerConfig | RemoteServerConfig>(
   return { ...config, sandbox: mergeSandboxSettings(parsed.value, config.sandbox) };
 }
 
-/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
 /** A `--config FILE` (`mcpServers`), read as dynamic scope. */
 async function readConfigFile(file: string, onlyFolder: string | undefined): Promise<SourceResult> {
   const d = await readDocument(file, 'dynamic', false);
@@ -190,23 +192,37 @@ async function readConfigFile(file: string, onlyFolder: string | undefined): Pro
   return { entries, problems: found, files: [file] };
 }
 
+/** The managed files in authority order; the first that names a team gateway decides it, broken or not (null). */
+async function readManagedFiles(
+  o: LoadOptions,
+  env: Record<string, string | undefined>,
+): Promise<{ results: SourceResult[]; layers: Policy[]; teamGateway?: RawEntry | null }> {
+  const results: SourceResult[] = [];
+  const layers: Policy[] = [];
+  let teamGateway: RawEntry | null | undefined;
+  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env })) {
+    const m = await readManaged(file);
+    if (m.policy) layers.push(m.policy);
+    if (teamGateway === undefined) teamGateway = m.teamGateway;
+    results.push(m);
+  }
+  return { results, layers, ...(teamGateway !== undefined ? { teamGateway } : {}) };
+}
+
+/** Load stage: reads, validates and merges every config source. Never throws for bad input; see `problems`. */
 export async function readConfig(o: LoadOptions): Promise<ReadConfig> {
   const env = o.env ?? process.env;
   const folders = [...o.folders];
   const onlyFolder = folders.length === 1 ? folders[0] : undefined;
   const home = homeOf(o);
 
-  const results: SourceResult[] = [];
-  const layers: Policy[] = [];
-  for (const file of managedPolicyFiles({ ...o, platform: o.discovery?.platform, env })) {
-    const m = await readManaged(file);
-    if (m.policy) layers.push(m.policy);
-    results.push(m);
-  }
-  let policy = combinePolicies(layers);
+  const managed = await readManagedFiles(o, env);
+  const results: SourceResult[] = [...managed.results];
+  const team = managed.teamGateway;
+  let policy = combinePolicies(managed.layers);
   const user = readUserServers(o.userServers, home);
   if (o.userSandbox !== undefined) for (const e of user.entries) e.fileSandbox = o.userSandbox;
-  results.push(user);
+  results.push(user, teamGatewayResult(team, o.userTeamGateway, home));
   if (o.discovery?.enabled)
     results.push(await readDiscovered(o.discovery.sources ?? DISCOVERY_SOURCES, folders, discoveryOptions(o)));
   const ws = await Promise.all(folders.map((f) => readWorkspace(f)));

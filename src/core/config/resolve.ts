@@ -185,7 +185,15 @@ export function prepareEntry(raw: RawEntry, config: FileConfig, ctx: PrepareCont
   // What a user approves: the definition as written (inputs unresolved, the env file by path).
   const approvalHash = stableHash(c);
   return {
-    def: { name: raw.name, config: c, source: raw.source, signature: signatureOf(c), hash: approvalHash, approvalHash },
+    def: {
+      name: raw.name,
+      config: c,
+      source: raw.source,
+      signature: signatureOf(c),
+      hash: approvalHash,
+      approvalHash,
+      ...(raw.teamGateway ? { teamGateway: raw.teamGateway } : {}),
+    },
     problems: [],
   };
 }

@@ -108,8 +108,16 @@ export interface ServerDefinition {
    * while any change to the command, URL, environment or headers does.
    */
   approvalHash?: string;
+  /** Set for the team gateway of the managed file or the setting (sources/team-gateway.ts): its name for people. */
+  teamGateway?: TeamGatewayMark;
   /** Set by admission (`admit.ts`): whether it runs, or why not. Undefined: not admitted yet (runs unless `config.disabled`). */
   admission?: Admission;
+}
+
+/** What a definition keeps of a `teamGateway` setting. */
+export interface TeamGatewayMark {
+  /** The name people see (the tree's row); the server's own name is made from it. */
+  displayName: string;
 }
 
 /** Why admission keeps a server from running. */

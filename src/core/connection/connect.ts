@@ -21,6 +21,7 @@ import { describeTarget } from '../config/describe.js';
 import { redactKnownValues, redactString, redactUrl, secretValuesOf } from '../redact.js';
 import { HostError, errorMessage, isConnectionClosed, isTerminalNetworkError, isUnauthorized } from './errors.js';
 import type { StdioProcessTransport } from './stdio-transport.js';
+import { FrameChannel } from './frame-channel.js';
 import type { CreatedTransport, TransportContext } from './transports.js';
 import { HEADERS_HELPER_TIMEOUT_MS, headersHelperFor, type HeadersHelperSession } from './headers-helper.js';
 import { sanitizeInstructions, sanitizeLabel } from '../capabilities/index.js';
@@ -63,6 +64,8 @@ export interface ConnectOptions {
 export interface LiveConnection {
   client: Client;
   transport: Transport;
+  /** The same transport, for requests the gateway forwards as frames (frame-channel.ts). */
+  frames?: FrameChannel;
   stdio?: StdioProcessTransport;
   connectMs: number;
   /** The protocol revision this connection speaks, and its era. */
@@ -153,7 +156,8 @@ export async function openConnection(def: ServerDefinition, o: ConnectOptions): 
 /** A fresh transport and client, each plugin hooked in (launch-plugin.ts), ready to connect. */
 function prepare(def: ServerDefinition, o: ConnectOptions, era: Handshake | undefined, helper?: HeadersHelperSession) {
   const created = o.launch.transport(def, helper ? (f) => helper.wrap(f) : undefined);
-  const transport = o.plugins.wrapTransport(created.transport, def);
+  // Outermost, so the gateway's frames pass every wrapper the plugins made (frame-channel.ts).
+  const transport = new FrameChannel(o.plugins.wrapTransport(created.transport, def));
   const client = new HostClient(o.launch.clientInfo, {
     jsonSchemaValidator: hostJsonSchemaValidator,
     capabilities: o.plugins.capabilities(),
@@ -222,6 +226,7 @@ async function openWith(def: ServerDefinition, o: ConnectOptions, era: Handshake
   const conn: LiveConnection = {
     client,
     transport,
+    frames: transport,
     stdio,
     connectMs: Date.now() - started,
     protocolVersion: client.getNegotiatedProtocolVersion() ?? LEGACY_PROTOCOL_VERSION,

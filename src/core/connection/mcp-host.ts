@@ -4,7 +4,13 @@
  * diff, `whenSettled` and the change events. Front ends observe it and ask; `createHost`
  * (src/core/host.ts) makes one.
  */
-import type { CallToolResult, Client, RequestOptions } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  ReadResourceResult,
+  RequestOptions,
+} from '@modelcontextprotocol/client';
 import { z } from 'zod';
 import type {
   CallOptions,
@@ -35,6 +41,7 @@ import { clientFeaturesPlugin } from './plugins/client-features.js';
 import { eraPlugin } from './plugins/era.js';
 import { tracePlugin } from './plugins/trace.js';
 import { requestOptions } from './requests.js';
+import { forwardPrompt, forwardResourceRead } from './forward-request.js';
 import { callToolOn, type ToolCallDeps } from './tool-call.js';
 import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
@@ -321,6 +328,28 @@ export class McpHost {
     return e.use(`reading ${uri}`, opts, async (conn, left) =>
       toResourceReadResult(await conn.client.readResource({ uri }, this.requestOptions(left)), this.options.blobDir),
     );
+  }
+
+  /**
+   * `resources/read` for a peer that speaks MCP itself (the gateway), as `forwardToolCall` is for
+   * calls: the same entry, timeout, origin and in-flight record, the server's wire result (forward-request.ts).
+   */
+  async forwardResourceRead(server: string, uri: string, opts?: CallOptions): Promise<ReadResourceResult> {
+    const e = this.entry(server);
+    const t = this.ctx.settings.toolTimeoutMs;
+    return e.use(`reading ${uri}`, opts, (conn, left) => forwardResourceRead(conn, uri, left, t));
+  }
+
+  /** `prompts/get` for the gateway, its wire result (forward-request.ts). */
+  async forwardPrompt(
+    server: string,
+    name: string,
+    args: Record<string, string>,
+    opts?: CallOptions,
+  ): Promise<GetPromptResult> {
+    const e = this.entry(server);
+    const t = this.ctx.settings.toolTimeoutMs;
+    return e.use(`prompt ${name}`, opts, (conn, left) => forwardPrompt(conn, name, args, left, t));
   }
 
   async getPrompt(

@@ -28,6 +28,9 @@ import { CacheHintWarnings, type CacheableMethod } from './cache-hints.js';
 
 export { TERMINAL_ERROR_LIMIT } from './launch.js';
 
+/** Not started yet, by the user's choice: the first use starts it (`connectNow`). */
+const ON_FIRST_USE: ConnectionState = { kind: 'disabled', reason: 'on-first-use', message: 'starts on first use' };
+
 /** What the connection asks of the entry that owns it. */
 export interface ConnectionOwner {
   readonly name: string;
@@ -58,8 +61,10 @@ export class ServerConnection {
     public def: ServerDefinition,
     private readonly ctx: ServerContext,
     private readonly owner: ConnectionOwner,
+    /** `mcpHost.startServers` is `onFirstUse` and the entry has cached lists: `begin` leaves it idle. */
+    startsOnFirstUse = false,
   ) {
-    const shown = runs(def) ? this.pending(1, 1) : heldState(def);
+    const shown = !runs(def) ? heldState(def) : startsOnFirstUse ? ON_FIRST_USE : this.pending(1, 1);
     this.phase = { kind: 'idle', shown };
     this.reports = this.launchOwner();
   }
@@ -115,7 +120,7 @@ export class ServerConnection {
 
   /** First start after creation. */
   begin(): void {
-    if (runs(this.def)) this.transition({ kind: 'start' });
+    if (runs(this.def) && this.phase.shown !== ON_FIRST_USE) this.transition({ kind: 'start' });
     else this.owner.changed();
   }
 
@@ -155,7 +160,7 @@ export class ServerConnection {
     await this.settled();
     const p = this.phase;
     if (p.kind === 'connected' || p.kind === 'removed' || !runs(this.def)) return;
-    if (p.shown.kind === 'disabled' || p.shown.kind === 'needs-auth') return;
+    if ((p.shown.kind === 'disabled' && p.shown !== ON_FIRST_USE) || p.shown.kind === 'needs-auth') return;
     this.transition({ kind: 'start' });
     await this.settled();
   }

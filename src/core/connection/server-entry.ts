@@ -54,6 +54,10 @@ export class ServerEntry {
     private readonly ctx: ServerContext,
   ) {
     this.log = ctx.options.serverLogger?.(def.name) ?? prefixed(ctx.options.logger, `[${def.name}]`);
+    // Approval and policy decide `runs` before this: a held server is neither started nor shown cached.
+    const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
+    // Lazy start only with lists to show: a server with none starts now, so that it has some next time.
+    const onFirstUse = last !== undefined && ctx.options.startServers === 'onFirstUse';
     this.connection = new ServerConnection(def, ctx, {
       get name() {
         return def.name;
@@ -68,8 +72,7 @@ export class ServerEntry {
       },
       plugins: [() => this.listRefreshPlugin()],
       changed: () => this.ctx.changed(this),
-    });
-    const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
+    }, onFirstUse);
     if (last) {
       this.applyLists(last);
       this.cached = true;
@@ -227,7 +230,7 @@ export class ServerEntry {
     if (c.live) return c.live;
     if (c.isRemoved) throw new HostError('stopped', `${this.name} has been removed`);
     const s = this.state;
-    if (s.kind === 'disabled') throw this.disabledError(s);
+    if (s.kind === 'disabled' && s.reason !== 'on-first-use') throw this.disabledError(s);
     if (s.kind === 'needs-auth')
       throw new HostError('needs-auth', s.message, 'Run "MCP Host: Authenticate" for this server.');
     if (c.waitingToReconnect && s.kind === 'pending') {

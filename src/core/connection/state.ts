@@ -19,7 +19,7 @@ export namespace ConnectionStates {
       case 'needs-auth':
         return 'needs authentication';
       case 'disabled':
-        return 'disabled';
+        return s.reason === 'on-first-use' ? 'starts on first use' : 'disabled';
       default:
         return assertNever(s);
     }

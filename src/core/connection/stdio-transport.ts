@@ -21,6 +21,7 @@ import {
 import { ownerMarker } from './host-reaper.js';
 import { resolveCommand } from './resolve-command.js';
 import { StderrCapture } from './stderr-capture.js';
+import { isFrameAnswer } from './frame-channel.js';
 
 export interface StdioTransportOptions {
   command: string;
@@ -270,7 +271,9 @@ export class StdioProcessTransport implements Transport {
     if (line === '') return;
     let message: JSONRPCMessage;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      const value: unknown = JSON.parse(line);
+      // The answer to a gateway's frame is the frame channel's to take (frame-channel.ts).
+      message = isFrameAnswer(value) ? value : JSONRPCMessageSchema.parse(value);
     } catch {
       // Servers that print banners or debug output to stdout are common; skip, don't disconnect.
       if (this.garbageLogged < 100) {

@@ -13,6 +13,7 @@ import type { LiveConnection } from './connect.js';
 import { HostClient } from './host-client.js';
 import type { ServerEntry } from './server-entry.js';
 import { requestOptions } from './requests.js';
+import type { FrameChannel } from './frame-channel.js';
 
 /** What a call needs of its host: the client features (tasks) and the default tool timeout. */
 export interface ToolCallDeps {
@@ -35,7 +36,36 @@ async function forwardedCall(
   args: Record<string, unknown>,
   opts: RequestOptions,
 ): Promise<CallToolResult> {
-  const r: unknown = await client.request({ method: 'tools/call', params: { name, arguments: args } }, asItCame, opts);
+  return asToolResult(
+    await client.request({ method: 'tools/call', params: { name, arguments: args } }, asItCame, opts),
+  );
+}
+
+/**
+ * The same request as a frame of its own (frame-channel.ts): no SDK request path, the result as it
+ * came; the timeout, its reset on progress, the signal and the progress as `requestOptions` gives them.
+ */
+async function framedCall(
+  frames: FrameChannel,
+  name: string,
+  args: Record<string, unknown>,
+  opts: RequestOptions,
+  defaultTimeoutMs: number,
+): Promise<CallToolResult> {
+  const onprogress = opts.onprogress;
+  const r = await frames.request(
+    'tools/call',
+    { name, arguments: args },
+    {
+      timeoutMs: opts.timeout ?? defaultTimeoutMs,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(onprogress ? { onProgress: (p) => onprogress(p as unknown as Parameters<typeof onprogress>[0]) } : {}),
+    },
+  );
+  return asToolResult(r);
+}
+
+function asToolResult(r: unknown): CallToolResult {
   if (typeof r !== 'object' || r === null || Array.isArray(r))
     throw new HostError(
       'server-error',
@@ -93,13 +123,15 @@ export async function callToolOn(
   const reqOpts: CallToolRequestOptions = requestOptions(opts, deps.toolTimeoutMs);
   if (!sdkKeepsTools) reqOpts.toolDefinition = sdkToolDefinition(t);
   // A task the call runs as is named in the server's questions about it: tie the id to the caller.
-  const raw =
-    forward && client.getProtocolEra() !== 'modern' && deps.features.isPlainCall(client, t)
-      ? await forwardedCall(client, t.name, args, reqOpts)
-      : await deps.features.callTool(e.name, client, t, args, reqOpts, e.log, (task) => {
-          e.calls.tagTask(opts.origin, task.taskId);
-          onTaskStatus?.(task);
-        });
+  const plain = forward && client.getProtocolEra() !== 'modern' && deps.features.isPlainCall(client, t);
+  const raw = plain
+    ? opts.asFrame && conn.frames
+      ? await framedCall(conn.frames, t.name, args, reqOpts, deps.toolTimeoutMs)
+      : await forwardedCall(client, t.name, args, reqOpts)
+    : await deps.features.callTool(e.name, client, t, args, reqOpts, e.log, (task) => {
+        e.calls.tagTask(opts.origin, task.taskId);
+        onTaskStatus?.(task);
+      });
   checkOutput?.(raw);
   return raw;
 }

@@ -14,12 +14,14 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type McpHttpHandler,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import type { Disposable, Logger } from '../ports.js';
 import type { Gateway } from './gateway.js';
 import type { AgentView } from './views.js';
 import { listenedResources, SharedWatches } from './listen-resources.js';
 import { agentIdentity } from './presence.js';
+import { viewKey } from './agent.js';
 
 /** The stateless (2026-07-28) serving of one view, with what feeds its listen streams. */
 interface ModernEndpoint {
@@ -45,6 +47,15 @@ export interface AgentCaller {
   owner?: string;
   /** Hears each parsed POST body before it is served (the team gateway's drain and audit). */
   onBody?: (body: unknown) => void;
+  /** Decides whether a parsed POST body is served: undefined, or the answer instead (the team gateway's rate limit). */
+  admit?: (body: unknown) => Promise<Refusal | undefined>;
+}
+
+/** An answer given instead of serving a request. */
+export interface Refusal {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
 }
 
 export type Refuse = (res: ServerResponse, status: number, message: string) => void;
@@ -59,6 +70,11 @@ export class AgentExchanges {
     private readonly logger: Logger,
     private readonly refuse: Refuse,
     private readonly maxSessions = 32,
+    /**
+     * Each view's `subscriptions/listen` bus by its key; several processes share theirs
+     * (core/cluster/). Default: the SDK's in-process one.
+     */
+    private readonly busFor?: (viewKey: string) => ServerEventBus,
   ) {}
 
   sessionCount(): number {
@@ -67,12 +83,17 @@ export class AgentExchanges {
 
   /** The stateless serving of `view`, made when its first agent comes. */
   private endpoint(view: AgentView): ModernEndpoint {
-    const key = JSON.stringify([view.profile ?? null, view.tools ?? null]);
+    const key = viewKey(view);
     const known = this.endpoints.get(key);
     if (known) return known;
     const gateway = this.gateway;
     const onerror = (err: Error): void => this.logger.debug(`gateway: modern request: ${err.message}`);
-    const handler = createMcpHandler(() => gateway.createServer('modern', true, view), { legacy: 'reject', onerror });
+    const bus = this.busFor?.(key);
+    const handler = createMcpHandler(() => gateway.createServer('modern', true, view), {
+      legacy: 'reject',
+      onerror,
+      ...(bus ? { bus } : {}),
+    });
     const e: ModernEndpoint = {
       handler,
       serve: toNodeHandler(handler, { onerror }),
@@ -88,6 +109,27 @@ export class AgentExchanges {
     };
     this.endpoints.set(key, e);
     return e;
+  }
+
+  /**
+   * Serves the view of `key` (`viewKey`) as if an agent had come for it, so its list changes are
+   * published (another process has listeners of it). A key naming no profile that exists is ignored.
+   */
+  openView(key: string): void {
+    let view: AgentView;
+    try {
+      const [profile, tools] = JSON.parse(key) as [unknown, unknown];
+      if (
+        (profile !== null && typeof profile !== 'string') ||
+        (tools !== null && tools !== 'full' && tools !== 'search')
+      )
+        return;
+      view = { ...(profile !== null ? { profile } : {}), ...(tools !== null ? { tools } : {}) };
+    } catch {
+      return;
+    }
+    if (view.profile !== undefined && !this.gateway.hasProfile(view.profile)) return;
+    if (viewKey(view) === key) this.endpoint(view);
   }
 
   /** One authorized request of an agent. */
@@ -113,6 +155,7 @@ export class AgentExchanges {
       if (posted === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
       if (posted === undefined) return refuse(res, 400, 'the body is not JSON');
       caller.onBody?.(posted);
+      if (await this.refused(res, caller, posted)) return;
       return session.transport.handleRequest(req, res, posted);
     }
     if (req.method !== 'POST') return refuse(res, 400, 'a session starts with an initialize POST');
@@ -125,6 +168,7 @@ export class AgentExchanges {
     if (body === TOO_LARGE) return refuse(res, 413, `the body is larger than ${MAX_BODY} bytes`);
     if (body === undefined) return refuse(res, 400, 'the body is not JSON');
     caller.onBody?.(body);
+    if (await this.refused(res, caller, body)) return;
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) return this.serveModern(req, res, body, view);
     if (this.sessions.size >= this.maxSessions && !(await this.evictIdle()))
       return refuse(res, 503, 'too many agent sessions');
@@ -146,6 +190,15 @@ export class AgentExchanges {
     await transport.handleRequest(req, res, body);
     // Anything but an initialize leaves the transport without a session: nothing will use it again.
     if (!transport.sessionId) await transport.close();
+  }
+
+  /** Answers `res` when the caller does not admit `body`; whether it did. */
+  private async refused(res: ServerResponse, caller: AgentCaller, body: unknown): Promise<boolean> {
+    const r = caller.admit && (await caller.admit(body));
+    if (!r) return false;
+    res.writeHead(r.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...r.headers });
+    res.end(JSON.stringify(r.body));
+    return true;
   }
 
   private serveModern(req: IncomingMessage, res: ServerResponse, body: unknown, view: AgentView): Promise<void> {

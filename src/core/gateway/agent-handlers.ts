@@ -4,13 +4,13 @@
  */
 import { CLIENT_INFO_META_KEY, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult, ReadResourceResult, ServerContext } from '@modelcontextprotocol/server';
-import { resolveResourceUri, wrapUri } from './catalog.js';
-import { toWireContents, toWireResourceContents } from '../capabilities/wire.js';
+import { resolveResourceUri } from './catalog.js';
+import { getPrompt, readUpstream } from './forward-reads.js';
 import { forwardingToolsCall } from './forward.js';
 import { searchModeCall, SEARCH_TOOL_NAMES } from './tool-search.js';
 import { agentIdentity } from './presence.js';
 import { connectingServers } from './instructions.js';
-import { callExposed, callOptions, mapUri, type AgentDeps } from './agent-calls.js';
+import { callExposed, requestOf, type AgentDeps } from './agent-calls.js';
 import { errorText, type Agent } from './agent.js';
 
 export function installHandlers(deps: AgentDeps, agent: Agent): void {
@@ -47,7 +47,8 @@ function installTools(deps: AgentDeps, agent: Agent): void {
       if ('result' in step) return step.result;
       ({ name, arguments: args } = step.call);
     }
-    if (!agent.modern) return callExposed(deps, agent, name, args, ctx);
+    deps.paths.full++;
+    if (!agent.modern) return callExposed(deps, agent, name, args, requestOf(ctx));
     // The upstream call may outlive this exchange (input-bridge.ts).
     const requestState = ctx.mcpReq.requestState<string>();
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -59,7 +60,7 @@ function installTools(deps: AgentDeps, agent: Agent): void {
         ...(requestState !== undefined ? { requestState } : {}),
         ...(ctx.mcpReq.inputResponses ? { inputResponses: ctx.mcpReq.inputResponses } : {}),
       },
-      (ask, signal) => callExposed(deps, agent, name, args, ctx, { ask, signal }),
+      (ask, signal) => callExposed(deps, agent, name, args, requestOf(ctx), { ask, signal }),
     )) as CallToolResult;
   };
   // A legacy agent's call skips the SDK server's parse of request and result (forward.ts).
@@ -81,23 +82,11 @@ function installPrompts(deps: AgentDeps, agent: Agent): void {
       })),
     })),
   );
-  s.setRequestHandler('prompts/get', async (req, ctx) => {
+  s.setRequestHandler('prompts/get', (req, ctx) => {
     const entry = deps.catalogOf(agent).prompts.find((p) => p.name === req.params.name);
     if (!entry) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `unknown prompt "${req.params.name}"`);
-    const server = entry.prompt.server;
-    const opts = callOptions(deps.opts, agent, server, ctx);
-    try {
-      const r = await deps.opts.host.getPrompt(server, entry.prompt.name, req.params.arguments ?? {}, opts);
-      const messages = [];
-      for (const m of r.messages)
-        messages.push({
-          role: m.role,
-          content: (await toWireContents([m.content], { mapUri: mapUri(server, deps.catalogOf(agent)) }))[0]!,
-        });
-      return { ...(r.description !== undefined ? { description: r.description } : {}), messages };
-    } catch (err) {
-      throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
-    }
+    deps.paths.full++;
+    return getPrompt(deps, agent, entry.prompt, req.params.arguments ?? {}, requestOf(ctx)) as Promise<never>;
   });
 }
 
@@ -138,7 +127,7 @@ async function readResource(
 ): Promise<ReadResourceResult> {
   let kept;
   try {
-    kept = deps.resultsOf(agent).read(uri);
+    kept = await deps.resultsOf(agent).read(uri);
   } catch (err) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, errorText(err));
   }
@@ -146,15 +135,6 @@ async function readResource(
   if (kept) return { contents: kept as ReadResourceResult['contents'] };
   const target = resolveResourceUri(deps.catalogOf(agent), uri);
   if (!target) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no exposed server offers the resource ${uri}`);
-  const opts = callOptions(deps.opts, agent, target.server, ctx);
-  try {
-    const r = await deps.opts.host.readResource(target.server, target.uri, opts);
-    const wrapped = uri !== target.uri;
-    // A wrapped URI comes back wrapped, so the agent can match the answer to its question.
-    const map = (u: string): string =>
-      wrapped ? wrapUri(target.server, u) : mapUri(target.server, deps.catalogOf(agent))(u);
-    return { contents: await toWireResourceContents(r, { mapUri: map }) };
-  } catch (err) {
-    throw err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, errorText(err));
-  }
+  deps.paths.full++;
+  return readUpstream(deps, agent, uri, target, requestOf(ctx));
 }

@@ -10,7 +10,7 @@ import type { GatewayBridge } from './bridge.js';
 import type { ExposureFilter } from './catalog.js';
 import type { GatewayFeatures } from './features.js';
 import type { AgentView, GatewayViews } from './views.js';
-import type { ResultLimitOptions, ResultStore } from './result-limit.js';
+import type { ResultLimitOptions, ResultPages, ResultStore } from './result-limit.js';
 import type { AgentSignIn } from './auth-tool.js';
 import type { GatewayFrontEnd } from './instructions.js';
 import type { McpTelemetry } from '../telemetry/index.js';
@@ -48,7 +48,22 @@ export interface GatewayOptions extends ExposureFilter {
   privateResults?: boolean;
   /** OpenTelemetry spans and metrics of every agent request (core/telemetry/); none when omitted. */
   telemetry?: McpTelemetry;
+  /**
+   * Where the cut results of agents without a store of their own are kept: one process's memory by
+   * default; the team gateway's processes share theirs (core/cluster/), so any of them reads a page.
+   */
+  results?: ResultPages;
+  /**
+   * The forwarding fast path (fast-path.ts, connection/frame-channel.ts): a 2025-11-25 agent's
+   * `tools/call`, `resources/read` and `prompts/get` are taken off its transport without the SDK
+   * server, and go to a 2025-11-25 server as frames without the SDK client (a plain call). Default: on, unless the environment says
+   * `MCP_HOST_GATEWAY_FAST_PATH=0` (the tests run both paths with it).
+   */
+  fastPath?: boolean;
 }
+
+/** `MCP_HOST_GATEWAY_FAST_PATH=0` turns the fast path off (GatewayOptions.fastPath). */
+export const FAST_PATH_ENV = 'MCP_HOST_GATEWAY_FAST_PATH';
 
 export interface Agent {
   server: Server;

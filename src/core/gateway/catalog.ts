@@ -93,8 +93,13 @@ export function toolExposed(filter: ExposureFilter, t: HostTool): boolean {
   return visibleToModel(t);
 }
 
+/** Connected, or not started until first use with its cached lists standing in: its first call starts it. */
+function offered(s: ServerSnapshot): boolean {
+  return s.state.kind === 'connected' || (s.state.kind === 'disabled' && s.state.reason === 'on-first-use');
+}
+
 export function buildCatalog(snapshots: readonly ServerSnapshot[], filter: ExposureFilter = {}): Catalog {
-  const live = snapshots.filter((s) => s.state.kind === 'connected' && (filter.isServerExposed?.(s.name) ?? true));
+  const live = snapshots.filter((s) => offered(s) && (filter.isServerExposed?.(s.name) ?? true));
   // Compared as agents rewrite them (agent-names.ts): two tools Codex would see under one name never meet.
   const toolNames = new AgentToolNames();
   const promptNames = new Set<string>();

@@ -52,7 +52,7 @@ export function forwardedResult(
 }
 
 /** Only links and embedded resources name a URI; every other item goes on untouched (no copy). */
-function withMappedUri(item: WireItem, mapUri: (uri: string) => string): WireItem {
+export function withMappedUri(item: WireItem, mapUri: (uri: string) => string): WireItem {
   if (item.type === 'resource_link' && typeof item.uri === 'string') {
     const uri = mapUri(item.uri);
     return uri === item.uri ? item : { ...item, uri };

@@ -13,15 +13,25 @@ import { DormantTools } from './dormant.js';
 import { FEATURE_CAPABILITIES, installFeatureHandlers } from './features.js';
 import { VERSION } from '../version.js';
 import { agentTools, type AgentView } from './views.js';
-import { ResultStore } from './result-limit.js';
+import { ResultStore, type ResultPages } from './result-limit.js';
 import { signInTools } from './auth-tool.js';
 import { ParkedCalls } from './input-bridge.js';
 import { watchResources } from './listen-resources.js';
 import { AgentPresence } from './presence.js';
 import { gatewayInstructions } from './instructions.js';
 import { installHandlers } from './agent-handlers.js';
-import type { AgentDeps } from './agent-calls.js';
-import { errorText, KINDS, viewKey, type Agent, type AgentEra, type GatewayOptions, type Kind } from './agent.js';
+import type { AgentDeps, PathCounts } from './agent-calls.js';
+import { FastCalls, FastPathTransport } from './fast-path.js';
+import {
+  errorText,
+  FAST_PATH_ENV,
+  KINDS,
+  viewKey,
+  type Agent,
+  type AgentEra,
+  type GatewayOptions,
+  type Kind,
+} from './agent.js';
 import { randomUUID } from 'node:crypto';
 
 export type { AgentEra, GatewayOptions, Kind } from './agent.js';
@@ -41,7 +51,7 @@ export class Gateway {
   /** Catalogues of profiles, built when first asked for after each refresh. */
   private profileCatalogs = new Map<string, Catalog>();
   /** Whole results cut for agents, readable as `mcp-host-result://` resources. */
-  private readonly results = new ResultStore();
+  private readonly results: ResultPages;
   /** Tools of servers that lost their connection: still callable, so the call reconnects them (dormant.ts). */
   private readonly dormant = new DormantTools();
   private disposed = false;
@@ -60,8 +70,15 @@ export class Gateway {
   /** What each agent's handlers answer from (agent-handlers.ts). */
   private readonly deps: AgentDeps;
 
-  constructor(private readonly opts: GatewayOptions) {
+  private readonly opts: GatewayOptions;
+  /** The fast path's part of each 2025-11-25 agent with a connection (fast-path.ts). */
+  private readonly fast = new WeakMap<Server, FastCalls>();
+
+  constructor(options: GatewayOptions) {
+    const opts = (this.opts = { ...options, fastPath: options.fastPath ?? process.env[FAST_PATH_ENV] !== '0' });
+    this.results = opts.results ?? new ResultStore();
     this.deps = {
+      paths: { fast: 0, full: 0 },
       opts: this.opts,
       parked: this.parked,
       dormant: this.dormant,
@@ -222,6 +239,23 @@ export class Gateway {
     return this.presence.count();
   }
 
+  /** Agents' forwarded requests so far, by the path they took (fast-path.ts): `fast` frames, `full` SDK handlers. */
+  paths(): PathCounts {
+    return { ...this.deps.paths };
+  }
+
+  /**
+   * `transport`, with the fast path in front of the agent server `serverOf()` gives (fast-path.ts);
+   * `transport` itself when the fast path is off. Each agent's transport is wrapped once.
+   */
+  withFastPath(transport: Transport, serverOf: () => Server | undefined): Transport {
+    if (!this.opts.fastPath) return transport;
+    return new FastPathTransport(transport, () => {
+      const server = serverOf();
+      return server && this.fast.get(server);
+    });
+  }
+
   /** What the gateway exposes right now. */
   current(): Catalog {
     return this.catalog;
@@ -237,7 +271,9 @@ export class Gateway {
     view: AgentView = {},
     presence: 'connection' | 'caller' = 'connection',
   ): Promise<void> {
-    await this.createServer('legacy', false, view, presence).connect(this.observeAgent(transport));
+    const server = this.createServer('legacy', false, view, presence);
+    // The fast path inside the agent's telemetry: whatever answers its frames is within its spans.
+    await server.connect(this.withFastPath(this.observeAgent(transport), () => server));
   }
 
   /**
@@ -295,6 +331,8 @@ export class Gateway {
     // A 2026-07-28 exchange's transport is the SDK's own (createMcpHandler connects it): observed at connect.
     if (perRequest) this.opts.telemetry?.observeAgentServer(server);
     installHandlers(this.deps, agent);
+    const fast = this.opts.fastPath && !agent.modern ? new FastCalls(this.deps, agent) : undefined;
+    if (fast) this.fast.set(server, fast);
     if (agent.initialized) start();
     const extras = features ? installFeatureHandlers(server, () => this.catalogOf(agent), features) : undefined;
     server.oninitialized = () => {
@@ -304,6 +342,7 @@ export class Gateway {
       start();
     };
     server.onclose = () => {
+      fast?.dispose();
       extras?.dispose();
       lists?.dispose();
       if (!this.agents.delete(agent)) return;

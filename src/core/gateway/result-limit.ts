@@ -3,8 +3,9 @@
  * about 25,000 tokens and spills the rest to a file), so a result past the limit reaches the agent
  * cut, with a note naming a gateway resource that holds the whole of it, readable in pages. Binary
  * content (images, audio, blobs) is never inlined past the limit: it is kept and linked instead.
- * Spilled results live in memory only, bounded in size; the oldest go first. The palette does not
- * come through here, so its result documents stay whole.
+ * Spilled results live in memory (`ResultStore`), bounded in size, the oldest first to go, or
+ * wherever a `ResultPages` keeps them (the team gateway's processes share theirs: core/cluster/).
+ * The palette does not come through here, so its result documents stay whole.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -21,7 +22,24 @@ export interface ResultLimitOptions {
 /** Content items as the gateway sends them (the wire shape of a tool result's `content`). */
 export type WireItem = { type: string } & Record<string, unknown>;
 
-interface Spilled {
+/** One item a read of `mcp-host-result://…` answers (exactly one of text and blob is set). */
+export interface ResultItem {
+  uri: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+}
+
+/** Where cut results are kept and read back: in memory here, or shared (core/cluster/). */
+export interface ResultPages {
+  /** Keeps a result; resolves with its id (its URI is `mcp-host-result://<id>`). */
+  put(text: string, binary: Spilled['binary'], pageChars: number, structured?: string): string | Promise<string>;
+  /** As `ResultStore.read`: undefined for other URIs; throws (rejects) for a dropped result or a bad page. */
+  read(uri: string): ResultItem[] | undefined | Promise<ResultItem[] | undefined>;
+}
+
+/** A kept result. */
+export interface Spilled {
   text: string;
   /** The result's `structuredContent` as JSON, when it had one: read back in pages of its own. */
   structured?: string;
@@ -55,7 +73,7 @@ function sizeOf(item: WireItem): number {
 }
 
 /** Whole results the gateway keeps for agents to read; at most `maxChars` in all, the oldest dropped first. */
-export class ResultStore {
+export class ResultStore implements ResultPages {
   private readonly entries = new Map<string, Spilled>();
   private total = 0;
 
@@ -85,27 +103,44 @@ export class ResultStore {
    * item) or `…?structured&page=N` (the structuredContent's JSON, in pages); the bare URI is page 1.
    * Undefined for other URIs; throws for a dropped result or a page past the end.
    */
-  read(uri: string): { uri: string; mimeType: string; text?: string; blob?: string }[] | undefined {
-    if (!uri.startsWith(RESULT_SCHEME)) return undefined;
-    const [id = '', query = ''] = uri.slice(RESULT_SCHEME.length).split('?');
-    const e = this.entries.get(id);
-    if (!e) throw new Error(`${uri}: this result is no longer kept (the gateway keeps the most recent results only)`);
-    const params = new URLSearchParams(query);
-    const part = params.get('part');
-    if (part !== null) {
-      const b = e.binary[Number(part) - 1];
-      if (!b) throw new Error(`${uri}: the result has ${e.binary.length} binary part(s)`);
-      return [{ uri, mimeType: b.mimeType ?? 'application/octet-stream', blob: b.data }];
-    }
-    const structured = params.has('structured');
-    if (structured && e.structured === undefined) throw new Error(`${uri}: the result had no structuredContent`);
-    const text = structured ? e.structured! : e.text;
-    const page = Number(params.get('page') ?? '1');
-    const pages = pageCount(text.length, e.pageChars);
-    if (!Number.isInteger(page) || page < 1 || page > pages) throw new Error(`${uri}: pages are 1 to ${pages}`);
-    const mimeType = structured ? 'application/json' : 'text/plain';
-    return [{ uri, mimeType, text: text.slice((page - 1) * e.pageChars, page * e.pageChars) }];
+  read(uri: string): ResultItem[] | undefined {
+    const id = resultId(uri);
+    if (id === undefined) return undefined;
+    return readKept(uri, this.entries.get(id));
   }
+}
+
+/** The id in `mcp-host-result://<id>?…`; undefined for another URI. */
+export function resultId(uri: string): string | undefined {
+  if (!uri.startsWith(RESULT_SCHEME)) return undefined;
+  return uri.slice(RESULT_SCHEME.length).split('?')[0] ?? '';
+}
+
+/** What `uri` asks of the result `e` (undefined: not kept), read as `ResultStore.read` says. */
+export function readKept(uri: string, e: Spilled | undefined): ResultItem[] {
+  if (!e) throw new Error(`${uri}: this result is no longer kept (the gateway keeps the most recent results only)`);
+  const params = new URLSearchParams(uri.split('?')[1] ?? '');
+  const part = params.get('part');
+  if (part !== null) {
+    const b = e.binary[Number(part) - 1];
+    if (!b) throw new Error(`${uri}: the result has ${e.binary.length} binary part(s)`);
+    return [{ uri, mimeType: b.mimeType ?? 'application/octet-stream', blob: b.data }];
+  }
+  const structured = params.has('structured');
+  if (structured && e.structured === undefined) throw new Error(`${uri}: the result had no structuredContent`);
+  const text = structured ? e.structured! : e.text;
+  const page = Number(params.get('page') ?? '1');
+  const pages = pageCount(text.length, e.pageChars);
+  if (!Number.isInteger(page) || page < 1 || page > pages) throw new Error(`${uri}: pages are 1 to ${pages}`);
+  const mimeType = structured ? 'application/json' : 'text/plain';
+  return [{ uri, mimeType, text: text.slice((page - 1) * e.pageChars, page * e.pageChars) }];
+}
+
+/** What a read of `uri` needs of a kept result: its text, its structuredContent's JSON, or its binary parts. */
+export function partNeeded(uri: string): 'text' | 'structured' | 'binary' {
+  const params = new URLSearchParams(uri.split('?')[1] ?? '');
+  if (params.get('part') !== null) return 'binary';
+  return params.has('structured') ? 'structured' : 'text';
 }
 
 function pageCount(chars: number, pageChars: number): number {
@@ -127,18 +162,18 @@ export interface LimitedResult {
  * when the tool declares an `outputSchema`, unless it is an error, so such a result is marked one;
  * the note says why.
  */
-export function limitToolResult(
+export async function limitToolResult(
   result: LimitedResult,
   opts: ResultLimitOptions,
-  store: ResultStore,
+  store: ResultPages,
   hasOutputSchema = false,
-): LimitedResult {
+): Promise<LimitedResult> {
   if (result.structuredContent === undefined) {
-    const content = limitResult(result.content, opts, store);
+    const content = await limitResult(result.content, opts, store);
     return content === result.content ? result : { ...result, content };
   }
   const json = JSON.stringify(result.structuredContent);
-  const content = limitResult(result.content, opts, store, json);
+  const content = await limitResult(result.content, opts, store, json);
   if (content === result.content) return result;
   return { content, ...(result.isError || hasOutputSchema ? { isError: true } : {}) };
 }
@@ -148,12 +183,12 @@ export function limitToolResult(
  * binary items replaced by links, and a note saying where the whole result is. `structured`, the
  * JSON of a structuredContent the caller will not send, counts towards the limit and is kept too.
  */
-export function limitResult(
+export async function limitResult(
   content: WireItem[],
   opts: ResultLimitOptions,
-  store: ResultStore,
+  store: ResultPages,
   structured?: string,
-): WireItem[] {
+): Promise<WireItem[]> {
   const maxTokens = opts.maxTokens ?? DEFAULT_MAX_RESULT_TOKENS;
   if (maxTokens <= 0) return content;
   const budget = maxTokens * CHARS_PER_TOKEN;
@@ -173,7 +208,7 @@ export function limitResult(
     }
   }
   const whole = texts.join('\n');
-  const id = store.put(whole, binary, budget, structured);
+  const id = await store.put(whole, binary, budget, structured);
   const base = `${RESULT_SCHEME}${id}`;
 
   const out: WireItem[] = [];

@@ -5,6 +5,7 @@
  * change reaches connected agents with the next refresh, as a `list_changed`.
  */
 import type { Catalog, ExposedTool, ExposureFilter } from './catalog.js';
+import { upstreamMeta } from '../upstream-meta.js';
 import { profileFilter, type GatewayProfile } from './profiles.js';
 import {
   callToolHints,
@@ -89,7 +90,11 @@ export class GatewayViews {
 }
 
 /** A tool as `tools/list` carries it. */
-export type WireTool = ListedTool & { outputSchema?: Record<string, unknown>; annotations?: unknown };
+export type WireTool = ListedTool & {
+  outputSchema?: Record<string, unknown>;
+  annotations?: unknown;
+  _meta?: Record<string, unknown>;
+};
 
 function wire({ name, tool }: ExposedTool): WireTool {
   return {
@@ -99,6 +104,8 @@ function wire({ name, tool }: ExposedTool): WireTool {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
     annotations: tool.annotations,
+    // Which server it comes from, for clients that group (MCP Host as a team gateway's client).
+    _meta: upstreamMeta(tool.server, tool.name),
   };
 }
 

@@ -12,6 +12,7 @@ import { secretValuesOf } from '../redact.js';
 import { RingBuffer } from './ring.js';
 import { RequestPairer, makeRecord, redactMessage, type TraceRecord } from './record.js';
 import { traceTransport } from './transport.js';
+import { framePath, type PathCounts } from './fast-frames.js';
 
 export const DEFAULT_TRACE_CAPACITY: number = SETTING_DEFAULTS['trace.capacity'];
 
@@ -38,6 +39,7 @@ export interface InitializeInfo {
 export class TraceHub {
   private readonly buffers = new Map<string, RingBuffer<TraceRecord>>();
   private readonly initialized = new Map<string, InitializeInfo>();
+  private readonly pathCounts = new Map<string, PathCounts>();
   private all: boolean;
   private readonly on = new Set<string>();
   private readonly capacity: number;
@@ -79,6 +81,14 @@ export class TraceHub {
     return this.initialized.get(server);
   }
 
+  /**
+   * The `tools/call`, `resources/read` and `prompts/get` requests sent to `server` since the hub
+   * started, by the path they took (fast-frames.ts), traced or not.
+   */
+  paths(server: string): PathCounts {
+    return { ...(this.pathCounts.get(server) ?? { fast: 0, full: 0 }) };
+  }
+
   records(server: string): TraceRecord[] {
     return this.buffers.get(server)?.toArray() ?? [];
   }
@@ -106,6 +116,12 @@ export class TraceHub {
           at: this.now(),
           result: redactMessage(result, secrets) as InitializeInfo['result'],
         });
+      const path = direction === 'out' ? framePath(msg) : undefined;
+      if (path) {
+        let counts = this.pathCounts.get(def.name);
+        if (!counts) this.pathCounts.set(def.name, (counts = { fast: 0, full: 0 }));
+        counts[path]++;
+      }
       if (!this.isEnabled(def.name)) return;
       const rec = makeRecord(def.name, direction, msg, this.now(), pairer, secrets);
       let buf = this.buffers.get(def.name);

@@ -14,6 +14,7 @@ export {
   type TraceRecord,
 } from './record.js';
 export { traceTransport, type MessageObserver } from './transport.js';
+export { FORWARDED_METHODS, framePath, markFastFrame, type FramePath, type PathCounts } from './fast-frames.js';
 
 // Used by the editor and the CLI, which import only this module (scripts/lib/import-layers.mjs).
 export { formatTrace } from './format.js';

@@ -4,6 +4,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { REDACTED, redactValue } from '../redact.js';
+import { framePath, type FramePath } from './fast-frames.js';
 
 /** `out`: host → server; `in`: server → host. */
 export type TraceDirection = 'in' | 'out';
@@ -20,6 +21,11 @@ export interface TraceRecord {
   id?: string | number;
   /** For responses: ms since the paired request. */
   durationMs?: number;
+  /**
+   * A `tools/call`, `resources/read` or `prompts/get` to the server and its answer: `fast` when it
+   * was forwarded as a frame (connection/frame-channel.ts), `full` when it took the SDK client's path.
+   */
+  path?: FramePath;
   /** Bytes of the message as JSON (before redaction). */
   size: number;
   /** The message, redacted. */
@@ -53,22 +59,26 @@ export function redactMessage(msg: unknown, secrets: readonly string[]): unknown
 
 /** Pairs responses with requests per direction, so each response carries its method and duration. */
 export class RequestPairer {
-  private readonly pending = new Map<string, { method: string; at: number }>();
+  private readonly pending = new Map<string, { method: string; at: number; path?: FramePath }>();
 
   /** Remembers a request; `dir` is the direction the request travelled. */
-  request(dir: TraceDirection, id: string | number, method: string, at: number): void {
-    this.pending.set(`${dir}:${typeof id}:${id}`, { method, at });
+  request(dir: TraceDirection, id: string | number, method: string, at: number, path?: FramePath): void {
+    this.pending.set(`${dir}:${typeof id}:${id}`, { method, at, ...(path ? { path } : {}) });
     // A server that never answers must not grow this map forever.
     if (this.pending.size > 10_000) this.pending.delete(this.pending.keys().next().value!);
   }
 
   /** The request a response travelling in `dir` answers (it went the other way), removed. */
-  response(dir: TraceDirection, id: string | number, at: number): { method: string; durationMs: number } | undefined {
+  response(
+    dir: TraceDirection,
+    id: string | number,
+    at: number,
+  ): { method: string; durationMs: number; path?: FramePath } | undefined {
     const key = `${dir === 'in' ? 'out' : 'in'}:${typeof id}:${id}`;
     const req = this.pending.get(key);
     if (!req) return undefined;
     this.pending.delete(key);
-    return { method: req.method, durationMs: at - req.at };
+    return { method: req.method, durationMs: at - req.at, ...(req.path ? { path: req.path } : {}) };
   }
 }
 
@@ -91,13 +101,16 @@ export function makeRecord(
     message: redactMessage(msg, secrets),
   };
   if (c.id !== undefined) rec.id = c.id;
-  if (c.kind === 'request' && c.id !== undefined) pairer.request(direction, c.id, c.method!, at);
+  const path = direction === 'out' ? framePath(msg) : undefined;
+  if (path) rec.path = path;
+  if (c.kind === 'request' && c.id !== undefined) pairer.request(direction, c.id, c.method!, at, path);
   if (c.method) rec.method = c.method;
   if ((c.kind === 'response' || c.kind === 'error') && c.id !== undefined) {
     const req = pairer.response(direction, c.id, at);
     if (req) {
       rec.method = req.method;
       rec.durationMs = req.durationMs;
+      if (req.path) rec.path = req.path;
     }
   }
   return rec;

@@ -58,9 +58,16 @@ async function pickTool(ctx: CallsContext, server?: string): Promise<HostTool | 
     const markers = [t.annotations.readOnlyHint === true ? '$(eye)' : '', isDestructive(t) ? '$(warning)' : '']
       .filter(Boolean)
       .join(' ');
+    // A gateway's tool under its upstream server's own name (core/upstream-meta.ts), as the tree shows it.
     return {
-      label: t.name,
-      description: [t.server, cached.has(t.server) ? '(cached)' : '', markers].filter(Boolean).join(' '),
+      label: t.upstream ? t.upstream.tool : t.name,
+      description: [
+        t.upstream ? `${t.server} › ${t.upstream.server}` : t.server,
+        cached.has(t.server) ? '(cached)' : '',
+        markers,
+      ]
+        .filter(Boolean)
+        .join(' '),
       detail: t.description ? t.description.split('\n')[0] : undefined,
       tool: t,
     };

@@ -77,6 +77,7 @@ export class ConfigController implements TreeSource, vscode.Disposable {
         if (
           e.affectsConfiguration('mcpHost.servers') ||
           e.affectsConfiguration('mcpHost.discovery') ||
+          e.affectsConfiguration('mcpHost.teamGateway') ||
           e.affectsConfiguration('mcpHost.managedConfigPath')
         )
           this.scheduleReload();

@@ -24,6 +24,7 @@ function loadOptions(dynamic: ReadonlyMap<string, unknown>, gatewayEnv: Record<s
     folders: (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
     userServers: s.servers,
     userSandbox: s.sandbox,
+    userTeamGateway: s.teamGateway,
     managedPath: s.managedConfigPath,
     discovery: {
       enabled: s.discovery.enabled,

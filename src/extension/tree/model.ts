@@ -36,6 +36,8 @@ export function displayKind(s: ServerSnapshot): DisplayKind {
   const held = heldReason(s.definition);
   if (held) return held === 'config' ? 'disabled' : held;
   if (s.state.kind === 'disabled' && s.state.reason === 'user') return 'stopped';
+  // Not started until first use: the menus and the icon of a server waiting for its start.
+  if (s.state.kind === 'disabled' && s.state.reason === 'on-first-use') return 'manual';
   return s.state.kind;
 }
 
@@ -99,6 +101,7 @@ const HELD_TEXT: Record<HeldReason, string> = {
 /** Short description next to the server name: state plus counts, or a short error. */
 /** Connected, or connecting with the last run's lists (list cache): the tree shows its lists. */
 export function showsLists(s: ServerSnapshot): boolean {
+  if (s.state.kind === 'disabled') return s.cached === true && s.state.reason === 'on-first-use';
   return s.state.kind === 'connected' || (s.cached === true && s.state.kind === 'pending');
 }
 
@@ -124,6 +127,7 @@ export function serverDescription(s: ServerSnapshot): string {
     case 'pending':
       return s.cached ? `${ConnectionStates.label(st)} · cached: ${listCounts(s)}` : ConnectionStates.label(st);
     case 'disabled':
+      if (st.reason === 'on-first-use') return `starts on first use · cached: ${listCounts(s)}`;
       return st.reason === 'user' ? 'stopped' : 'disabled';
     default:
       return assertNever(st);
@@ -225,7 +229,8 @@ const CATEGORY: Record<CategoryKind, { label: string; icon: string }> = {
 /** Which category folders a connected server shows (empty ones are left out). */
 export function categoriesOf(s: ServerSnapshot): { kind: CategoryKind; count: number }[] {
   const all: { kind: CategoryKind; count: number }[] = [
-    { kind: 'tools', count: s.tools.filter(visibleToModel).length },
+    // A gateway's tools that name their upstream server are under that server's row (upstream.ts).
+    { kind: 'tools', count: s.tools.filter((t) => visibleToModel(t) && !t.upstream).length },
     { kind: 'resources', count: s.resources.length },
     { kind: 'templates', count: s.resourceTemplates.length },
     { kind: 'prompts', count: s.prompts.length },

@@ -7,7 +7,15 @@ import type { ConfigProblem, Scope } from '../../core/config/index.js';
 import type { CategoryKind } from './model.js';
 
 export type TreeNode =
-  GroupNode | ServerNode | CategoryNode | ToolNode | ResourceNode | TemplateNode | PromptNode | ProblemNode;
+  | GroupNode
+  | ServerNode
+  | CategoryNode
+  | UpstreamNode
+  | ToolNode
+  | ResourceNode
+  | TemplateNode
+  | PromptNode
+  | ProblemNode;
 
 export class GroupNode {
   readonly type = 'group';
@@ -34,12 +42,24 @@ export class CategoryNode {
   ) {}
 }
 
+/** A server behind a gateway (upstream.ts): its tools are rows of the gateway's. */
+export class UpstreamNode {
+  readonly type = 'upstream';
+  constructor(
+    readonly id: string,
+    readonly server: string,
+    readonly upstream: string,
+  ) {}
+}
+
 export class ToolNode {
   readonly type = 'tool';
   constructor(
     readonly id: string,
     readonly server: string,
     readonly tool: string,
+    /** Set when the row sits under an upstream server's row, not the Tools folder. */
+    readonly upstream?: string,
   ) {}
 }
 

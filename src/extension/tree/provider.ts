@@ -1,4 +1,3 @@
-import { visibleToModel } from '../../core/apps/index.js';
 import * as vscode from 'vscode';
 import { sharedSandboxRuntime } from '../../core/sandbox/index.js';
 import { withSandbox } from '../sandbox.js';
@@ -28,6 +27,7 @@ import {
   ServerNode,
   TemplateNode,
   ToolNode,
+  UpstreamNode,
   problemId,
   type TreeNode,
 } from './nodes.js';
@@ -36,6 +36,7 @@ import { applyToolCheckbox } from './tool-checkboxes.js';
 import { planRefresh, type TreeShape } from './refresh-plan.js';
 import { RefreshGate, type GateTimers } from './refresh-gate.js';
 import { DeliveryCheck } from './delivery-check.js';
+import { teamGatewayRow, ungroupedTools, upstreamGroups, upstreamToolView, upstreamView } from './upstream.js';
 
 export type { TreeSource } from './tree-source.js';
 
@@ -79,9 +80,11 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
   ) {
     this.shape = this.computeShape();
     this.sub = source.onDidChange((name) => this.refresh(name));
-    this.filterSub = toolFilter?.onDidChange((c) =>
-      this.fireRows([`${serverId(c.server)}/tools/${c.tool}`, `${serverId(c.server)}/tools`]),
-    );
+    this.filterSub = toolFilter?.onDidChange((c) => {
+      const up = source.server(c.server)?.tools.find((t) => t.name === c.tool)?.upstream;
+      const base = up ? upstreamId(c.server, up.server) : `${serverId(c.server)}/tools`;
+      this.fireRows([`${base}/${c.tool}`, base]);
+    });
   }
 
   /**
@@ -181,9 +184,24 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'server': {
         const s = this.source.server(element.server);
         if (!s || !showsLists(s) || heldReason(s.definition)) return [];
-        return categoriesOf(s).map((c) => {
-          const id = `${element.id}/${c.kind}`;
-          return this.node(id, () => new CategoryNode(id, s.name, c.kind));
+        const upstreams = upstreamGroups(s).map((g) => {
+          const id = upstreamId(s.name, g.name);
+          return this.node(id, () => new UpstreamNode(id, s.name, g.name));
+        });
+        return [
+          ...upstreams,
+          ...categoriesOf(s).map((c) => {
+            const id = `${element.id}/${c.kind}`;
+            return this.node(id, () => new CategoryNode(id, s.name, c.kind));
+          }),
+        ];
+      }
+      case 'upstream': {
+        const s = this.source.server(element.server);
+        const g = s && upstreamGroups(s).find((x) => x.name === element.upstream);
+        return (g?.tools ?? []).map((t) => {
+          const id = `${element.id}/${t.name}`;
+          return this.node(id, () => new ToolNode(id, element.server, t.name, element.upstream));
         });
       }
       case 'category':
@@ -204,9 +222,9 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
     switch (c.kind) {
       case 'tools':
         // App-only tools (MCP Apps `visibility: ["app"]`) are for the app, not for people.
-        return s.tools
-          .filter(visibleToModel)
-          .map((t) => this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)));
+        return ungroupedTools(s).map((t) =>
+          this.node(`${base}/${t.name}`, () => new ToolNode(`${base}/${t.name}`, s.name, t.name)),
+        );
       case 'resources':
         return s.resources.map((r) =>
           this.node(`${base}/${r.uri}`, () => new ResourceNode(`${base}/${r.uri}`, s.name, r.uri)),
@@ -242,8 +260,13 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         ? this.nodes.get(`group/${s.definition.source.scope}`)
         : undefined;
     }
-    if (element.type === 'category') return this.nodes.get(serverId(element.server));
-    if (element.type === 'tool') return this.nodes.get(`${serverId(element.server)}/tools`);
+    if (element.type === 'category' || element.type === 'upstream') return this.nodes.get(serverId(element.server));
+    if (element.type === 'tool')
+      return this.nodes.get(
+        element.upstream !== undefined
+          ? upstreamId(element.server, element.upstream)
+          : `${serverId(element.server)}/tools`,
+      );
     if (element.type === 'resource') return this.nodes.get(`${serverId(element.server)}/resources`);
     if (element.type === 'template') return this.nodes.get(`${serverId(element.server)}/templates`);
     if (element.type === 'prompt') return this.nodes.get(`${serverId(element.server)}/prompts`);
@@ -261,7 +284,10 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
       case 'server': {
         const s = this.source.server(element.server);
         if (!s) return gone;
-        const v = withSandbox(serverView(s, this.redact), s, sharedSandboxRuntime().blockedCount(s.name));
+        const v = teamGatewayRow(
+          withSandbox(serverView(s, this.redact), s, sharedSandboxRuntime().blockedCount(s.name)),
+          s,
+        );
         const note = s.state.kind === 'connected' ? this.note(s.name) : undefined;
         return note
           ? {
@@ -276,9 +302,14 @@ export class ServerTreeProvider implements vscode.TreeDataProvider<TreeNode>, vs
         const c = s && categoriesOf(s).find((x) => x.kind === element.kind);
         return categoryView(element.kind, c?.count ?? 0);
       }
+      case 'upstream': {
+        const s = this.source.server(element.server);
+        const g = s && upstreamGroups(s).find((x) => x.name === element.upstream);
+        return g ? upstreamView(g) : gone;
+      }
       case 'tool': {
         const t = this.source.server(element.server)?.tools.find((x) => x.name === element.tool);
-        return t ? toolView(t) : gone;
+        return t ? (element.upstream !== undefined ? upstreamToolView(t) : toolView(t)) : gone;
       }
       case 'resource': {
         const r = this.source.server(element.server)?.resources.find((x) => x.uri === element.uri);
@@ -321,6 +352,10 @@ function look(v: ItemView): string {
 
 function serverId(name: string): string {
   return `server/${name}`;
+}
+
+function upstreamId(server: string, upstream: string): string {
+  return `${serverId(server)}/upstream/${upstream}`;
 }
 
 const COLLAPSE = {

@@ -70,6 +70,7 @@ function bundles(): Promise<string> {
     await Promise.all([
       copyFile(join(dist, 'cli.js'), join(out, 'cli.bundle.cjs')),
       copyFile(join(dist, 'sandbox-runtime.js'), join(out, 'sandbox-runtime.js')),
+      copyFile(join(dist, 'redis-client.js'), join(out, 'redis-client.js')),
       cp(join(dist, 'vendor'), join(out, 'vendor'), { recursive: true }),
       writeFile(join(out, 'cli.js'), launcherSource('cli.bundle.cjs')),
       ...Object.entries(FIXTURES).map(async ([name, entry]) => {
@@ -107,6 +108,10 @@ export async function createHarness(): Promise<Harness> {
     HOME: dir,
     MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
     MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
+    // The gateway path the test process runs on (scripts/test.mjs runs the gateway's files on both).
+    ...(process.env.MCP_HOST_GATEWAY_FAST_PATH !== undefined
+      ? { MCP_HOST_GATEWAY_FAST_PATH: process.env.MCP_HOST_GATEWAY_FAST_PATH }
+      : {}),
     ...opts.env,
   });
   return {

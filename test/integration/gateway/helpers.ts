@@ -211,6 +211,12 @@ export function holdStream(port: number, token: string, session: string): Promis
   });
 }
 
+/** The gateway path this test process runs on (scripts/test.mjs runs the gateway's files on both), for the serve processes it starts. */
+export function gatewayPathEnv(): Record<string, string> {
+  const v = process.env.MCP_HOST_GATEWAY_FAST_PATH;
+  return v !== undefined ? { MCP_HOST_GATEWAY_FAST_PATH: v } : {};
+}
+
 /** `mcp-host serve` (the harness's built CLI) in `cwd`, as an agent launches it over stdio. */
 export function serveTransport(
   h: Harness,
@@ -227,6 +233,7 @@ export function serveTransport(
       HOME: h.dir,
       MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      ...gatewayPathEnv(),
       ...extraEnv,
     },
     stderr: 'pipe',

@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, ROOT, alive, createHarness, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
 import { poll } from '../../support/poll.js';
-import { text, untilTools } from './helpers.js';
+import { text, untilTools, gatewayPathEnv } from './helpers.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 const GRACE_MS = 1500;
@@ -39,6 +39,7 @@ function env(): Record<string, string> {
     HOME: h.dir,
     MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
     MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+    ...gatewayPathEnv(),
     MCP_HOST_SERVE_GRACE_MS: String(GRACE_MS),
   };
 }

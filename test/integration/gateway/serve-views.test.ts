@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
-import { text, untilSearchable, untilTools } from './helpers.js';
+import { text, untilSearchable, untilTools, gatewayPathEnv } from './helpers.js';
 
 let h: Harness;
 let ws: string;
@@ -21,6 +21,7 @@ function env(): Record<string, string> {
     HOME: h.dir,
     MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
     MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+    ...gatewayPathEnv(),
   };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { EVERYTHING, createHarness, type Harness } from '../cli/harness.js';
-import { text, untilTools } from './helpers.js';
+import { text, untilTools, gatewayPathEnv } from './helpers.js';
 
 let h: Harness;
 let ws: string;
@@ -47,6 +47,7 @@ before(async () => {
       HOME: h.dir,
       MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      ...gatewayPathEnv(),
     },
     stderr: 'pipe',
   });

@@ -144,3 +144,19 @@ test('the unicode-tools fixture list comes out clean: valid unique names, no hid
   assert.equal(echo.description, 'Echoes its input.');
   assert.ok(!echo.description.includes('ssh'));
 });
+
+test('wrapTools keeps the upstream a gateway names in _meta, sanitised; garbage names none', () => {
+  const tools: Tool[] = [
+    {
+      name: 'alpha__echo',
+      inputSchema: schema,
+      _meta: { 'mcp-host/upstream': { server: 'al\u202Epha\nx', tool: 'echo' } },
+    },
+    { name: 'beta__echo', inputSchema: schema, _meta: { 'mcp-host/upstream': { server: 7, tool: 'echo' } } },
+    { name: 'plain', inputSchema: schema, _meta: { 'mcp-host/upstream': 'alpha' } },
+  ];
+  const [a, b, c] = wrapTools('acme', tools, new Set());
+  assert.deepEqual(a!.upstream, { server: 'alpha x', tool: 'echo' });
+  assert.equal(b!.upstream, undefined);
+  assert.equal(c!.upstream, undefined);
+});

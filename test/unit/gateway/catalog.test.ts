@@ -83,3 +83,17 @@ test('app-only tools (MCP Apps visibility ["app"]) are not offered to agents', (
     ['a__shown', 'a__both'],
   );
 });
+
+test('a server waiting for its first use (startServers: onFirstUse) offers its cached tools; a stopped one does not', () => {
+  const waiting = {
+    ...snap('lazy', { tools: ['t'] }),
+    state: { kind: 'disabled', reason: 'on-first-use', message: 'starts on first use' } as const,
+    cached: true,
+  };
+  const stopped = { ...snap('off', { tools: ['t'] }), state: { kind: 'disabled', reason: 'user' } as const };
+  const c = buildCatalog([waiting, stopped]);
+  assert.deepEqual(
+    c.tools.map((t) => t.tool.server),
+    ['lazy'],
+  );
+});

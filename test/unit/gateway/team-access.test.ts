@@ -14,7 +14,12 @@ describe('team gateway settings', () => {
       { file: 'a.json', value: { auth: { issuer: 'https://idp.example.com' }, profiles: { eng: { groups: ['e'] } } } },
       {
         file: 'b.json',
-        value: { profiles: { ops: { users: ['bob'] } }, drainSeconds: 5, auditLog: '/var/log/gw.jsonl' },
+        value: {
+          profiles: { ops: { users: ['bob'] } },
+          drainSeconds: 5,
+          drainGraceSeconds: 0.5,
+          auditLog: '/var/log/gw.jsonl',
+        },
       },
     ]);
     assert.deepEqual(problems, []);
@@ -26,6 +31,7 @@ describe('team gateway settings', () => {
     });
     assert.deepEqual(Object.keys(config.profiles), ['eng', 'ops']);
     assert.equal(config.drainMs, 5000);
+    assert.equal(config.drainGraceMs, 500);
     assert.equal(config.auditLog, '/var/log/gw.jsonl');
   });
 

@@ -1,7 +1,7 @@
 /** What every config source reader produces: raw entries tagged with where they came from. */
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { describeValue, lineColumn, parseConfigText, readConfigFile, type JsonPath } from '../jsonc.js';
-import type { ConfigProblem, ConfigSource, Scope } from '../types.js';
+import type { ConfigProblem, ConfigSource, Scope, TeamGatewayMark } from '../types.js';
 
 export type { InputDeclaration } from '../../ports.js';
 import type { InputDeclaration } from '../../ports.js';
@@ -24,6 +24,8 @@ export interface RawEntry {
   inProcess?: boolean;
   /** The file's top-level `sandbox` (VS Code's shape), as written; load.ts checks and merges it. */
   fileSandbox?: unknown;
+  /** Made from a `teamGateway` setting (team-gateway.ts), not an entry of `mcpServers`. */
+  teamGateway?: TeamGatewayMark;
 }
 
 export interface SourceResult {

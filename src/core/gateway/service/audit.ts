@@ -17,7 +17,8 @@ export interface AuditRecord {
   kind: 'tool' | 'resource' | 'prompt';
   /** The tool or prompt name, or the resource URI, as the server knows it. */
   name: string;
-  outcome: 'ok' | 'tool-error' | 'failed';
+  /** `rate-limited`: refused before it reached a server (`server` empty, `name` as the agent gave it). */
+  outcome: 'ok' | 'tool-error' | 'failed' | 'rate-limited';
   durationMs: number;
   error?: string;
 }
@@ -89,8 +90,12 @@ export function auditedHost(host: McpHost, log: AuditLog): McpHost {
         (r) => r.isError === true,
       ),
     readResource: (server, uri, opts) => timed('resource', server, uri, () => host.readResource(server, uri, opts)),
+    forwardResourceRead: (server, uri, opts) =>
+      timed('resource', server, uri, () => host.forwardResourceRead(server, uri, opts)),
     getPrompt: (server, name, args, opts) =>
       timed('prompt', server, name, () => host.getPrompt(server, name, args, opts)),
+    forwardPrompt: (server, name, args, opts) =>
+      timed('prompt', server, name, () => host.forwardPrompt(server, name, args, opts)),
   };
   return new Proxy(host, {
     get(target, prop) {

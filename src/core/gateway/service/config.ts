@@ -2,7 +2,7 @@
  * The team gateway's own settings (`mcp-host serve --http`), from the `"gateway"` object of the
  * operator's `--config` file(s), beside their `mcpServers`: who signs people in, what the gateway
  * is called as a resource, the profiles and who may use each, the audit file, the drain deadline,
- * where OpenTelemetry goes.
+ * the Redis several processes share, the rate limit per person, where OpenTelemetry goes.
  * Only files the operator names are read for these; a folder's files never are.
  */
 import { z } from 'zod';
@@ -35,6 +35,33 @@ export interface ServiceConfig {
   drainMs: number;
   /** OTLP/HTTP export of traces and metrics (docs/team-gateway.md, "Observing it"); the OTEL_* environment otherwise. */
   telemetry?: { otlpEndpoint?: string; serviceName?: string };
+  /**
+   * How long a drain keeps answering 503 at least, ms: the time a balancer's health check needs to
+   * see `/readyz` turn 503 and send nothing more. Default 2 s.
+   */
+  drainGraceMs: number;
+  /** Several processes as one (core/cluster/): where they share state. None: one process, in memory. */
+  redis?: ServiceRedis;
+  /** Calls per person (token `sub`), shared through `redis` when there is one. None: no limit. */
+  rateLimit?: ServiceRateLimit;
+}
+
+export interface ServiceRedis {
+  /** `redis://[user:password@]host:port/db` or `rediss://…`; its password is a secret (never logged). */
+  url: string;
+  /** Before every key and channel, so several gateways (or other programs) can share one Redis. Default `mcp-host:`. */
+  keyPrefix: string;
+  /** How long a cut result stays readable, seconds. Default 3600. */
+  resultTtlS: number;
+  /** How long one Redis command may take before the call it serves is told so, ms. Default 2000. */
+  commandTimeoutMs: number;
+}
+
+export interface ServiceRateLimit {
+  /** Sustained calls a minute per person. */
+  callsPerMinute: number;
+  /** Calls a person may make at once before the rate applies. Default: `callsPerMinute`. */
+  burst: number;
 }
 
 const authSchema = z
@@ -63,6 +90,28 @@ const gatewaySchema = z
       })
       .strict()
       .optional(),
+    drainGraceSeconds: z.number().min(0).max(600).optional(),
+    redis: z
+      .object({
+        url: z.string().regex(/^rediss?:\/\/[^\s]+$/, 'a redis:// or rediss:// URL'),
+        keyPrefix: z.string().max(100).optional(),
+        resultTtlSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(7 * 86_400)
+          .optional(),
+        commandTimeoutMs: z.number().int().min(50).max(60_000).optional(),
+      })
+      .strict()
+      .optional(),
+    rateLimit: z
+      .object({
+        callsPerMinute: z.number().positive().max(1_000_000),
+        burst: z.number().int().min(1).max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -74,7 +123,7 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
   config: ServiceConfig;
   problems: string[];
 } {
-  const config: ServiceConfig = { profiles: {}, drainMs: 30_000 };
+  const config: ServiceConfig = { profiles: {}, drainMs: 30_000, drainGraceMs: 2000 };
   const problems: string[] = [];
   for (const { file, value } of docs) {
     if (value === undefined) continue;
@@ -106,6 +155,19 @@ export function parseServiceConfig(docs: { file: string; value: unknown }[]): {
     if (g.auditLog !== undefined) config.auditLog = g.auditLog;
     if (g.drainSeconds !== undefined) config.drainMs = g.drainSeconds * 1000;
     if (g.telemetry !== undefined) config.telemetry = { ...config.telemetry, ...g.telemetry };
+    if (g.drainGraceSeconds !== undefined) config.drainGraceMs = g.drainGraceSeconds * 1000;
+    if (g.redis)
+      config.redis = {
+        url: g.redis.url,
+        keyPrefix: g.redis.keyPrefix ?? 'mcp-host:',
+        resultTtlS: g.redis.resultTtlSeconds ?? 3600,
+        commandTimeoutMs: g.redis.commandTimeoutMs ?? 2000,
+      };
+    if (g.rateLimit)
+      config.rateLimit = {
+        callsPerMinute: g.rateLimit.callsPerMinute,
+        burst: g.rateLimit.burst ?? Math.max(1, Math.ceil(g.rateLimit.callsPerMinute)),
+      };
   }
   return { config, problems };
 }

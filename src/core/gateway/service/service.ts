@@ -8,6 +8,7 @@
  * or the deadline.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { ServerEventBus } from '@modelcontextprotocol/server';
 import type { Socket } from 'node:net';
 import type { Gateway } from '../gateway.js';
 import type { Logger } from '../../ports.js';
@@ -19,6 +20,8 @@ import { TokenVerifier, type TokenVerdict } from './tokens.js';
 import { callerView } from './caller-view.js';
 import { currentCaller } from './audit.js';
 import type { ServiceAuth } from './config.js';
+import { countedCall, type CallLimiter } from './rate-limit.js';
+import type { Refusal } from '../agent-exchanges.js';
 
 export interface GatewayServiceOptions {
   gateway: Gateway;
@@ -33,9 +36,30 @@ export interface GatewayServiceOptions {
   maxConnections?: number;
   /** Connections that have not sent a valid token yet: how many, for how long. Default 256, 10 s. */
   limits?: ConnectionLimits;
+  /** What several processes share (core/cluster/, over Redis); none: this process alone. */
+  shared?: SharedState;
+  /** Calls per person (rate-limit.ts); none: no limit. */
+  rateLimit?: CallLimiter;
+  /** Hears each call refused by the rate limit (the audit log). */
+  onRateLimited?: (sub: string, call: NonNullable<ReturnType<typeof countedCall>>) => void;
+}
+
+/** The state a gateway process shares with the others behind the same balancer. */
+export interface SharedState {
+  /** Each view's `subscriptions/listen` bus, by the view's key. */
+  busFor(viewKey: string): ServerEventBus;
+  /**
+   * `open` hears the key of every view some process serves modern agents: this one serves it too,
+   * so the changes it sees reach listeners elsewhere.
+   */
+  onViews(open: (viewKey: string) => void): void;
+  /** What `/healthz` says of it (connected, round trips): numbers and booleans, no secret. */
+  health(): Record<string, unknown>;
 }
 
 const PRM_PATH = '/.well-known/oauth-protected-resource';
+/** The JSON-RPC error code of a call over the rate limit (an implementation-defined server error). */
+export const RATE_LIMITED = -32029;
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -73,8 +97,15 @@ export class GatewayService {
     readonly origin: string,
     private readonly pending: PendingSockets,
   ) {
-    this.exchanges = new AgentExchanges(opts.gateway, opts.logger, refuse, opts.maxSessions ?? 1024);
+    this.exchanges = new AgentExchanges(
+      opts.gateway,
+      opts.logger,
+      refuse,
+      opts.maxSessions ?? 1024,
+      opts.shared && ((key) => opts.shared!.busFor(key)),
+    );
     this.refusals = new RateLimitedLog((l) => opts.logger.warn(l), undefined, undefined, undefined, 'gateway');
+    opts.shared?.onViews((key) => this.exchanges.openView(key));
   }
 
   static async start(opts: GatewayServiceOptions): Promise<GatewayService> {
@@ -127,7 +158,8 @@ export class GatewayService {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (path === '/healthz') return send(res, 200, { status: 'alive' });
+    if (path === '/healthz')
+      return send(res, 200, { status: 'alive', ...(this.opts.shared ? { shared: this.opts.shared.health() } : {}) });
     if (path === '/readyz')
       return this.ready && !this.draining
         ? send(res, 200, { status: 'ready' })
@@ -139,6 +171,7 @@ export class GatewayService {
         Connection: 'close',
         'Retry-After': '1',
       });
+    const release = this.countOpen(req, res);
     // A browser page may not drive the gateway with a token it got hold of: agents send no Origin.
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== new URL(this.resource).origin)
@@ -157,7 +190,24 @@ export class GatewayService {
       this.refusals.log(`gateway: refused ${caller.sub.slice(0, 80)} at ${path.slice(0, 80)}: ${chosen.reason}`);
       return refuse(res, chosen.status, chosen.reason);
     }
-    // Counted from now, not once its body is read: a drain that starts meanwhile must wait for it too.
+    await currentCaller.run({ sub: caller.sub, accessToken: bearerOf(req.headers.authorization) }, () =>
+      this.exchanges.serve(req, res, {
+        view: () => chosen.view,
+        owner: caller.sub,
+        onBody: (body) => {
+          if (isStream(body)) release();
+        },
+        ...(this.opts.rateLimit ? { admit: (body: unknown) => this.admit(caller.sub, body) } : {}),
+      }),
+    );
+  }
+
+  /**
+   * A call is open from the moment it is taken, not once its token is checked or its body read: a
+   * drain that starts meanwhile must wait for it too (a balancer sent it before it saw the drain).
+   * Returns what ends it early (a listen stream is not a call).
+   */
+  private countOpen(req: IncomingMessage, res: ServerResponse): () => void {
     let counted = req.method !== 'GET';
     if (counted) this.open++;
     const release = (): void => {
@@ -167,15 +217,34 @@ export class GatewayService {
       if (this.open === 0) for (const f of [...this.idle]) f();
     };
     res.once('close', release);
-    await currentCaller.run({ sub: caller.sub, accessToken: bearerOf(req.headers.authorization) }, () =>
-      this.exchanges.serve(req, res, {
-        view: () => chosen.view,
-        owner: caller.sub,
-        onBody: (body) => {
-          if (isStream(body)) release();
+    return release;
+  }
+
+  /**
+   * Over the rate limit: HTTP 429 with `Retry-After` (what balancers, proxies and HTTP clients know)
+   * and, as its body, the JSON-RPC error for the request's id (what an SDK client shows the agent).
+   */
+  private async admit(sub: string, body: unknown): Promise<Refusal | undefined> {
+    const call = countedCall(body);
+    if (!call) return undefined;
+    const verdict = await this.opts.rateLimit!.take(sub);
+    if (verdict.ok) return undefined;
+    const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
+    this.refusals.log(`gateway: rate limit: refused ${call.method} of ${sub.slice(0, 80)} (retry in ${seconds} s)`);
+    this.opts.onRateLimited?.(sub, call);
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(seconds) },
+      body: {
+        jsonrpc: '2.0',
+        id: call.id,
+        error: {
+          code: RATE_LIMITED,
+          message: `rate limit: too many calls; retry in ${seconds} s`,
+          data: { retryAfterSeconds: seconds },
         },
-      }),
-    );
+      },
+    };
   }
 
   private metadata(res: ServerResponse): void {
@@ -213,14 +282,16 @@ export class GatewayService {
 
   /**
    * Stops taking requests (503, `Connection: close`; `/readyz` 503 so a balancer sends no more),
-   * waits for open calls up to `deadlineMs`, then closes everything. Resolves with the calls the
-   * deadline cut off.
+   * waits for open calls up to `deadlineMs` and for `graceMs` at least (the balancer's health check
+   * seeing the 503), then closes everything. Resolves with the calls the deadline cut off.
    */
-  async drain(deadlineMs: number): Promise<number> {
+  async drain(deadlineMs: number, graceMs = 0): Promise<number> {
     this.draining = true;
+    const started = Date.now();
     this.opts.logger.info(`gateway: draining (${this.open} open call(s), up to ${deadlineMs} ms)`);
-    // Kept-alive sockets with no request would otherwise carry the next one here.
-    this.http.closeIdleConnections();
+    // Kept-alive sockets are not closed now: a request a balancer is sending on one at this moment
+    // would be cut, which it cannot tell from a crash. Every answer from here on is a 503 with
+    // `Connection: close`, which a balancer retries on another process.
     if (this.open > 0) {
       let timer: NodeJS.Timeout | undefined;
       let done: (() => void) | undefined;
@@ -233,6 +304,10 @@ export class GatewayService {
         if (done) this.idle.delete(done);
       });
     }
+    // Until its health check has seen /readyz turn 503, the balancer still sends requests here: they
+    // get 503 (and go elsewhere), not a closed socket, which a balancer must not retry (the call may have run).
+    const grace = Math.min(graceMs, deadlineMs) - (Date.now() - started);
+    if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
     const cut = this.open;
     if (cut > 0) this.opts.logger.warn(`gateway: drain deadline passed with ${cut} call(s) open; closing them`);
     await this.dispose();

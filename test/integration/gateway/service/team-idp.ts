@@ -4,6 +4,8 @@
  * test holds too (so it can make an expired token the issuer's key really signed, and a forged one
  * it did not). People are machine clients (client_credentials: `sub` is the client id) with groups
  * in a `groups` claim, and one public client for the browser sign-in of an SDK agent (`follow`).
+ * With `devInteractions`, the sign-in is oidc-provider's own login and consent pages, for a person
+ * at a real browser (the e2e test types a login there); the groups claim is then the login's.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,7 +38,7 @@ function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): stri
   return `${body}.${sign('sha256', Buffer.from(body), key).toString('base64url')}`;
 }
 
-export async function startTeamIdp(): Promise<TeamIdp> {
+export async function startTeamIdp(opts: { devInteractions?: boolean } = {}): Promise<TeamIdp> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -59,13 +61,15 @@ export async function startTeamIdp(): Promise<TeamIdp> {
     ],
     scopes: ['openid', 'offline_access', SCOPE],
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    ...(opts.devInteractions
+      ? {}
+      : { interactions: { url: (_ctx: unknown, i: { uid: string }) => `/interaction/${i.uid}` } }),
     extraTokenClaims: async (_ctx, token) => {
       const who = token.accountId ?? token.clientId ?? '';
       return { groups: who === BROWSER_USER ? BROWSER_GROUPS : (PEOPLE[who] ?? []) };
     },
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: opts.devInteractions === true },
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       resourceIndicators: {
@@ -114,7 +118,7 @@ export async function startTeamIdp(): Promise<TeamIdp> {
     );
   };
   server.on('request', (req, res) => {
-    if (req.url?.startsWith('/interaction/')) {
+    if (!opts.devInteractions && req.url?.startsWith('/interaction/')) {
       approve(req, res).catch((err: unknown) => res.writeHead(500).end(String(err)));
       return;
     }
