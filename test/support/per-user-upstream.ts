@@ -7,12 +7,14 @@
  * published keys and the gateway's audience, and issues an ID-JAG for the upstream's authorization
  * server — except for the people in `refused`. The upstream's authorization server takes that ID-JAG
  * (RFC 7523 jwt-bearer) for an access token of its own; its `/mcp` takes those, or the operator's
- * static service token, and records every request's token and who it was for.
+ * static service token, and records every request's token and who it was for. Its tool, resource,
+ * prompt and completion each answer with whom the request was for.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/server';
+import { completable, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -176,6 +178,13 @@ export async function startPerUserUpstream(team: { issuer: string; gatewayResour
     const server = new McpServer({ name: 'personal', version: '1.0.0' });
     server.registerTool('whoami', { description: 'Who the token is for' }, async () => ({
       content: [{ type: 'text', text: `hello ${sub}` }],
+    }));
+    // A resource, a prompt and a completion that each say whom the request was for.
+    server.registerResource('me', 'personal://me', { mimeType: 'text/plain' }, (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `the page of ${sub}` }],
+    }));
+    server.registerPrompt('greet', { argsSchema: z.object({ name: completable(z.string(), () => [sub]) }) }, ({ name }) => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `${sub} greets ${name}` } }],
     }));
     // No session, a JSON response (as stateless-mcp.ts), with the body this handler already read.
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -25,6 +25,7 @@ import {
   parseServiceConfig,
   parseUpstreamAuth,
   PerUserPool,
+  perUserFeatures,
   perUserHost,
   perUserRefusal,
   type PerUserAuth,
@@ -148,8 +149,8 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
     logger,
     serverInfo: { name: 'mcp-host-gateway', version: VERSION },
     isServerExposed: (server) => !excluded.has(server),
-    // Through the per-user proxy: a per-user server's completions and subscriptions are refused, not shared.
-    features: gatewayFeatures(upstream),
+    // Through the per-user proxy: a per-user server's completions are the caller's, its subscriptions refused.
+    features: perUserFeatures(gatewayFeatures(upstream), pool),
     views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => profiles }),
     resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need

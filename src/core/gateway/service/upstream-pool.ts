@@ -8,8 +8,10 @@
  * calls of people never go over it.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpHost } from '../../host.js';
+import type { GatewayFeatures } from '../features.js';
 import type { CallOptions } from '../../host-api.js';
 import { currentCaller } from './audit.js';
 import { UpstreamTokens, type ExchangeEvents, type PerUserAuth } from './upstream-auth.js';
@@ -24,6 +26,15 @@ export interface PoolOptions {
   clientInfo?: { name: string; version: string };
   fetch?: Fetch;
   events?: ExchangeEvents;
+}
+
+/** The SDK request options of a host call's (its own deadline, cancellation and progress). */
+function requestOptionsOf(o: CallOptions | undefined): RequestOptions {
+  return {
+    ...(o?.signal ? { signal: o.signal } : {}),
+    ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
+    ...(o?.onProgress ? { onprogress: o.onProgress } : {}),
+  };
 }
 
 interface Pooled {
@@ -72,14 +83,31 @@ export class PerUserPool {
 
   async callTool(server: string, sub: string, subjectToken: string, tool: string, args: Record<string, unknown>, o?: CallOptions): Promise<CallToolResult> {
     const client = await this.clientFor(server, sub, subjectToken);
-    return (await client.callTool(
-      { name: tool, arguments: args },
-      {
-        ...(o?.signal ? { signal: o.signal } : {}),
-        ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
-        ...(o?.onProgress ? { onprogress: o.onProgress } : {}),
-      },
-    )) as CallToolResult;
+    return (await client.callTool({ name: tool, arguments: args }, requestOptionsOf(o))) as CallToolResult;
+  }
+
+  /** `resources/read` as the person: the server's wire result, as McpHost.forwardResourceRead gives it. */
+  async readResource(server: string, sub: string, subjectToken: string, uri: string, o?: CallOptions): Promise<ReadResourceResult> {
+    const client = await this.clientFor(server, sub, subjectToken);
+    return client.readResource({ uri }, requestOptionsOf(o));
+  }
+
+  /** `prompts/get` as the person: the wire result, as McpHost.forwardPrompt gives it. */
+  async getPrompt(
+    server: string,
+    sub: string,
+    subjectToken: string,
+    name: string,
+    args: Record<string, string>,
+    o?: CallOptions,
+  ): Promise<GetPromptResult> {
+    const client = await this.clientFor(server, sub, subjectToken);
+    return client.getPrompt({ name, arguments: args }, requestOptionsOf(o));
+  }
+
+  /** `op` with the person's own client of `server` (argument completion, features/completions.ts). */
+  async withClient<T>(server: string, sub: string, subjectToken: string, op: (client: Client) => Promise<T>): Promise<T> {
+    return op(await this.clientFor(server, sub, subjectToken));
   }
 
   private clientFor(server: string, sub: string, subjectToken: string): Promise<Client> {
@@ -169,33 +197,56 @@ export class PerUserPool {
 }
 
 /**
- * `host` with the calls to per-user servers made as the caller, through `pool`. What has no per-person
- * path yet (resource reads, prompts, completions and subscriptions of such a server) is refused, never
- * sent over the host's shared connection.
+ * `host` with the requests to per-user servers made as the caller, through `pool`, on whichever path
+ * the gateway took (the fast path's `forward*` methods or the SDK server's handlers): tool calls,
+ * resource reads, prompts and argument completion. What has no per-person path (subscriptions: the
+ * host subscribes once per server and URI for everyone; the host-shaped reads and the Inspector's
+ * raw requests, which the gateway does not make) is refused, never sent over the shared connection.
  */
 export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
   const who = (server: string): { sub: string; token: string } => {
     const c = currentCaller.getStore();
     if (!c?.accessToken) throw new Error(`${server}: calls to it are made as the caller, and this request has no caller`);
+    pool.noteSubject(server, c.sub, c.accessToken);
     return { sub: c.sub, token: c.accessToken };
   };
-  const notYet = (server: string, what: string): Error =>
-    new Error(`${server}: ${what} of a per-user server is not supported by the team gateway yet (only tool calls)`);
-  const own: Partial<McpHost> = {
-    forwardToolCall: (server, tool, args, o) => {
-      if (!pool.has(server)) return host.forwardToolCall(server, tool, args, o);
+  const refused = (server: string, what: string): Promise<never> =>
+    Promise.reject(new Error(`${server}: ${what} of a per-user server is not offered by the team gateway (it would not be the caller's own)`));
+  // Each rejects rather than throws: the host's methods are async, and callers chain on their promise.
+  const asCaller = <T>(server: string, run: (sub: string, token: string) => Promise<T>): Promise<T> => {
+    try {
       const { sub, token } = who(server);
-      pool.noteSubject(server, sub, token);
-      return pool.callTool(server, sub, token, tool, args, o);
-    },
-    readResource: (server, uri, o) =>
-      pool.has(server) ? Promise.reject(notYet(server, 'reading a resource')) : host.readResource(server, uri, o),
-    getPrompt: (server, name, args, o) =>
-      pool.has(server) ? Promise.reject(notYet(server, 'a prompt')) : host.getPrompt(server, name, args, o),
-    withClient: ((server: string, ...rest: unknown[]) =>
+      return run(sub, token);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  };
+  const own: Partial<McpHost> = {
+    forwardToolCall: (server, tool, args, o) =>
       pool.has(server)
-        ? Promise.reject(notYet(server, String(rest[0])))
-        : (host.withClient as (...a: unknown[]) => unknown)(server, ...rest)) as McpHost['withClient'],
+        ? asCaller(server, (sub, token) => pool.callTool(server, sub, token, tool, args, o))
+        : host.forwardToolCall(server, tool, args, o),
+    forwardResourceRead: (server, uri, o) =>
+      pool.has(server)
+        ? asCaller(server, (sub, token) => pool.readResource(server, sub, token, uri, o))
+        : host.forwardResourceRead(server, uri, o),
+    forwardPrompt: (server, name, args, o) =>
+      pool.has(server)
+        ? asCaller(server, (sub, token) => pool.getPrompt(server, sub, token, name, args, o))
+        : host.forwardPrompt(server, name, args, o),
+    withClient: (<T>(server: string, what: string, op: (c: Client) => Promise<T>, o?: CallOptions): Promise<T> => {
+      if (!pool.has(server)) return host.withClient(server, what, op, o);
+      return what === 'completion/complete'
+        ? asCaller(server, (sub, token) => pool.withClient(server, sub, token, op))
+        : refused(server, what);
+    }) as McpHost['withClient'],
+    callTool: (server, ...rest) => (pool.has(server) ? refused(server, 'a host-side tool call') : host.callTool(server, ...rest)),
+    readResource: (server, uri, o) =>
+      pool.has(server) ? refused(server, 'a host-side resource read') : host.readResource(server, uri, o),
+    getPrompt: (server, name, args, o) =>
+      pool.has(server) ? refused(server, 'a host-side prompt') : host.getPrompt(server, name, args, o),
+    request: (server, method, params, o) =>
+      pool.has(server) ? refused(server, method) : host.request(server, method, params, o),
   };
   return new Proxy(host, {
     get(target, prop) {
@@ -204,4 +255,24 @@ export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     },
   });
+}
+
+/**
+ * `features` with the subscriptions of per-user servers refused by name (either era's: a 2025-11-25
+ * `resources/subscribe`, a 2026-07-28 `subscriptions/listen` of a resource): the host holds one
+ * subscription per server and URI for every listener, which could not be one person's.
+ */
+export function perUserFeatures(features: GatewayFeatures, pool: PerUserPool): GatewayFeatures {
+  return {
+    complete: (...a) => features.complete(...a),
+    subscribe: (server, uri, onUpdated) =>
+      pool.has(server)
+        ? Promise.reject(
+            new ProtocolError(
+              ProtocolErrorCode.InvalidParams,
+              `${server}: resource subscriptions of a per-user server are not offered by the team gateway (${uri})`,
+            ),
+          )
+        : features.subscribe(server, uri, onUpdated),
+  };
 }

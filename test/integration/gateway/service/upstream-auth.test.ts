@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Gateway } from '../../../../src/core/gateway/index.js';
+import { Gateway, gatewayFeatures } from '../../../../src/core/gateway/index.js';
 import { AuditLog, auditedHost } from '../../../../src/core/gateway/service/audit.js';
 import { GatewayService } from '../../../../src/core/gateway/service/service.js';
 import type { ServiceAuth } from '../../../../src/core/gateway/service/config.js';
 import { parseUpstreamAuth } from '../../../../src/core/gateway/service/upstream-auth.js';
-import { PerUserPool, perUserHost } from '../../../../src/core/gateway/service/upstream-pool.js';
+import { PerUserPool, perUserFeatures, perUserHost } from '../../../../src/core/gateway/service/upstream-pool.js';
 import { createHost, type McpHost } from '../../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../../connection/helpers.js';
 import { closeAgent, text } from '../helpers.js';
@@ -32,6 +32,9 @@ let logger: MemoryLogger;
 const auditFile = join(tempDir('upstream-audit'), 'audit.jsonl');
 const team = { issuer: '', gatewayResource: '' };
 const agents: Client[] = [];
+const FAST = process.env.MCP_HOST_GATEWAY_FAST_PATH !== '0';
+/** What an agent can ask a server for; each answer of the upstream names whom the request was for. */
+const FORWARDED = ['tools/call', 'resources/read', 'prompts/get', 'completion/complete'];
 
 before(async () => {
   idp = await startTeamIdp();
@@ -58,7 +61,9 @@ before(async () => {
   assert.deepEqual(problems, []);
   pool = new PerUserPool(perUser, (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined), idp.issuer);
   audit = new AuditLog(auditFile);
-  gateway = new Gateway({ host: auditedHost(perUserHost(host, pool), audit), logger });
+  // As serve-http.ts makes it: completions and subscriptions through the same per-user proxy.
+  const upstream = perUserHost(host, pool);
+  gateway = new Gateway({ host: auditedHost(upstream, audit), logger, features: perUserFeatures(gatewayFeatures(upstream), pool) });
   const auth: ServiceAuth = { issuer: idp.issuer, requiredScopes: [SCOPE], groupsClaim: 'groups', clockToleranceS: 0 };
   service = await GatewayService.start({ gateway, logger, auth, profiles: () => ({}), listen: { port: 0 } });
   team.gatewayResource = service.resource;
@@ -76,9 +81,13 @@ after(async () => {
   await idp?.close();
 });
 
-async function agentAs(person: string): Promise<{ client: Client; token: string }> {
+/** An agent signed in as `person`: a 2025-11-25 one (the fast path's, when it is on) unless `modern`. */
+async function agentAs(person: string, modern = false): Promise<{ client: Client; token: string }> {
   const token = await idp.tokenFor(person, service.resource);
-  const client = new Client({ name: `agent-of-${person}`, version: '1.0.0' });
+  const client = new Client(
+    { name: `agent-of-${person}`, version: '1.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(service.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
   );
@@ -151,6 +160,36 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     }
   });
 
+  for (const modern of [false, true])
+    test(`${modern ? '2026-07-28 (full path)' : `2025-11-25 (${FAST ? 'fast' : 'full'} path)`}: tool, resource, prompt and completion go out as the caller`, async () => {
+      const people = modern ? ['bob', 'alice'] : ['alice', 'bob'];
+      const fast0 = gateway.paths().fast;
+      const from = fx.seen.length;
+      for (const person of people) {
+        const { client } = await agentAs(person, modern);
+        assert.equal(await whoami(client), `hello ${person}`);
+        const page = (await client.listResources()).resources.find((r) => r.uri.startsWith('mcp-host://personal/'));
+        assert.ok(page, 'the per-user server offers its resource under its name');
+        const read = await client.readResource({ uri: page.uri });
+        assert.equal((read.contents[0] as { text?: string }).text, `the page of ${person}`);
+        const prompt = await client.getPrompt({ name: 'personal__greet', arguments: { name: 'you' } });
+        assert.deepEqual(prompt.messages[0]?.content, { type: 'text', text: `${person} greets you` });
+        const done = await client.complete({ ref: { type: 'ref/prompt', name: 'personal__greet' }, argument: { name: 'name', value: '' } });
+        assert.deepEqual(done.completion.values, [person]);
+        // A subscription would be the host's one for everyone: refused by name (2025-11-25's
+        // resources/subscribe; a 2026-07-28 agent has no such method).
+        if (!modern) await assert.rejects(client.subscribeResource({ uri: page.uri }), /per-user server are not offered/);
+      }
+      // What the upstream itself saw: each of the four as one of the two people, never the service.
+      const sent = fx.seen.slice(from).filter((r) => FORWARDED.includes(r.method ?? ''));
+      assert.deepEqual(
+        sent.map((r) => `${r.method} ${r.sub}`).sort(),
+        people.flatMap((p) => FORWARDED.map((m) => `${m} ${p}`)).sort(),
+      );
+      // The legacy agents' tool call, read and prompt took the fast path when it is on: it was met, not skipped.
+      assert.equal(gateway.paths().fast - fast0, FAST && !modern ? 3 * people.length : 0);
+    });
+
   test('a shared service credential the operator configured works for everyone', async () => {
     const alice = await agentAs('alice');
     const bob = await agentAs('bob');
@@ -160,7 +199,8 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     const written = [...logger.lines, readFileSync(auditFile, 'utf8')].join('\n');
     for (const r of fx.seen) if (r.token) assert.ok(!written.includes(r.token), 'an upstream token was logged');
     assert.ok(!written.includes(alice.token) && !written.includes(bob.token), "an agent's token was logged");
-    // alice, bob and carol: one upstream connection each for the per-user server, none for the shared one.
+    // alice, bob and carol: one upstream connection each for the per-user server (whatever the agent's
+    // era and the path), none for the shared one.
     assert.equal(pool.size, 3);
   });
 });
