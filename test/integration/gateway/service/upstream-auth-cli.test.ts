@@ -2,7 +2,8 @@
 // (one process for everyone, no Authorization header to carry a person's token), or a server that
 // is not configured. The refusal names the file and the JSON path of the entry, and the gateway
 // does not start (exit 2). And the process as an operator runs it: two people call a per-user
-// server through it and the upstream sees each of them.
+// server through it (a tool call, a resource read, a completion; a subscription refused) and the
+// upstream sees each of them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -94,11 +95,20 @@ describe('serve --http with a per-user server', { timeout: 240_000 }, () => {
         new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
       );
       said.push(text(await client.callTool({ name: 'personal__whoami', arguments: {} })));
+      const read = await client.readResource({ uri: 'personal://me' });
+      said.push(String((read.contents[0] as { text?: string }).text));
+      const done = await client.complete({ ref: { type: 'ref/prompt', name: 'personal__greet' }, argument: { name: 'name', value: '' } });
+      said.push(...done.completion.values);
+      // The process's wiring refuses a per-user server's subscription by name.
+      await assert.rejects(client.subscribeResource({ uri: 'personal://me' }), /per-user server are not offered/);
       await closeAgent(client);
     }
-    assert.deepEqual(said, ['hello alice', 'hello bob']);
-    const calls = fx.seen.filter((r) => r.method === 'tools/call');
-    assert.deepEqual(calls.map((c) => c.sub), ['alice', 'bob']);
+    assert.deepEqual(said, ['hello alice', 'the page of alice', 'alice', 'hello bob', 'the page of bob', 'bob']);
+    const forwarded = fx.seen.filter((r) => ['tools/call', 'resources/read', 'completion/complete'].includes(r.method ?? ''));
+    assert.deepEqual(
+      forwarded.map((c) => `${c.method} ${c.sub}`),
+      ['alice', 'bob'].flatMap((p) => [`tools/call ${p}`, `resources/read ${p}`, `completion/complete ${p}`]),
+    );
     run.child.kill('SIGTERM');
     assert.equal((await withDeadline(run.exit, 'serve --http to exit', 60_000)).code, 0);
   });
