@@ -29,6 +29,8 @@ export interface UpstreamRequest {
   /** Whom that token is for (`service` for the static one); undefined when refused. */
   sub: string | undefined;
   method: string | undefined;
+  /** The W3C trace context in the request's `params._meta`, if any. */
+  traceparent?: string;
 }
 
 export interface PerUserUpstream {
@@ -163,8 +165,9 @@ export async function startPerUserUpstream(team: { issuer: string; gatewayResour
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const method = raw ? ((JSON.parse(raw) as { method?: string }).method ?? undefined) : undefined;
-    fx.seen.push({ token, sub, method });
+    const msg = raw ? (JSON.parse(raw) as { method?: string; params?: { _meta?: { traceparent?: unknown } } }) : {};
+    const traceparent = msg.params?._meta?.traceparent;
+    fx.seen.push({ token, sub, method: msg.method, ...(typeof traceparent === 'string' ? { traceparent } : {}) });
     if (!sub) {
       res
         .writeHead(401, {

@@ -41,6 +41,7 @@ import { VERSION } from '../../core/version.js';
 import { startTelemetry } from '../telemetry.js';
 import type { Logger } from '../../core/ports.js';
 import type { Cluster } from '../../core/cluster/index.js';
+import type { Transport } from '@modelcontextprotocol/client';
 
 /** The scopes of files the operator owns: managed, user, and the `--config` files (dynamic). */
 const OPERATOR_SCOPES = new Set(['managed', 'user', 'dynamic']);
@@ -210,8 +211,18 @@ function perUserUpstreams(
   session: Session,
   config: ReturnType<typeof readServiceConfig>,
 ): { pool: PerUserPool; upstream: Session['host'] } {
+  const telemetry = session.telemetry?.telemetry;
   const pool = new PerUserPool(config.perUser, (name) => urlOf(session, name), config.auth!.issuer, {
     clientInfo: { name: 'mcp-host-gateway', version: VERSION },
+    // Observed as the host's own connections are: one trace from the agent to the upstream.
+    ...(telemetry
+      ? {
+          wrapTransport: (server: string, t: Transport) => {
+            const d = session.host.server(server)?.definition;
+            return d ? telemetry.upstream(d, t) : t;
+          },
+        }
+      : {}),
   });
   return { pool, upstream: config.perUser.size > 0 ? perUserHost(session.host, pool) : session.host };
 }

@@ -8,7 +8,7 @@
  * calls of people never go over it.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, GetPromptResult, ReadResourceResult, RequestOptions } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult, ReadResourceResult, RequestOptions, Transport } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpHost } from '../../host.js';
 import type { GatewayFeatures } from '../features.js';
@@ -26,6 +26,11 @@ export interface PoolOptions {
   clientInfo?: { name: string; version: string };
   fetch?: Fetch;
   events?: ExchangeEvents;
+  /**
+   * Wraps each per-person connection's transport as the host wraps its launches' (telemetry's CLIENT
+   * spans and the trace context sent upstream, core/telemetry/); none: not observed.
+   */
+  wrapTransport?: (server: string, transport: Transport) => Transport;
 }
 
 /** The SDK request options of a host call's (its own deadline, cancellation and progress). */
@@ -126,7 +131,8 @@ export class PerUserPool {
     const personal = this.personalFetch(s.tokens, sub, () => latest.token);
     const client = (async () => {
       const c = new Client(this.opts.clientInfo ?? { name: 'mcp-host-gateway', version: '0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL(s.url), { fetch: personal }));
+      const transport = new StreamableHTTPClientTransport(new URL(s.url), { fetch: personal });
+      await c.connect(this.opts.wrapTransport?.(server, transport) ?? transport);
       return c;
     })();
     const entry: Pooled = { client, lastUsed: Date.now() };

@@ -7,7 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { context } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { McpTelemetry } from '../../../../src/core/telemetry/index.js';
 import { Gateway, gatewayFeatures } from '../../../../src/core/gateway/index.js';
 import { AuditLog, auditedHost } from '../../../../src/core/gateway/service/audit.js';
 import { GatewayService } from '../../../../src/core/gateway/service/service.js';
@@ -31,6 +37,10 @@ let audit: AuditLog;
 let logger: MemoryLogger;
 const auditFile = join(tempDir('upstream-audit'), 'audit.jsonl');
 const team = { issuer: '', gatewayResource: '' };
+// The real OpenTelemetry SDK recording in memory: the gateway's SERVER spans and the per-person connections' CLIENT spans.
+const spans = new InMemorySpanExporter();
+const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] });
+const telemetry = new McpTelemetry({ tracerProvider, propagator: new W3CTraceContextPropagator() });
 const agents: Client[] = [];
 const FAST = process.env.MCP_HOST_GATEWAY_FAST_PATH !== '0';
 /** What an agent can ask a server for; each answer of the upstream names whom the request was for. */
@@ -59,11 +69,20 @@ before(async () => {
     {},
   );
   assert.deepEqual(problems, []);
-  pool = new PerUserPool(perUser, (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined), idp.issuer);
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  pool = new PerUserPool(perUser, (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined), idp.issuer, {
+    // As serve-http.ts wraps them when telemetry is configured.
+    wrapTransport: (server, t) => telemetry.upstream(host.server(server)!.definition, t),
+  });
   audit = new AuditLog(auditFile);
   // As serve-http.ts makes it: completions and subscriptions through the same per-user proxy.
   const upstream = perUserHost(host, pool);
-  gateway = new Gateway({ host: auditedHost(upstream, audit), logger, features: perUserFeatures(gatewayFeatures(upstream), pool) });
+  gateway = new Gateway({
+    host: auditedHost(upstream, audit),
+    logger,
+    features: perUserFeatures(gatewayFeatures(upstream), pool),
+    telemetry,
+  });
   const auth: ServiceAuth = { issuer: idp.issuer, requiredScopes: [SCOPE], groupsClaim: 'groups', clockToleranceS: 0 };
   service = await GatewayService.start({ gateway, logger, auth, profiles: () => ({}), listen: { port: 0 } });
   team.gatewayResource = service.resource;
@@ -79,6 +98,8 @@ after(async () => {
   await audit?.close();
   await fx?.close();
   await idp?.close();
+  await tracerProvider.shutdown();
+  context.disable();
 });
 
 /** An agent signed in as `person`: a 2025-11-25 one (the fast path's, when it is on) unless `modern`. */
@@ -189,6 +210,29 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
       // The legacy agents' tool call, read and prompt took the fast path when it is on: it was met, not skipped.
       assert.equal(gateway.paths().fast - fast0, FAST && !modern ? 3 * people.length : 0);
     });
+
+  test("one trace from the agent through the gateway to the person's own upstream connection", async () => {
+    const { client } = await agentAs('carol');
+    const traceId = randomBytes(16).toString('hex');
+    const spanId = randomBytes(8).toString('hex');
+    const from = fx.seen.length;
+    const r = await client.callTool({
+      name: 'personal__whoami',
+      arguments: {},
+      _meta: { traceparent: `00-${traceId}-${spanId}-01` },
+    });
+    assert.equal(text(r), 'hello carol');
+    const named = (name: string, kind: number): ReadableSpan | undefined =>
+      spans.getFinishedSpans().find((s) => s.spanContext().traceId === traceId && s.name === name && s.kind === kind);
+    // SpanKind: SERVER 1, CLIENT 2.
+    const server = await poll('the SERVER span', 10_000, async () => named('tools/call personal__whoami', 1));
+    const upstreamSpan = await poll('the CLIENT span', 10_000, async () => named('tools/call whoami', 2));
+    assert.equal(server.parentSpanContext?.spanId, spanId);
+    assert.equal(upstreamSpan.parentSpanContext?.spanId, server.spanContext().spanId);
+    const sent = fx.seen.slice(from).find((x) => x.method === 'tools/call');
+    assert.equal(sent?.sub, 'carol');
+    assert.equal(sent?.traceparent, `00-${traceId}-${upstreamSpan.spanContext().spanId}-01`);
+  });
 
   test('a shared service credential the operator configured works for everyone', async () => {
     const alice = await agentAs('alice');
