@@ -28,7 +28,11 @@ function freshVsix(): Record<string, string> {
   const { name, version } = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string };
   const vsix = resolve(`${name}-${version}.vsix`);
   if (process.env.MCP_HOST_E2E_VSIX) return {};
-  if (existsSync(vsix) && existsSync('dist/extension.js') && statSync(vsix).mtimeMs >= statSync('dist/extension.js').mtimeMs)
+  if (
+    existsSync(vsix) &&
+    existsSync('dist/extension.js') &&
+    statSync(vsix).mtimeMs >= statSync('dist/extension.js').mtimeMs
+  )
     return { MCP_HOST_E2E_VSIX: vsix };
   return {};
 }
@@ -62,10 +66,19 @@ export async function vscodeMcp(quick: boolean): Promise<Figure[]> {
   return [
     figure(
       'vscode',
-      `extension host RSS idle, 10 servers unstarted${range(host.map((x) => x.idleMb), 0)}`,
+      `extension host RSS idle, 10 servers unstarted${range(
+        host.map((x) => x.idleMb),
+        0,
+      )}`,
       idle,
       'MB',
-      { name: `VS Code's own MCP${range(code.map((x) => x.idleMb), 0)}`, value: idleBase },
+      {
+        name: `VS Code's own MCP${range(
+          code.map((x) => x.idleMb),
+          0,
+        )}`,
+        value: idleBase,
+      },
     ),
     figure('vscode', 'idle overhead of MCP Host (host − VS Code)', idle - idleBase, 'MB', undefined, {
       text: '≤ 25 MB',
@@ -73,20 +86,25 @@ export async function vscodeMcp(quick: boolean): Promise<Figure[]> {
     }),
     figure(
       'vscode',
-      `extension host RSS, 10 servers connected${range(host.map((x) => x.connectedMb), 0)}`,
+      `extension host RSS, 10 servers connected${range(
+        host.map((x) => x.connectedMb),
+        0,
+      )}`,
       mean(host.map((x) => x.connectedMb)),
       'MB',
-      { name: `VS Code's own MCP${range(code.map((x) => x.connectedMb), 0)}`, value: mean(code.map((x) => x.connectedMb)) },
+      {
+        name: `VS Code's own MCP${range(
+          code.map((x) => x.connectedMb),
+          0,
+        )}`,
+        value: mean(code.map((x) => x.connectedMb)),
+      },
       { text: 'host/VS Code ≤ 1.05', ok: (_v, ratio) => ratio !== undefined && ratio <= 1.05 },
     ),
-    figure(
-      'vscode',
-      `approval prompt after the workbench shows${range(prompt, 2)}`,
-      mean(prompt),
-      's',
-      undefined,
-      { text: '≤ 1.5 s', ok: (v) => v <= 1.5 },
-    ),
+    figure('vscode', `approval prompt after the workbench shows${range(prompt, 2)}`, mean(prompt), 's', undefined, {
+      text: '≤ 1.5 s',
+      ok: (v) => v <= 1.5,
+    }),
     figure('vscode', "MCP Host's activate (its log)", mean(host.map((x) => x.activateMs ?? NaN)), 'ms'),
   ];
 }

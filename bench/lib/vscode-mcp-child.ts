@@ -49,7 +49,11 @@ export interface Run {
 function workspace(dir: string, record: string, mark: string): void {
   const servers: Record<string, unknown> = {};
   for (let i = 0; i < SERVERS; i++)
-    servers[`s${i}`] = { type: 'stdio', command: process.execPath, args: [FIXTURE, '--name', `s${i}`, '--record', record, mark] };
+    servers[`s${i}`] = {
+      type: 'stdio',
+      command: process.execPath,
+      args: [FIXTURE, '--name', `s${i}`, '--record', record, mark],
+    };
   mkdirSync(join(dir, '.vscode'), { recursive: true });
   // One line per server: every "Start" code lens VS Code shows above a server is on screen at once.
   const lines = Object.entries(servers).map(([name, def]) => `    ${JSON.stringify(name)}: ${JSON.stringify(def)}`);
@@ -84,7 +88,9 @@ async function settledRss(serverPid: number): Promise<number> {
 
 function readyCount(record: string): number {
   try {
-    return readFileSync(record, 'utf8').split('\n').filter((l) => l.startsWith('ready')).length;
+    return readFileSync(record, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('ready')).length;
   } catch {
     return 0;
   }
@@ -121,16 +127,16 @@ function workbenchAt(marks: Record<string, number>): number {
 function extHostStart(run: Run, log: string): void {
   const at = (re: RegExp): number | undefined => {
     const m = new RegExp(`^(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d+) .*${re.source}`, 'm').exec(log);
-    return m ? (new Date(`${m[1]}T${m[2]}`).getTime() - run.marks.wallAtZero - workbenchAt(run.marks)) / 1000 : undefined;
+    return m
+      ? (new Date(`${m[1]}T${m[2]}`).getTime() - run.marks.wallAtZero - workbenchAt(run.marks)) / 1000
+      : undefined;
   };
   run.extHostStartedS = at(/Extension host with pid \d+ started/);
   run.eagerActivatedS = at(/Eager extensions activated/);
 }
 
 async function dialogAt(vs: VSCode): Promise<number> {
-  return poll('the approval dialog', 120_000, () =>
-    vs.page.evaluate<number | undefined>('window.__dialogAt'),
-  );
+  return poll('the approval dialog', 120_000, () => vs.page.evaluate<number | undefined>('window.__dialogAt'));
 }
 
 async function hostSide(vs: VSCode, record: string, run: Run): Promise<void> {
@@ -143,7 +149,9 @@ async function hostSide(vs: VSCode, record: string, run: Run): Promise<void> {
   run.idleMb = await settledRss(vs.serverPid);
   const text = await vs.clickDialogButton('Allow');
   if (!text.includes(`${SERVERS} MCP servers`)) throw new Error(`unexpected approval dialog: ${text.slice(0, 200)}`);
-  await poll(`${SERVERS} servers initialized`, 180_000, () => Promise.resolve(readyCount(record) >= SERVERS || undefined));
+  await poll(`${SERVERS} servers initialized`, 180_000, () =>
+    Promise.resolve(readyCount(record) >= SERVERS || undefined),
+  );
   await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS / 2));
   run.connectedMb = await settledRss(vs.serverPid);
   run.log = vs.readLogFile('MCP Host');

@@ -58,21 +58,26 @@ export class ServerEntry {
     const last = runs(def) ? ctx.options.listCache?.get(def) : undefined;
     // Lazy start only with lists to show: a server with none starts now, so that it has some next time.
     const onFirstUse = last !== undefined && ctx.options.startServers === 'onFirstUse';
-    this.connection = new ServerConnection(def, ctx, {
-      get name() {
-        return def.name;
+    this.connection = new ServerConnection(
+      def,
+      ctx,
+      {
+        get name() {
+          return def.name;
+        },
+        log: this.log,
+        calls: this.calls,
+        listsArrived: (lists, conn) => this.listsArrived(lists, conn),
+        listsLost: () => this.clearLists(),
+        attemptFailed: () => {
+          // The last run's lists were shown only while this server might still come up.
+          if (this.cached) this.clearLists();
+        },
+        plugins: [() => this.listRefreshPlugin()],
+        changed: () => this.ctx.changed(this),
       },
-      log: this.log,
-      calls: this.calls,
-      listsArrived: (lists, conn) => this.listsArrived(lists, conn),
-      listsLost: () => this.clearLists(),
-      attemptFailed: () => {
-        // The last run's lists were shown only while this server might still come up.
-        if (this.cached) this.clearLists();
-      },
-      plugins: [() => this.listRefreshPlugin()],
-      changed: () => this.ctx.changed(this),
-    }, onFirstUse);
+      onFirstUse,
+    );
     if (last) {
       this.applyLists(last);
       this.cached = true;

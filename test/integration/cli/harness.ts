@@ -19,6 +19,7 @@ import { pidAlive } from '../../../src/core/private-file.js';
 import { launcherSource, serverScript } from '../../support/fixture-servers.js';
 import { oncePerRun } from '../../support/once-per-run.js';
 import { shippedBuild } from '../../support/shipped-build.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 export const ROOT = resolve(__dirname, '..', '..', '..');
 export const EVERYTHING = serverScript(
@@ -109,9 +110,7 @@ export async function createHarness(): Promise<Harness> {
     MCP_HOST_BLOB_DIR: join(dir, 'blobs'),
     MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
     // The gateway path the test process runs on (scripts/test.mjs runs the gateway's files on both).
-    ...(process.env.MCP_HOST_GATEWAY_FAST_PATH !== undefined
-      ? { MCP_HOST_GATEWAY_FAST_PATH: process.env.MCP_HOST_GATEWAY_FAST_PATH }
-      : {}),
+    ...gatewayPathEnv(),
     ...opts.env,
   });
   return {

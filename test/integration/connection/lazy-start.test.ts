@@ -2,7 +2,8 @@
  * `startServers: 'onFirstUse'` with real stdio servers that record each start in a file: with a
  * cache from an earlier run nothing is spawned until a call, the call starts exactly one process
  * and gets the right result, concurrent first calls share that process; with nothing cached, or
- * with the setting off, the server starts with the host as before.
+ * with the setting off, the server starts with the host as before; a server held back (not
+ * approved) is neither shown from the cache nor started by a call.
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,7 +36,10 @@ function newHost(kv: MemoryKeyValueStore, startServers?: HostOptions['startServe
 /** Processes of the fixture that started, from its record file. */
 function starts(file: string): number {
   if (!fs.existsSync(file)) return 0;
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('start ')).length;
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('start ')).length;
 }
 
 /** A first run that connects once and fills the cache; returns the record file and the definition. */
@@ -60,7 +64,10 @@ describe('lazy start (startServers: onFirstUse)', { timeout: 120_000 }, () => {
     const idle = host.server(d.name)!;
     assert.deepEqual(idle.state, { kind: 'disabled', reason: 'on-first-use', message: 'starts on first use' });
     assert.equal(idle.cached, true);
-    assert.ok(idle.tools.some((t) => t.name === 'echo'), 'the cached tools are shown');
+    assert.ok(
+      idle.tools.some((t) => t.name === 'echo'),
+      'the cached tools are shown',
+    );
     assert.equal(host.pid(d.name), undefined);
     assert.equal(starts(record), 1, 'no process at start');
 
@@ -76,9 +83,7 @@ describe('lazy start (startServers: onFirstUse)', { timeout: 120_000 }, () => {
     const { record, d } = await cachedServer('lazy-b', kv);
     const host = newHost(kv, 'onFirstUse');
     host.setDefinitions([d]);
-    const results = await Promise.all(
-      ['1', '2', '3', '4', '5'].map((n) => host.callTool(d.name, 'echo', { text: n })),
-    );
+    const results = await Promise.all(['1', '2', '3', '4', '5'].map((n) => host.callTool(d.name, 'echo', { text: n })));
     assert.deepEqual(
       results.map((r) => r.content),
       ['1', '2', '3', '4', '5'].map((n) => [{ type: 'text', text: `echo: ${n}` }]),
@@ -107,6 +112,21 @@ describe('lazy start (startServers: onFirstUse)', { timeout: 120_000 }, () => {
     assert.equal(early.cached, true);
     await waitFor(host, d.name, (s) => s.state.kind === 'connected');
     assert.equal(starts(record), 2, 'started without a call');
+  });
+
+  test('a held server (not approved) is neither shown from the cache nor started by a call', async () => {
+    const kv = new MemoryKeyValueStore();
+    const { record, d } = await cachedServer('lazy-f', kv);
+    const host = newHost(kv, 'onFirstUse');
+    const held = { ...d, admission: { run: false as const, reason: 'not-approved' as const, message: 'not approved' } };
+    host.setDefinitions([held]);
+    await host.whenSettled();
+    const s = host.server(d.name)!;
+    assert.notEqual(s.state.kind === 'disabled' && s.state.reason, 'on-first-use', JSON.stringify(s.state));
+    assert.equal(s.cached, undefined);
+    assert.deepEqual(s.tools, [], 'no cached tools of a server that may not run');
+    await assert.rejects(host.callTool(d.name, 'echo', { text: 'x' }));
+    assert.equal(starts(record), 1, 'the call started nothing');
   });
 
   test('a stopped lazy server is stopped: a call does not start it', async () => {

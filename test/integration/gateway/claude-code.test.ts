@@ -20,7 +20,7 @@ import { withDeadline } from '../../support/wait.js';
 import { startOidcFixture, type OidcFixture } from '../auth/oidc-fixture.js';
 import { def } from '../connection/helpers.js';
 import { GatewayViews } from '../../../src/core/gateway/index.js';
-import { startRig, type Rig } from './helpers.js';
+import { gatewayPathEnv, startRig, type Rig } from './helpers.js';
 
 const CLAUDE = join(ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
 const STDIO_TAP = join(ROOT, 'test', 'fixtures', 'servers', 'stdio-tap.mjs');
@@ -96,6 +96,7 @@ function serveEntry(serveArgs: string[], workspace: string, marker: string, tapL
     env: {
       MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+      ...gatewayPathEnv(),
       [MARKER_VAR]: marker,
     },
   };

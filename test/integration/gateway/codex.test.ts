@@ -20,6 +20,7 @@ import {
   type Script,
 } from '../../support/fake-responses-api.js';
 import { serverScript } from '../../support/fixture-servers.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 import { agentUnavailable, runAgent, type AgentExit } from './agent-cli.js';
 
 const CODEX = join(
@@ -102,6 +103,7 @@ async function config(api: FakeResponsesApi, serveArgs: string[], marker: string
         env: {
           MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
           MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+          ...gatewayPathEnv(),
           // The shared gateway behind serve ends with its last session, not 30 s later: every
           // process of the run is then gone when the agent is.
           MCP_HOST_SERVE_GRACE_MS: '0',

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { EVERYTHING, ROOT, createHarness, type Harness } from '../cli/harness.js';
 import { FakeResponsesApi, offeredTools, toolOutputs, type Script } from '../../support/fake-responses-api.js';
 import { serverScript } from '../../support/fixture-servers.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 import { agentUnavailable, runAgent, type AgentExit } from './agent-cli.js';
 
 // npm installs the one platform package that fits (on a musl Linux, `linuxmusl`), as the loader picks it.
@@ -82,6 +83,7 @@ async function copilot(serveArgs: string[], script: Script, prompt: string, work
           env: {
             MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
             MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
+            ...gatewayPathEnv(),
             // The shared gateway behind serve ends with its last session, not 30 s later: every
             // process of the run is then gone when the agent is.
             MCP_HOST_SERVE_GRACE_MS: '0',

@@ -22,6 +22,7 @@ import { createHost, type McpHost } from '../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../connection/helpers.js';
 import { poll } from '../../support/poll.js';
 import { withDeadline } from '../../support/wait.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 /** The editor's own dialog, as a fake port that records what it was asked. */
 export class RecordingElicitation implements ElicitationPort {
@@ -211,11 +212,7 @@ export function holdStream(port: number, token: string, session: string): Promis
   });
 }
 
-/** The gateway path this test process runs on (scripts/test.mjs runs the gateway's files on both), for the serve processes it starts. */
-export function gatewayPathEnv(): Record<string, string> {
-  const v = process.env.MCP_HOST_GATEWAY_FAST_PATH;
-  return v !== undefined ? { MCP_HOST_GATEWAY_FAST_PATH: v } : {};
-}
+export { gatewayPathEnv } from '../../support/gateway-path.js';
 
 /** `mcp-host serve` (the harness's built CLI) in `cwd`, as an agent launches it over stdio. */
 export function serveTransport(

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createHarness, ROOT, waitGone, type Harness } from '../cli/harness.js';
 import { serverScript } from '../../support/fixture-servers.js';
 import { withDeadline } from '../../support/wait.js';
+import { gatewayPathEnv } from '../../support/gateway-path.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 const INITIALIZE = `${JSON.stringify({
@@ -62,6 +63,7 @@ async function startServe(
       HOME: h.dir,
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
       MCP_HOST_LOG: 'debug',
+      ...gatewayPathEnv(),
       ...MODES[mode].env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -138,6 +138,7 @@ describe('mcp-host serve --exclude', { timeout: 120_000 }, () => {
         HOME: h.dir,
         MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
         MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-exclude'),
+        ...gatewayPathEnv(),
       },
       stderr: 'pipe',
     });
@@ -185,6 +186,7 @@ describe('mcp-host serve in a folder nobody approved', { timeout: 120_000 }, () 
         HOME: h.dir,
         MCP_HOST_HOME: join(h.dir, 'mcp-host-home'),
         MCP_HOST_BLOB_DIR: join(h.dir, 'blobs-held'),
+        ...gatewayPathEnv(),
       },
       stderr: 'pipe',
     });

@@ -230,3 +230,18 @@ test('a running server VS Code also runs carries .shared (after .remote) so "Lea
   assert.equal(serverContextValue(snap('r', connected, { definition: remote })), 'mcpServer.connected.remote.shared');
   assert.equal(serverContextValue(snap('u', connected)), 'mcpServer.connected');
 });
+
+test('a server waiting for its first use (startServers: onFirstUse) shows its cached lists and the menus of a server not started', () => {
+  const waiting = { kind: 'disabled', reason: 'on-first-use', message: 'starts on first use' } as const;
+  const s = snap('everything', waiting, { tools: [tool('everything', 'echo')], cached: true });
+  const v = serverView(s, noRedact);
+  assert.equal(v.description, 'starts on first use · cached: 1 tool');
+  assert.equal(v.collapsible, 'collapsed');
+  assert.equal(displayKind(s), 'manual');
+  assert.deepEqual(
+    categoriesOf(s).map((c) => c.kind),
+    ['tools'],
+  );
+  // A server stopped by the user shows no lists, cached or not.
+  assert.equal(serverView({ ...s, state: { kind: 'disabled', reason: 'user' } }, noRedact).collapsible, 'none');
+});

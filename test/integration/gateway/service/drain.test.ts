@@ -14,6 +14,7 @@ import { poll } from '../../../support/poll.js';
 import { withDeadline } from '../../../support/wait.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
+import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
@@ -84,6 +85,7 @@ describe('serve --http drains on SIGTERM', { timeout: 180_000 }, () => {
         HOME: h.dir,
         MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
         MCP_HOST_ALLOW_PROJECT_SERVERS: '1',
+        ...gatewayPathEnv(),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

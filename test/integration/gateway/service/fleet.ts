@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { poll } from '../../../support/poll.js';
+import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 /** The repository's deploy/ folder, from here or from a bundle of this file elsewhere (bench/.tmp). */
 function findDeploy(): string {
@@ -58,7 +59,13 @@ export async function startGateway(o: GatewayOptions): Promise<GatewayProcess> {
   mkdirSync(o.dir, { recursive: true });
   const proc = spawn(process.execPath, [o.cli, 'serve', '--http', '--port', '0', '--config', o.config], {
     cwd: o.dir,
-    env: { PATH: process.env.PATH ?? '', HOME: o.dir, MCP_HOST_BLOB_DIR: join(o.dir, 'blobs'), ...o.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: o.dir,
+      MCP_HOST_BLOB_DIR: join(o.dir, 'blobs'),
+      ...gatewayPathEnv(),
+      ...o.env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Harness } from '../../cli/harness.js';
 import { poll } from '../../../support/poll.js';
 import { withDeadline } from '../../../support/wait.js';
+import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 export interface GatewayProcess {
   url: string;
@@ -27,7 +28,12 @@ export async function startGatewayProcess(
 ): Promise<GatewayProcess> {
   const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config, ...extraArgs], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: h.dir, MCP_HOST_BLOB_DIR: join(h.dir, `blobs-${name}`) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: h.dir,
+      MCP_HOST_BLOB_DIR: join(h.dir, `blobs-${name}`),
+      ...gatewayPathEnv(),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -14,6 +14,7 @@ import { serverScript } from '../../../support/fixture-servers.js';
 import { poll } from '../../../support/poll.js';
 import { withDeadline } from '../../../support/wait.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
+import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 const STDIO = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'stdio-server.mjs'));
 let h: Harness;
@@ -43,7 +44,12 @@ before(async () => {
   mkdirSync(operator);
   const proc = spawn(process.execPath, [h.cli, 'serve', '--http', '--port', '0', '--config', config], {
     cwd: operator,
-    env: { PATH: process.env.PATH ?? '', HOME: operator, MCP_HOST_BLOB_DIR: join(operator, 'blobs') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: operator,
+      MCP_HOST_BLOB_DIR: join(operator, 'blobs'),
+      ...gatewayPathEnv(),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   gateway = proc;

@@ -20,6 +20,7 @@ import { withDeadline } from '../../../support/wait.js';
 import { startOtlpReceiver, SPAN_KIND, type OtlpReceiver, type OtlpSpan } from '../../../support/otlp-receiver.js';
 import { text } from '../helpers.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
+import { gatewayPathEnv } from '../../../support/gateway-path.js';
 
 const TRACE_SERVER = serverScript(join(ROOT, 'test', 'fixtures', 'servers', 'trace-context-server.mjs'));
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -64,6 +65,7 @@ async function startGateway(name: string, telemetry: unknown, env: Record<string
       MCP_HOST_BLOB_DIR: join(h.dir, 'blobs'),
       // Spans out within 100 ms of ending: the test waits on the receiver, not on the exit.
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      ...gatewayPathEnv(),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -249,6 +251,7 @@ describe('serve --http exports MCP traces and metrics by OTLP', { timeout: 240_0
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_SERVICE_NAME: 'serve-under-test',
         OTEL_BSP_SCHEDULE_DELAY: '100',
+        ...gatewayPathEnv(),
       },
       stderr: 'pipe',
     });
