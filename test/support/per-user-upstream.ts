@@ -71,7 +71,10 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export async function startPerUserUpstream(team: { issuer: string; gatewayResource: string }): Promise<PerUserUpstream> {
+export async function startPerUserUpstream(team: {
+  issuer: string;
+  gatewayResource: string;
+}): Promise<PerUserUpstream> {
   const key = randomBytes(32);
   const b64 = (o: unknown): string => Buffer.from(JSON.stringify(o)).toString('base64url');
   const sign = (claims: Record<string, unknown>): string => {
@@ -128,7 +131,14 @@ export async function startPerUserUpstream(team: { issuer: string; gatewayResour
       fx.exchanges.push(sub);
       const exp = Math.floor(Date.now() / 1000) + 300;
       json(res, 200, {
-        access_token: sign({ iss: idpBase, sub, aud: base, client_id: GATEWAY_CLIENT, resource: p.get('resource'), exp }),
+        access_token: sign({
+          iss: idpBase,
+          sub,
+          aud: base,
+          client_id: GATEWAY_CLIENT,
+          resource: p.get('resource'),
+          exp,
+        }),
         issued_token_type: ID_JAG,
         token_type: 'N_A',
       });
@@ -145,9 +155,15 @@ export async function startPerUserUpstream(team: { issuer: string; gatewayResour
       if (url.pathname === '/token' && req.method === 'POST') {
         const p = await form(req);
         const jag = p.get('grant_type') === JWT_BEARER ? verify(p.get('assertion') ?? undefined) : undefined;
-        if (!jag || jag.aud !== base || jag.client_id !== GATEWAY_CLIENT) return json(res, 400, { error: 'invalid_grant' });
+        if (!jag || jag.aud !== base || jag.client_id !== GATEWAY_CLIENT)
+          return json(res, 400, { error: 'invalid_grant' });
         fx.grants.push(String(jag.sub));
-        const token = sign({ aud: mcpUrl, sub: jag.sub, iat: Date.now(), exp: Math.floor(Date.now() / 1000) + fx.ttlS });
+        const token = sign({
+          aud: mcpUrl,
+          sub: jag.sub,
+          iat: Date.now(),
+          exp: Math.floor(Date.now() / 1000) + fx.ttlS,
+        });
         return json(res, 200, { access_token: token, token_type: 'Bearer', expires_in: fx.ttlS });
       }
       if (url.pathname !== '/mcp') return json(res, 404, { error: 'not_found' });
@@ -186,11 +202,18 @@ export async function startPerUserUpstream(team: { issuer: string; gatewayResour
     server.registerResource('me', 'personal://me', { mimeType: 'text/plain' }, (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'text/plain', text: `the page of ${sub}` }],
     }));
-    server.registerPrompt('greet', { argsSchema: z.object({ name: completable(z.string(), () => [sub]) }) }, ({ name }) => ({
-      messages: [{ role: 'user', content: { type: 'text', text: `${sub} greets ${name}` } }],
-    }));
+    server.registerPrompt(
+      'greet',
+      { argsSchema: z.object({ name: completable(z.string(), () => [sub]) }) },
+      ({ name }) => ({
+        messages: [{ role: 'user', content: { type: 'text', text: `${sub} greets ${name}` } }],
+      }),
+    );
     // No session, a JSON response (as stateless-mcp.ts), with the body this handler already read.
-    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     res.on('close', () => {
       void transport.close();
       void server.close();

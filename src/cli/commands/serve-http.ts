@@ -173,7 +173,8 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   });
   const stop = new Promise<NodeJS.Signals>((resolve) => (session.onStopSignal = resolve));
   await session.registry.readmit();
-  if (refusals.size > 0) await refuseStart(refusals, [service, gateway, pool, cluster && { dispose: () => cluster.close() }]);
+  if (refusals.size > 0)
+    await refuseStart(refusals, [service, gateway, pool, cluster && { dispose: () => cluster.close() }]);
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
@@ -189,7 +190,10 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
 }
 
 /** The listening address and the `"gateway"` config, refused when they do not fit together or with the arguments. */
-function checkedStart(session: Session, a: ParsedArgs): { listen: ListenOptions; config: ReturnType<typeof readServiceConfig> } {
+function checkedStart(
+  session: Session,
+  a: ParsedArgs,
+): { listen: ListenOptions; config: ReturnType<typeof readServiceConfig> } {
   if (a.profile !== undefined || a.tools !== undefined)
     throw usageError(
       `serve --http: ${a.profile !== undefined ? '--profile' : '--tools'} is chosen per agent here`,
@@ -228,7 +232,10 @@ function perUserUpstreams(
 }
 
 /** A per-user entry the config cannot honour (a stdio server, no such server) stops the start, after closing what was opened. */
-async function refuseStart(refusals: Set<string>, opened: ({ dispose(): Promise<void> } | undefined)[]): Promise<never> {
+async function refuseStart(
+  refusals: Set<string>,
+  opened: ({ dispose(): Promise<void> } | undefined)[],
+): Promise<never> {
   for (const o of opened) await o?.dispose();
   throw usageError(
     `serve --http: ${[...refusals][0]}`,

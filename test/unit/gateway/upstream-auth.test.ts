@@ -15,14 +15,23 @@ describe('gateway.upstreamAuth', () => {
       { GW_SECRET: 's3cret' },
     );
     assert.deepEqual(problems, []);
-    assert.deepEqual(perUser.get('crm'), { server: 'crm', file: FILE, clientId: 'gw', clientSecret: 's3cret', scope: 'crm.read' });
+    assert.deepEqual(perUser.get('crm'), {
+      server: 'crm',
+      file: FILE,
+      clientId: 'gw',
+      clientSecret: 's3cret',
+      scope: 'crm.read',
+    });
   });
 
   test('problems name the file and the JSON path; a secret in the file is not a key', () => {
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ mode: 'per-user' }, /team\.json: gateway\.upstreamAuth\.crm\.clientId: /],
       [{ mode: 'per-user', clientId: 'gw', clientSecret: 'inline' }, /gateway\.upstreamAuth\.crm: Unrecognized key/],
-      [{ mode: 'per-user', clientId: 'gw', clientSecretEnv: 'UNSET' }, /crm\.clientSecretEnv: the environment variable UNSET is not set/],
+      [
+        { mode: 'per-user', clientId: 'gw', clientSecretEnv: 'UNSET' },
+        /crm\.clientSecretEnv: the environment variable UNSET is not set/,
+      ],
       [{ mode: 'each' }, /gateway\.upstreamAuth\.crm\.mode: /],
     ];
     for (const [e, re] of cases) assert.match(parseUpstreamAuth(entry(e), {}).problems.join('\n'), re);
@@ -35,24 +44,37 @@ describe('gateway.upstreamAuth', () => {
 
   test('a stdio server, or none, cannot be per-user: the refusal names file and path', () => {
     const a = parseUpstreamAuth(entry({ mode: 'per-user', clientId: 'gw' }), {}).perUser.get('crm')!;
-    assert.match(perUserRefusal(a, 'stdio') ?? '', /^\/etc\/mcp-host\/team\.json: gateway\.upstreamAuth\.crm: crm is a stdio server/);
+    assert.match(
+      perUserRefusal(a, 'stdio') ?? '',
+      /^\/etc\/mcp-host\/team\.json: gateway\.upstreamAuth\.crm: crm is a stdio server/,
+    );
     assert.match(perUserRefusal(a, undefined) ?? '', /gateway\.upstreamAuth\.crm: no server "crm" is configured/);
     assert.equal(perUserRefusal(a, 'http'), undefined);
   });
 });
 
 describe('UpstreamTokens', () => {
-  const a = { server: 'crm', file: FILE, clientId: 'gw', idpTokenEndpoint: 'http://idp/token', authorizationServer: 'http://as' };
+  const a = {
+    server: 'crm',
+    file: FILE,
+    clientId: 'gw',
+    idpTokenEndpoint: 'http://idp/token',
+    authorizationServer: 'http://as',
+  };
   function port(expiresIn: number) {
     const posts: string[] = [];
     let n = 0;
     const fetchFn = async (url: string | URL, init?: RequestInit): Promise<Response> => {
       const u = String(url);
-      if (u === 'http://as/.well-known/oauth-authorization-server') return Response.json({ token_endpoint: 'http://as/token' });
+      if (u === 'http://as/.well-known/oauth-authorization-server')
+        return Response.json({ token_endpoint: 'http://as/token' });
       const body = new URLSearchParams(String(init?.body));
       posts.push(`${u} ${body.get('grant_type')}`);
       if (u === 'http://idp/token')
-        return Response.json({ access_token: `jag-${body.get('subject_token')}`, issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag' });
+        return Response.json({
+          access_token: `jag-${body.get('subject_token')}`,
+          issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+        });
       return Response.json({ access_token: `up-${++n}`, expires_in: expiresIn });
     };
     return { posts, fetchFn };

@@ -211,15 +211,24 @@ export class UpstreamTokens {
     const body = new URLSearchParams({ grant_type: JWT_BEARER_GRANT, assertion: idJag });
     if (this.a.scope) body.set('scope', this.a.scope);
     const clientId = this.a.asClientId ?? this.a.clientId;
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    };
     if (this.a.asClientSecret)
       headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(this.a.asClientSecret)}`).toString('base64')}`;
     else body.set('client_id', clientId);
-    const res = await this.fetchFn(tokenEndpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000) }).catch(
-      (e: unknown) => {
-        throw new AuthError('token', `${this.a.server}'s authorization server cannot be reached: ${(e as Error).message}`);
-      },
-    );
+    const res = await this.fetchFn(tokenEndpoint, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(10_000),
+    }).catch((e: unknown) => {
+      throw new AuthError(
+        'token',
+        `${this.a.server}'s authorization server cannot be reached: ${(e as Error).message}`,
+      );
+    });
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (!res.ok || typeof json.access_token !== 'string') {
       const why = typeof json.error === 'string' ? json.error : `HTTP ${res.status}`;
@@ -235,10 +244,16 @@ export class UpstreamTokens {
     let audience = this.a.authorizationServer;
     if (!audience) {
       const u = new URL(this.url);
-      const prm = await getJson(this.fetchFn, `${u.origin}/.well-known/oauth-protected-resource${u.pathname === '/' ? '' : u.pathname}`);
+      const prm = await getJson(
+        this.fetchFn,
+        `${u.origin}/.well-known/oauth-protected-resource${u.pathname === '/' ? '' : u.pathname}`,
+      );
       const servers = (prm as { authorization_servers?: unknown } | undefined)?.authorization_servers;
       if (!Array.isArray(servers) || typeof servers[0] !== 'string')
-        throw new AuthError('token', `${this.a.server} names no authorization server (set gateway.upstreamAuth.${this.a.server}.authorizationServer)`);
+        throw new AuthError(
+          'token',
+          `${this.a.server} names no authorization server (set gateway.upstreamAuth.${this.a.server}.authorizationServer)`,
+        );
       audience = servers[0];
     }
     return { idp, audience, asToken: await tokenEndpointOf(audience, this.fetchFn) };
@@ -248,7 +263,10 @@ export class UpstreamTokens {
 async function tokenEndpointOf(issuer: string, fetchFn: Fetch): Promise<string> {
   const u = new URL(issuer);
   const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
-  for (const url of [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`]) {
+  for (const url of [
+    `${u.origin}/.well-known/oauth-authorization-server${path}`,
+    `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+  ]) {
     const meta = await getJson(fetchFn, url);
     const t = (meta as { token_endpoint?: unknown } | undefined)?.token_endpoint;
     if (typeof t === 'string') return t;

@@ -8,7 +8,13 @@
  * calls of people never go over it.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CallToolResult, GetPromptResult, ReadResourceResult, RequestOptions, Transport } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+  RequestOptions,
+  Transport,
+} from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { McpHost } from '../../host.js';
 import type { GatewayFeatures } from '../features.js';
@@ -75,7 +81,10 @@ export class PerUserPool {
     if (!url) throw new Error(`${server}: not an HTTP server; it cannot be called per user`);
     let s = this.servers.get(server);
     if (!s || s.url !== url) {
-      s = { url, tokens: new UpstreamTokens(this.perUser.get(server)!, url, this.issuer, this.opts.events, this.opts.fetch) };
+      s = {
+        url,
+        tokens: new UpstreamTokens(this.perUser.get(server)!, url, this.issuer, this.opts.events, this.opts.fetch),
+      };
       this.servers.set(server, s);
     }
     return s;
@@ -86,13 +95,26 @@ export class PerUserPool {
     return this.clients.size;
   }
 
-  async callTool(server: string, sub: string, subjectToken: string, tool: string, args: Record<string, unknown>, o?: CallOptions): Promise<CallToolResult> {
+  async callTool(
+    server: string,
+    sub: string,
+    subjectToken: string,
+    tool: string,
+    args: Record<string, unknown>,
+    o?: CallOptions,
+  ): Promise<CallToolResult> {
     const client = await this.clientFor(server, sub, subjectToken);
     return (await client.callTool({ name: tool, arguments: args }, requestOptionsOf(o))) as CallToolResult;
   }
 
   /** `resources/read` as the person: the server's wire result, as McpHost.forwardResourceRead gives it. */
-  async readResource(server: string, sub: string, subjectToken: string, uri: string, o?: CallOptions): Promise<ReadResourceResult> {
+  async readResource(
+    server: string,
+    sub: string,
+    subjectToken: string,
+    uri: string,
+    o?: CallOptions,
+  ): Promise<ReadResourceResult> {
     const client = await this.clientFor(server, sub, subjectToken);
     return client.readResource({ uri }, requestOptionsOf(o));
   }
@@ -111,7 +133,12 @@ export class PerUserPool {
   }
 
   /** `op` with the person's own client of `server` (argument completion, features/completions.ts). */
-  async withClient<T>(server: string, sub: string, subjectToken: string, op: (client: Client) => Promise<T>): Promise<T> {
+  async withClient<T>(
+    server: string,
+    sub: string,
+    subjectToken: string,
+    op: (client: Client) => Promise<T>,
+  ): Promise<T> {
     return op(await this.clientFor(server, sub, subjectToken));
   }
 
@@ -212,12 +239,17 @@ export class PerUserPool {
 export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
   const who = (server: string): { sub: string; token: string } => {
     const c = currentCaller.getStore();
-    if (!c?.accessToken) throw new Error(`${server}: calls to it are made as the caller, and this request has no caller`);
+    if (!c?.accessToken)
+      throw new Error(`${server}: calls to it are made as the caller, and this request has no caller`);
     pool.noteSubject(server, c.sub, c.accessToken);
     return { sub: c.sub, token: c.accessToken };
   };
   const refused = (server: string, what: string): Promise<never> =>
-    Promise.reject(new Error(`${server}: ${what} of a per-user server is not offered by the team gateway (it would not be the caller's own)`));
+    Promise.reject(
+      new Error(
+        `${server}: ${what} of a per-user server is not offered by the team gateway (it would not be the caller's own)`,
+      ),
+    );
   // Each rejects rather than throws: the host's methods are async, and callers chain on their promise.
   const asCaller = <T>(server: string, run: (sub: string, token: string) => Promise<T>): Promise<T> => {
     try {
@@ -246,7 +278,8 @@ export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
         ? asCaller(server, (sub, token) => pool.withClient(server, sub, token, op))
         : refused(server, what);
     }) as McpHost['withClient'],
-    callTool: (server, ...rest) => (pool.has(server) ? refused(server, 'a host-side tool call') : host.callTool(server, ...rest)),
+    callTool: (server, ...rest) =>
+      pool.has(server) ? refused(server, 'a host-side tool call') : host.callTool(server, ...rest),
     readResource: (server, uri, o) =>
       pool.has(server) ? refused(server, 'a host-side resource read') : host.readResource(server, uri, o),
     getPrompt: (server, name, args, o) =>

@@ -58,7 +58,10 @@ describe('serve --http and gateway.upstreamAuth', { timeout: 60_000 }, () => {
     write('nowhere');
     const none = await h.run(['serve', '--http', '--port', '0', '--config', file], { cwd: ws });
     assert.equal(none.code, 2, none.stderr);
-    assert.ok(none.stderr.includes(`${file}: gateway.upstreamAuth.nowhere: no server "nowhere" is configured`), none.stderr);
+    assert.ok(
+      none.stderr.includes(`${file}: gateway.upstreamAuth.nowhere: no server "nowhere" is configured`),
+      none.stderr,
+    );
   });
 });
 
@@ -92,19 +95,26 @@ describe('serve --http with a per-user server', { timeout: 240_000 }, () => {
       const client = new Client({ name: `agent-of-${person}`, version: '1.0.0' });
       const token = await idp.tokenFor(person, resource!);
       await client.connect(
-        new StreamableHTTPClientTransport(new URL(url!), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+        new StreamableHTTPClientTransport(new URL(url!), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
       );
       said.push(text(await client.callTool({ name: 'personal__whoami', arguments: {} })));
       const read = await client.readResource({ uri: 'personal://me' });
       said.push(String((read.contents[0] as { text?: string }).text));
-      const done = await client.complete({ ref: { type: 'ref/prompt', name: 'personal__greet' }, argument: { name: 'name', value: '' } });
+      const done = await client.complete({
+        ref: { type: 'ref/prompt', name: 'personal__greet' },
+        argument: { name: 'name', value: '' },
+      });
       said.push(...done.completion.values);
       // The process's wiring refuses a per-user server's subscription by name.
       await assert.rejects(client.subscribeResource({ uri: 'personal://me' }), /per-user server are not offered/);
       await closeAgent(client);
     }
     assert.deepEqual(said, ['hello alice', 'the page of alice', 'alice', 'hello bob', 'the page of bob', 'bob']);
-    const forwarded = fx.seen.filter((r) => ['tools/call', 'resources/read', 'completion/complete'].includes(r.method ?? ''));
+    const forwarded = fx.seen.filter((r) =>
+      ['tools/call', 'resources/read', 'completion/complete'].includes(r.method ?? ''),
+    );
     assert.deepEqual(
       forwarded.map((c) => `${c.method} ${c.sub}`),
       ['alice', 'bob'].flatMap((p) => [`tools/call ${p}`, `resources/read ${p}`, `completion/complete ${p}`]),

@@ -63,17 +63,24 @@ before(async () => {
     [
       {
         file: '/etc/mcp-host/team.json',
-        value: { upstreamAuth: { personal: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl } } },
+        value: {
+          upstreamAuth: { personal: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl } },
+        },
       },
     ],
     {},
   );
   assert.deepEqual(problems, []);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  pool = new PerUserPool(perUser, (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined), idp.issuer, {
-    // As serve-http.ts wraps them when telemetry is configured.
-    wrapTransport: (server, t) => telemetry.upstream(host.server(server)!.definition, t),
-  });
+  pool = new PerUserPool(
+    perUser,
+    (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined),
+    idp.issuer,
+    {
+      // As serve-http.ts wraps them when telemetry is configured.
+      wrapTransport: (server, t) => telemetry.upstream(host.server(server)!.definition, t),
+    },
+  );
   audit = new AuditLog(auditFile);
   // As serve-http.ts makes it: completions and subscriptions through the same per-user proxy.
   const upstream = perUserHost(host, pool);
@@ -110,7 +117,9 @@ async function agentAs(person: string, modern = false): Promise<{ client: Client
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(service.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(service.url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
   );
   agents.push(client);
   return { client, token };
@@ -132,7 +141,10 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     assert.equal(await whoami(bob.client), 'hello bob');
     assert.equal(await whoami(alice.client), 'hello alice');
     const calls = callsSince(from);
-    assert.deepEqual(calls.map((c) => c.sub), ['alice', 'bob', 'alice']);
+    assert.deepEqual(
+      calls.map((c) => c.sub),
+      ['alice', 'bob', 'alice'],
+    );
     // What reached the upstream: alice's token only on alice's calls; no agent's own token, no service token.
     const aliceTokens = new Set(calls.filter((c) => c.sub === 'alice').map((c) => c.token));
     for (const c of calls.filter((c) => c.sub === 'bob')) assert.ok(!aliceTokens.has(c.token));
@@ -148,11 +160,15 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     const carol = await agentAs('carol');
     assert.equal(await whoami(carol.client), 'hello carol');
     const before = fx.exchanges.filter((s) => s === 'carol').length;
-    const first = callsSince(0).filter((c) => c.sub === 'carol').at(-1)!.token;
+    const first = callsSince(0)
+      .filter((c) => c.sub === 'carol')
+      .at(-1)!.token;
     fx.expire('carol');
     assert.equal(await whoami(carol.client), 'hello carol');
     assert.equal(fx.exchanges.filter((s) => s === 'carol').length, before + 1);
-    const last = callsSince(0).filter((c) => c.sub === 'carol').at(-1)!.token;
+    const last = callsSince(0)
+      .filter((c) => c.sub === 'carol')
+      .at(-1)!.token;
     assert.notEqual(last, first);
   });
 
@@ -195,11 +211,15 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
         assert.equal((read.contents[0] as { text?: string }).text, `the page of ${person}`);
         const prompt = await client.getPrompt({ name: 'personal__greet', arguments: { name: 'you' } });
         assert.deepEqual(prompt.messages[0]?.content, { type: 'text', text: `${person} greets you` });
-        const done = await client.complete({ ref: { type: 'ref/prompt', name: 'personal__greet' }, argument: { name: 'name', value: '' } });
+        const done = await client.complete({
+          ref: { type: 'ref/prompt', name: 'personal__greet' },
+          argument: { name: 'name', value: '' },
+        });
         assert.deepEqual(done.completion.values, [person]);
         // A subscription would be the host's one for everyone: refused by name (2025-11-25's
         // resources/subscribe; a 2026-07-28 agent has no such method).
-        if (!modern) await assert.rejects(client.subscribeResource({ uri: page.uri }), /per-user server are not offered/);
+        if (!modern)
+          await assert.rejects(client.subscribeResource({ uri: page.uri }), /per-user server are not offered/);
       }
       // What the upstream itself saw: each of the four as one of the two people, never the service.
       const sent = fx.seen.slice(from).filter((r) => FORWARDED.includes(r.method ?? ''));
