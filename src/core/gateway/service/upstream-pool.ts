@@ -39,9 +39,13 @@ export interface PoolOptions {
   wrapTransport?: (server: string, transport: Transport) => Transport;
 }
 
-/** The SDK request options of a host call's (its own deadline, cancellation and progress). */
+/**
+ * The SDK request options of a host call's (its own deadline, cancellation and progress). Without a
+ * deadline of its own: the SDK's 60 s, restarted by each progress notification as the host does.
+ */
 function requestOptionsOf(o: CallOptions | undefined): RequestOptions {
   return {
+    resetTimeoutOnProgress: true,
     ...(o?.signal ? { signal: o.signal } : {}),
     ...(o?.timeoutMs !== undefined ? { timeout: o.timeoutMs } : {}),
     ...(o?.onProgress ? { onprogress: o.onProgress } : {}),
