@@ -32,9 +32,23 @@ let audit: string;
 /** Calls per person: 5 at once, then one a minute (a test's calls never see a refill). */
 const BURST = 5;
 
+/**
+ * Waits for every start, then throws the first failure: what did start is then assigned, and
+ * `after` stops it (with Promise.all a Redis that came up late left the IdP and the harness
+ * running, and the file's process never ended).
+ */
+async function allStarted(starts: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(starts)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 before(async () => {
   if (skip) return;
-  [h, idp, redis] = await Promise.all([createHarness(), startTeamIdp(), startRedis()]);
+  await allStarted([
+    createHarness().then((x) => (h = x)),
+    startTeamIdp().then((x) => (idp = x)),
+    startRedis().then((x) => (redis = x)),
+  ]);
   const config = join(h.dir, 'gateway.json');
   audit = join(h.dir, 'audit.jsonl');
   writeFileSync(
@@ -52,9 +66,9 @@ before(async () => {
   const ws = await h.workspace('cluster', {});
   // Results past 50 tokens (200 characters) are cut: a page to read on the other process.
   const cut = ['--max-result-tokens', '50'];
-  [a, b] = await Promise.all([
-    startGatewayProcess(h, config, ws, 'A', cut),
-    startGatewayProcess(h, config, ws, 'B', cut),
+  await allStarted([
+    startGatewayProcess(h, config, ws, 'A', cut).then((x) => (a = x)),
+    startGatewayProcess(h, config, ws, 'B', cut).then((x) => (b = x)),
   ]);
   token = await idp.tokenFor('alice', RESOURCE);
 });
