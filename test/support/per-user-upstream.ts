@@ -198,6 +198,11 @@ export async function startPerUserUpstream(team: {
     server.registerTool('whoami', { description: 'Who the token is for' }, async () => ({
       content: [{ type: 'text', text: `hello ${sub}` }],
     }));
+    // Answers only when its request goes away (the caller gave up): what a deadline must end.
+    server.registerTool('wait', { description: 'Never answers' }, async () => {
+      await new Promise((resolve) => res.once('close', resolve));
+      return { content: [{ type: 'text', text: 'gone' }] };
+    });
     // A resource, a prompt and a completion that each say whom the request was for.
     server.registerResource('me', 'personal://me', { mimeType: 'text/plain' }, (uri) => ({
       contents: [{ uri: uri.href, mimeType: 'text/plain', text: `the page of ${sub}` }],

@@ -40,8 +40,8 @@ export interface PoolOptions {
 }
 
 /**
- * The SDK request options of a host call's (its own deadline, cancellation and progress). Without a
- * deadline of its own: the SDK's 60 s, restarted by each progress notification as the host does.
+ * The SDK request options of a host call's (its deadline, cancellation and progress); the deadline
+ * restarts with each progress notification, as the host's does.
  */
 function requestOptionsOf(o: CallOptions | undefined): RequestOptions {
   return {
@@ -263,18 +263,23 @@ export function perUserHost(host: McpHost, pool: PerUserPool): McpHost {
       return Promise.reject(err as Error);
     }
   };
+  // The host's deadlines (a server's `toolTimeout`, MCP_TOOL_TIMEOUT), not the SDK's 60 s.
+  const deadline = (server: string, o: CallOptions | undefined, toolCall: boolean): CallOptions => ({
+    ...o,
+    timeoutMs: o?.timeoutMs ?? host.defaultTimeoutMs(server, toolCall),
+  });
   const own: Partial<McpHost> = {
     forwardToolCall: (server, tool, args, o) =>
       pool.has(server)
-        ? asCaller(server, (sub, token) => pool.callTool(server, sub, token, tool, args, o))
+        ? asCaller(server, (sub, token) => pool.callTool(server, sub, token, tool, args, deadline(server, o, true)))
         : host.forwardToolCall(server, tool, args, o),
     forwardResourceRead: (server, uri, o) =>
       pool.has(server)
-        ? asCaller(server, (sub, token) => pool.readResource(server, sub, token, uri, o))
+        ? asCaller(server, (sub, token) => pool.readResource(server, sub, token, uri, deadline(server, o, false)))
         : host.forwardResourceRead(server, uri, o),
     forwardPrompt: (server, name, args, o) =>
       pool.has(server)
-        ? asCaller(server, (sub, token) => pool.getPrompt(server, sub, token, name, args, o))
+        ? asCaller(server, (sub, token) => pool.getPrompt(server, sub, token, name, args, deadline(server, o, false)))
         : host.forwardPrompt(server, name, args, o),
     withClient: (<T>(server: string, what: string, op: (c: Client) => Promise<T>, o?: CallOptions): Promise<T> => {
       if (!pool.has(server)) return host.withClient(server, what, op, o);

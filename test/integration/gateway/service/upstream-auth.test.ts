@@ -24,6 +24,7 @@ import { createHost, type McpHost } from '../../../../src/core/host.js';
 import { def, MemoryLogger, tempDir } from '../../connection/helpers.js';
 import { closeAgent, text } from '../helpers.js';
 import { poll } from '../../../support/poll.js';
+import { withDeadline } from '../../../support/wait.js';
 import { GATEWAY_CLIENT, startPerUserUpstream, type PerUserUpstream } from '../../../support/per-user-upstream.js';
 import { SCOPE, startTeamIdp, type TeamIdp } from './team-idp.js';
 
@@ -57,6 +58,8 @@ before(async () => {
   host.setDefinitions([
     def('personal', { type: 'http', url: fx.mcpUrl, headers }),
     def('shared', { type: 'http', url: fx.mcpUrl, headers }),
+    // Per-user too, with a short tool deadline of its own (the last test).
+    def('brief', { type: 'http', url: fx.mcpUrl, headers, toolTimeout: 2000 }),
   ]);
   await host.whenSettled();
   const { perUser, problems } = parseUpstreamAuth(
@@ -64,7 +67,10 @@ before(async () => {
       {
         file: '/etc/mcp-host/team.json',
         value: {
-          upstreamAuth: { personal: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl } },
+          upstreamAuth: {
+            personal: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl },
+            brief: { mode: 'per-user', clientId: GATEWAY_CLIENT, idpTokenEndpoint: fx.exchangeUrl },
+          },
         },
       },
     ],
@@ -72,15 +78,10 @@ before(async () => {
   );
   assert.deepEqual(problems, []);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  pool = new PerUserPool(
-    perUser,
-    (name) => (name === 'personal' || name === 'shared' ? fx.mcpUrl : undefined),
-    idp.issuer,
-    {
-      // As serve-http.ts wraps them when telemetry is configured.
-      wrapTransport: (server, t) => telemetry.upstream(host.server(server)!.definition, t),
-    },
-  );
+  pool = new PerUserPool(perUser, (name) => (host.server(name) ? fx.mcpUrl : undefined), idp.issuer, {
+    // As serve-http.ts wraps them when telemetry is configured.
+    wrapTransport: (server, t) => telemetry.upstream(host.server(server)!.definition, t),
+  });
   audit = new AuditLog(auditFile);
   // As serve-http.ts makes it: completions and subscriptions through the same per-user proxy.
   const upstream = perUserHost(host, pool);
@@ -266,5 +267,17 @@ describe('upstream credentials per person', { timeout: 120_000 }, () => {
     // alice, bob and carol: one upstream connection each for the per-user server (whatever the agent's
     // era and the path), none for the shared one.
     assert.equal(pool.size, 3);
+  });
+
+  test("a per-user call ends at its server's toolTimeout, as a shared one would, not the SDK's 60 s", async () => {
+    const { client } = await agentAs('carol');
+    // Far above the 2 s configured, far below the SDK's own 60 s: ending in between is the toolTimeout's doing.
+    const r = await withDeadline(
+      client.callTool({ name: 'brief__wait', arguments: {} }),
+      "end of the call at the server's toolTimeout",
+      30_000,
+    );
+    assert.equal(r.isError, true);
+    assert.match(text(r), /timed out|timeout/i);
   });
 });
