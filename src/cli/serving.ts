@@ -2,7 +2,8 @@
  * What a session that serves (`serve`) is opened with (cli/session.ts), fixed before it exists:
  * commands/serve-ports.ts makes them from the command line.
  */
-import type { GatewayBridge } from '../core/gateway/index.js';
+import type { ServerDefinition } from '../core/config/index.js';
+import type { GatewayBridge, PerUserAuth } from '../core/gateway/index.js';
 import type { DefinitionsPort } from '../core/host-assembly.js';
 import type { CliTelemetry } from './telemetry.js';
 
@@ -23,6 +24,18 @@ export interface ServingPorts {
    * host exists, so each launch's transport is wrapped from the first. The session ends it.
    */
   telemetry?: () => Promise<CliTelemetry | undefined>;
+  /** The team gateway's per-user upstream servers (commands/serve-http-upstreams.ts). */
+  perUser?: PerUserPorts;
+}
+
+/** The per-user entries of `serve --http`'s config, and what its definitions filter refused. */
+export interface PerUserPorts {
+  /** The `"gateway": {"upstreamAuth"}` entries and their problems, read once. */
+  entries(): { perUser: ReadonlyMap<string, PerUserAuth>; problems: readonly string[] };
+  /** Why an entry cannot be honoured, each said once; a start with any is refused. */
+  readonly refusals: ReadonlySet<string>;
+  /** The servers without those an entry cannot be honoured for. */
+  filter(servers: ServerDefinition[]): ServerDefinition[];
 }
 
 /** The bridge a serving session was opened with; only a serving session has one. */

@@ -6,9 +6,7 @@
  * profiles, the audit file and telemetry are the `"gateway"` object of the `--config` files. SIGTERM
  * drains: open calls finish (up to `gateway.drainSeconds`), new requests get 503, then exit 0.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseConfigText } from '../../core/config/index.js';
 import {
   AuditLog,
   auditedHost,
@@ -22,6 +20,8 @@ import {
   isLoopbackHost,
   listenRefusal,
   parseServiceConfig,
+  perUserFeatures,
+  type PerUserAuth,
   readGatewayViewSettings,
   type ListenOptions,
   type ServiceConfig,
@@ -36,15 +36,11 @@ import { startTelemetry, type CliTelemetry } from '../telemetry.js';
 import type { Io } from '../io.js';
 import type { Logger } from '../../core/ports.js';
 import type { Cluster } from '../../core/cluster/index.js';
+import { gatewayDocs, perUserUpstreams, refuseStart } from './serve-http-upstreams.js';
 
 /** The `"gateway"` objects of the `--config` files, parsed (the files exist: Session.open checked them). */
 function parseGatewayObjects(io: Io, a: ParsedArgs): ReturnType<typeof parseServiceConfig> {
-  const docs = a.configs.map((f) => {
-    const file = resolve(io.cwd, f);
-    const parsed = parseConfigText(readFileSync(file, 'utf8'), file, { jsonc: true });
-    return { file, value: (parsed.value as { gateway?: unknown } | undefined)?.gateway };
-  });
-  return parseServiceConfig(docs);
+  return parseServiceConfig(gatewayDocs(io, a));
 }
 
 /**
@@ -61,15 +57,19 @@ export function serveHttpTelemetry(io: Io, a: ParsedArgs): () => Promise<CliTele
 }
 
 /** The `"gateway"` objects of the `--config` files; a usage error when sign-in is not configured. */
-function readServiceConfig(session: Session, a: ParsedArgs): ServiceConfig {
+function readServiceConfig(
+  session: Session,
+  a: ParsedArgs,
+): ServiceConfig & { perUser: ReadonlyMap<string, PerUserAuth> } {
   const { config, problems } = parseGatewayObjects(session.io, a);
-  for (const p of problems) session.io.stderr(`mcp-host serve --http: ${p}\n`);
+  const upstream = session.serving?.perUser?.entries() ?? { perUser: new Map(), problems: [] };
+  for (const p of [...problems, ...upstream.problems]) session.io.stderr(`mcp-host serve --http: ${p}\n`);
   if (!config.auth)
     throw usageError(
       'serve --http: no authorization server configured',
       'Name it in the "gateway": {"auth": {"issuer": …}} object of a --config file (docs/team-gateway.md).',
     );
-  return config;
+  return { ...config, perUser: upstream.perUser };
 }
 
 function listenOptions(a: ParsedArgs): ListenOptions {
@@ -152,13 +152,16 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   // The operator's file names the profiles people get; the user settings' stay for what it does not name.
   const profiles = { ...settings.profiles, ...config.profiles };
   const audit = config.auditLog !== undefined ? new AuditLog(resolve(io.cwd, config.auditLog)) : undefined;
+  // Per-user servers are called as each caller (upstream-pool.ts); audited outside that, so a refused exchange is recorded.
+  const { pool, upstream } = perUserUpstreams(session, config.perUser, config.auth!.issuer);
   const gateway = new Gateway({
-    host: audit ? auditedHost(session.host, audit) : session.host,
+    host: audit ? auditedHost(upstream, audit) : upstream,
     bridge,
     logger,
     serverInfo: { name: 'mcp-host-gateway', version: VERSION },
     isServerExposed: (server) => !excluded.has(server),
-    features: gatewayFeatures(session.host),
+    // Through the per-user proxy: a per-user server's completions are the caller's, its subscriptions refused.
+    features: perUserFeatures(gatewayFeatures(upstream), pool),
     views: new GatewayViews({ toolSearch: () => settings.toolSearch, profiles: () => profiles }),
     resultLimit: () => (a.maxResultTokens !== undefined ? { maxTokens: a.maxResultTokens } : settings.resultLimit),
     // No `signIn`: one person's sign-in to an upstream server would serve everyone. Servers that need
@@ -181,6 +184,9 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   // The first read (and each after an edit) reaches the host, its problems stderr.
   session.registry.onDidChange(() => session.reportProblems());
   await session.registry.readmit();
+  const refusals = session.serving?.perUser?.refusals;
+  if (refusals && refusals.size > 0)
+    await refuseStart(refusals, [service, gateway, pool, cluster && { dispose: () => cluster.close() }]);
   service.markReady();
   // Said whatever MCP_HOST_LOG is: where the gateway is, for the operator and for scripts.
   io.stderr(`mcp-host serve --http: listening on ${service.url} (resource ${service.resource})\n`);
@@ -188,6 +194,7 @@ export async function serveHttp(session: Session, a: ParsedArgs): Promise<ExitCo
   io.stderr(`mcp-host serve --http: ${signal}: draining\n`);
   const cut = await service.drain(config.drainMs, config.drainGraceMs);
   await gateway.dispose();
+  await pool.dispose();
   await cluster?.close();
   await audit?.close();
   io.stderr(`mcp-host serve --http: stopped${cut ? ` (${cut} call(s) cut off by the drain deadline)` : ''}\n`);

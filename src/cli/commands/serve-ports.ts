@@ -11,6 +11,7 @@ import type { Io } from '../io.js';
 import type { ServingPorts } from '../serving.js';
 import { sharesServers } from './serve-front.js';
 import { serveHttpTelemetry } from './serve-http.js';
+import { perUserPorts } from './serve-http-upstreams.js';
 import { startTelemetry } from '../telemetry.js';
 import { stderrLogger } from '../ports.js';
 
@@ -23,10 +24,14 @@ export function servingPorts(a: ParsedArgs, io: Io): ServingPorts | undefined {
   if (a.http) {
     // The team gateway's servers come only from files the operator owns (serve-http.ts).
     const excluded = new Set(a.exclude);
+    // A per-user entry for a server that cannot take a person's token leaves that server out.
+    const perUser = perUserPorts(io, a);
     return {
       bridge: new GatewayBridge(),
-      definitions: (all) => all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name)),
+      definitions: (all) =>
+        perUser.filter(all.filter((d) => OPERATOR_SCOPES.has(d.source.scope) && !excluded.has(d.name))),
       telemetry: serveHttpTelemetry(io, a),
+      perUser,
     };
   }
   const daemon = io.env[DAEMON_ENV];

@@ -43,7 +43,7 @@ import { tracePlugin } from './plugins/trace.js';
 import { requestOptions } from './requests.js';
 import { forwardPrompt, forwardResourceRead } from './forward-request.js';
 import { callToolOn, type ToolCallDeps } from './tool-call.js';
-import { isRemote, readSettings, withToolTimeout, type ConnectionSettings } from './settings.js';
+import { isRemote, readSettings, toolTimeoutFor, withToolTimeout, type ConnectionSettings } from './settings.js';
 import { VERSION } from '../version.js';
 import { prewarmSandboxFor } from '../sandbox/spawn.js';
 
@@ -252,6 +252,17 @@ export class McpHost {
   }
 
   // ---- using -------------------------------------------------------------------------------
+
+  /**
+   * The deadline the host gives a request to `server` that names none: a tool call's is the entry's
+   * `toolTimeout` first, as in `callTool`; anything else's MCP_TOOL_TIMEOUT / the setting. For a
+   * peer that sends a server requests over a client of its own (the team gateway's per-user ones).
+   */
+  defaultTimeoutMs(server: string, toolCall: boolean): number {
+    return toolCall
+      ? toolTimeoutFor(this.entry(server).def.config, this.ctx.settings)
+      : this.ctx.settings.toolTimeoutMs;
+  }
 
   async callTool(
     server: string,

@@ -26,6 +26,8 @@ export { GatewayService, type GatewayServiceOptions, type SharedState } from './
 export { isLoopbackHost, listenRefusal, type ListenOptions } from './service/listen.js';
 export { AuditLog, auditedHost, currentCaller } from './service/audit.js';
 export { MemoryRateLimiter, type CallLimiter } from './service/rate-limit.js';
+export { parseUpstreamAuth, perUserRefusal, type PerUserAuth } from './service/upstream-auth.js';
+export { PerUserPool, perUserFeatures, perUserHost } from './service/upstream-pool.js';
 export { SharedWatches, tapListen } from './listen-resources.js';
 export { connectShared, SharedRefusal } from './shared/client.js';
 export { stderrOf } from './shared/hello.js';

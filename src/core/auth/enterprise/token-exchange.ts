@@ -18,8 +18,10 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 export interface TokenExchangeRequest {
   /** The IdP's token endpoint. */
   tokenEndpoint: string;
-  /** The user's ID token from the IdP sign-in. */
+  /** The user's ID token from the IdP sign-in (or the token `subjectTokenType` names). */
   idToken: string;
+  /** Default the ID token type (SEP-990); the team gateway sends the caller's access token. */
+  subjectTokenType?: string;
   /** The MCP server's authorization server (its issuer). */
   audience: string;
   /** The MCP server (RFC 8707 resource). */
@@ -38,7 +40,7 @@ export async function requestIdJag(r: TokenExchangeRequest): Promise<string> {
     grant_type: TOKEN_EXCHANGE_GRANT,
     requested_token_type: ID_JAG_TYPE,
     subject_token: r.idToken,
-    subject_token_type: ID_TOKEN_TYPE,
+    subject_token_type: r.subjectTokenType ?? ID_TOKEN_TYPE,
     audience: r.audience,
     resource: r.resource,
   });

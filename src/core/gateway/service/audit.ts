@@ -23,8 +23,12 @@ export interface AuditRecord {
   error?: string;
 }
 
-/** Who the code running now acts for (set per HTTP request by the service). */
-export const currentCaller = new AsyncLocalStorage<{ sub: string }>();
+/**
+ * Who the code running now acts for (set per HTTP request by the service), with the access token
+ * the request carried: what a per-user upstream's exchange is made with (upstream-pool.ts). Memory
+ * only, for the request's life; never written.
+ */
+export const currentCaller = new AsyncLocalStorage<{ sub: string; accessToken?: string }>();
 
 export class AuditLog {
   private readonly out: WriteStream;

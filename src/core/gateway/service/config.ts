@@ -81,6 +81,8 @@ const gatewaySchema = z
     profiles: z.unknown().optional(),
     auditLog: z.string().min(1).optional(),
     drainSeconds: z.number().min(0).max(3600).optional(),
+    // Checked by upstream-auth.ts (parseUpstreamAuth), which needs the environment for its secrets.
+    upstreamAuth: z.unknown().optional(),
     telemetry: z
       .object({
         otlpEndpoint: z.url({ protocol: /^https?$/ }).optional(),

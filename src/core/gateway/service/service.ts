@@ -70,6 +70,11 @@ function refuse(res: ServerResponse, status: number, message: string, headers: R
   send(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
 }
 
+/** The bearer token of a request tokens.ts accepted. */
+function bearerOf(header: string | undefined): string | undefined {
+  return typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1] : undefined;
+}
+
 /** A `subscriptions/listen` holds its response open by design, as a GET stream does: not an open call. */
 function isStream(body: unknown): boolean {
   return (body as { method?: unknown } | undefined)?.method === 'subscriptions/listen';
@@ -185,7 +190,7 @@ export class GatewayService {
       this.refusals.log(`gateway: refused ${caller.sub.slice(0, 80)} at ${path.slice(0, 80)}: ${chosen.reason}`);
       return refuse(res, chosen.status, chosen.reason);
     }
-    await currentCaller.run({ sub: caller.sub }, () =>
+    await currentCaller.run({ sub: caller.sub, accessToken: bearerOf(req.headers.authorization) }, () =>
       this.exchanges.serve(req, res, {
         view: () => chosen.view,
         owner: caller.sub,
