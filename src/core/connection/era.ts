@@ -124,8 +124,15 @@ export class EraVerdicts {
   }
 }
 
+/**
+ * A stdio server's environment and folder are part of what it is: the same `npx` package or script
+ * started with another env (`ERAS=both`, a feature flag, another account) may speak another era,
+ * and sharing its verdict sent a 2025-11-25-only server 2026-07-28 requests (seen in the bench's
+ * mixed run, whichever of two such servers connected first).
+ */
 function keyOf(config: ServerConfig): string {
-  return stableHash(signatureOf(config)).slice(0, 32);
+  const extra = config.type === 'stdio' ? { env: config.env ?? {}, cwd: config.cwd ?? '' } : {};
+  return stableHash([signatureOf(config), extra]).slice(0, 32);
 }
 
 /** The newest verdicts within both bounds: the oldest go first. */
