@@ -142,18 +142,33 @@ test(
 // (scripts/lib/compact-package.mjs): each unpacks to exactly the bundle built, and the package's
 // bundles, loaded as VS Code loads an extension's main, are the extension.
 test('each bundle in the .vsix is the built one, brotli-compressed behind a stub that runs it', async () => {
-  const { BUNDLE_STUB } = (await import(join(repo, 'scripts/lib/compact-package.mjs'))) as { BUNDLE_STUB: string };
+  const { BUNDLE_STUB, sharedStub } = (await import(join(repo, 'scripts/lib/compact-package.mjs'))) as {
+    BUNDLE_STUB: string;
+    sharedStub: (name: string) => string;
+  };
   const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { name: string; version: string };
   const vsix = readFileSync(join(repo, `${pkg.name}-${pkg.version}.vsix`));
   const entries = zipEntries(vsix);
-  const bundles = entries.filter((e) => /^extension\/dist\/[^/]+\.js$/.test(e));
+  // bundles.js is the loader of the shared stream, not a bundle built.
+  const bundles = entries.filter((e) => /^extension\/dist\/[^/]+\.js$/.test(e) && !e.endsWith('/bundles.js'));
+  assert.ok(entries.includes('extension/dist/bundles.js') && entries.includes('extension/dist/bundles.js.br'));
   const out = mkdtempSync(join(tmpdir(), 'mcp-host-vsix-bundles-'));
   try {
     const packed: string[] = [];
+    const shared: string[] = [];
+    for (const name of ['bundles.js', 'bundles.js.br'])
+      writeFileSync(join(out, name), unzipEntry(vsix, `extension/dist/${name}`));
+    const stream = brotliDecompressSync(unzipEntry(vsix, 'extension/dist/bundles.js.br'));
     for (const e of bundles) {
       const built = readFileSync(join(repo, 'dist', basename(e)));
       const stub = unzipEntry(vsix, e);
       writeFileSync(join(out, basename(e)), stub);
+      if (stub.toString('utf8') === sharedStub(basename(e))) {
+        // Its bytes are in the shared stream, once.
+        assert.ok(stream.indexOf(built) >= 0, `${e}: the bundle built, in bundles.js.br`);
+        shared.push(basename(e));
+        continue;
+      }
       if (!entries.includes(`${e}.br`)) {
         assert.deepEqual(stub, built, `${e}: as built`);
         continue;
@@ -164,8 +179,9 @@ test('each bundle in the .vsix is the built one, brotli-compressed behind a stub
       assert.equal(stub.toString('utf8'), BUNDLE_STUB, `${e}: the stub`);
       assert.ok(brotliDecompressSync(br).equals(built), `${e}.br: the bundle built`);
     }
-    for (const big of ['extension.js', 'sandbox-runtime.js', 'lazy-shared.js', 'gateway.js'])
-      assert.ok(packed.includes(big), `${big} is stored brotli-compressed`);
+    assert.deepEqual(packed, ['extension.js'], 'activation unpacks its bundle alone');
+    for (const big of ['sdk.js', 'sandbox-runtime.js', 'lazy-shared.js', 'gateway.js'])
+      assert.ok(shared.includes(big), `${big} is in the shared stream`);
     // `vscode` as a stand-in (every top-level name the API declares), enough to load the modules.
     const dts = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
     const names = [
