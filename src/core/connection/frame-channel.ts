@@ -12,8 +12,9 @@
  * where the SDK's own counter (from 0) never reaches, and a frame's progress token is its id.
  */
 import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from '@modelcontextprotocol/client';
 import { markFastFrame } from '../trace/fast-frames.js';
+import { WrappedTransport } from '../wrapped-transport.js';
 
 /** First id of this channel's frames: far above any id the SDK client's counter reaches. */
 const FIRST_ID = 2 ** 40;
@@ -32,8 +33,6 @@ interface Pending {
   /** Restarts the timer (a progress notification: the server is alive). */
   touch(): void;
 }
-
-type OnMessage = NonNullable<Transport['onmessage']>;
 
 /**
  * An answer to one of the channel's frames, of the shape the SDK's schema asks of a response: a
@@ -57,15 +56,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export class FrameChannel implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: OnMessage;
+export class FrameChannel extends WrappedTransport {
   private nextId = FIRST_ID;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
 
-  constructor(readonly inner: Transport) {
+  constructor(inner: Transport) {
+    super(inner);
     inner.onmessage = (msg: JSONRPCMessage, extra?: MessageExtraInfo) => {
       if (this.pending.size === 0 || !this.took(msg)) this.onmessage?.(msg, extra);
     };
@@ -167,34 +164,6 @@ export class FrameChannel implements Transport {
     const all = [...this.pending.values()];
     this.pending.clear();
     for (const p of all) p.reject(err);
-  }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.inner.setSupportedProtocolVersions?.(versions);
   }
 }
 

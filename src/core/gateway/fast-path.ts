@@ -22,6 +22,7 @@
  * (result-limit.ts), URIs mapped, an upstream failure a tool error.
  */
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { WrappedTransport } from '../wrapped-transport.js';
 import type {
   JSONRPCMessage,
   JSONRPCRequest,
@@ -157,23 +158,19 @@ export class FastCalls {
   }
 }
 
-type OnMessage = NonNullable<Transport['onmessage']>;
-
 /**
  * `inner`, with the requests `fast()` takes answered on the fast path; every other message reaches
  * the SDK server as before. A transport of its own around `inner`, its only reader, as
  * trace/transport.ts is.
  */
-export class FastPathTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: OnMessage;
+export class FastPathTransport extends WrappedTransport {
   private readonly sendInner: Send;
 
   constructor(
-    readonly inner: Transport,
+    inner: Transport,
     private readonly fast: () => FastCalls | undefined,
   ) {
+    super(inner);
     this.sendInner = (m, o) => inner.send(m, o);
     inner.onmessage = (msg: JSONRPCMessage, extra?: MessageExtraInfo) => {
       const m = msg as { method?: unknown; id?: unknown };
@@ -202,29 +199,5 @@ export class FastPathTransport implements Transport {
       failed?.(err);
       this.onerror?.(err);
     };
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.inner.setSupportedProtocolVersions?.(versions);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { Transport, JSONRPCMessage, MessageExtraInfo, TransportSendOptions } from '@modelcontextprotocol/server';
 import type { TraceDirection } from './record.js';
+import { WrappedTransport } from '../wrapped-transport.js';
 
 export type MessageObserver = (direction: TraceDirection, message: JSONRPCMessage) => void;
 
@@ -22,24 +23,19 @@ export interface TransportTap {
   closed?(): void;
 }
 
-type OnMessage = NonNullable<Transport['onmessage']>;
-
 /**
  * A transport of its own around `inner`, which it alone uses: it is `inner`'s only reader (it
  * installs `inner`'s handlers once, here, and calls its own from them) and passes everything else
  * through, so the SDK Client cannot tell the difference. The client's handlers are set on this
  * object, never on `inner`. A throwing observer never breaks the connection.
  */
-export class ObservedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: OnMessage;
-
+export class ObservedTransport extends WrappedTransport {
   constructor(
-    readonly inner: Transport,
+    inner: Transport,
     private readonly observe: MessageObserver,
     private readonly tap: TransportTap = {},
   ) {
+    super(inner);
     // Handlers a server-side transport's owner set before it was wrapped (the gateway's session
     // bookkeeping) stay: the SDK chains its own onto whatever it finds here.
     this.onclose = inner.onclose;
@@ -91,19 +87,7 @@ export class ObservedTransport implements Transport {
     }
   }
 
-  get hasPerRequestStream(): boolean | undefined {
-    return this.inner.hasPerRequestStream;
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     let out = message;
     try {
       out = this.tap.rewrite?.(message) ?? message;
@@ -112,18 +96,6 @@ export class ObservedTransport implements Transport {
     }
     this.safe('out', out);
     return this.inner.send(out, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  setProtocolVersion(version: string): void {
-    this.inner.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.inner.setSupportedProtocolVersions?.(versions);
   }
 }
 
