@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { killMarked, pidsWith, poll, repoRoot, startVSCode, stepRunner } from './harness.js';
 import { serverLog } from './support/views.js';
 import { chooseLens } from './support/quick-input.js';
+import { pickQuickItem } from './support/workbench.js';
 
 test(
   'dev mode: edit a server and its new tool appears; a debug server is attached and stops with its session',
@@ -84,8 +85,15 @@ test(
           .first()
           .waitFor({ state: 'visible', timeout: 60_000 });
         const filtered = async (method: string, want: RegExp): Promise<string> => {
-          await vs.runCommand('MCP Host: Filter Protocol Trace…');
-          await vs.pickQuickItem('calc');
+          // The result's Markdown preview may take the focus as it loads, which closes a pick that
+          // opened before it (seen at load 10): then the command is run again.
+          await poll('the server pick of Filter Protocol Trace', 120_000, async () => {
+            await vs.runCommand('MCP Host: Filter Protocol Trace…');
+            return pickQuickItem(vs.page, 'calc', 10_000).then(
+              () => true,
+              () => undefined,
+            );
+          });
           await vs.submitQuickInput(method);
           await vs.pickQuickItem('Both directions');
           // The document follows the trace live.
